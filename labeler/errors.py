@@ -1,0 +1,47 @@
+"""The one exception tree of the labeller. Only the CLI turns these into exit codes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class LabelerError(Exception):
+    """Base of every error the labeller raises on purpose; its message is for the user."""
+
+    exit_code = 1
+
+
+class UsageError(LabelerError):
+    """The command line asks for something that does not exist (profile, gold set, run...)."""
+
+    exit_code = 2
+
+
+class InputError(LabelerError):
+    """A user-supplied file is unreadable or malformed.
+
+    ``path`` and ``line`` (1-based, when the file is line-oriented) locate the problem.
+    """
+
+    def __init__(self, path: str | Path, message: str, line: int | None = None) -> None:
+        self.path = str(path)
+        self.line = line
+        self.reason = message
+        where = self.path if line is None else f"{self.path}:{line}"
+        super().__init__(f"{where}: {message}")
+
+
+class ExtractError(LabelerError):
+    """Page text could not be extracted (unknown profile or engine, undecodable input)."""
+
+
+class StoreError(LabelerError):
+    """The database is unusable: cannot be opened, wrong schema version, locked too long."""
+
+
+class IntegrityError(StoreError):
+    """A write would break an invariant (element text differs from the page slice, ...)."""
+
+
+class NotFoundError(StoreError):
+    """A named object (gold set, run, document, question) is not in the database."""

@@ -1,0 +1,92 @@
+"""Page text from raw bytes, through named and versioned extraction profiles.
+
+A *profile* fixes exactly how bytes become the text that offsets point into. Every stored
+page records the profile that produced its text, so a label's offsets are never read
+against text made another way.
+
+Profiles:
+
+``jsoup-1.15.3`` (default)
+    Byte for byte what jsoup 1.15.3 returns for ``Jsoup.parse(file, null).body().text()``:
+    charset detection (BOM, ``<meta>``, UTF-8), HTML tree building and jsoup's text walk.
+``text``
+    The file decoded as UTF-8 (malformed bytes become U+FFFD), as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from labeler.errors import ExtractError
+
+DEFAULT_PROFILE = "jsoup-1.15.3"
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named, versioned way of turning bytes into page text."""
+
+    name: str
+    description: str
+    extract: Callable[[bytes, str | None], str]
+    engines: tuple[str, ...] = ()
+
+
+def _plain_text(data: bytes, engine: str | None) -> str:
+    if engine is not None:
+        raise ExtractError("profile 'text' has no engines")
+    return data.decode("utf-8", errors="replace")
+
+
+def _jsoup(data: bytes, engine: str | None) -> str:
+    from labeler.extract.jsoup import ENGINES, DEFAULT_ENGINE, jsoup_body_text
+
+    name = engine or DEFAULT_ENGINE
+    if name not in ENGINES:
+        raise ExtractError(f"unknown engine {name!r}; known: {', '.join(ENGINES)}")
+    return jsoup_body_text(data, engine=name)
+
+
+PROFILES: dict[str, Profile] = {
+    "jsoup-1.15.3": Profile(
+        "jsoup-1.15.3",
+        "jsoup 1.15.3 Jsoup.parse(file, null).body().text()",
+        _jsoup,
+        ("lexbor", "html5lib"),
+    ),
+    "text": Profile("text", "the file decoded as UTF-8, as it is", _plain_text),
+}
+
+HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
+TEXT_SUFFIXES = frozenset({".txt", ".md", ".markdown", ".text"})
+
+
+def page_text(data: bytes, profile: str = DEFAULT_PROFILE, *, engine: str | None = None) -> str:
+    """Return the page text of ``data`` under ``profile``.
+
+    ``engine`` picks an HTML parser for profiles that have several (all engines of one
+    profile produce identical text; the default is the fastest). Raises
+    :class:`~labeler.errors.ExtractError` for an unknown profile or engine.
+    """
+    try:
+        prof = PROFILES[profile]
+    except KeyError:
+        raise ExtractError(
+            f"unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}"
+        ) from None
+    return prof.extract(data, engine)
+
+
+def profile_for_path(path: str | Path) -> str | None:
+    """The profile ingest uses for a file name: HTML → default, text/Markdown → ``text``.
+
+    Returns ``None`` for files ingest does not take.
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix in HTML_SUFFIXES:
+        return DEFAULT_PROFILE
+    if suffix in TEXT_SUFFIXES:
+        return "text"
+    return None
