@@ -1,0 +1,32 @@
+# Two commands: `make run` (set up, ingest the bundled corpus) and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/labeler ingest corpora/sqlite-docs
+
+test: $(STAMP)
+	scripts/ensure-jsoup
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	scripts/ensure-jsoup
+	$(BIN)/python benchmarks/bench_extract.py
+
+clean:
+	rm -rf $(VENV) labels.db labels.db-wal labels.db-shm

@@ -1,0 +1,77 @@
+"""The ``labeler`` command line: parse arguments, call the layers, print.
+
+Only this package turns :class:`~labeler.errors.LabelerError` into exit codes. Data goes to
+stdout, diagnostics to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+
+from labeler import __version__
+from labeler.cli import extract_cmd, ingest_cmd
+from labeler.errors import LabelerError
+
+#: exit code for a bug in the labeller itself (BSD sysexits EX_SOFTWARE)
+EXIT_INTERNAL = 70
+
+
+def db_parent() -> argparse.ArgumentParser:
+    """Options every command that touches the database shares."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument(
+        "--db",
+        metavar="PATH",
+        default=None,
+        help="database file or SQLAlchemy URL (default: $LABELER_DB, else ./labels.db)",
+    )
+    return parent
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="labeler",
+        description="Label exact-span gold sets on page text and score retrieval runs.",
+    )
+    parser.add_argument("--version", action="version", version=f"labeler {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    common = db_parent()
+    extract_cmd.register(commands, common)
+    ingest_cmd.register(commands, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the console script; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        code: int = args.run(args)
+        return code
+    except LabelerError as err:
+        print(f"labeler: error: {err}", file=sys.stderr)
+        return err.exit_code
+    except KeyboardInterrupt:
+        print("labeler: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # the reader of stdout went away (e.g. `| head`); not an error of ours
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except Exception as err:  # noqa: BLE001 - last line of defence: no traceback for users
+        if os.environ.get("LABELER_DEBUG"):
+            traceback.print_exc()
+        print(
+            f"labeler: internal error: {type(err).__name__}: {err} "
+            "(set LABELER_DEBUG=1 for the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_INTERNAL

@@ -1,0 +1,75 @@
+"""``labeler ingest``: store the page text of files and folders."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+
+def register(commands: Any, common: argparse.ArgumentParser) -> None:
+    p = commands.add_parser(
+        "ingest",
+        parents=[common],
+        help="store page text of HTML/text files and folders",
+        description=(
+            "Ingest files and folders (recursively): .html/.htm through the default jsoup "
+            "profile, .txt/.md as they are. A document's id is its path relative to the folder "
+            "given (with '/'), or the file name for a single file. Unchanged files are left "
+            "alone; changed files are updated and labels that no longer match are reported."
+        ),
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+ProgressFn = Callable[[int, int, str], None]
+
+
+@contextmanager
+def progress_bar(enabled: bool) -> Iterator[ProgressFn | None]:
+    """A rich progress bar on stderr when it is a terminal; nothing otherwise."""
+    if not enabled or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(
+        TextColumn("ingest"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[path]}"),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("ingest", total=None, path="")
+
+        def update(done: int, total: int, path: str) -> None:
+            bar.update(task, completed=done, total=total, path=path[-60:])
+
+        yield update
+
+
+def run(args: argparse.Namespace) -> int:
+    from labeler.ingest import ingest_paths
+    from labeler.store import open_store, resolve_db
+
+    store = open_store(resolve_db(args.db))
+    with progress_bar(not args.quiet) as progress:
+        report = ingest_paths(store, args.paths, progress=progress)
+    for path, reason in report.failed:
+        print(f"labeler: {path}: {reason}", file=sys.stderr)
+    for stale in report.stale:
+        print(f"labeler: stale label: {stale}", file=sys.stderr)
+    print(
+        f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
+        f"skipped {report.skipped}, failed {len(report.failed)}; "
+        f"{report.bytes:,} bytes in {report.seconds:.2f} s"
+    )
+    if report.stale:
+        print(f"{len(report.stale)} labelled element(s) no longer match their page (stale)")
+    return 1 if report.failed else 0

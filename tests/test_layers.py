@@ -1,0 +1,50 @@
+"""The layers point one way (DESIGN §2): headless modules never load Textual, and the
+scoring package never loads the labeller, the ORM or any UI library."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEADLESS = [
+    "labeler",
+    "labeler.errors",
+    "labeler.extract",
+    "labeler.store",
+    "labeler.ingest",
+    "labeler.cli",
+]
+UI = ("textual", "rich.live")
+
+
+def loaded_after_import(module: str) -> set[str]:
+    code = (
+        "import importlib, json, sys\n"
+        f"importlib.import_module({module!r})\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    return set(json.loads(out))
+
+
+@pytest.mark.parametrize("module", HEADLESS)
+def test_headless_module_does_not_load_textual(module: str) -> None:
+    loaded = loaded_after_import(module)
+    assert module in loaded
+    assert not {m for m in loaded if m.split(".")[0] == "textual"}
+
+
+def test_scoring_loads_no_labeler_orm_or_ui() -> None:
+    loaded = loaded_after_import("scoring")
+    forbidden = {"labeler", "sqlmodel", "sqlalchemy", "textual", "rich", "click", "typer"}
+    assert not {m for m in loaded if m.split(".")[0] in forbidden}
+
+
+def test_extract_does_not_load_the_store() -> None:
+    loaded = loaded_after_import("labeler.extract")
+    assert not {m for m in loaded if m.split(".")[0] in {"sqlmodel", "sqlalchemy"}}
