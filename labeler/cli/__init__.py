@@ -66,7 +66,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except Exception as err:  # noqa: BLE001 - last line of defence: no traceback for users
+    except Exception as err:
         if os.environ.get("LABELER_DEBUG"):
             traceback.print_exc()
         print(

@@ -38,7 +38,9 @@ def _read(path: str) -> bytes:
     try:
         return Path(path).read_bytes()
     except IsADirectoryError:
-        raise InputError(path, "is a directory (extract takes files; ingest takes folders)") from None
+        raise InputError(
+            path, "is a directory (extract takes files; ingest takes folders)"
+        ) from None
     except FileNotFoundError:
         raise InputError(path, "no such file") from None
     except OSError as err:

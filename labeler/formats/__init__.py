@@ -1,0 +1,1 @@
+"""Interchange formats: streaming readers that name the line of every problem, and writers."""

@@ -1,0 +1,131 @@
+"""Gold set JSONL, version 1 (DESIGN §5): one question per line.
+
+```json
+{"query_id": "q1", "query": "Who approves a policy exception?",
+ "elements": [{"doc": "policy/exceptions.html", "start": 120, "end": 188,
+               "text": "Exceptions are approved by the data owner.", "grade": 1}],
+ "notes": "optional"}
+```
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from labeler.errors import InputError
+from labeler.formats.jsonlines import optional, read_objects, require
+
+OFFSET_UNIT = "codepoint"
+
+
+@dataclass(frozen=True)
+class GoldElementLine:
+    """One expected element as written in the file (offsets optional on import)."""
+
+    doc: str
+    text: str
+    start: int | None
+    end: int | None
+    grade: int
+
+
+@dataclass(frozen=True)
+class GoldLine:
+    """One question of a gold set file, with the line it came from."""
+
+    line: int
+    query_id: str
+    query: str
+    elements: tuple[GoldElementLine, ...]
+    notes: str | None
+
+
+def read_gold(path: str | Path) -> Iterator[GoldLine]:
+    """Parse a gold JSONL file line by line.
+
+    Checks shape only (fields, types, grade ≥ 1, offsets paired and ordered, unique
+    ``query_id``); whether documents exist and texts are on their pages is the importer's
+    job. Raises :class:`InputError` with the line number on the first problem.
+    """
+    seen: set[str] = set()
+    for number, obj in read_objects(path):
+        qid = require(obj, "query_id", (str, int), path, number)
+        qid = str(qid)
+        if not qid.strip():
+            raise InputError(path, "field 'query_id' is empty", number)
+        if qid in seen:
+            raise InputError(path, f"query_id {qid!r} appears twice", number)
+        seen.add(qid)
+        query = optional(obj, "query", str, path, number) or ""
+        unit = obj.get("offset_unit", OFFSET_UNIT)
+        if unit != OFFSET_UNIT:
+            raise InputError(
+                path, f"offset_unit {unit!r} is not supported; version 1 counts code points", number
+            )
+        notes = optional(obj, "notes", str, path, number)
+        raw_elements = require(obj, "elements", list, path, number)
+        elements = tuple(_element(item, i, path, number) for i, item in enumerate(raw_elements))
+        yield GoldLine(number, qid, query, elements, notes)
+
+
+def _element(item: Any, index: int, path: str | Path, line: int) -> GoldElementLine:
+    where = f"elements[{index}]."
+    if not isinstance(item, dict):
+        raise InputError(path, f"elements[{index}] must be an object", line)
+    doc = require(item, "doc", str, path, line, where)
+    text = require(item, "text", str, path, line, where)
+    if not text:
+        raise InputError(path, f"field {where}'text' is empty", line)
+    start = optional(item, "start", int, path, line, where)
+    end = optional(item, "end", int, path, line, where)
+    if (start is None) != (end is None):
+        raise InputError(path, f"{where[:-1]} has only one of 'start' and 'end'", line)
+    if start is not None and end is not None and not 0 <= start < end:
+        raise InputError(path, f"{where[:-1]} needs 0 <= start < end, got {start}-{end}", line)
+    grade = optional(item, "grade", int, path, line, where)
+    grade = 1 if grade is None else grade
+    if grade < 1:
+        raise InputError(path, f"field {where}'grade' must be >= 1, got {grade}", line)
+    unit = item.get("offset_unit", OFFSET_UNIT)
+    if unit != OFFSET_UNIT:
+        raise InputError(
+            path, f"{where[:-1]} has offset_unit {unit!r}; version 1 counts code points", line
+        )
+    return GoldElementLine(doc, text, start, end, grade)
+
+
+def gold_line_json(
+    query_id: str,
+    query: str,
+    elements: Iterable[tuple[str, int, int, str, int]],
+    notes: str | None,
+) -> str:
+    """One export line: every field, offsets in code points, ``"offset_unit": "codepoint"``.
+
+    ``elements`` are ``(doc, start, end, text, grade)`` in the order to write them.
+    """
+    obj: dict[str, Any] = {
+        "query_id": query_id,
+        "query": query,
+        "elements": [
+            {"doc": doc, "start": start, "end": end, "text": text, "grade": grade}
+            for doc, start, end, text, grade in elements
+        ],
+        "notes": notes,
+        "offset_unit": OFFSET_UNIT,
+    }
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def write_lines(out: IO[str], lines: Iterable[str]) -> int:
+    """Write JSONL lines, each followed by ``\\n``; returns how many were written."""
+    count = 0
+    for line in lines:
+        out.write(line)
+        out.write("\n")
+        count += 1
+    return count

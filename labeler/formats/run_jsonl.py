@@ -1,0 +1,121 @@
+"""Run JSONL, version 1 (DESIGN §5): one question per line, results in rank order.
+
+```json
+{"query_id": "q1", "results": [{"text": "chunk text ...", "doc": "optional", "score": 12.3}]}
+```
+
+A ``rank`` field on results, where present, orders them (it must then be on every result of
+the line). A Ragas-style line ``{"user_input": ..., "retrieved_contexts": [...]}`` is accepted
+too; it is matched to a question by its text (or by ``query_id`` when it has one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from labeler.errors import InputError
+from labeler.formats.jsonlines import optional, read_objects, require
+
+
+@dataclass(frozen=True)
+class RunChunk:
+    """One retrieved chunk; ``rank`` is 1-based after ordering."""
+
+    rank: int
+    text: str
+    doc: str | None
+    score: float | None
+
+
+@dataclass(frozen=True)
+class RunLine:
+    """One question's ranked results. ``query_id`` is None for a Ragas line without one;
+    then ``user_input`` holds the question text to match."""
+
+    line: int
+    query_id: str | None
+    user_input: str | None
+    chunks: tuple[RunChunk, ...]
+
+
+def read_run(path: str | Path) -> Iterator[RunLine]:
+    """Parse a run JSONL file line by line (streaming; bounded memory).
+
+    Raises :class:`InputError` with the line number for broken JSON, missing or mistyped
+    fields, ranks given on only some results, or repeated ranks.
+    """
+    for number, obj in read_objects(path):
+        if "results" in obj:
+            yield _native(obj, path, number)
+        elif "retrieved_contexts" in obj:
+            yield _ragas(obj, path, number)
+        else:
+            raise InputError(
+                path, "neither 'results' (run v1) nor 'retrieved_contexts' (Ragas) present", number
+            )
+
+
+def _query_id(obj: dict[str, Any], path: str | Path, number: int, needed: bool) -> str | None:
+    value = (require if needed else optional)(obj, "query_id", (str, int), path, number)
+    if value is None:
+        return None
+    text = str(value)
+    if not text.strip():
+        raise InputError(path, "field 'query_id' is empty", number)
+    return text
+
+
+def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
+    qid = _query_id(obj, path, number, needed=True)
+    results = require(obj, "results", list, path, number)
+    ranked: list[tuple[int | None, int, str, str | None, float | None]] = []
+    for i, item in enumerate(results):
+        where = f"results[{i}]."
+        if isinstance(item, str):
+            ranked.append((None, i, item, None, None))
+            continue
+        if not isinstance(item, dict):
+            raise InputError(path, f"results[{i}] must be an object or a string", number)
+        text = require(item, "text", str, path, number, where)
+        doc = optional(item, "doc", (str, int), path, number, where)
+        score = optional(item, "score", (int, float), path, number, where)
+        rank = optional(item, "rank", int, path, number, where)
+        ranked.append(
+            (
+                rank,
+                i,
+                text,
+                None if doc is None else str(doc),
+                None if score is None else float(score),
+            )
+        )
+    with_rank = [r for r in ranked if r[0] is not None]
+    if with_rank and len(with_rank) != len(ranked):
+        raise InputError(path, "'rank' is given on some results but not all", number)
+    if with_rank:
+        ranks = [r[0] for r in with_rank]
+        if len(set(ranks)) != len(ranks):
+            raise InputError(path, "two results have the same 'rank'", number)
+        ranked.sort(key=lambda r: (r[0], r[1]))
+    chunks = tuple(
+        RunChunk(rank=i + 1, text=text, doc=doc, score=score)
+        for i, (_, _, text, doc, score) in enumerate(ranked)
+    )
+    return RunLine(number, qid, None, chunks)
+
+
+def _ragas(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
+    qid = _query_id(obj, path, number, needed=False)
+    user_input = optional(obj, "user_input", str, path, number)
+    if qid is None and not user_input:
+        raise InputError(path, "a Ragas line needs 'user_input' (or 'query_id')", number)
+    contexts = require(obj, "retrieved_contexts", list, path, number)
+    chunks = []
+    for i, text in enumerate(contexts):
+        if not isinstance(text, str):
+            raise InputError(path, f"retrieved_contexts[{i}] must be a string", number)
+        chunks.append(RunChunk(rank=i + 1, text=text, doc=None, score=None))
+    return RunLine(number, qid, user_input, tuple(chunks))
