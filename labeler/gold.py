@@ -1,0 +1,100 @@
+"""Gold set import and export orchestration (JSONL v1), independent of the UI.
+
+Import is all-or-nothing: every line is parsed and every element anchored in its page
+before anything is written, so a bad line leaves the database as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from labeler.anchor import AnchorFailure, anchor
+from labeler.errors import InputError
+from labeler.formats.gold_jsonl import GoldLine, read_gold
+
+
+@dataclass(frozen=True)
+class ResolvedElement:
+    """An element placed in its page: ``text == page[start:end]`` holds."""
+
+    doc: str
+    start: int
+    end: int
+    text: str
+    grade: int
+    reanchored: bool
+    repeated: bool
+
+
+@dataclass(frozen=True)
+class ResolvedQuestion:
+    line: int
+    query_id: str
+    query: str
+    notes: str | None
+    elements: tuple[ResolvedElement, ...]
+
+
+@dataclass(frozen=True)
+class ResolveSummary:
+    questions: int
+    elements: int
+    reanchored: int
+    repeated: int
+
+
+def resolve_gold(
+    path: str | Path, page_of: Callable[[str], str | None]
+) -> tuple[list[ResolvedQuestion], ResolveSummary]:
+    """Parse ``path`` and anchor each element in ``page_of(doc)``'s text.
+
+    ``page_of`` returns a document's stored text, or None when no such document exists.
+    Elements with offsets are checked against the page and re-anchored by text when they do
+    not match; elements without offsets take the text's first occurrence. Raises
+    :class:`InputError` naming the line on an unknown document or a text not on its page.
+    """
+    questions = list(_resolve(read_gold(path), path, page_of))
+    elements = [e for q in questions for e in q.elements]
+    summary = ResolveSummary(
+        questions=len(questions),
+        elements=len(elements),
+        reanchored=sum(e.reanchored for e in elements),
+        repeated=sum(e.repeated for e in elements),
+    )
+    return questions, summary
+
+
+def _resolve(
+    lines: Iterable[GoldLine], path: str | Path, page_of: Callable[[str], str | None]
+) -> Iterator[ResolvedQuestion]:
+    cache: dict[str, str | None] = {}
+    for line in lines:
+        placed = []
+        for i, element in enumerate(line.elements):
+            if element.doc not in cache:
+                cache[element.doc] = page_of(element.doc)
+            page = cache[element.doc]
+            if page is None:
+                raise InputError(
+                    path, f"elements[{i}]: unknown document {element.doc!r}", line.line
+                )
+            try:
+                a = anchor(page, element.text, element.start, element.end)
+            except AnchorFailure as err:
+                raise InputError(
+                    path, f"elements[{i}] in {element.doc!r}: {err}", line.line
+                ) from None
+            placed.append(
+                ResolvedElement(
+                    doc=element.doc,
+                    start=a.start,
+                    end=a.end,
+                    text=element.text,
+                    grade=element.grade,
+                    reanchored=element.start is not None and a.how == "text",
+                    repeated=a.repeated,
+                )
+            )
+        yield ResolvedQuestion(line.line, line.query_id, line.query, line.notes, tuple(placed))
