@@ -1,0 +1,269 @@
+"""Ingest pages: files and directories → page text in the store, with change detection.
+
+:func:`ingest_paths` walks the given paths (directories recursively, in sorted order),
+extracts each page's text through the profile its suffix selects (``.html``/``.htm`` → the
+default jsoup profile, ``.txt``/``.md`` → ``text``; anything else is skipped and counted) and
+stores it under a document id:
+
+* for a file inside a directory argument: its path relative to that directory, with ``/``;
+* for a file argument: its name.
+
+Behaviour worth knowing:
+
+* A file whose sha256 and profile match the stored page is ``unchanged`` and not even
+  extracted; nothing is written (``reextract=True`` extracts anyway and stores the text if
+  the extractor now produces something else).
+* A changed file replaces the page text; elements that no longer equal the new
+  ``text[start:end]`` are marked stale and listed in the report, never dropped.
+* Each document is one short write transaction (all or nothing); a failure on one file
+  (unreadable, not a regular file, too large, extraction error, duplicate id) is collected
+  in ``failed`` with the reason and the walk goes on.
+* A top-level path that does not exist raises :class:`~labeler.errors.InputError` before
+  anything is written. Database errors other than invariant violations propagate as
+  :class:`~labeler.errors.StoreError`.
+* Memory: one file at a time; files above ``max_bytes`` are refused unread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from labeler.errors import InputError, IntegrityError
+from labeler.extract import HTML_SUFFIXES, TEXT_SUFFIXES, page_text, profile_for_path
+from labeler.store import Fingerprint, StaleElement, Store, document_fingerprint, upsert_document
+
+ProgressFn = Callable[[int, int, str], None]
+"""``progress(done, total, path)``, called once per file after it is handled."""
+
+DEFAULT_MAX_BYTES = 128 * 1024 * 1024
+_SUFFIXES = ", ".join(sorted(HTML_SUFFIXES | TEXT_SUFFIXES))
+
+
+class IngestFailure(NamedTuple):
+    """A file that could not be ingested, and why (for the user); unpacks as (path, reason)."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class IngestReport:
+    """What one ingest did.
+
+    ``added``/``updated``/``unchanged``/``skipped`` are counts; the matching ``*_ids``
+    (document ids) and ``skipped_paths`` say which. ``failed`` holds (path, reason) pairs,
+    ``stale`` the elements newly marked stale, ``empty`` the ids stored with empty text,
+    ``notes`` remarks for the user (e.g. a directory with nothing to ingest), ``bytes`` the
+    bytes read and ``seconds`` the wall time.
+    """
+
+    added_ids: tuple[str, ...] = ()
+    updated_ids: tuple[str, ...] = ()
+    unchanged_ids: tuple[str, ...] = ()
+    skipped_paths: tuple[str, ...] = ()
+    failed: tuple[IngestFailure, ...] = ()
+    stale: tuple[StaleElement, ...] = ()
+    empty: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    bytes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def added(self) -> int:
+        """Number of new documents."""
+        return len(self.added_ids)
+
+    @property
+    def updated(self) -> int:
+        """Number of documents whose file (and maybe text) changed."""
+        return len(self.updated_ids)
+
+    @property
+    def unchanged(self) -> int:
+        """Number of documents left as they were."""
+        return len(self.unchanged_ids)
+
+    @property
+    def skipped(self) -> int:
+        """Number of files with a suffix ingest does not take."""
+        return len(self.skipped_paths)
+
+    @property
+    def files(self) -> int:
+        """Every file seen: stored, unchanged, skipped or failed."""
+        return self.added + self.updated + self.unchanged + self.skipped + len(self.failed)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    path: Path
+    doc_id: str
+    profile: str | None
+
+
+@dataclass
+class _Tally:
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: list[IngestFailure] = field(default_factory=list)
+    stale: list[StaleElement] = field(default_factory=list)
+    empty: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    bytes_read: int = 0
+
+    def fail(self, path: Path | str, reason: str) -> None:
+        self.failed.append(IngestFailure(str(path), reason))
+
+
+def _walk(root: Path, tally: _Tally) -> Iterable[_Candidate]:
+    def on_error(exc: OSError) -> None:
+        tally.fail(exc.filename or root, f"cannot list directory: {exc.strerror or exc}")
+
+    for dirpath, dirnames, filenames in os.walk(root, onerror=on_error):
+        dirnames.sort()
+        for name in sorted(filenames):
+            path = Path(dirpath, name)
+            yield _Candidate(path, path.relative_to(root).as_posix(), profile_for_path(name))
+
+
+def collect(paths: Sequence[str | Path], tally: _Tally) -> list[_Candidate]:
+    """Expand the arguments into files, in order, each file once.
+
+    Raises :class:`InputError` for an argument that does not exist.
+    """
+    for arg in paths:
+        if not os.path.lexists(arg):
+            raise InputError(arg, "no such file or directory")
+    found: list[_Candidate] = []
+    for arg in paths:
+        root = Path(arg)
+        if root.is_dir():
+            inside = list(_walk(root, tally))
+            if not any(c.profile for c in inside):
+                tally.notes.append(f"{arg}: no files to ingest ({_SUFFIXES}) in this directory")
+            found.extend(inside)
+        else:
+            found.append(_Candidate(root, root.name, profile_for_path(root.name)))
+    unique: dict[str, _Candidate] = {}
+    for cand in found:
+        unique.setdefault(os.path.abspath(cand.path), cand)
+    return list(unique.values())
+
+
+def _read(path: Path, max_bytes: int) -> bytes | str:
+    """The file's bytes, or the reason they cannot be had."""
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            return "not a regular file"
+        if info.st_size > max_bytes:
+            return f"too large ({info.st_size} bytes; the limit is {max_bytes})"
+        with path.open("rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}"
+    if len(data) > max_bytes:
+        return f"too large (more than {max_bytes} bytes)"
+    return data
+
+
+def _ingest_one(
+    store: Store, cand: _Candidate, profile: str, tally: _Tally, *, reextract: bool, max_bytes: int
+) -> None:
+    data = _read(cand.path, max_bytes)
+    if isinstance(data, str):
+        tally.fail(cand.path, data)
+        return
+    tally.bytes_read += len(data)
+    sha = hashlib.sha256(data).hexdigest()
+    with store.session() as session:
+        known = document_fingerprint(session, cand.doc_id)
+    if known == Fingerprint(sha, profile) and not reextract:
+        tally.unchanged.append(cand.doc_id)
+        return
+    try:
+        text = page_text(data, profile)
+    except Exception as exc:  # the extractor must never take the whole ingest down
+        tally.fail(cand.path, f"cannot extract text ({profile}): {type(exc).__name__}: {exc}")
+        return
+    del data
+    try:
+        with store.write() as session:
+            result = upsert_document(
+                session,
+                doc_id=cand.doc_id,
+                source_path=os.path.abspath(cand.path),
+                sha256=sha,
+                profile=profile,
+                text=text,
+            )
+    except IntegrityError as exc:
+        tally.fail(cand.path, str(exc))
+        return
+    by_outcome = {"added": tally.added, "updated": tally.updated, "unchanged": tally.unchanged}
+    by_outcome[result.outcome].append(cand.doc_id)
+    tally.stale.extend(result.stale)
+    if not text and result.outcome != "unchanged":
+        tally.empty.append(cand.doc_id)
+
+
+def ingest_paths(
+    store: Store,
+    paths: Sequence[str | Path],
+    *,
+    progress: ProgressFn | None = None,
+    reextract: bool = False,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> IngestReport:
+    """Ingest files and directories into ``store``; see the module docstring.
+
+    Raises :class:`InputError` when a path does not exist (before anything is written).
+    ``progress(done, total, path)`` is called after each file, skipped ones included.
+    """
+    started = time.perf_counter()
+    tally = _Tally()
+    candidates = collect(paths, tally)
+    seen: dict[str, Path] = {}
+    total = len(candidates)
+    for done, cand in enumerate(candidates, start=1):
+        first = seen.get(cand.doc_id)
+        if cand.profile is None:
+            tally.skipped.append(str(cand.path))
+        elif not _utf8(cand.doc_id):
+            tally.fail(cand.path, "file name is not valid UTF-8")
+        elif first is not None:
+            tally.fail(cand.path, f"document id {cand.doc_id!r} is already taken by {first}")
+        else:
+            seen[cand.doc_id] = cand.path
+            _ingest_one(store, cand, cand.profile, tally, reextract=reextract, max_bytes=max_bytes)
+        if progress is not None:
+            progress(done, total, str(cand.path))
+    return IngestReport(
+        added_ids=tuple(tally.added),
+        updated_ids=tuple(tally.updated),
+        unchanged_ids=tuple(tally.unchanged),
+        skipped_paths=tuple(tally.skipped),
+        failed=tuple(tally.failed),
+        stale=tuple(tally.stale),
+        empty=tuple(tally.empty),
+        notes=tuple(tally.notes),
+        bytes=tally.bytes_read,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _utf8(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -1,0 +1,127 @@
+"""Where the database is and how connections to it are set up.
+
+``--db`` takes a file path or a SQLAlchemy URL. For SQLite every new connection gets, in
+SQLAlchemy's ``connect`` event (outside any transaction, where the pragmas take effect):
+
+* ``PRAGMA busy_timeout`` (:data:`BUSY_TIMEOUT_MS`): wait for a lock instead of failing;
+* ``PRAGMA foreign_keys = ON``: SQLite leaves foreign keys off per connection;
+* ``PRAGMA journal_mode = WAL`` and ``synchronous = NORMAL``: readers never block the
+  writer, and short per-document commits stay cheap.
+
+The driver's own transaction handling is switched off (``isolation_level = None``) and the
+``begin`` event emits ``BEGIN``, or ``BEGIN IMMEDIATE`` on connections carrying the
+:data:`WRITE_OPTION` execution option. A deferred transaction that reads and then writes can
+fail with SQLITE_BUSY despite the timeout; an immediate one takes the write lock up front and
+waits for it (DESIGN §7).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+
+from labeler.errors import StoreError
+
+DB_ENV = "LABELER_DB"
+DEFAULT_DB = "labels.db"
+BUSY_TIMEOUT_MS = 10_000
+WRITE_OPTION = "labeler_write"
+
+
+def resolve_db(cli_value: str | None) -> str:
+    """The database to use: the ``--db`` flag, else ``$LABELER_DB``, else ``./labels.db``.
+
+    An empty ``$LABELER_DB`` counts as unset; an empty flag is passed on (and rejected when
+    the store is opened).
+    """
+    if cli_value is not None:
+        return cli_value
+    env = os.environ.get(DB_ENV, "")
+    return env if env else DEFAULT_DB
+
+
+def database_url(db: str) -> URL:
+    """Turn a ``--db`` value into a URL: anything with ``://`` is a URL, the rest a path.
+
+    Raises :class:`StoreError` for an empty value or a malformed URL.
+    """
+    if not db.strip():
+        raise StoreError("no database given (empty --db / $LABELER_DB)")
+    if "://" in db:
+        try:
+            return make_url(db)
+        except ArgumentError as exc:
+            raise StoreError(f"{db}: not a valid database URL: {exc}") from None
+    return URL.create("sqlite+pysqlite", database=str(Path(db).expanduser()))
+
+
+def is_sqlite(url: URL) -> bool:
+    """True when ``url`` names a SQLite database."""
+    return url.get_backend_name() == "sqlite"
+
+
+def _check_sqlite_path(url: URL, db: str) -> None:
+    path = url.database
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    target = Path(path)
+    if target.is_dir():
+        raise StoreError(f"{db}: is a directory, not a database file")
+    if not target.parent.is_dir():
+        raise StoreError(f"{db}: directory {str(target.parent)!r} does not exist")
+
+
+def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+    # Take BEGIN away from the sqlite3 driver; _on_begin emits it (SQLAlchemy's recipe).
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+    finally:
+        cursor.close()
+
+
+def _on_begin(conn: Connection) -> None:
+    immediate = conn.get_execution_options().get(WRITE_OPTION, False)
+    conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def create_store_engine(db: str) -> Engine:
+    """An engine for ``db`` (path or URL) with the connection setup described above.
+
+    No connection is made yet. Raises :class:`StoreError` for an unusable location (empty,
+    bad URL, unknown dialect or missing driver, a directory, a missing parent directory).
+    """
+    url = database_url(db)
+    try:
+        if not is_sqlite(url):
+            return create_engine(url)
+        _check_sqlite_path(url, db)
+        engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+    except (ArgumentError, ImportError) as exc:
+        raise StoreError(f"{db}: cannot use this database: {exc}") from None
+    event.listen(engine, "connect", _on_connect)
+    event.listen(engine, "begin", _on_begin)
+    return engine
+
+
+def write_engine(engine: Engine) -> Engine:
+    """``engine`` with :data:`WRITE_OPTION` set: its transactions begin ``IMMEDIATE``.
+
+    It shares the pool and the event listeners of ``engine``.
+    """
+    return engine.execution_options(**{WRITE_OPTION: True})
+
+
+def sqlite_error_text(exc: BaseException) -> str:
+    """The driver's message of a wrapped DB-API error, without SQLAlchemy's SQL echo."""
+    orig = getattr(exc, "orig", None)
+    return str(orig) if orig is not None else str(exc)

@@ -1,0 +1,166 @@
+"""Gold sets, questions and expected elements: the labels themselves.
+
+All functions take an open :class:`~sqlmodel.Session` (use ``Store.write()`` for the ones
+that change something), flush their changes so ids are assigned, and leave the commit to the
+caller. Additions and removals of queries and elements are audited in the same flush.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import Session, col, select
+
+from labeler.errors import IntegrityError, NotFoundError
+from labeler.store.audit import record_change, snapshot
+from labeler.store.documents import get_document
+from labeler.store.models import Document, Element, GoldSet, Query
+from labeler.store.validation import check_element_fields, check_element_span
+
+
+def create_gold_set(session: Session, name: str, description: str = "") -> GoldSet:
+    """A new gold set; :class:`IntegrityError` when ``name`` is empty or already taken."""
+    if not name.strip():
+        raise IntegrityError("a gold set needs a non-empty name")
+    if session.exec(select(GoldSet.id).where(GoldSet.name == name)).first() is not None:
+        raise IntegrityError(f"gold set {name!r} already exists")
+    gold_set = GoldSet(name=name, description=description)
+    session.add(gold_set)
+    session.flush()
+    return gold_set
+
+
+def get_gold_set(session: Session, name: str) -> GoldSet:
+    """The gold set ``name``; :class:`NotFoundError` when there is none."""
+    gold_set = session.exec(select(GoldSet).where(GoldSet.name == name)).first()
+    if gold_set is None:
+        raise NotFoundError(f"no gold set {name!r} in the database")
+    return gold_set
+
+
+def add_query(
+    session: Session,
+    gold_set: GoldSet,
+    external_id: str,
+    text: str,
+    *,
+    actor: str,
+    notes: str = "",
+) -> Query:
+    """A new question in ``gold_set``; :class:`IntegrityError` when the id is taken or empty."""
+    if not external_id.strip():
+        raise IntegrityError("a question needs a non-empty id")
+    taken = session.exec(
+        select(Query.id).where(Query.gold_set_id == gold_set.id, Query.external_id == external_id)
+    ).first()
+    if taken is not None:
+        raise IntegrityError(f"question {external_id!r} already exists in {gold_set.name!r}")
+    assert gold_set.id is not None, "gold set must be flushed first"
+    query = Query(gold_set_id=gold_set.id, external_id=external_id, text=text, notes=notes)
+    session.add(query)
+    session.flush()
+    assert query.id is not None
+    record_change(
+        session,
+        actor=actor,
+        action="add",
+        entity="query",
+        entity_id=query.id,
+        before=None,
+        after=snapshot(query),
+    )
+    session.flush()
+    return query
+
+
+def get_query(session: Session, gold_set: GoldSet, external_id: str) -> Query:
+    """Question ``external_id`` of ``gold_set``; :class:`NotFoundError` when absent."""
+    query = session.exec(
+        select(Query).where(Query.gold_set_id == gold_set.id, Query.external_id == external_id)
+    ).first()
+    if query is None:
+        raise NotFoundError(f"no question {external_id!r} in gold set {gold_set.name!r}")
+    return query
+
+
+def add_element(
+    session: Session,
+    query: Query | int,
+    document: Document | str,
+    start: int,
+    end: int,
+    *,
+    annotator: str,
+    grade: int = 1,
+) -> Element:
+    """Label ``document.text[start:end]`` as an expected element of ``query``.
+
+    The element text is taken from the page, so it is right by construction; offsets out of
+    range (``0 <= start < end <= len(text)`` fails), a grade below 1, or an unknown query or
+    document raise :class:`IntegrityError` / :class:`NotFoundError`. Audited as ``add``.
+    """
+    doc = get_document(session, document) if isinstance(document, str) else document
+    query_id = query if isinstance(query, int) else query.id
+    if query_id is None or session.get(Query, query_id) is None:
+        raise NotFoundError(f"no question with id {query_id!r} in the database")
+    in_range = isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(doc.text)
+    element = Element(
+        query_id=query_id,
+        document_id=doc.id,
+        start=start,
+        end=end,
+        text=doc.text[start:end] if in_range else "",
+        grade=grade,
+        annotator=annotator,
+    )
+    check_element_fields(element)
+    check_element_span(doc.text, element)
+    session.add(element)
+    session.flush()
+    assert element.id is not None
+    record_change(
+        session,
+        actor=annotator,
+        action="add",
+        entity="element",
+        entity_id=element.id,
+        before=None,
+        after=snapshot(element),
+    )
+    session.flush()
+    return element
+
+
+def remove_element(session: Session, element_id: int, *, actor: str) -> None:
+    """Delete one element (audited as ``remove`` with its full snapshot)."""
+    element = session.get(Element, element_id)
+    if element is None:
+        raise NotFoundError(f"no element with id {element_id} in the database")
+    before = snapshot(element)
+    session.delete(element)
+    record_change(
+        session,
+        actor=actor,
+        action="remove",
+        entity="element",
+        entity_id=element_id,
+        before=before,
+        after=None,
+    )
+    session.flush()
+
+
+def list_elements(
+    session: Session,
+    *,
+    document_id: str | None = None,
+    query_id: int | None = None,
+    status: str | None = None,
+) -> list[Element]:
+    """Elements, ordered by id, optionally only of one page, one question, one status."""
+    stmt = select(Element)
+    if document_id is not None:
+        stmt = stmt.where(Element.document_id == document_id)
+    if query_id is not None:
+        stmt = stmt.where(Element.query_id == query_id)
+    if status is not None:
+        stmt = stmt.where(Element.status == status)
+    return list(session.exec(stmt.order_by(col(Element.id))).all())

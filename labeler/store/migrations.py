@@ -1,0 +1,231 @@
+"""Schema versions and the ordered migration steps that build and upgrade a database.
+
+The schema version is the highest ``version`` in the ``schema_version`` table (one row per
+applied step, with its description and time). Opening a database applies, in one
+``BEGIN IMMEDIATE`` transaction, every step above its version; a fresh database goes
+through the same steps from version 1 (the first release's schema), so fresh and upgraded
+databases cannot drift apart. A test checks that the steps produce what
+:mod:`labeler.store.models` declares.
+
+* A database whose version is newer than :data:`SCHEMA_VERSION` raises
+  :class:`~labeler.errors.StoreError` (an older labeller must not write to it).
+* A database with tables but no ``schema_version`` table is not a labeller database and
+  raises :class:`~labeler.errors.StoreError`.
+* A step that fails rolls back the whole upgrade; the version stays where it was.
+
+Steps hold SQLite DDL; another backend needs its own statements before it can be opened.
+
+Rules for a new step: append it with the next version, never edit a released step, and
+mirror its effect in ``models.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, insert, inspect, text
+
+from labeler.errors import StoreError
+from labeler.store.models import SchemaVersion, utcnow
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One step: run ``apply`` on a connection inside the upgrade transaction."""
+
+    version: int
+    description: str
+    apply: Callable[[Connection], None]
+
+
+def _run_sql(statements: Sequence[str]) -> Callable[[Connection], None]:
+    def apply(conn: Connection) -> None:
+        for statement in statements:
+            conn.exec_driver_sql(statement)
+
+    return apply
+
+
+# Version 1: the first release's tables, constraints and span triggers. Frozen.
+_V1_TABLES = (
+    """CREATE TABLE schema_version (
+    version INTEGER NOT NULL,
+    description VARCHAR NOT NULL,
+    applied_at DATETIME NOT NULL,
+    PRIMARY KEY (version)
+)""",
+    """CREATE TABLE document (
+    id VARCHAR NOT NULL,
+    source_path VARCHAR NOT NULL,
+    sha256 VARCHAR NOT NULL,
+    profile VARCHAR NOT NULL,
+    text TEXT NOT NULL,
+    ingested_at DATETIME NOT NULL,
+    PRIMARY KEY (id)
+)""",
+    """CREATE TABLE gold_set (
+    id INTEGER NOT NULL,
+    name VARCHAR NOT NULL,
+    description TEXT NOT NULL,
+    created_at DATETIME NOT NULL,
+    PRIMARY KEY (id),
+    UNIQUE (name)
+)""",
+    """CREATE TABLE "query" (
+    id INTEGER NOT NULL,
+    gold_set_id INTEGER NOT NULL,
+    external_id VARCHAR NOT NULL,
+    text TEXT NOT NULL,
+    notes TEXT NOT NULL,
+    created_at DATETIME NOT NULL,
+    PRIMARY KEY (id),
+    CONSTRAINT uq_query_gold_set_external_id UNIQUE (gold_set_id, external_id),
+    FOREIGN KEY(gold_set_id) REFERENCES gold_set (id) ON DELETE CASCADE
+)""",
+    """CREATE TABLE element (
+    id INTEGER NOT NULL,
+    query_id INTEGER NOT NULL,
+    document_id VARCHAR NOT NULL,
+    start INTEGER NOT NULL,
+    "end" INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    grade INTEGER DEFAULT 1 NOT NULL,
+    annotator VARCHAR NOT NULL,
+    created_at DATETIME NOT NULL,
+    status VARCHAR DEFAULT 'ok' NOT NULL,
+    PRIMARY KEY (id),
+    CONSTRAINT ck_element_grade CHECK (grade >= 1),
+    CONSTRAINT ck_element_span CHECK (start >= 0 AND "end" > start),
+    CONSTRAINT ck_element_status CHECK (status IN ('ok', 'stale')),
+    FOREIGN KEY(query_id) REFERENCES "query" (id) ON DELETE CASCADE,
+    FOREIGN KEY(document_id) REFERENCES document (id) ON DELETE RESTRICT
+)""",
+    """CREATE TABLE run (
+    id INTEGER NOT NULL,
+    name VARCHAR NOT NULL,
+    imported_at DATETIME NOT NULL,
+    source_file VARCHAR NOT NULL,
+    parameters JSON NOT NULL,
+    PRIMARY KEY (id),
+    UNIQUE (name)
+)""",
+    """CREATE TABLE run_result (
+    id INTEGER NOT NULL,
+    run_id INTEGER NOT NULL,
+    query_external_id VARCHAR NOT NULL,
+    rank INTEGER NOT NULL,
+    chunk_text TEXT NOT NULL,
+    doc_id VARCHAR,
+    score FLOAT,
+    PRIMARY KEY (id),
+    CONSTRAINT uq_run_result_rank UNIQUE (run_id, query_external_id, rank),
+    CONSTRAINT ck_run_result_rank CHECK (rank >= 1),
+    FOREIGN KEY(run_id) REFERENCES run (id) ON DELETE CASCADE
+)""",
+    """CREATE TABLE audit_entry (
+    id INTEGER NOT NULL,
+    actor VARCHAR NOT NULL,
+    at DATETIME NOT NULL,
+    action VARCHAR NOT NULL,
+    entity VARCHAR NOT NULL,
+    entity_id INTEGER NOT NULL,
+    "before" JSON,
+    "after" JSON,
+    PRIMARY KEY (id),
+    CONSTRAINT ck_audit_action CHECK (action IN ('add', 'change', 'remove'))
+)""",
+)
+
+# The span invariant in SQL. SQLite's substr() and length() count characters (= Python code
+# points), so substr(text, start + 1, end - start) is text[start:end]; substr(text, end, 1)
+# is non-empty exactly when end <= length. SQLite's text functions stop at a NUL character,
+# so pages whose text holds U+0000 are checked by the Python layer only (instr on the BLOB
+# form finds the NUL byte). A missing document is left to the foreign key.
+_SPAN_OK = """(NEW.start >= 0 AND NEW."end" > NEW.start
+         AND substr(d.text, NEW."end", 1) <> ''
+         AND substr(d.text, NEW.start + 1, NEW."end" - NEW.start) = NEW.text)"""
+
+_ELEMENT_TRIGGER = """CREATE TRIGGER {name} BEFORE {event} ON element
+WHEN NEW.status = 'ok'
+BEGIN
+    SELECT RAISE(ABORT, 'element text must equal page text[start:end], 0 <= start < end <= length')
+    FROM document AS d
+    WHERE d.id = NEW.document_id
+      AND instr(CAST(d.text AS BLOB), x'00') = 0
+      AND NOT {span_ok};
+END"""
+
+_V1_TRIGGERS = (
+    _ELEMENT_TRIGGER.format(name="element_span_insert", event="INSERT", span_ok=_SPAN_OK),
+    _ELEMENT_TRIGGER.format(name="element_span_update", event="UPDATE", span_ok=_SPAN_OK),
+    """CREATE TRIGGER document_text_update AFTER UPDATE OF text ON document
+WHEN instr(CAST(NEW.text AS BLOB), x'00') = 0
+BEGIN
+    SELECT RAISE(ABORT, 'new page text breaks elements labelled on it; mark them stale first')
+    WHERE EXISTS (
+        SELECT 1 FROM element AS e
+        WHERE e.document_id = NEW.id AND e.status = 'ok'
+          AND NOT (substr(NEW.text, e."end", 1) <> ''
+                   AND substr(NEW.text, e.start + 1, e."end" - e.start) = e.text)
+    );
+END""",
+)
+
+# Version 2: lookup indexes (elements of a page by status, elements of a query, audit trail
+# of one entity). Ingest's change detection reads elements by page.
+_V2_INDEXES = (
+    "CREATE INDEX ix_element_document_status ON element (document_id, status)",
+    "CREATE INDEX ix_element_query ON element (query_id)",
+    "CREATE INDEX ix_audit_entity ON audit_entry (entity, entity_id)",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "initial schema", _run_sql(_V1_TABLES + _V1_TRIGGERS)),
+    Migration(2, "lookup indexes", _run_sql(_V2_INDEXES)),
+)
+
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+
+def current_version(conn: Connection) -> int:
+    """The database's schema version: 0 for an empty database.
+
+    Raises :class:`StoreError` when the database has tables but no ``schema_version`` table.
+    """
+    tables = set(inspect(conn).get_table_names())
+    if "schema_version" not in tables:
+        if tables:
+            raise StoreError("not a labeler database (it has tables but no schema_version table)")
+        return 0
+    value = conn.execute(text("SELECT max(version) FROM schema_version")).scalar()
+    return int(value or 0)
+
+
+def check_steps(steps: Sequence[Migration]) -> None:
+    """Raise ``ValueError`` unless ``steps`` are numbered 1, 2, 3, ... in order."""
+    for expected, step in enumerate(steps, start=1):
+        if step.version != expected:
+            raise ValueError(f"migration step {step.version} found where {expected} belongs")
+
+
+def pending(version: int, steps: Sequence[Migration], *, where: str) -> list[Migration]:
+    """The steps above ``version``; :class:`StoreError` when the database is newer."""
+    known = steps[-1].version if steps else 0
+    if version > known:
+        raise StoreError(
+            f"{where}: database schema version {version} is newer than this labeler "
+            f"supports ({known}); upgrade the labeler"
+        )
+    return [step for step in steps if step.version > version]
+
+
+def apply_steps(conn: Connection, steps: Sequence[Migration]) -> None:
+    """Apply ``steps`` in order on ``conn`` (already inside a transaction), recording each."""
+    for step in steps:
+        step.apply(conn)
+        conn.execute(
+            insert(SchemaVersion).values(
+                version=step.version, description=step.description, applied_at=utcnow()
+            )
+        )

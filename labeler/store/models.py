@@ -1,0 +1,191 @@
+"""SQLModel tables of the gold-set store (DESIGN §4).
+
+These classes describe the *current* schema. The database itself is built and upgraded by
+:mod:`labeler.store.migrations`, whose steps must produce exactly what these classes declare
+(a test compares the two).
+
+Invariants kept here and, independently, by SQLite triggers (see ``migrations``):
+
+* a non-stale :class:`Element`'s ``text`` equals ``document.text[start:end]`` (Python
+  code-point indices) with ``0 <= start < end <= len(document.text)``;
+* ``grade >= 1``; ``status`` is ``"ok"`` or ``"stale"``.
+
+An element whose page changed under it is marked ``stale`` (never dropped, never rewritten);
+its offsets and text keep what the annotator labelled until it is re-anchored.
+
+``table=True`` models do not run Pydantic validation (DESIGN §7): the write functions in
+:mod:`labeler.store.labels` and :mod:`labeler.store.documents` validate, and an ORM event in
+:mod:`labeler.store.validation` checks every Element flush.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, Dialect, Index, Text, UniqueConstraint
+from sqlalchemy import text as sql_text
+from sqlalchemy.types import DateTime, TypeDecorator
+from sqlmodel import Field, SQLModel
+
+ELEMENT_OK = "ok"
+ELEMENT_STALE = "stale"
+ELEMENT_STATUSES = (ELEMENT_OK, ELEMENT_STALE)
+
+AUDIT_ACTIONS = ("add", "change", "remove")
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC and always read back timezone-aware (UTC).
+
+    Naive datetimes are taken to be UTC already. SQLite keeps no zone, so the value is stored
+    as naive UTC text there; other databases get ``TIMESTAMP WITH TIME ZONE``.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        value = value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Document(SQLModel, table=True):
+    """One ingested page: its text exactly as the extraction profile produced it."""
+
+    __tablename__ = "document"
+
+    id: str = Field(primary_key=True, description="corpus-relative path with '/'")
+    source_path: str = Field(description="file the text was last extracted from")
+    sha256: str = Field(description="hex sha256 of the file's bytes")
+    profile: str = Field(description="extraction profile, e.g. 'jsoup-1.15.3'")
+    text: str = Field(sa_type=Text)
+    ingested_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class GoldSet(SQLModel, table=True):
+    """A named collection of questions with their expected elements."""
+
+    __tablename__ = "gold_set"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    description: str = Field(default="", sa_type=Text)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class Query(SQLModel, table=True):
+    """A question of a gold set; ``external_id`` is unique within its set."""
+
+    __tablename__ = "query"
+    __table_args__ = (
+        UniqueConstraint("gold_set_id", "external_id", name="uq_query_gold_set_external_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    gold_set_id: int = Field(foreign_key="gold_set.id", ondelete="CASCADE")
+    external_id: str
+    text: str = Field(sa_type=Text)
+    notes: str = Field(default="", sa_type=Text)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class Element(SQLModel, table=True):
+    """An expected element: an exact span of a page that answers a query."""
+
+    __tablename__ = "element"
+    __table_args__ = (
+        CheckConstraint("grade >= 1", name="ck_element_grade"),
+        CheckConstraint('start >= 0 AND "end" > start', name="ck_element_span"),
+        CheckConstraint("status IN ('ok', 'stale')", name="ck_element_status"),
+        # Added by schema version 2.
+        Index("ix_element_document_status", "document_id", "status"),
+        Index("ix_element_query", "query_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    query_id: int = Field(foreign_key="query.id", ondelete="CASCADE")
+    document_id: str = Field(foreign_key="document.id", ondelete="RESTRICT")
+    start: int
+    end: int
+    text: str = Field(sa_type=Text)
+    grade: int = Field(default=1, sa_column_kwargs={"server_default": sql_text("1")})
+    annotator: str
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    status: str = Field(default=ELEMENT_OK, sa_column_kwargs={"server_default": ELEMENT_OK})
+
+
+class Run(SQLModel, table=True):
+    """An imported retrieval run (ranked chunks per question)."""
+
+    __tablename__ = "run"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    imported_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    source_file: str = ""
+    parameters: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+
+
+class RunResult(SQLModel, table=True):
+    """One ranked chunk of a run for one question (matched by the query's external id)."""
+
+    __tablename__ = "run_result"
+    __table_args__ = (
+        UniqueConstraint("run_id", "query_external_id", "rank", name="uq_run_result_rank"),
+        CheckConstraint("rank >= 1", name="ck_run_result_rank"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    run_id: int = Field(foreign_key="run.id", ondelete="CASCADE")
+    query_external_id: str
+    rank: int
+    chunk_text: str = Field(sa_type=Text)
+    doc_id: str | None = None
+    score: float | None = None
+
+
+class AuditEntry(SQLModel, table=True):
+    """One label change, with full before/after snapshots so it can be undone or redone.
+
+    ``action`` is ``add`` (before is NULL), ``remove`` (after is NULL) or ``change``;
+    ``entity`` names the table (``element``, ``query``) and ``entity_id`` its row.
+    """
+
+    __tablename__ = "audit_entry"
+    __table_args__ = (
+        CheckConstraint("action IN ('add', 'change', 'remove')", name="ck_audit_action"),
+        # Added by schema version 2.
+        Index("ix_audit_entity", "entity", "entity_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    actor: str
+    at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    action: str
+    entity: str
+    entity_id: int
+    before: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    after: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+
+
+class SchemaVersion(SQLModel, table=True):
+    """One row per applied migration step; the schema version is the highest ``version``."""
+
+    __tablename__ = "schema_version"
+
+    version: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    description: str
+    applied_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
