@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from labeler.errors import InputError
 
 
-def read_objects(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def read_objects(
+    path: str | Path, on_progress: Callable[[int], None] | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)`` for each non-blank line of a JSONL file.
 
-    Streams: memory stays bounded by the longest line. Raises :class:`InputError` naming the
+    Streams: memory stays bounded by the longest line. ``on_progress`` is called with the
+    number of bytes read so far every 1,000 lines. Raises :class:`InputError` naming the
     file and 1-based line for unreadable files, bytes that are not UTF-8, broken JSON, or a
     line that is not a JSON object.
     """
@@ -22,7 +25,11 @@ def read_objects(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
     except OSError as err:
         raise InputError(path, f"cannot read: {err.strerror or err}") from None
     with handle:
+        consumed = 0
         for number, raw in enumerate(handle, start=1):
+            consumed += len(raw)
+            if on_progress is not None and number % 1000 == 0:
+                on_progress(consumed)
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as err:

@@ -11,7 +11,7 @@ too; it is matched to a question by its text (or by ``query_id`` when it has one
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,13 +41,15 @@ class RunLine:
     chunks: tuple[RunChunk, ...]
 
 
-def read_run(path: str | Path) -> Iterator[RunLine]:
+def read_run(
+    path: str | Path, on_progress: Callable[[int], None] | None = None
+) -> Iterator[RunLine]:
     """Parse a run JSONL file line by line (streaming; bounded memory).
 
     Raises :class:`InputError` with the line number for broken JSON, missing or mistyped
     fields, ranks given on only some results, or repeated ranks.
     """
-    for number, obj in read_objects(path):
+    for number, obj in read_objects(path, on_progress):
         if "results" in obj:
             yield _native(obj, path, number)
         elif "retrieved_contexts" in obj:

@@ -1,0 +1,40 @@
+"""Writing command output to stdout or to a file that appears only when complete."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TextIO
+
+from labeler.errors import InputError
+
+
+@contextmanager
+def open_output(target: str) -> Iterator[TextIO]:
+    """A UTF-8 text stream for ``target`` (``-`` is stdout).
+
+    A file is written beside its final name and renamed into place when the block ends
+    without error, so a failed export never leaves half a file behind.
+    """
+    if target == "-":
+        sys.stdout.flush()
+        with open(sys.stdout.fileno(), "w", encoding="utf-8", newline="\n", closefd=False) as out:
+            yield out
+        return
+    path = Path(target)
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    except OSError as err:
+        raise InputError(target, f"cannot write: {err.strerror or err}") from None
+    try:
+        with open(fd, "w", encoding="utf-8", newline="\n") as out:
+            yield out
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,95 @@
+"""``labeler run import|list``: retrieval runs (run JSONL v1 and Ragas-style lines)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from labeler.cli.ingest_cmd import progress_bar
+from labeler.errors import InputError
+
+
+def register(commands: Any, common: argparse.ArgumentParser) -> None:
+    run = commands.add_parser("run", help="import and list retrieval runs")
+    verbs = run.add_subparsers(dest="run_command", metavar="ACTION", required=True)
+
+    imp = verbs.add_parser(
+        "import",
+        parents=[common],
+        help="import a run JSONL file (streamed; all or nothing)",
+        description=(
+            "Read run JSONL v1 lines ({query_id, results: [{text, doc?, score?, rank?}]}) or "
+            "Ragas-style lines ({user_input, retrieved_contexts}); a Ragas line without "
+            "query_id is matched to the question with the same text. Streams in bounded memory. "
+            "Any bad line rejects the whole file, naming the line."
+        ),
+    )
+    imp.add_argument("file", metavar="FILE")
+    imp.add_argument("--name", required=True, metavar="NAME")
+    imp.add_argument("--replace", action="store_true", help="overwrite an existing run")
+    imp.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="record a run parameter (repeatable), e.g. --param chunker=fixed-800",
+    )
+    imp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    imp.set_defaults(run=run_import)
+
+    ls = verbs.add_parser("list", parents=[common], help="list runs")
+    ls.set_defaults(run=run_list)
+
+
+def _params(pairs: list[str]) -> dict[str, str]:
+    params: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise InputError("--param", f"expected KEY=VALUE, got {pair!r}")
+        params[key] = value
+    return params
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from labeler.runs import import_run_file
+    from labeler.store import open_store, resolve_db
+
+    params = _params(args.param)
+    store = open_store(resolve_db(args.db))
+    with progress_bar(not args.quiet) as progress:
+        report = import_run_file(
+            store, args.file, args.name, replace=args.replace, parameters=params, progress=progress
+        )
+    rate = report.questions / report.seconds if report.seconds else 0.0
+    print(
+        f"imported run {report.name!r}: {report.questions} questions, {report.results} results "
+        f"in {report.seconds:.2f} s ({rate:,.0f} lines/s)"
+    )
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from labeler.store import open_store, resolve_db
+    from labeler.store.runs import list_runs
+
+    store = open_store(resolve_db(args.db))
+    with store.session() as session:
+        runs = list_runs(session)
+    for r in runs:
+        print(
+            json.dumps(
+                {
+                    "name": r.name,
+                    "imported_at": r.imported_at.isoformat(),
+                    "source_file": r.source_file,
+                    "queries": r.queries,
+                    "results": r.results,
+                }
+            )
+        )
+    if not runs:
+        print("labeler: no runs imported yet", file=sys.stderr)
+    return 0

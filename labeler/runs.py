@@ -1,0 +1,83 @@
+"""Run import orchestration: stream a run file into the store, all or nothing."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from labeler.errors import InputError
+from labeler.formats.run_jsonl import read_run
+from labeler.store import Store
+from labeler.store.runs import add_run_results, create_run, query_ids_by_text
+
+#: results buffered before one multi-row INSERT; bounds memory on million-line runs
+BATCH_RESULTS = 20_000
+
+
+@dataclass(frozen=True)
+class RunImportReport:
+    name: str
+    questions: int
+    results: int
+    bytes: int
+    seconds: float
+
+
+def import_run_file(
+    store: Store,
+    path: str | Path,
+    name: str,
+    *,
+    replace: bool = False,
+    parameters: dict[str, Any] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> RunImportReport:
+    """Stream run JSONL ``path`` into a new run ``name`` in one write transaction.
+
+    Memory stays bounded (results are inserted in batches of :data:`BATCH_RESULTS`). A Ragas
+    line without ``query_id`` is matched to the one question whose text equals its
+    ``user_input``. Any bad line raises :class:`InputError` naming it and rolls the whole
+    import back. ``progress(bytes_read, total_bytes, file_name)`` is called as lines are read.
+    """
+    started = time.perf_counter()
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+    except OSError as err:
+        raise InputError(path, f"cannot read: {err.strerror or err}") from None
+    seen: set[str] = set()
+    results = 0
+    by_text: dict[str, set[str]] | None = None
+
+    def report(done: int) -> None:
+        if progress is not None:
+            progress(done, size, path.name)
+
+    with store.write() as session:
+        run = create_run(
+            session, name, source_file=str(path), parameters=parameters, replace=replace
+        )
+        rows: list[tuple[str, int, str, str | None, float | None]] = []
+        for line in read_run(path, report):
+            qid = line.query_id
+            if qid is None:
+                if by_text is None:
+                    by_text = query_ids_by_text(session)
+                matches = by_text.get(line.user_input or "", set())
+                if len(matches) != 1:
+                    why = "no question has" if not matches else f"{len(matches)} questions have"
+                    raise InputError(path, f"{why} this line's user_input as its text", line.line)
+                (qid,) = matches
+            if qid in seen:
+                raise InputError(path, f"query_id {qid!r} appears twice", line.line)
+            seen.add(qid)
+            rows.extend((qid, c.rank, c.text, c.doc, c.score) for c in line.chunks)
+            if len(rows) >= BATCH_RESULTS:
+                results += add_run_results(session, run, rows)
+                rows = []
+        results += add_run_results(session, run, rows)
+    report(size)
+    return RunImportReport(name, len(seen), results, size, time.perf_counter() - started)

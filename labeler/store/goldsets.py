@@ -1,0 +1,234 @@
+"""Whole gold sets in and out of the store: bulk import (one transaction) and export rows.
+
+Import inserts with multi-row statements (no per-row ORM objects) so large gold sets load in
+seconds; every element and question still gets its ``add`` audit entry, and the element span
+triggers still check every row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import delete, insert
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
+
+from labeler.errors import IntegrityError, NotFoundError
+from labeler.store.models import (
+    ELEMENT_OK,
+    AuditEntry,
+    Document,
+    Element,
+    GoldSet,
+    Query,
+    utcnow,
+)
+
+
+@dataclass(frozen=True)
+class NewElement:
+    """An element ready to store: ``text == page[start:end]`` was checked by the caller."""
+
+    doc: str
+    start: int
+    end: int
+    text: str
+    grade: int
+    annotator: str
+
+
+@dataclass(frozen=True)
+class NewQuestion:
+    external_id: str
+    text: str
+    notes: str
+    elements: tuple[NewElement, ...]
+
+
+@dataclass(frozen=True)
+class ExportElement:
+    doc: str
+    start: int
+    end: int
+    text: str
+    grade: int
+    stale: bool
+
+
+@dataclass(frozen=True)
+class ExportQuestion:
+    external_id: str
+    text: str
+    notes: str
+    elements: tuple[ExportElement, ...]
+
+
+def page_texts(session: Session, doc_ids: Sequence[str]) -> dict[str, str]:
+    """Stored text of each existing document among ``doc_ids`` (absent ids are left out)."""
+    found: dict[str, str] = {}
+    ids = sorted(set(doc_ids))
+    for i in range(0, len(ids), 500):  # stay under SQLite's bound-parameter limit
+        rows = session.execute(
+            select(col(Document.id), col(Document.text)).where(
+                col(Document.id).in_(ids[i : i + 500])
+            )
+        )
+        found.update({doc_id: text for doc_id, text in rows})
+    return found
+
+
+def import_gold_set(
+    session: Session,
+    name: str,
+    questions: Sequence[NewQuestion],
+    *,
+    actor: str,
+    description: str = "",
+    replace: bool = False,
+) -> GoldSet:
+    """Create gold set ``name`` holding ``questions``, in the caller's transaction.
+
+    An existing set of that name is an :class:`IntegrityError` unless ``replace`` is true,
+    in which case its questions and elements are deleted first (audited as removals).
+    """
+    existing = session.exec(select(GoldSet).where(col(GoldSet.name) == name)).first()
+    if existing is not None and not replace:
+        raise IntegrityError(f"gold set {name!r} already exists (use --replace to overwrite it)")
+    if existing is not None:
+        _clear(session, existing, actor)
+        gold_set = existing
+    else:
+        if not name.strip():
+            raise IntegrityError("a gold set needs a non-empty name")
+        gold_set = GoldSet(name=name, description=description)
+        session.add(gold_set)
+        session.flush()
+    assert gold_set.id is not None
+    now = utcnow()
+    query_rows = [
+        {
+            "gold_set_id": gold_set.id,
+            "external_id": q.external_id,
+            "text": q.text,
+            "notes": q.notes,
+            "created_at": now,
+        }
+        for q in questions
+    ]
+    ids: dict[str, int] = {}
+    for batch in _batches(query_rows):
+        result = session.execute(
+            insert(Query).returning(col(Query.id), col(Query.external_id)), batch
+        )
+        ids.update({external_id: query_id for query_id, external_id in result})
+    element_rows = [
+        {
+            "query_id": ids[q.external_id],
+            "document_id": e.doc,
+            "start": e.start,
+            "end": e.end,
+            "text": e.text,
+            "grade": e.grade,
+            "annotator": e.annotator,
+            "created_at": now,
+            "status": ELEMENT_OK,
+        }
+        for q in questions
+        for e in q.elements
+    ]
+    audit_rows = [
+        _audit(actor, "query", qid, None, {"id": qid, **row}, now)
+        for row, qid in ((r, ids[str(r["external_id"])]) for r in query_rows)
+    ]
+    for batch in _batches(element_rows):
+        result = session.execute(insert(Element).returning(col(Element.id)), batch)
+        for element_id, row in zip(result.scalars(), batch, strict=True):
+            audit_rows.append(
+                _audit(actor, "element", element_id, None, {"id": element_id, **row}, now)
+            )
+    for batch in _batches(audit_rows):
+        session.execute(insert(AuditEntry), batch)
+    session.flush()
+    return gold_set
+
+
+def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
+    now = utcnow()
+    query_ids = select(col(Query.id)).where(col(Query.gold_set_id) == gold_set.id)
+    elements = session.execute(
+        select(Element).where(col(Element.query_id).in_(query_ids))
+    ).scalars()
+    audit_rows = [
+        _audit(actor, "element", e.id or 0, e.model_dump(mode="json"), None, now) for e in elements
+    ]
+    queries = session.execute(select(Query).where(col(Query.gold_set_id) == gold_set.id)).scalars()
+    audit_rows += [
+        _audit(actor, "query", q.id or 0, q.model_dump(mode="json"), None, now) for q in queries
+    ]
+    session.execute(delete(Element).where(col(Element.query_id).in_(query_ids)))
+    session.execute(delete(Query).where(col(Query.gold_set_id) == gold_set.id))
+    for batch in _batches(audit_rows):
+        session.execute(insert(AuditEntry), batch)
+    session.expunge_all()
+
+
+def _audit(
+    actor: str,
+    entity: str,
+    entity_id: int,
+    before: dict[str, object] | None,
+    after: dict[str, object] | None,
+    at: datetime,
+) -> dict[str, object]:
+    def jsonable(row: dict[str, object] | None) -> dict[str, object] | None:
+        if row is None:
+            return None
+        return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in row.items()}
+
+    return {
+        "actor": actor,
+        "at": at,
+        "action": "add" if before is None else "remove",
+        "entity": entity,
+        "entity_id": entity_id,
+        "before": jsonable(before),
+        "after": jsonable(after),
+    }
+
+
+def _batches(rows: list[dict[str, object]], size: int = 2000) -> Iterator[list[dict[str, object]]]:
+    for i in range(0, len(rows), size):
+        yield rows[i : i + size]
+
+
+def export_gold_set(session: Session, name: str) -> Iterator[ExportQuestion]:
+    """Questions of gold set ``name`` in the order they were added, elements in label order."""
+    gold_set = session.exec(select(GoldSet).where(col(GoldSet.name) == name)).first()
+    if gold_set is None:
+        raise NotFoundError(f"no gold set {name!r} in the database")
+    queries = session.execute(
+        select(col(Query.id), col(Query.external_id), col(Query.text), col(Query.notes))
+        .where(col(Query.gold_set_id) == gold_set.id)
+        .order_by(col(Query.id))
+    ).all()
+    by_query: dict[int, list[ExportElement]] = {qid: [] for qid, *_ in queries}
+    rows = session.execute(
+        sa_select(
+            col(Element.query_id),
+            col(Element.document_id),
+            col(Element.start),
+            col(Element.end),
+            col(Element.text),
+            col(Element.grade),
+            col(Element.status),
+        )
+        .join(Query, col(Query.id) == col(Element.query_id))
+        .where(col(Query.gold_set_id) == gold_set.id)
+        .order_by(col(Element.query_id), col(Element.id))
+    )
+    for qid, doc, start, end, text, grade, status in rows:
+        by_query[qid].append(ExportElement(doc, start, end, text, grade, status != ELEMENT_OK))
+    for qid, external_id, text, notes in queries:
+        yield ExportQuestion(external_id, text, notes, tuple(by_query[qid]))

@@ -1,0 +1,142 @@
+"""Retrieval runs: streamed bulk import of ranked chunks, listing, and reading back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, insert
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
+
+from labeler.errors import IntegrityError, NotFoundError
+from labeler.store.models import Query, Run, RunResult
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    name: str
+    imported_at: datetime
+    source_file: str
+    queries: int
+    results: int
+
+
+@dataclass(frozen=True)
+class StoredChunk:
+    rank: int
+    text: str
+    doc: str | None
+    score: float | None
+
+
+def create_run(
+    session: Session,
+    name: str,
+    *,
+    source_file: str = "",
+    parameters: dict[str, Any] | None = None,
+    replace: bool = False,
+) -> Run:
+    """A new, empty run ``name``; an existing one is an error unless ``replace``."""
+    if not name.strip():
+        raise IntegrityError("a run needs a non-empty name")
+    existing = session.exec(select(Run).where(col(Run.name) == name)).first()
+    if existing is not None:
+        if not replace:
+            raise IntegrityError(f"run {name!r} already exists (use --replace to overwrite it)")
+        session.execute(delete(RunResult).where(col(RunResult.run_id) == existing.id))
+        session.delete(existing)
+        session.flush()
+    run = Run(name=name, source_file=source_file, parameters=parameters or {})
+    session.add(run)
+    session.flush()
+    return run
+
+
+def add_run_results(
+    session: Session, run: Run, rows: Iterable[tuple[str, int, str, str | None, float | None]]
+) -> int:
+    """Insert ``(query_id, rank, text, doc, score)`` rows for ``run``; returns the count."""
+    batch = [
+        {
+            "run_id": run.id,
+            "query_external_id": q,
+            "rank": r,
+            "chunk_text": t,
+            "doc_id": d,
+            "score": s,
+        }
+        for q, r, t, d, s in rows
+    ]
+    if batch:
+        session.execute(insert(RunResult), batch)
+    return len(batch)
+
+
+def get_run(session: Session, name: str) -> Run:
+    """Run ``name``; :class:`NotFoundError` naming the runs there are when absent."""
+    run = session.exec(select(Run).where(col(Run.name) == name)).first()
+    if run is None:
+        names = [r for r in session.exec(select(Run.name).order_by(col(Run.name))).all()]
+        known = f"; runs: {', '.join(names)}" if names else "; no runs imported yet"
+        raise NotFoundError(f"no run {name!r} in the database{known}")
+    return run
+
+
+def list_runs(session: Session) -> list[RunSummary]:
+    """Every run with its question and result counts, by name."""
+    counts = (
+        sa_select(
+            col(RunResult.run_id),
+            func.count(func.distinct(col(RunResult.query_external_id))),
+            func.count(),
+        )
+        .group_by(col(RunResult.run_id))
+        .subquery()
+    )
+    rows = session.execute(
+        sa_select(Run, counts.c[1], counts.c[2])
+        .outerjoin(counts, counts.c.run_id == col(Run.id))
+        .order_by(col(Run.name))
+    )
+    return [
+        RunSummary(run.name, run.imported_at, run.source_file, queries or 0, results or 0)
+        for run, queries, results in rows
+    ]
+
+
+def iter_run_results(session: Session, run: Run) -> Iterator[tuple[str, list[StoredChunk]]]:
+    """``(query_id, chunks in rank order)`` per question of ``run``, streamed."""
+    rows = session.execute(
+        sa_select(
+            col(RunResult.query_external_id),
+            col(RunResult.rank),
+            col(RunResult.chunk_text),
+            col(RunResult.doc_id),
+            col(RunResult.score),
+        )
+        .where(col(RunResult.run_id) == run.id)
+        .order_by(col(RunResult.query_external_id), col(RunResult.rank))
+        .execution_options(yield_per=5000)
+    )
+    current: str | None = None
+    chunks: list[StoredChunk] = []
+    for qid, rank, text, doc, score in rows:
+        if qid != current:
+            if current is not None:
+                yield current, chunks
+            current, chunks = qid, []
+        chunks.append(StoredChunk(rank, text, doc, score))
+    if current is not None:
+        yield current, chunks
+
+
+def query_ids_by_text(session: Session) -> dict[str, set[str]]:
+    """Question text → external ids with that text (to match Ragas run lines)."""
+    index: dict[str, set[str]] = {}
+    for external_id, text in session.execute(sa_select(col(Query.external_id), col(Query.text))):
+        index.setdefault(text, set()).add(external_id)
+    return index

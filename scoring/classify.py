@@ -1,0 +1,209 @@
+"""Classify one element text against one chunk (DESIGN §6 rules 1–3), plain and indexed.
+
+``classify`` is the plain definition, written to be read next to the design. ``PageIndex``
+is the fast path used to score whole runs: per page it finds each distinct chunk once, caches
+every element's occurrence list, and reduces rule 2 to interval arithmetic with ``bisect``.
+Both give identical results (a Hypothesis test checks it).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+
+from scoring.grades import Classification, Grade
+
+__all__ = [
+    "DEFAULT_THRESHOLD",
+    "PageIndex",
+    "best_overlap",
+    "check_threshold",
+    "classify",
+    "fallback_split",
+    "occurrences",
+]
+
+DEFAULT_THRESHOLD = 0.5
+_EMPTY = Classification(Grade.NONE, 0.0, False, False, False)
+
+
+def check_threshold(threshold: float) -> float:
+    """Return ``threshold`` if it is a number in (0, 1], else raise ``ValueError``."""
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float):
+        raise ValueError(f"threshold must be a number in (0, 1], got {threshold!r}")
+    if not 0.0 < threshold <= 1.0:  # also rejects NaN
+        raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
+    return float(threshold)
+
+
+def occurrences(page: str, text: str) -> tuple[int, ...]:
+    """Start offsets of every occurrence of ``text`` in ``page``, overlapping ones included.
+
+    ``occurrences("aaa", "aa") == (0, 1)``; an empty ``text`` has no occurrences.
+    """
+    if not text:
+        return ()
+    found: list[int] = []
+    i = page.find(text)
+    while i >= 0:
+        found.append(i)
+        i = page.find(text, i + 1)
+    return tuple(found)
+
+
+def fallback_split(text: str) -> tuple[str, str]:
+    """Split ``text`` at code point ``max(len(text) // 2, 1)`` into (head, tail) (rule 3)."""
+    cut = max(len(text) // 2, 1)
+    return text[:cut], text[cut:]
+
+
+def _fallback(text: str, chunk: str) -> tuple[Grade, float]:
+    """Rule 3: grade and evidence share when ``chunk`` does not occur in the page."""
+    if text in chunk:
+        return Grade.FULL, 1.0
+    head, tail = fallback_split(text)
+    held = len(head) if head in chunk else 0
+    if tail and len(tail) > held and tail in chunk:
+        held = len(tail)
+    if held:
+        return Grade.PARTIAL, held / len(text)
+    return Grade.NONE, 0.0
+
+
+def _grade(best: int, size: int, threshold: float) -> tuple[Grade, float]:
+    """Rule 2 verdict for the best overlap ``best`` of an element of ``size`` code points.
+
+    The threshold is compared as ``best / size >= threshold`` (a correctly rounded ratio), so
+    that e.g. 7 of 10 code points meets θ = 0.7 although ``0.7 * 10 > 7`` in binary floating
+    point.
+    """
+    coverage = best / size
+    if best >= size:
+        return Grade.FULL, coverage
+    if coverage >= threshold:
+        return Grade.PARTIAL, coverage
+    return Grade.NONE, coverage
+
+
+def classify(
+    page: str, element_text: str, chunk: str, threshold: float = DEFAULT_THRESHOLD
+) -> Classification:
+    """Classify element text ``t`` against chunk ``c`` on page ``P`` (DESIGN §6).
+
+    1. ``t`` or ``c`` empty → ``NONE`` (all flags false, coverage 0).
+    2. ``c`` occurs in ``P``: take its first occurrence ``[c0, c0+|c|)``. For every occurrence
+       ``e0`` of ``t`` (overlapping ones included) the overlap is
+       ``max(0, min(e0+|t|, c0+|c|) − max(e0, c0))``; with the best one, ``FULL`` if
+       best ≥ |t|, ``PARTIAL`` if best/|t| ≥ θ, else ``NONE``. If ``t`` does not occur in
+       ``P`` at all the best overlap is 0.
+    3. ``c`` does not occur in ``P`` (fallback): ``FULL`` if ``t`` is inside ``c``; else split
+       ``t`` at code point ``max(|t|//2, 1)`` and give ``PARTIAL`` if ``c`` contains the head
+       or the non-empty tail; else ``NONE``. θ plays no part here.
+
+    Args:
+        page: the stored page text ``P(e.doc)``.
+        element_text: the expected element text ``t``.
+        chunk: the retrieved chunk text ``c``.
+        threshold: θ in (0, 1], default 0.5.
+
+    Returns:
+        A ``Classification`` with grade, coverage and the repeated / fallback /
+        chunk_repeated flags.
+    """
+    check_threshold(threshold)
+    if not element_text or not chunk:
+        return _EMPTY
+    starts = occurrences(page, element_text)
+    repeated = len(starts) > 1
+    c0 = page.find(chunk)
+    if c0 < 0:
+        grade, coverage = _fallback(element_text, chunk)
+        return Classification(grade, coverage, repeated, True, False)
+    chunk_repeated = page.find(chunk, c0 + 1) >= 0
+    c1 = c0 + len(chunk)
+    size = len(element_text)
+    best = 0
+    for e0 in starts:
+        best = max(best, min(e0 + size, c1) - max(e0, c0))
+    grade, coverage = _grade(best, size, threshold)
+    return Classification(grade, coverage, repeated, False, chunk_repeated)
+
+
+def best_overlap(starts: tuple[int, ...], size: int, c0: int, c1: int) -> int:
+    """Best overlap of ``[e0, e0+size)`` (``e0`` in sorted ``starts``) with ``[c0, c1)``.
+
+    The overlap as a function of ``e0`` rises, stays flat on
+    ``[min(c0, c1−size), max(c0, c1−size)]`` and falls, so the maximum is at the last start
+    below the plateau or the first start at or above it: two ``bisect`` candidates instead
+    of a scan. Returns 0 when no occurrence overlaps.
+    """
+    n = len(starts)
+    if n == 1:
+        e0 = starts[0]
+        return max(0, min(e0 + size, c1) - max(e0, c0))
+    if n == 0:
+        return 0
+    i = bisect_left(starts, min(c0, c1 - size))
+    best = 0
+    if i > 0:
+        e0 = starts[i - 1]
+        best = min(e0 + size, c1) - max(e0, c0)
+    if i < n:
+        e0 = starts[i]
+        best = max(best, min(e0 + size, c1) - max(e0, c0))
+    return max(best, 0)
+
+
+class PageIndex:
+    """Fast ``classify`` for one page: caches chunk positions and element occurrences.
+
+    Each distinct chunk is searched in the page once (first occurrence and whether it
+    repeats); each distinct element text is searched once (all start offsets). A
+    classification is then interval arithmetic: results equal ``classify(page, t, c, θ)``.
+    """
+
+    __slots__ = ("_elements", "located", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.located: dict[str, tuple[int, bool]] = {}
+        """Cache of ``locate``: chunk → (first offset or −1, occurs more than once)."""
+        self._elements: dict[str, tuple[int, ...]] = {}
+
+    def locate(self, chunk: str) -> tuple[int, bool]:
+        """(first offset of ``chunk`` in the page or −1, whether it occurs more than once)."""
+        found = self.located.get(chunk)
+        if found is None:
+            c0 = self.text.find(chunk)
+            found = (c0, c0 >= 0 and self.text.find(chunk, c0 + 1) >= 0)
+            self.located[chunk] = found
+        return found
+
+    def occurrences(self, element_text: str) -> tuple[int, ...]:
+        """All start offsets of ``element_text`` in the page (overlaps included), cached."""
+        found = self._elements.get(element_text)
+        if found is None:
+            found = occurrences(self.text, element_text)
+            self._elements[element_text] = found
+        return found
+
+    def classify(
+        self, element_text: str, chunk: str, threshold: float = DEFAULT_THRESHOLD
+    ) -> Classification:
+        """Same contract and result as ``classify(self.text, element_text, chunk, threshold)``."""
+        check_threshold(threshold)
+        return self.classify_unchecked(element_text, chunk, threshold)
+
+    def classify_unchecked(self, element_text: str, chunk: str, threshold: float) -> Classification:
+        """``classify`` without re-validating ``threshold`` (for hot loops)."""
+        if not element_text or not chunk:
+            return _EMPTY
+        starts = self.occurrences(element_text)
+        repeated = len(starts) > 1
+        c0, chunk_repeated = self.locate(chunk)
+        if c0 < 0:
+            grade, coverage = _fallback(element_text, chunk)
+            return Classification(grade, coverage, repeated, True, False)
+        size = len(element_text)
+        best = best_overlap(starts, size, c0, c0 + len(chunk))
+        grade, coverage = _grade(best, size, threshold)
+        return Classification(grade, coverage, repeated, False, chunk_repeated)

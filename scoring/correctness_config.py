@@ -1,0 +1,128 @@
+"""Validated configuration of retrieval correctness, and its errors."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+__all__ = ["LANGUAGES", "ConfigError", "CorrectnessConfig", "RowError"]
+
+LANGUAGES: tuple[str, ...] = ("en", "de", "fr")
+
+
+class ConfigError(ValueError):
+    """An invalid retrieval-correctness config value; ``field`` names the culprit."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(f"retrieval_correctness config: {field!r} {message}")
+
+
+class RowError(ValueError):
+    """An invalid retrieval-correctness row; ``field`` names the culprit."""
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(f"retrieval_correctness row: {field!r} {message}")
+
+
+def _number(name: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(name, f"must be a number, got {value!r}")
+    number = float(value)
+    if not math.isfinite(number):
+        raise ConfigError(name, f"must be finite, got {value!r}")
+    return number
+
+
+def _unit(name: str, value: object) -> float:
+    number = _number(name, value)
+    if not 0.0 <= number <= 1.0:
+        raise ConfigError(name, f"must be between 0 and 1, got {value!r}")
+    return number
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectnessConfig:
+    """Retrieval-correctness settings (defaults from DESIGN §6), validated on creation.
+
+    Attributes:
+        coverage: share of a reference the stage-2 alignment must cover, in [0, 1].
+        t1: stage-1 ``fuzz.ratio`` threshold as a fraction, in [0, 1].
+        t2: stage-2 ``partial_ratio_alignment`` threshold as a fraction, in [0, 1].
+        weight_precision, weight_recall: non-negative weights, not both 0.
+        language: explanation language, one of ``en``, ``de``, ``fr``.
+        metric_name, min, max, weight, inverted: metadata carried into the result;
+            ``metric_name`` non-empty, ``min < max``, ``weight ≥ 0``, ``inverted`` a bool.
+
+    Raises:
+        ConfigError: (a ``ValueError``) naming the first invalid field.
+    """
+
+    coverage: float = 0.5
+    t1: float = 0.7
+    t2: float = 0.65
+    weight_precision: float = 0.5
+    weight_recall: float = 0.5
+    language: str = "en"
+    metric_name: str = "retrieval_correctness"
+    min: float = 0.0
+    max: float = 1.0
+    weight: float = 1.0
+    inverted: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("coverage", "t1", "t2"):
+            object.__setattr__(self, name, _unit(name, getattr(self, name)))
+        for name in ("weight_precision", "weight_recall", "weight"):
+            number = _number(name, getattr(self, name))
+            if number < 0:
+                raise ConfigError(name, f"must be >= 0, got {number!r}")
+            object.__setattr__(self, name, number)
+        if self.weight_precision + self.weight_recall <= 0:
+            raise ConfigError("weight_precision", "and 'weight_recall' must not both be 0")
+        if self.language not in LANGUAGES:
+            raise ConfigError("language", f"must be one of en, de, fr, got {self.language!r}")
+        if not isinstance(self.metric_name, str) or not self.metric_name.strip():
+            raise ConfigError(
+                "metric_name", f"must be a non-empty string, got {self.metric_name!r}"
+            )
+        low = _number("min", self.min)
+        high = _number("max", self.max)
+        if not low < high:
+            raise ConfigError("max", f"must be greater than 'min' ({low!r}), got {high!r}")
+        object.__setattr__(self, "min", low)
+        object.__setattr__(self, "max", high)
+        if not isinstance(self.inverted, bool):
+            raise ConfigError("inverted", f"must be true or false, got {self.inverted!r}")
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> CorrectnessConfig:
+        """Build a config from a JSON object; absent keys take defaults, unknown keys and
+        invalid values raise ``ConfigError``. A nested ``"metadata"`` object may hold
+        ``metric_name``, ``min``, ``max``, ``weight`` and ``inverted``."""
+        flat = dict(data)
+        metadata = flat.pop("metadata", None)
+        if metadata is not None:
+            if not isinstance(metadata, Mapping):
+                raise ConfigError("metadata", "must be an object")
+            for key, value in metadata.items():
+                if key not in _METADATA:
+                    raise ConfigError(f"metadata.{key}", "is not a metadata field")
+                flat[key] = value
+        names = {f.name for f in fields(cls)}
+        for key in flat:
+            if key not in names:
+                raise ConfigError(str(key), "is not a config field")
+        return cls(**flat)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready mapping with the metadata nested under ``"metadata"``."""
+        out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["metadata"] = {key: out.pop(key) for key in _METADATA}
+        return out
+
+
+_METADATA = ("metric_name", "min", "max", "weight", "inverted")

@@ -1,0 +1,122 @@
+"""JSON Schemas (draft 2020-12) of the retrieval-correctness config, row and result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring.correctness_config import LANGUAGES, CorrectnessConfig
+
+__all__ = ["config_json_schema", "result_json_schema", "row_json_schema"]
+
+_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def _unit(description: str, default: float) -> dict[str, Any]:
+    return {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 1,
+        "default": default,
+        "description": description,
+    }
+
+
+def config_json_schema() -> dict[str, Any]:
+    """Schema of ``CorrectnessConfig.to_dict()`` (metadata nested), defaults included.
+
+    Cross-field rules a schema cannot say: the two weights must not both be 0, and
+    ``metadata.min < metadata.max``; ``CorrectnessConfig`` enforces them.
+    """
+    d = CorrectnessConfig()
+    return {
+        "$schema": _DRAFT,
+        "title": "retrieval_correctness config",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "coverage": _unit("share of a reference a stage-2 alignment must cover", d.coverage),
+            "t1": _unit("stage-1 fuzz.ratio threshold (fraction of 100)", d.t1),
+            "t2": _unit("stage-2 partial_ratio_alignment threshold (fraction of 100)", d.t2),
+            "weight_precision": {"type": "number", "minimum": 0, "default": d.weight_precision},
+            "weight_recall": {"type": "number", "minimum": 0, "default": d.weight_recall},
+            "language": {"enum": list(LANGUAGES), "default": d.language},
+            "metadata": {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "metric_name": {"type": "string", "minLength": 1, "default": d.metric_name},
+                    "min": {"type": "number", "default": d.min},
+                    "max": {"type": "number", "default": d.max},
+                    "weight": {"type": "number", "minimum": 0, "default": d.weight},
+                    "inverted": {"type": "boolean", "default": d.inverted},
+                },
+            },
+        },
+    }
+
+
+def row_json_schema() -> dict[str, Any]:
+    """Schema of one input row (the DESIGN §6 row contract)."""
+    strings = {"type": "array", "items": {"type": "string"}}
+    return {
+        "$schema": _DRAFT,
+        "title": "retrieval_correctness row",
+        "type": "object",
+        "additionalProperties": False,
+        "required": [
+            "input_id",
+            "prompt",
+            "reference_contexts",
+            "sut_response",
+            "retrieved_context",
+        ],
+        "properties": {
+            "input_id": {"type": "string"},
+            "prompt": {"type": "string"},
+            "reference_contexts": {**strings, "description": "expected element texts"},
+            "sut_response": {"type": "string"},
+            "retrieved_context": {**strings, "description": "chunks in rank order"},
+        },
+    }
+
+
+def result_json_schema() -> dict[str, Any]:
+    """Schema of ``CorrectnessResult.to_dict()``."""
+    unit = {"type": "number", "minimum": 0, "maximum": 1}
+    indices = {"type": "array", "items": {"type": "integer", "minimum": 0}}
+    match = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["chunk", "reference", "stage", "score", "coverage"],
+        "properties": {
+            "chunk": {"type": "integer", "minimum": 0},
+            "reference": {"type": "integer", "minimum": 0},
+            "stage": {"enum": [1, 2]},
+            "score": {"type": "number", "minimum": 0, "maximum": 100},
+            "coverage": unit,
+        },
+    }
+    properties: dict[str, Any] = {
+        "input_id": {"type": "string"},
+        "metric_name": {"type": "string"},
+        "score": unit,
+        "precision": unit,
+        "recall": unit,
+        "matched_references": {**indices, "description": "0-based reference indices"},
+        "matched_chunks": {**indices, "description": "0-based chunk ranks"},
+        "matches": {"type": "array", "items": match},
+        "explanation": {"type": "string"},
+        "language": {"enum": list(LANGUAGES)},
+        "min": {"type": "number"},
+        "max": {"type": "number"},
+        "weight": {"type": "number", "minimum": 0},
+        "inverted": {"type": "boolean"},
+    }
+    return {
+        "$schema": _DRAFT,
+        "title": "retrieval_correctness result",
+        "type": "object",
+        "additionalProperties": False,
+        "required": list(properties),
+        "properties": properties,
+    }

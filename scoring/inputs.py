@@ -1,0 +1,74 @@
+"""Plain input values for scoring: gold questions, pages and runs (DESIGN §4–§5)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+__all__ = ["Chunk", "GoldElement", "GoldQuestion", "Pages", "Run", "gold_index"]
+
+
+@dataclass(frozen=True, slots=True)
+class GoldElement:
+    """One expected element: an exact span of a page's text.
+
+    Attributes:
+        doc: the document id whose page text holds the element.
+        text: the element text ``t`` (equal to ``page[start:end]`` when offsets are known).
+        grade: relevance grade ≥ 1 (used as the nDCG gain).
+        start, end: optional code-point offsets; informational, scoring uses ``text``.
+    """
+
+    doc: str
+    text: str
+    grade: int = 1
+    start: int | None = None
+    end: int | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.grade, bool) or not isinstance(self.grade, int) or self.grade < 1:
+            raise ValueError(f"element grade must be an integer >= 1, got {self.grade!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class GoldQuestion:
+    """A gold-set question: external id, text and its expected elements."""
+
+    query_id: str
+    text: str
+    elements: tuple[GoldElement, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.elements, tuple):
+            object.__setattr__(self, "elements", tuple(self.elements))
+
+    @property
+    def n_gold(self) -> int:
+        """Number of expected elements."""
+        return len(self.elements)
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One retrieved chunk: its text, and optionally its document id and retriever score."""
+
+    text: str
+    doc: str | None = None
+    score: float | None = None
+
+
+Pages = Mapping[str, str]
+"""Document id → stored page text."""
+
+Run = Mapping[str, Sequence[Chunk]]
+"""Query id → retrieved chunks in rank order (rank 1 first)."""
+
+
+def gold_index(questions: Iterable[GoldQuestion]) -> dict[str, GoldQuestion]:
+    """Map query id → question, keeping order; raise ``ValueError`` on a duplicate id."""
+    index: dict[str, GoldQuestion] = {}
+    for question in questions:
+        if question.query_id in index:
+            raise ValueError(f"duplicate query_id in gold set: {question.query_id!r}")
+        index[question.query_id] = question
+    return index

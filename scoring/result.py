@@ -1,0 +1,251 @@
+"""Result values of scoring a run: per-question rows, aggregates, and the Score JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from scoring.metrics import METRIC_NAMES, Judgement
+
+__all__ = [
+    "N_GOLD_GROUPS",
+    "Diagnosis",
+    "DiagnosisKind",
+    "Flags",
+    "GroupScore",
+    "QueryScore",
+    "RunScore",
+    "metric_key",
+    "n_gold_group",
+]
+
+N_GOLD_GROUPS: tuple[str, ...] = ("1", "2", "3+")
+
+
+def metric_key(name: str, k: int) -> str:
+    """The flat key of a metric at k, e.g. ``metric_key("hit", 4) == "hit@4"``."""
+    return f"{name}@{k}"
+
+
+def n_gold_group(n_gold: int) -> str:
+    """Breakdown group of a question by its number of elements: ``"1"``, ``"2"`` or ``"3+"``."""
+    return "1" if n_gold <= 1 else "2" if n_gold == 2 else "3+"
+
+
+class DiagnosisKind(StrEnum):
+    """Why a question did or did not get a Full hit at k (ordered worst first below)."""
+
+    RETRIEVAL = "retrieval"  # not even a partial hit: the retriever missed the place
+    CHUNKING = "chunking"  # partial but no full hit: a chunk boundary cut the answer
+    FULL = "full"  # a full hit
+
+
+_SEVERITY = {DiagnosisKind.RETRIEVAL: 0, DiagnosisKind.CHUNKING: 1, DiagnosisKind.FULL: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnosis:
+    """Diagnosis of one question at k, with the best coverage among ranks ≤ k and its rank.
+
+    ``best_rank`` is the first rank reaching ``best_coverage`` (``None`` when it is 0).
+    """
+
+    kind: DiagnosisKind
+    best_coverage: float
+    best_rank: int | None
+
+    @property
+    def severity(self) -> int:
+        """0 for retrieval, 1 for chunking, 2 for full (sort key, worst first)."""
+        return _SEVERITY[self.kind]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready mapping."""
+        return {"kind": str(self.kind), "best_coverage": self.best_coverage, "rank": self.best_rank}
+
+
+@dataclass(frozen=True, slots=True)
+class Flags:
+    """Flag counts. Per question: ``repeated`` = elements whose text occurs more than once in
+    its page; ``fallback`` = ranks where rule 3 was used for some element (the chunk is not
+    in that element's page, e.g. it comes from another page); ``fallback_graded`` = ranks
+    where rule 3 gave some element Partial or Full (the grade rests on the fallback);
+    ``chunk_repeated`` = ranks whose chunk occurs more than once in some element's page;
+    ``element_not_in_page`` = elements whose text is not in its page (or the page is
+    unknown). Per run: the sums over questions."""
+
+    repeated: int = 0
+    fallback: int = 0
+    chunk_repeated: int = 0
+    element_not_in_page: int = 0
+    fallback_graded: int = 0
+
+    def __add__(self, other: Flags) -> Flags:
+        return Flags(
+            self.repeated + other.repeated,
+            self.fallback + other.fallback,
+            self.chunk_repeated + other.chunk_repeated,
+            self.element_not_in_page + other.element_not_in_page,
+            self.fallback_graded + other.fallback_graded,
+        )
+
+    def to_dict(self) -> dict[str, int]:
+        """Plain JSON-ready mapping."""
+        return {
+            "repeated": self.repeated,
+            "fallback": self.fallback,
+            "chunk_repeated": self.chunk_repeated,
+            "element_not_in_page": self.element_not_in_page,
+            "fallback_graded": self.fallback_graded,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class QueryScore:
+    """One scored question.
+
+    ``values`` maps ``"<metric>@<k>"`` to the value (all zero when the question is missing
+    from the run); ``diagnoses`` maps k to the diagnosis at k.
+    """
+
+    query_id: str
+    n_gold: int
+    in_run: bool
+    n_chunks: int
+    values: Mapping[str, float]
+    diagnoses: Mapping[int, Diagnosis]
+    flags: Flags
+    judgement: Judgement = field(repr=False, compare=False)
+
+    @property
+    def group(self) -> str:
+        """The n_gold group (``"1"``, ``"2"``, ``"3+"``)."""
+        return n_gold_group(self.n_gold)
+
+    def value(self, name: str, k: int) -> float:
+        """The value of metric ``name`` at ``k`` (``KeyError`` if k was not scored)."""
+        return self.values[metric_key(name, k)]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready row."""
+        return {
+            "query_id": self.query_id,
+            "n_gold": self.n_gold,
+            "in_run": self.in_run,
+            "n_chunks": self.n_chunks,
+            "metrics": dict(self.values),
+            "diagnosis": {str(k): d.to_dict() for k, d in self.diagnoses.items()},
+            "flags": self.flags.to_dict(),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GroupScore:
+    """Aggregate of one n_gold group: number of questions and mean of every metric key."""
+
+    queries: int
+    metrics: Mapping[str, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready mapping."""
+        return {"queries": self.queries, "metrics": dict(self.metrics)}
+
+
+@dataclass(frozen=True, slots=True)
+class RunScore:
+    """The result of scoring one run against one gold set.
+
+    Attributes:
+        gold_set, run: names, carried into the JSON.
+        threshold: θ used for Partial.
+        ks: the cut-offs scored, ascending.
+        queries: one row per gold question with at least one element, in gold order.
+        metrics: ``"<metric>@<k>"`` → mean over ``queries`` (0 when there are none).
+        by_n_gold: group (``"1"``, ``"2"``, ``"3+"``) → its aggregate; groups without
+            questions are omitted. The count-weighted mean of the groups equals ``metrics``.
+        flags: flag counts summed over questions.
+        missing_from_run: gold question ids (with elements) absent from the run; they
+            score 0 and are included in ``queries``.
+        unknown_in_run: run query ids that are not in the gold set; ignored.
+        without_elements: gold question ids without elements; not scored.
+    """
+
+    gold_set: str
+    run: str
+    threshold: float
+    ks: tuple[int, ...]
+    queries: tuple[QueryScore, ...]
+    metrics: Mapping[str, float]
+    by_n_gold: Mapping[str, GroupScore]
+    flags: Flags
+    missing_from_run: tuple[str, ...]
+    unknown_in_run: tuple[str, ...]
+    without_elements: tuple[str, ...]
+
+    def value(self, name: str, k: int) -> float:
+        """Aggregate value of metric ``name`` at ``k``."""
+        return self.metrics[metric_key(name, k)]
+
+    def gap(self, k: int) -> float:
+        """The Partial − Hit gap at k: the share of questions lost to chunking."""
+        return self.value("partial", k) - self.value("hit", k)
+
+    def diagnosis_counts(self, k: int) -> dict[str, int]:
+        """Number of questions per diagnosis at k (``full``, ``chunking``, ``retrieval``)."""
+        counts = {str(kind): 0 for kind in DiagnosisKind}
+        for q in self.queries:
+            counts[str(q.diagnoses[k].kind)] += 1
+        return counts
+
+    def worst_first(self, k: int) -> list[QueryScore]:
+        """Questions ordered worst first at k: retrieval, then chunking, then full; within
+        a kind by ascending best coverage, then ascending recall@k, then query id."""
+        return sorted(
+            self.queries,
+            key=lambda q: (
+                q.diagnoses[k].severity,
+                q.diagnoses[k].best_coverage,
+                q.value("recall", k),
+                q.query_id,
+            ),
+        )
+
+    def to_dict(self, *, per_query: bool = True) -> dict[str, Any]:
+        """The Score JSON of DESIGN §5 as plain dicts/lists/numbers/strings.
+
+        Keys: ``gold_set``, ``run``, ``threshold``, ``ks``, ``queries`` (count scored),
+        ``metrics`` (flat ``<name>@<k>`` map), ``partial_hit_gap`` and ``diagnosis`` (per k),
+        ``by_n_gold``, ``flags``, ``missing_from_run``, ``unknown_in_run``,
+        ``without_elements`` (each ``{"count", "query_ids"}``) and, unless
+        ``per_query=False``, ``per_query`` rows.
+        """
+        out: dict[str, Any] = {
+            "format": "goldlabeler-score",
+            "version": 1,
+            "gold_set": self.gold_set,
+            "run": self.run,
+            "threshold": self.threshold,
+            "ks": list(self.ks),
+            "queries": len(self.queries),
+            "metrics": dict(self.metrics),
+            "partial_hit_gap": {str(k): self.gap(k) for k in self.ks},
+            "diagnosis": {str(k): self.diagnosis_counts(k) for k in self.ks},
+            "by_n_gold": {g: s.to_dict() for g, s in self.by_n_gold.items()},
+            "flags": self.flags.to_dict(),
+            "missing_from_run": _ids(self.missing_from_run),
+            "unknown_in_run": _ids(self.unknown_in_run),
+            "without_elements": _ids(self.without_elements),
+        }
+        if per_query:
+            out["per_query"] = [q.to_dict() for q in self.queries]
+        return out
+
+    def metric_keys(self) -> list[str]:
+        """All flat metric keys in report order (metric-major, then k)."""
+        return [metric_key(name, k) for name in METRIC_NAMES for k in self.ks]
+
+
+def _ids(ids: tuple[str, ...]) -> dict[str, Any]:
+    return {"count": len(ids), "query_ids": list(ids)}

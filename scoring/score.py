@@ -1,0 +1,256 @@
+"""Score a run against a gold set: classify, compute metrics per question, aggregate."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from itertools import chain
+
+from scoring.classify import (
+    DEFAULT_THRESHOLD,
+    PageIndex,
+    best_overlap,
+    check_threshold,
+    fallback_split,
+)
+from scoring.inputs import Chunk, GoldQuestion, Pages, Run, gold_index
+from scoring.metrics import METRIC_NAMES, Judgement, check_ks, metric_table
+from scoring.result import (
+    N_GOLD_GROUPS,
+    Diagnosis,
+    DiagnosisKind,
+    Flags,
+    GroupScore,
+    QueryScore,
+    RunScore,
+    metric_key,
+    n_gold_group,
+)
+
+__all__ = ["DEFAULT_KS", "PageCache", "judge_question", "score_run"]
+
+DEFAULT_KS: tuple[int, ...] = (1, 3, 5, 10)
+
+
+class PageCache:
+    """Lazily built ``PageIndex`` per document id; an unknown id gets an empty page."""
+
+    __slots__ = ("_indexes", "_pages")
+
+    def __init__(self, pages: Pages) -> None:
+        self._pages = pages
+        self._indexes: dict[str, PageIndex] = {}
+
+    def __getitem__(self, doc: str) -> PageIndex:
+        index = self._indexes.get(doc)
+        if index is None:
+            index = PageIndex(self._pages.get(doc, ""))
+            self._indexes[doc] = index
+        return index
+
+
+def judge_question(
+    question: GoldQuestion,
+    chunks: Sequence[Chunk],
+    pages: PageCache,
+    threshold: float = DEFAULT_THRESHOLD,
+) -> tuple[Judgement, tuple[float, ...], Flags]:
+    """Classify every (element, chunk) pair of one question (the hot loop of scoring).
+
+    Returns the judgement, the best coverage per rank (max over elements) and the flags.
+    Grades are those of ``classify`` (DESIGN §6 rules 1–3), computed with the page's cached
+    chunk positions and element occurrences; ``threshold`` is assumed validated.
+    """
+    n_ranks = len(chunks)
+    n_gold = question.n_gold
+    texts = [c.text for c in chunks]
+    rows = [[0] * n_gold for _ in range(n_ranks)]
+    best_cov = [0.0] * n_ranks
+    first_full: list[int | None] = [None] * n_gold
+    first_partial: list[int | None] = [None] * n_gold
+    fallback_ranks: set[int] = set()
+    graded_ranks: set[int] = set()
+    repeated_ranks: set[int] = set()
+    repeated = missing = 0
+    for i, element in enumerate(question.elements):
+        index = pages[element.doc]
+        text = element.text
+        size = len(text)
+        starts = index.occurrences(text)
+        if len(starts) > 1:
+            repeated += 1
+        elif not starts:
+            missing += 1
+        if not size:
+            continue
+        head, tail = fallback_split(text)
+        located = index.located  # chunk -> (c0, chunk_repeated), filled by index.locate
+        for r, chunk in enumerate(texts):
+            if not chunk:
+                continue
+            found = located.get(chunk)
+            c0, chunk_repeated = found if found is not None else index.locate(chunk)
+            if c0 < 0:  # rule 3
+                fallback_ranks.add(r)
+                if head in chunk:
+                    if text in chunk:
+                        grade, coverage = 2, 1.0
+                    else:
+                        held = len(tail) if len(tail) > len(head) and tail in chunk else len(head)
+                        grade, coverage = 1, held / size
+                elif tail and tail in chunk:
+                    grade, coverage = 1, len(tail) / size
+                else:
+                    continue
+                graded_ranks.add(r)
+            else:  # rule 2
+                if chunk_repeated:
+                    repeated_ranks.add(r)
+                best = best_overlap(starts, size, c0, c0 + len(chunk))
+                if best >= size:
+                    grade, coverage = 2, 1.0
+                elif best <= 0:
+                    continue
+                else:
+                    coverage = best / size
+                    grade = 1 if coverage >= threshold else 0
+            if coverage > best_cov[r]:
+                best_cov[r] = coverage
+            if grade:
+                rows[r][i] = grade
+                if first_partial[i] is None:
+                    first_partial[i] = r + 1
+                if grade == 2 and first_full[i] is None:
+                    first_full[i] = r + 1
+    judgement = Judgement(
+        element_grades=tuple(e.grade for e in question.elements),
+        grades=tuple(map(tuple, rows)),
+        first_full=tuple(first_full),
+        first_partial=tuple(first_partial),
+        relevant=tuple(any(row) for row in rows),
+    )
+    flags = Flags(repeated, len(fallback_ranks), len(repeated_ranks), missing, len(graded_ranks))
+    return judgement, tuple(best_cov), flags
+
+
+def _diagnose(best_cov: tuple[float, ...], k: int, hit: float, partial: float) -> Diagnosis:
+    best = 0.0
+    rank: int | None = None
+    for r, cov in enumerate(best_cov[:k], start=1):
+        if cov > best:
+            best, rank = cov, r
+    kind = (
+        DiagnosisKind.FULL
+        if hit
+        else DiagnosisKind.CHUNKING
+        if partial
+        else DiagnosisKind.RETRIEVAL
+    )
+    return Diagnosis(kind, best, rank)
+
+
+def _score_one(
+    question: GoldQuestion,
+    chunks: Sequence[Chunk] | None,
+    pages: PageCache,
+    threshold: float,
+    ks: tuple[int, ...],
+    keys: Sequence[str],
+) -> QueryScore:
+    ranked = list(chunks[: ks[-1]]) if chunks is not None else []
+    judgement, best_cov, flags = judge_question(question, ranked, pages, threshold)
+    table = metric_table(judgement, ks)
+    values = dict(zip(keys, chain.from_iterable(table), strict=True))
+    hits, partials = table[0], table[1]
+    diagnoses = {k: _diagnose(best_cov, k, hits[x], partials[x]) for x, k in enumerate(ks)}
+    return QueryScore(
+        query_id=question.query_id,
+        n_gold=question.n_gold,
+        in_run=chunks is not None,
+        n_chunks=len(chunks) if chunks is not None else 0,
+        values=values,
+        diagnoses=diagnoses,
+        flags=flags,
+        judgement=judgement,
+    )
+
+
+def _means(rows: Sequence[QueryScore], keys: Sequence[str]) -> dict[str, float]:
+    """Mean of every key over ``rows`` (exactly rounded sums); 0.0 for no rows."""
+    if not rows:
+        return dict.fromkeys(keys, 0.0)
+    columns = zip(*(q.values.values() for q in rows), strict=True)
+    n = len(rows)
+    return {key: math.fsum(column) / n for key, column in zip(keys, columns, strict=True)}
+
+
+def score_run(
+    questions: Iterable[GoldQuestion],
+    pages: Pages,
+    run: Run,
+    *,
+    ks: Sequence[int] = DEFAULT_KS,
+    threshold: float = DEFAULT_THRESHOLD,
+    gold_set: str = "",
+    run_name: str = "",
+) -> RunScore:
+    """Score ``run`` against the gold ``questions`` whose elements live in ``pages``.
+
+    For each gold question with at least one element, its chunks (cut at ``max(ks)``) are
+    classified against each element on the element's page (DESIGN §6) and every metric of
+    ``METRIC_NAMES`` is computed at every k. Aggregates are means over those questions;
+    a question missing from the run scores 0 and is listed in ``missing_from_run``; run
+    entries for unknown query ids are ignored and listed in ``unknown_in_run``; questions
+    without elements are not scored and are listed in ``without_elements``. A document id
+    missing from ``pages`` is treated as an empty page (its elements are flagged
+    ``element_not_in_page``; chunks then go through the fallback rule).
+
+    Args:
+        questions: the gold questions (query ids must be unique).
+        pages: document id → page text.
+        run: query id → chunks in rank order.
+        ks: cut-offs (integers ≥ 1), default ``(1, 3, 5, 10)``.
+        threshold: θ in (0, 1] for Partial, default 0.5.
+        gold_set, run_name: names carried into the result.
+
+    Raises:
+        ValueError: duplicate query ids, an invalid k or threshold.
+    """
+    theta = check_threshold(threshold)
+    cutoffs = check_ks(ks)
+    gold = gold_index(questions)
+    cache = PageCache(pages)
+    keys = [metric_key(name, k) for name in METRIC_NAMES for k in cutoffs]
+    rows: list[QueryScore] = []
+    missing: list[str] = []
+    empty: list[str] = []
+    for qid, question in gold.items():
+        if not question.elements:
+            empty.append(qid)
+            continue
+        chunks = run.get(qid)
+        if chunks is None:
+            missing.append(qid)
+        rows.append(_score_one(question, chunks, cache, theta, cutoffs, keys))
+    unknown = tuple(qid for qid in run if qid not in gold)
+    groups: dict[str, GroupScore] = {}
+    for group in N_GOLD_GROUPS:
+        members = [q for q in rows if n_gold_group(q.n_gold) == group]
+        if members:
+            groups[group] = GroupScore(len(members), _means(members, keys))
+    flags = Flags()
+    for q in rows:
+        flags = flags + q.flags
+    return RunScore(
+        gold_set=gold_set,
+        run=run_name,
+        threshold=theta,
+        ks=cutoffs,
+        queries=tuple(rows),
+        metrics=_means(rows, keys),
+        by_n_gold=groups,
+        flags=flags,
+        missing_from_run=tuple(missing),
+        unknown_in_run=unknown,
+        without_elements=tuple(empty),
+    )
