@@ -31,7 +31,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--engine", default=None, help="HTML parser engine of the profile")
     p.add_argument("--format", default="text", choices=("text", "jsonl"))
-    p.set_defaults(run=run)
+    p.set_defaults(handler=run)
 
 
 def _read(path: str) -> bytes:

@@ -30,7 +30,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     imp.add_argument("--description", default="")
     imp.add_argument("--replace", action="store_true", help="overwrite an existing gold set")
     imp.add_argument("--annotator", default=None, help="recorded on elements (default: you)")
-    imp.set_defaults(run=run_import)
+    imp.set_defaults(handler=run_import)
 
     exp = verbs.add_parser(
         "export",
@@ -39,7 +39,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     exp.add_argument("--gold-set", required=True, metavar="NAME")
     exp.add_argument("-o", "--output", default="-", metavar="FILE", help="default: stdout")
-    exp.set_defaults(run=run_export)
+    exp.set_defaults(handler=run_export)
 
 
 def run_import(args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    p.set_defaults(run=run)
+    p.set_defaults(handler=run)
 
 
 ProgressFn = Callable[[int, int, str], None]

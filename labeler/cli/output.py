@@ -21,9 +21,8 @@ def open_output(target: str) -> Iterator[TextIO]:
     without error, so a failed export never leaves half a file behind.
     """
     if target == "-":
+        yield sys.stdout
         sys.stdout.flush()
-        with open(sys.stdout.fileno(), "w", encoding="utf-8", newline="\n", closefd=False) as out:
-            yield out
         return
     path = Path(target)
     directory = path.parent if str(path.parent) else Path(".")

@@ -37,10 +37,10 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         help="record a run parameter (repeatable), e.g. --param chunker=fixed-800",
     )
     imp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    imp.set_defaults(run=run_import)
+    imp.set_defaults(handler=run_import)
 
     ls = verbs.add_parser("list", parents=[common], help="list runs")
-    ls.set_defaults(run=run_list)
+    ls.set_defaults(handler=run_list)
 
 
 def _params(pairs: list[str]) -> dict[str, str]:

@@ -1,0 +1,160 @@
+"""``labeler score`` and ``labeler compare``: score stored runs against stored labels."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from labeler.cli.output import open_output
+from labeler.errors import UsageError
+
+FORMATS = ("table", "json", "markdown", "html")
+
+
+def parse_ks(value: str) -> tuple[int, ...]:
+    """``"1,4,10"`` → ``(1, 4, 10)``: positive integers, sorted, duplicates dropped."""
+    try:
+        ks = sorted({int(part) for part in value.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated integers, got {value!r}"
+        ) from None
+    if not ks or ks[0] < 1:
+        raise argparse.ArgumentTypeError(f"every k must be a positive integer, got {value!r}")
+    return tuple(ks)
+
+
+def parse_threshold(value: str) -> float:
+    try:
+        threshold = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
+    if not 0 < threshold <= 1:
+        raise argparse.ArgumentTypeError(f"the threshold must be in (0, 1], got {value}")
+    return threshold
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--gold-set", required=True, metavar="NAME")
+    p.add_argument(
+        "--k",
+        type=parse_ks,
+        default=(1, 3, 5, 10),
+        metavar="K[,K...]",
+        help="cut-offs (default: 1,3,5,10)",
+    )
+    p.add_argument(
+        "--threshold",
+        type=parse_threshold,
+        default=0.5,
+        help="share of an element one chunk must hold for Partial (default: 0.5)",
+    )
+    p.add_argument("--format", choices=FORMATS, default="table")
+    p.add_argument("-o", "--output", default="-", metavar="FILE", help="default: stdout")
+
+
+def register(commands: Any, common: argparse.ArgumentParser) -> None:
+    score = commands.add_parser(
+        "score",
+        parents=[common],
+        help="score a stored run against a gold set's stored spans",
+        description="Score a run in place against the stored labels (DESIGN §6 metrics).",
+    )
+    _common(score)
+    score.add_argument("--run", required=True, metavar="NAME")
+    score.add_argument("--per-query", metavar="FILE", help="also write per-question rows (JSONL)")
+    score.add_argument("--worst", type=int, default=20, help="worst questions listed (default 20)")
+    score.set_defaults(handler=run_score)
+
+    compare = commands.add_parser(
+        "compare",
+        parents=[common],
+        help="compare two runs on one gold set (deltas, moved questions, paired test)",
+    )
+    _common(compare)
+    compare.add_argument(
+        "--run",
+        action="append",
+        required=True,
+        metavar="NAME",
+        help="give twice: --run A --run B (delta = B − A)",
+    )
+    compare.add_argument("--permutations", type=int, default=10_000)
+    compare.add_argument("--seed", type=int, default=0)
+    compare.set_defaults(handler=run_compare)
+
+
+def run_score(args: argparse.Namespace) -> int:
+    from labeler.evaluate import evaluate
+    from labeler.store import open_store, resolve_db
+
+    store = open_store(resolve_db(args.db))
+    ev = evaluate(store, args.gold_set, args.run, ks=args.k, threshold=args.threshold)
+    result = ev.result
+    with open_output(args.output) as out:
+        if args.format == "json":
+            data = result.to_dict(per_query=True)
+            data["stale_excluded"] = ev.stale_excluded
+            json.dump(data, out, ensure_ascii=False, indent=1)
+            out.write("\n")
+        elif args.format == "html":
+            from labeler.report.html import score_html
+
+            out.write(score_html(result, stale_excluded=ev.stale_excluded, worst=args.worst))
+        else:
+            from labeler.report.score_report import score_report
+
+            out.write(
+                score_report(
+                    result, fmt=args.format, stale_excluded=ev.stale_excluded, worst=args.worst
+                )
+            )
+    if args.per_query:
+        with open_output(args.per_query) as out:
+            for q in result.queries:
+                out.write(json.dumps(q.to_dict(), ensure_ascii=False) + "\n")
+    if result.missing_from_run:
+        print(
+            f"labeler: {len(result.missing_from_run)} question(s) missing from the run scored 0",
+            file=sys.stderr,
+        )
+    if result.unknown_in_run:
+        print(
+            f"labeler: {len(result.unknown_in_run)} run question(s) not in the gold set ignored",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    from labeler.evaluate import compare
+    from labeler.store import open_store, resolve_db
+
+    if len(args.run) != 2:
+        raise UsageError(f"compare takes exactly two --run options, got {len(args.run)}")
+    store = open_store(resolve_db(args.db))
+    comparison, a, b = compare(
+        store,
+        args.gold_set,
+        args.run[0],
+        args.run[1],
+        ks=args.k,
+        threshold=args.threshold,
+        permutations=args.permutations,
+        seed=args.seed,
+    )
+    with open_output(args.output) as out:
+        if args.format == "json":
+            json.dump(comparison.to_dict(per_query=True), out, ensure_ascii=False, indent=1)
+            out.write("\n")
+        elif args.format == "html":
+            from labeler.report.html import comparison_html
+
+            out.write(comparison_html(comparison, a.result, b.result))
+        else:
+            from labeler.report.score_report import comparison_report
+
+            out.write(comparison_report(comparison, fmt=args.format))
+    return 0

@@ -1,0 +1,1 @@
+"""Human-readable score and comparison reports: text tables, Markdown, self-contained HTML."""

@@ -1,0 +1,158 @@
+"""One self-contained HTML page per report: tables and an inline SVG chart of Hit@k and
+Partial@k over k (no scripts, nothing fetched), so the chunking gap can be seen and shared."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+from labeler.report.tables import cell
+from scoring import (
+    RunComparison,
+    RunScore,
+    comparison_table,
+    group_table,
+    metric_table_rows,
+    worst_table,
+)
+
+STYLE = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:64rem;color:#222}
+table{border-collapse:collapse;margin:.5rem 0 1.5rem}th,td{padding:.2rem .6rem;
+border-bottom:1px solid #ddd;text-align:right}th:first-child,td:first-child{text-align:left}
+h1{font-size:1.4rem}h2{font-size:1.1rem;margin-top:2rem}.note{color:#555}
+"""
+
+
+def html_table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> str:
+    head = "".join(f"<th>{escape(cell(h))}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{escape(cell(v))}</td>" for v in row) + "</tr>" for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def gap_chart(series: Sequence[tuple[str, str, Sequence[float]]], ks: Sequence[int]) -> str:
+    """An SVG line chart, y from 0 to 1, one polyline per ``(label, colour, values)``; the
+    band between the first two series (Hit and Partial) is shaded: that is the chunking gap."""
+    width, height, left, bottom, top, right = 560, 260, 44, 30, 14, 120
+    plot_w, plot_h = width - left - right, height - top - bottom
+    n = len(ks)
+
+    def x(i: int) -> float:
+        return left + (plot_w * i / (n - 1) if n > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return top + plot_h * (1 - v)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="Hit@k and Partial@k over k">'
+    ]
+    for tick in (0, 0.25, 0.5, 0.75, 1):
+        parts.append(
+            f'<line x1="{left}" x2="{left + plot_w}" y1="{y(tick):.1f}" y2="{y(tick):.1f}" '
+            f'stroke="#e5e5e5"/><text x="{left - 6}" y="{y(tick) + 4:.1f}" font-size="11" '
+            f'text-anchor="end">{tick:g}</text>'
+        )
+    for i, k in enumerate(ks):
+        parts.append(
+            f'<text x="{x(i):.1f}" y="{height - 10}" font-size="11" text-anchor="middle">'
+            f"k={k}</text>"
+        )
+    if len(series) >= 2:
+        low, high = series[0][2], series[1][2]
+        outline = [(x(i), y(v)) for i, v in enumerate(high)]
+        outline += [(x(i), y(v)) for i, v in reversed(list(enumerate(low)))]
+        points = " ".join(f"{a:.1f},{b:.1f}" for a, b in outline)
+        parts.append(f'<polygon points="{points}" fill="#f4a261" fill-opacity="0.25"/>')
+    for row, (label, colour, values) in enumerate(series):
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+        parts.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>'
+        )
+        for i, v in enumerate(values):
+            parts.append(
+                f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}">'
+                f"<title>{escape(label)}@{ks[i]} = {v:.3f}</title></circle>"
+            )
+        ly = top + 16 * row + 8
+        parts.append(
+            f'<line x1="{width - right + 12}" x2="{width - right + 30}" y1="{ly}" y2="{ly}" '
+            f'stroke="{colour}" stroke-width="2"/><text x="{width - right + 36}" y="{ly + 4}" '
+            f'font-size="12">{escape(label)}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _page(title: str, body: str) -> str:
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
+        f"<h1>{escape(title)}</h1>{body}</body></html>\n"
+    )
+
+
+def score_html(result: RunScore, *, stale_excluded: int = 0, worst: int = 20) -> str:
+    """The score report as one HTML page."""
+    k_max = result.ks[-1]
+    chart = gap_chart(
+        [
+            ("Hit@k", "#1d3557", [result.value("hit", k) for k in result.ks]),
+            ("Partial@k", "#e76f51", [result.value("partial", k) for k in result.ks]),
+        ],
+        result.ks,
+    )
+    gap_rows = [
+        [
+            k,
+            result.value("hit", k),
+            result.value("partial", k),
+            result.gap(k),
+            *(result.diagnosis_counts(k)[d] for d in ("full", "chunking", "retrieval")),
+        ]
+        for k in result.ks
+    ]
+    stale = f", {stale_excluded} stale elements left out" if stale_excluded else ""
+    body = (
+        f'<p class="note">{len(result.queries)} questions scored, threshold '
+        f"{result.threshold}{stale}. The shaded band is Partial@k − Hit@k: answers the "
+        "retriever found but a chunk boundary cut.</p>"
+        f"{chart}<h2>Metrics</h2>{html_table(*metric_table_rows(result))}"
+        "<h2>Partial − Hit gap</h2>"
+        + html_table(["k", "hit", "partial", "gap", "full", "chunking", "retrieval"], gap_rows)
+        + f"<h2>By number of expected elements (k = {k_max})</h2>"
+        + html_table(*group_table(result, k_max))
+        + "<h2>Flags</h2>"
+        + html_table(["flag", "count"], [[k, v] for k, v in result.flags.to_dict().items()])
+        + f"<h2>Worst questions first (k = {k_max})</h2>"
+        + html_table(*worst_table(result, k_max, limit=worst))
+    )
+    return _page(f"{result.run} on {result.gold_set}", body)
+
+
+def comparison_html(comparison: RunComparison, a: RunScore, b: RunScore) -> str:
+    """The comparison report as one HTML page, with both runs' Hit@k and Partial@k."""
+    chart = gap_chart(
+        [
+            (f"Hit {a.run}", "#1d3557", [a.value("hit", k) for k in a.ks]),
+            (f"Partial {a.run}", "#e76f51", [a.value("partial", k) for k in a.ks]),
+            (f"Hit {b.run}", "#2a9d8f", [b.value("hit", k) for k in b.ks]),
+            (f"Partial {b.run}", "#e9c46a", [b.value("partial", k) for k in b.ks]),
+        ],
+        a.ks,
+    )
+    changes = "".join(
+        f"<h2>Diagnosis changes at k = {k}</h2>"
+        + html_table(["change", "questions"], sorted(c.items()))
+        for k, c in comparison.diagnosis_changes.items()
+        if c
+    )
+    body = (
+        f'<p class="note">{len(comparison.questions)} questions; delta = b − a; two-sided '
+        "paired randomization test.</p>"
+        f"{chart}<h2>Metrics</h2>{html_table(*comparison_table(comparison))}{changes}"
+    )
+    return _page(f"{comparison.run_b} vs {comparison.run_a} on {comparison.gold_set}", body)

@@ -1,0 +1,81 @@
+"""The score and comparison reports as text or Markdown sections."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from labeler.report.tables import markdown_table, text_table
+from scoring import (
+    RunComparison,
+    RunScore,
+    comparison_table,
+    group_table,
+    metric_table_rows,
+    worst_table,
+)
+
+Table = Callable[[Sequence[Any], Sequence[Sequence[Any]]], str]
+
+
+def _renderer(fmt: str) -> tuple[Table, Callable[[str], str]]:
+    if fmt == "markdown":
+        return markdown_table, lambda title: f"## {title}"
+    return text_table, lambda title: f"{title}\n{'=' * len(title)}"
+
+
+def score_report(
+    result: RunScore, *, fmt: str = "table", stale_excluded: int = 0, worst: int = 20
+) -> str:
+    """Metrics per k, the Partial−Hit gap with diagnosis counts, the n_gold breakdown at
+    the largest k, flag counts and the worst questions first."""
+    table, heading = _renderer(fmt)
+    k_max = result.ks[-1]
+    parts = [
+        heading(f"{result.run} on {result.gold_set}"),
+        f"{len(result.queries)} questions scored, threshold {result.threshold}"
+        + (f", {stale_excluded} stale elements left out" if stale_excluded else ""),
+        table(*metric_table_rows(result)),
+        heading("Partial − Hit gap"),
+        table(
+            ["k", "hit", "partial", "gap", "full", "chunking", "retrieval"],
+            [
+                [
+                    k,
+                    result.value("hit", k),
+                    result.value("partial", k),
+                    result.gap(k),
+                    *(result.diagnosis_counts(k)[d] for d in ("full", "chunking", "retrieval")),
+                ]
+                for k in result.ks
+            ],
+        ),
+        "chunking: the retriever found the place but a chunk boundary cut the answer; "
+        "retrieval: not even half of an element came back.",
+        heading(f"By number of expected elements (k = {k_max})"),
+        table(*group_table(result, k_max)),
+        heading("Flags"),
+        table(["flag", "count"], [[k, v] for k, v in result.flags.to_dict().items()]),
+        f"missing from run (scored 0): {len(result.missing_from_run)}; "
+        f"unknown in run (ignored): {len(result.unknown_in_run)}; "
+        f"questions without elements (not scored): {len(result.without_elements)}",
+        heading(f"Worst questions first (k = {k_max})"),
+        table(*worst_table(result, k_max, limit=worst)),
+    ]
+    return "\n\n".join(parts) + "\n"
+
+
+def comparison_report(comparison: RunComparison, *, fmt: str = "table") -> str:
+    """Per-metric means, deltas, moved questions and p-values; diagnosis changes per k."""
+    table, heading = _renderer(fmt)
+    parts = [
+        heading(f"{comparison.run_b} vs {comparison.run_a} on {comparison.gold_set}"),
+        f"{len(comparison.questions)} questions; delta = b − a; two-sided paired "
+        "randomization test",
+        table(*comparison_table(comparison)),
+    ]
+    for k, changes in comparison.diagnosis_changes.items():
+        if changes:
+            parts.append(heading(f"Diagnosis changes at k = {k}"))
+            parts.append(table(["change", "questions"], sorted(changes.items())))
+    return "\n\n".join(parts) + "\n"
