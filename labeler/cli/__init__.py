@@ -7,13 +7,14 @@ stdout, diagnostics to stderr.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 import traceback
 from collections.abc import Sequence
 
 from labeler import __version__
-from labeler.cli import extract_cmd, ingest_cmd
+from labeler.cli import extract_cmd, gold_cmd, ingest_cmd, run_cmd, score_cmd
 from labeler.errors import LabelerError
 
 #: exit code for a bug in the labeller itself (BSD sysexits EX_SOFTWARE)
@@ -42,18 +43,25 @@ def build_parser() -> argparse.ArgumentParser:
     common = db_parent()
     extract_cmd.register(commands, common)
     ingest_cmd.register(commands, common)
+    gold_cmd.register(commands, common)
+    run_cmd.register(commands, common)
+    score_cmd.register(commands, common)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        # page text is Unicode whatever the locale says; never fail on printing it
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
     try:
-        code: int = args.run(args)
+        code: int = args.handler(args)
         return code
     except LabelerError as err:
         print(f"labeler: error: {err}", file=sys.stderr)
