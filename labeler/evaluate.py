@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from labeler.store import Store
 from labeler.store.goldsets import export_gold_set, page_texts
-from labeler.store.runs import get_run, iter_run_results
+from labeler.store.runs import get_run, run_rows
 from scoring import (
     DEFAULT_THRESHOLD,
     Chunk,
@@ -59,8 +59,8 @@ def load_run(store: Store, run: str) -> dict[str, list[Chunk]]:
     with store.session() as session:
         stored = get_run(session, run)
         return {
-            qid: [Chunk(c.text, c.doc, c.score) for c in chunks]
-            for qid, chunks in iter_run_results(session, stored)
+            qid: [Chunk(text, doc, score) for text, doc, score in rows]
+            for qid, rows in run_rows(session, stored).items()
         }
 
 

@@ -97,7 +97,8 @@ def run_score(args: argparse.Namespace) -> int:
         if args.format == "json":
             data = result.to_dict(per_query=True)
             data["stale_excluded"] = ev.stale_excluded
-            json.dump(data, out, ensure_ascii=False, indent=1)
+            # json.dumps, not json.dump: only the one-shot path uses the C encoder
+            out.write(json.dumps(data, ensure_ascii=False))
             out.write("\n")
         elif args.format == "html":
             from labeler.report.html import score_html
@@ -147,7 +148,7 @@ def run_compare(args: argparse.Namespace) -> int:
     )
     with open_output(args.output) as out:
         if args.format == "json":
-            json.dump(comparison.to_dict(per_query=True), out, ensure_ascii=False, indent=1)
+            out.write(json.dumps(comparison.to_dict(per_query=True), ensure_ascii=False))
             out.write("\n")
         elif args.format == "html":
             from labeler.report.html import comparison_html

@@ -134,6 +134,32 @@ def iter_run_results(session: Session, run: Run) -> Iterator[tuple[str, list[Sto
         yield current, chunks
 
 
+def run_rows(session: Session, run: Run) -> dict[str, list[tuple[str, str | None, float | None]]]:
+    """Query id → ``(chunk text, doc, score)`` in rank order, for every question of ``run``.
+
+    Reads through the driver's cursor: scoring reads every row of a run, and SQLAlchemy's
+    per-row processing would cost more than the scoring itself.
+    """
+    dbapi = session.connection().connection.dbapi_connection
+    assert dbapi is not None
+    cursor = dbapi.cursor()
+    try:
+        cursor.execute(
+            "SELECT query_external_id, chunk_text, doc_id, score FROM run_result "
+            "WHERE run_id = ? ORDER BY query_external_id, rank",
+            (run.id,),
+        )
+        grouped: dict[str, list[tuple[str, str | None, float | None]]] = {}
+        for qid, text, doc, score in cursor.fetchall():
+            chunks = grouped.get(qid)
+            if chunks is None:
+                chunks = grouped[qid] = []
+            chunks.append((text, doc, score))
+        return grouped
+    finally:
+        cursor.close()
+
+
 def query_ids_by_text(session: Session) -> dict[str, set[str]]:
     """Question text → external ids with that text (to match Ragas run lines)."""
     index: dict[str, set[str]] = {}
