@@ -14,7 +14,14 @@ import traceback
 from collections.abc import Sequence
 
 from labeler import __version__
-from labeler.cli import extract_cmd, gold_cmd, ingest_cmd, run_cmd, score_cmd
+from labeler.cli import (
+    correctness_cmd,
+    extract_cmd,
+    gold_cmd,
+    ingest_cmd,
+    run_cmd,
+    score_cmd,
+)
 from labeler.errors import LabelerError
 
 #: exit code for a bug in the labeller itself (BSD sysexits EX_SOFTWARE)
@@ -46,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     gold_cmd.register(commands, common)
     run_cmd.register(commands, common)
     score_cmd.register(commands, common)
+    correctness_cmd.register(commands, common)
     return parser
 
 

@@ -1,0 +1,68 @@
+"""``labeler correctness``: deterministic retrieval correctness per row (no LLM)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from labeler.cli.output import open_output
+from labeler.errors import InputError
+
+
+def register(commands: Any, common: argparse.ArgumentParser) -> None:
+    p = commands.add_parser(
+        "correctness",
+        help="score rows (reference_contexts vs retrieved_context) with fuzzy matching",
+        description=(
+            "Read JSONL rows {input_id, prompt, reference_contexts, sut_response, "
+            "retrieved_context} and write one result per row (score, precision, recall, "
+            "matches, explanation). --schema prints the JSON schemas instead."
+        ),
+    )
+    p.add_argument("file", nargs="?", metavar="ROWS.jsonl")
+    p.add_argument("--config", default=None, metavar="JSON", help="config object as JSON text")
+    p.add_argument("--schema", action="store_true", help="print config, row and result schemas")
+    p.add_argument("-o", "--output", default="-", metavar="FILE")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from labeler.formats.jsonlines import read_objects
+    from scoring import (
+        ConfigError,
+        CorrectnessConfig,
+        CorrectnessRow,
+        RowError,
+        config_json_schema,
+        result_json_schema,
+        retrieval_correctness,
+        row_json_schema,
+    )
+
+    if args.schema:
+        schemas = {
+            "config": config_json_schema(),
+            "row": row_json_schema(),
+            "result": result_json_schema(),
+        }
+        with open_output(args.output) as out:
+            out.write(json.dumps(schemas, indent=2) + "\n")
+        return 0
+    if args.file is None:
+        raise InputError("correctness", "give a ROWS.jsonl file (or --schema)")
+    try:
+        config = CorrectnessConfig.from_mapping(json.loads(args.config) if args.config else {})
+    except (json.JSONDecodeError, ConfigError) as err:
+        raise InputError("--config", str(err)) from None
+    results = []
+    for line, obj in read_objects(args.file):
+        try:
+            row = CorrectnessRow.from_mapping(obj)
+        except RowError as err:
+            raise InputError(args.file, str(err), line) from None
+        results.append(retrieval_correctness(row, config).to_dict())
+    with open_output(args.output) as out:
+        for result in results:
+            out.write(json.dumps(result, ensure_ascii=False) + "\n")
+    return 0

@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from labeler.cli import main
+
+ROW = {
+    "input_id": "1",
+    "prompt": "p",
+    "reference_contexts": [
+        "alpha beta gamma delta",
+        "epsilon zeta eta theta",
+        "iota kappa lambda mu",
+    ],
+    "sut_response": "",
+    "retrieved_context": [
+        "alpha beta gamma delta",
+        "completely unrelated noise text",
+        "epsilon zeta eta theta",
+    ],
+}
+
+
+def test_worked_example_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(ROW) + "\n", encoding="utf-8")
+    assert main(["correctness", str(rows), "--config", '{"language": "de"}']) == 0
+    result = json.loads(capsys.readouterr().out)
+    # DESIGN §6: chunks [match, noise, match] → precision (1/1 + 2/3)/2, recall 2/3, score 0.75
+    assert result["precision"] == pytest.approx((1 + 2 / 3) / 2)
+    assert result["recall"] == pytest.approx(2 / 3)
+    assert result["score"] == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--config", '{"coverage": -1}'], "coverage"),
+        (["--config", '{"language": "es"}'], "language"),
+        (["--config", "{oops"], "--config"),
+    ],
+)
+def test_bad_config_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(ROW) + "\n", encoding="utf-8")
+    assert main(["correctness", str(rows), *args]) == 1
+    assert message in capsys.readouterr().err
+
+
+def test_bad_row_names_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rows = tmp_path / "rows.jsonl"
+    broken = {k: v for k, v in ROW.items() if k != "prompt"}
+    rows.write_text(json.dumps(ROW) + "\n" + json.dumps(broken) + "\n", encoding="utf-8")
+    assert main(["correctness", str(rows)]) == 1
+    assert f"{rows}:2:" in capsys.readouterr().err
+
+
+def test_schema_export(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["correctness", "--schema"]) == 0
+    schemas = json.loads(capsys.readouterr().out)
+    assert set(schemas) == {"config", "row", "result"}
+    assert "coverage" in schemas["config"]["properties"]
