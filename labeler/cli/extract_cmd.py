@@ -15,6 +15,7 @@ from labeler.extract import DEFAULT_PROFILE, PROFILES, page_text
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
     p = commands.add_parser(
         "extract",
+        parents=[common],  # --db is accepted like everywhere; extract never opens it
         help="print page text of files exactly as a profile extracts it",
         description=(
             "Print the page text of each FILE. With --format text and one file, exactly its "
