@@ -41,7 +41,7 @@ def _plain_text(data: bytes, engine: str | None) -> str:
 
 
 def _jsoup(data: bytes, engine: str | None) -> str:
-    from labeler.extract.jsoup import ENGINES, DEFAULT_ENGINE, jsoup_body_text
+    from labeler.extract.jsoup import DEFAULT_ENGINE, ENGINES, jsoup_body_text
 
     name = engine or DEFAULT_ENGINE
     if name not in ENGINES:
