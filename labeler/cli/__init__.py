@@ -21,6 +21,7 @@ from labeler.cli import (
     ingest_cmd,
     run_cmd,
     score_cmd,
+    tui_cmd,
 )
 from labeler.errors import LabelerError
 
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     run_cmd.register(commands, common)
     score_cmd.register(commands, common)
     correctness_cmd.register(commands, common)
+    tui_cmd.register(commands, common)
     return parser
 
 
@@ -66,8 +68,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help(sys.stderr)
-        return 2
+        # `labeler` alone opens the TUI on the default database (README's main command).
+        args = parser.parse_args(["tui", *(sys.argv[1:] if argv is None else argv)])
     try:
         code: int = args.handler(args)
         return code

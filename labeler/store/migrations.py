@@ -180,9 +180,17 @@ _V2_INDEXES = (
     "CREATE INDEX ix_audit_entity ON audit_entry (entity, entity_id)",
 )
 
+# Version 3: assist-mode flag on elements; undo/redo bookkeeping on audit entries.
+_V3_COLUMNS = (
+    "ALTER TABLE element ADD COLUMN assisted BOOLEAN DEFAULT 0 NOT NULL",
+    "ALTER TABLE audit_entry ADD COLUMN kind VARCHAR DEFAULT 'do' NOT NULL",
+    "ALTER TABLE audit_entry ADD COLUMN reverts INTEGER",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "initial schema", _run_sql(_V1_TABLES + _V1_TRIGGERS)),
     Migration(2, "lookup indexes", _run_sql(_V2_INDEXES)),
+    Migration(3, "element assisted flag, audit undo/redo", _run_sql(_V3_COLUMNS)),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -33,6 +33,10 @@ ELEMENT_STALE = "stale"
 ELEMENT_STATUSES = (ELEMENT_OK, ELEMENT_STALE)
 
 AUDIT_ACTIONS = ("add", "change", "remove")
+AUDIT_DO = "do"
+AUDIT_UNDO = "undo"
+AUDIT_REDO = "redo"
+AUDIT_KINDS = (AUDIT_DO, AUDIT_UNDO, AUDIT_REDO)
 
 
 def utcnow() -> datetime:
@@ -125,6 +129,8 @@ class Element(SQLModel, table=True):
     annotator: str
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     status: str = Field(default=ELEMENT_OK, sa_column_kwargs={"server_default": ELEMENT_OK})
+    # Added by schema version 3: the annotator had retrieval results on screen (assist mode).
+    assisted: bool = Field(default=False, sa_column_kwargs={"server_default": sql_text("0")})
 
 
 class Run(SQLModel, table=True):
@@ -179,6 +185,10 @@ class AuditEntry(SQLModel, table=True):
     entity_id: int
     before: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     after: dict[str, Any] | None = Field(default=None, sa_type=JSON)
+    # Added by schema version 3 (see labeler.store.undo): ``do`` for an ordinary change,
+    # ``undo``/``redo`` for an entry that reverses the entry ``reverts`` points at.
+    kind: str = Field(default=AUDIT_DO, sa_column_kwargs={"server_default": AUDIT_DO})
+    reverts: int | None = Field(default=None)
 
 
 class SchemaVersion(SQLModel, table=True):

@@ -1,0 +1,320 @@
+"""What the annotator's workplace needs from the store: progress views and audited edits.
+
+Read functions return small frozen dataclasses (no ORM objects leave the session), so a UI
+can hold them across threads. Write functions take a ``Store.write()`` session, audit every
+change with a full before/after snapshot in the same flush, and leave the commit to the
+caller, like :mod:`labeler.store.labels`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from labeler.errors import IntegrityError, NotFoundError
+from labeler.store.audit import record_change, snapshot
+from labeler.store.documents import get_document
+from labeler.store.models import ELEMENT_STALE, Element, GoldSet, Query
+from labeler.store.validation import check_element_fields, check_element_span
+
+
+@dataclass(frozen=True)
+class GoldSetProgress:
+    """One gold set at a glance."""
+
+    id: int
+    name: str
+    description: str
+    questions: int
+    without_elements: int
+    elements: int
+    by_annotator: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class QuestionRow:
+    """One question with its labelling progress."""
+
+    id: int
+    external_id: str
+    text: str
+    notes: str
+    n_gold: int
+    n_stale: int
+    by_annotator: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ElementRow:
+    """One expected element, detached from the session."""
+
+    id: int
+    query_id: int
+    document_id: str
+    start: int
+    end: int
+    text: str
+    grade: int
+    annotator: str
+    status: str
+    assisted: bool
+
+
+def element_row(element: Element) -> ElementRow:
+    """The detached view of ``element``."""
+    assert element.id is not None
+    return ElementRow(
+        id=element.id,
+        query_id=element.query_id,
+        document_id=element.document_id,
+        start=element.start,
+        end=element.end,
+        text=element.text,
+        grade=element.grade,
+        annotator=element.annotator,
+        status=element.status,
+        assisted=element.assisted,
+    )
+
+
+def _element_counts(session: Session) -> dict[int, Counter[str]]:
+    """query id → elements per annotator."""
+    rows = session.exec(
+        select(Element.query_id, Element.annotator, func.count()).group_by(
+            col(Element.query_id), col(Element.annotator)
+        )
+    ).all()
+    counts: dict[int, Counter[str]] = {}
+    for query_id, annotator, n in rows:
+        counts.setdefault(query_id, Counter())[annotator] += int(n)
+    return counts
+
+
+def gold_set_progress(session: Session) -> list[GoldSetProgress]:
+    """Every gold set with question and element counts, ordered by name."""
+    counts = _element_counts(session)
+    queries = session.exec(select(Query.id, Query.gold_set_id)).all()
+    per_set: dict[int, list[int]] = {}
+    for query_id, gold_set_id in queries:
+        assert query_id is not None
+        per_set.setdefault(gold_set_id, []).append(query_id)
+    out: list[GoldSetProgress] = []
+    for gs in session.exec(select(GoldSet).order_by(col(GoldSet.name))).all():
+        assert gs.id is not None
+        ids = per_set.get(gs.id, [])
+        by: Counter[str] = Counter()
+        for query_id in ids:
+            by.update(counts.get(query_id, Counter()))
+        out.append(
+            GoldSetProgress(
+                id=gs.id,
+                name=gs.name,
+                description=gs.description,
+                questions=len(ids),
+                without_elements=sum(1 for q in ids if not counts.get(q)),
+                elements=sum(by.values()),
+                by_annotator=dict(sorted(by.items())),
+            )
+        )
+    return out
+
+
+def list_questions(session: Session, gold_set_id: int) -> list[QuestionRow]:
+    """The questions of one gold set in creation order, with n_gold and who labelled them."""
+    counts = _element_counts(session)
+    stale = dict(
+        session.exec(
+            select(Element.query_id, func.count())
+            .where(Element.status == ELEMENT_STALE)
+            .group_by(col(Element.query_id))
+        ).all()
+    )
+    rows: list[QuestionRow] = []
+    stmt = select(Query).where(Query.gold_set_id == gold_set_id).order_by(col(Query.id))
+    for q in session.exec(stmt).all():
+        assert q.id is not None
+        by = counts.get(q.id, Counter())
+        rows.append(
+            QuestionRow(
+                id=q.id,
+                external_id=q.external_id,
+                text=q.text,
+                notes=q.notes,
+                n_gold=sum(by.values()),
+                n_stale=int(stale.get(q.id, 0)),
+                by_annotator=dict(sorted(by.items())),
+            )
+        )
+    return rows
+
+
+def page_elements(session: Session, document_id: str) -> list[ElementRow]:
+    """Every element on one page (all questions), ordered by start offset."""
+    stmt = (
+        select(Element)
+        .where(Element.document_id == document_id)
+        .order_by(col(Element.start), col(Element.id))
+    )
+    return [element_row(e) for e in session.exec(stmt).all()]
+
+
+def question_elements(session: Session, query_id: int) -> list[ElementRow]:
+    """The elements of one question, by page then start offset."""
+    stmt = (
+        select(Element)
+        .where(Element.query_id == query_id)
+        .order_by(col(Element.document_id), col(Element.start))
+    )
+    return [element_row(e) for e in session.exec(stmt).all()]
+
+
+def attach_element(
+    session: Session,
+    query_id: int,
+    document_id: str,
+    start: int,
+    end: int,
+    *,
+    annotator: str,
+    grade: int = 1,
+    assisted: bool = False,
+) -> ElementRow:
+    """Label ``page[start:end]`` for a question, recording whether assist mode was on.
+
+    Like :func:`labeler.store.labels.add_element`: the text is taken from the page, bad
+    offsets or grades raise :class:`IntegrityError`, unknown rows :class:`NotFoundError`.
+    """
+    doc = get_document(session, document_id)
+    if session.get(Query, query_id) is None:
+        raise NotFoundError(f"no question with id {query_id} in the database")
+    in_range = 0 <= start < end <= len(doc.text)
+    element = Element(
+        query_id=query_id,
+        document_id=doc.id,
+        start=start,
+        end=end,
+        text=doc.text[start:end] if in_range else "",
+        grade=grade,
+        annotator=annotator,
+        assisted=assisted,
+    )
+    check_element_fields(element)
+    check_element_span(doc.text, element)
+    session.add(element)
+    session.flush()
+    assert element.id is not None
+    record_change(
+        session,
+        actor=annotator,
+        action="add",
+        entity="element",
+        entity_id=element.id,
+        before=None,
+        after=snapshot(element),
+    )
+    session.flush()
+    return element_row(element)
+
+
+def set_grade(session: Session, element_id: int, grade: int, *, actor: str) -> ElementRow:
+    """Change an element's grade (audited as ``change``); no entry when it is unchanged."""
+    element = session.get(Element, element_id)
+    if element is None:
+        raise NotFoundError(f"no element with id {element_id} in the database")
+    if isinstance(grade, bool) or not isinstance(grade, int) or grade < 1:
+        raise IntegrityError(f"element grade must be an integer >= 1, got {grade!r}")
+    if element.grade == grade:
+        return element_row(element)
+    before = snapshot(element)
+    element.grade = grade
+    session.add(element)
+    session.flush()
+    record_change(
+        session,
+        actor=actor,
+        action="change",
+        entity="element",
+        entity_id=element_id,
+        before=before,
+        after=snapshot(element),
+    )
+    session.flush()
+    return element_row(element)
+
+
+def update_query(
+    session: Session,
+    query_id: int,
+    *,
+    actor: str,
+    external_id: str | None = None,
+    text: str | None = None,
+    notes: str | None = None,
+) -> Query:
+    """Change a question's id, text or notes (audited as ``change``)."""
+    query = session.get(Query, query_id)
+    if query is None:
+        raise NotFoundError(f"no question with id {query_id} in the database")
+    before = snapshot(query)
+    if external_id is not None and external_id != query.external_id:
+        if not external_id.strip():
+            raise IntegrityError("a question needs a non-empty id")
+        taken = session.exec(
+            select(Query.id).where(
+                Query.gold_set_id == query.gold_set_id, Query.external_id == external_id
+            )
+        ).first()
+        if taken is not None:
+            raise IntegrityError(f"question {external_id!r} already exists in this gold set")
+        query.external_id = external_id
+    if text is not None:
+        query.text = text
+    if notes is not None:
+        query.notes = notes
+    after = snapshot(query)
+    if after != before:
+        session.add(query)
+        session.flush()
+        record_change(
+            session,
+            actor=actor,
+            action="change",
+            entity="query",
+            entity_id=query_id,
+            before=before,
+            after=after,
+        )
+        session.flush()
+    return query
+
+
+def delete_query(session: Session, query_id: int, *, actor: str) -> None:
+    """Delete a question and its elements as one audited ``remove``.
+
+    The ``before`` snapshot carries the elements under ``"elements"`` so that undo brings
+    the question back whole.
+    """
+    query = session.get(Query, query_id)
+    if query is None:
+        raise NotFoundError(f"no question with id {query_id} in the database")
+    elements = session.exec(
+        select(Element).where(Element.query_id == query_id).order_by(col(Element.id))
+    ).all()
+    before = snapshot(query) | {"elements": [snapshot(e) for e in elements]}
+    for element in elements:
+        session.delete(element)
+    session.flush()
+    session.delete(query)
+    record_change(
+        session,
+        actor=actor,
+        action="remove",
+        entity="query",
+        entity_id=query_id,
+        before=before,
+        after=None,
+    )
+    session.flush()

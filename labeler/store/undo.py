@@ -1,0 +1,183 @@
+"""Undo and redo built on the audit log, per annotator, surviving restarts.
+
+Every audit entry has a ``kind``: ``do`` (an ordinary change), ``undo`` or ``redo`` (an
+entry that reverses the entry ``reverts`` points at, written by this module). Replaying one
+actor's entries in id order rebuilds two stacks, so nothing else has to be stored:
+
+* ``do``   → push on *done*, clear *undone* (a new change forgets the redo history);
+* ``undo`` → pop *done*, push the undo entry on *undone*;
+* ``redo`` → pop *undone*, push the redo entry on *done*.
+
+Undo reverses the top of *done*; redo reverses the top of *undone*. Only the actor's own
+entries are considered, so concurrent annotators never undo each other's work. A reversal
+is refused with :class:`UndoConflict` when the row no longer looks the way the entry left
+it (someone else changed it since, or ingest marked it stale); the stacks are untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from labeler.errors import StoreError
+from labeler.store.audit import snapshot
+from labeler.store.models import (
+    AUDIT_DO,
+    AUDIT_REDO,
+    AUDIT_UNDO,
+    AuditEntry,
+    Element,
+    Query,
+)
+
+_IGNORED = {"created_at", "elements"}
+_INVERSE_ACTION = {"add": "remove", "remove": "add", "change": "change"}
+
+
+class UndoConflict(StoreError):
+    """The change cannot be reversed because its row was changed since."""
+
+
+@dataclass(frozen=True)
+class Reversal:
+    """What one undo or redo did, for feedback; ``action`` is the change undone or redone."""
+
+    kind: str
+    action: str
+    entity: str
+    entity_id: int
+    entry_id: int
+
+    def describe(self) -> str:
+        """A short sentence for the status line, e.g. ``undone: add element 12``."""
+        verb = "undone" if self.kind == AUDIT_UNDO else "redone"
+        return f"{verb}: {self.action} {self.entity} {self.entity_id}"
+
+
+def _stacks(session: Session, actor: str) -> tuple[list[AuditEntry], list[AuditEntry]]:
+    done: list[AuditEntry] = []
+    undone: list[AuditEntry] = []
+    stmt = select(AuditEntry).where(AuditEntry.actor == actor).order_by(col(AuditEntry.id))
+    for entry in session.exec(stmt).all():
+        if entry.kind == AUDIT_UNDO:
+            if done and done[-1].id == entry.reverts:
+                done.pop()
+            undone.append(entry)
+        elif entry.kind == AUDIT_REDO:
+            if undone and undone[-1].id == entry.reverts:
+                undone.pop()
+            done.append(entry)
+        else:
+            done.append(entry)
+            undone.clear()
+    return done, undone
+
+
+def can_undo(session: Session, actor: str) -> bool:
+    """True when ``actor`` has a change left to undo."""
+    return bool(_stacks(session, actor)[0])
+
+
+def can_redo(session: Session, actor: str) -> bool:
+    """True when ``actor`` has an undone change to redo."""
+    return bool(_stacks(session, actor)[1])
+
+
+def undo(session: Session, *, actor: str) -> Reversal | None:
+    """Reverse ``actor``'s latest change still in effect; None when there is nothing."""
+    done, _ = _stacks(session, actor)
+    return _reverse(session, done[-1], actor, AUDIT_UNDO) if done else None
+
+
+def redo(session: Session, *, actor: str) -> Reversal | None:
+    """Re-apply ``actor``'s latest undone change; None when there is nothing."""
+    _, undone = _stacks(session, actor)
+    return _reverse(session, undone[-1], actor, AUDIT_REDO) if undone else None
+
+
+def _model(entity: str) -> type[Element] | type[Query]:
+    if entity == "element":
+        return Element
+    if entity == "query":
+        return Query
+    raise UndoConflict(f"cannot undo a change of {entity!r}")
+
+
+def _same(current: dict[str, Any], expected: dict[str, Any]) -> bool:
+    def strip(d: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in d.items() if k not in _IGNORED}
+
+    cur, exp = strip(current), strip(expected)
+    # Snapshots written before schema version 3 have no "assisted": compare common keys.
+    return all(cur.get(k) == v for k, v in exp.items())
+
+
+def _restore(model: type[Element] | type[Query], data: dict[str, Any]) -> Element | Query:
+    values = {k: v for k, v in data.items() if k != "elements"}
+    if isinstance(values.get("created_at"), str):
+        values["created_at"] = datetime.fromisoformat(values["created_at"])
+    return model(**values)
+
+
+def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reversal:
+    """Write ``entry.before`` back (checking the row still equals ``entry.after``)."""
+    assert entry.id is not None
+    model = _model(entry.entity)
+    row = session.get(model, entry.entity_id)
+    where = f"{entry.entity} {entry.entity_id}"
+    if entry.after is None:
+        if row is not None:
+            raise UndoConflict(f"{where} exists again; cannot bring back the removed one")
+    elif row is None:
+        raise UndoConflict(f"{where} was removed since; nothing to reverse")
+    elif not _same(snapshot(row), entry.after):
+        raise UndoConflict(f"{where} was changed since (by someone else or by ingest)")
+    now: dict[str, Any] | None = None if row is None else snapshot(row)
+    if isinstance(row, Query) and now is not None:
+        elements = session.exec(
+            select(Element).where(Element.query_id == row.id).order_by(col(Element.id))
+        ).all()
+        if entry.before is None and elements:
+            raise UndoConflict(f"{where} has elements now; remove them first")
+        now["elements"] = [snapshot(e) for e in elements]
+    before = entry.before
+    if before is None:
+        assert row is not None
+        if isinstance(row, Query):
+            for element in session.exec(select(Element).where(Element.query_id == row.id)):
+                session.delete(element)
+            session.flush()
+        session.delete(row)
+    elif row is None:
+        session.add(_restore(model, before))
+        session.flush()
+        for data in before.get("elements", []):
+            session.add(_restore(Element, data))
+    else:
+        for name, value in before.items():
+            if name not in _IGNORED:
+                setattr(row, name, value)
+        session.add(row)
+    session.flush()
+    reversal = AuditEntry(
+        actor=actor,
+        action=_INVERSE_ACTION[entry.action],
+        entity=entry.entity,
+        entity_id=entry.entity_id,
+        before=now,
+        after=before,
+        kind=kind,
+        reverts=entry.id,
+    )
+    session.add(reversal)
+    session.flush()
+    assert reversal.id is not None
+    # Name the user's original action: "undone: add …", "redone: add …".
+    original = entry.action if kind == AUDIT_UNDO else reversal.action
+    return Reversal(kind, original, entry.entity, entry.entity_id, reversal.id)
+
+
+__all__ = ["AUDIT_DO", "Reversal", "UndoConflict", "can_redo", "can_undo", "redo", "undo"]

@@ -1,0 +1,285 @@
+"""The annotator's Textual app: shared state, database jobs, modes and app-wide keys.
+
+Database work never runs on the event loop: :meth:`LabelerApp.db` runs a job in a thread
+and hands its result back on the loop. Jobs go through one FIFO lock, so they commit in the
+order the user asked for them (an attach pressed before an undo is committed first), and a
+write is reported as saved only after its transaction committed. Every error becomes a
+notification, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.worker import Worker
+
+from labeler.errors import LabelerError
+from labeler.store import (
+    QuestionRow,
+    RunSummary,
+    Store,
+    count_documents,
+    create_gold_set,
+    gold_set_progress,
+    list_questions,
+    list_runs,
+    redo,
+    undo,
+)
+from labeler.tui.commands import LabelerCommands
+from labeler.tui.screens.documents import DocumentsScreen
+from labeler.tui.screens.help import HelpScreen
+from labeler.tui.screens.questions import QuestionsScreen
+from labeler.tui.screens.scores import ScoresScreen
+
+T = TypeVar("T")
+DEFAULT_GOLD_SET = "gold"
+
+
+@runtime_checkable
+class Reloadable(Protocol):
+    """A screen that can re-read what it shows after the data changed."""
+
+    def reload(self) -> None: ...
+
+
+class LabelerApp(App[int]):
+    """Label exact spans of stored pages for the questions of a gold set."""
+
+    TITLE = "labeler"
+    CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {LabelerCommands}
+    MODES: ClassVar[dict[str, Any]] = {
+        "questions": QuestionsScreen,
+        "documents": DocumentsScreen,
+        "scores": ScoresScreen,
+    }
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("f1,question_mark", "help", "Help", key_display="F1/?"),
+        Binding("f2", "switch_mode('questions')", "Questions"),
+        Binding("f3", "switch_mode('documents')", "Documents"),
+        Binding("f4", "switch_mode('scores')", "Scores"),
+        # TextArea swallows ctrl+z / ctrl+y even read-only: take them first.
+        Binding("ctrl+z", "undo", "Undo", priority=True),
+        Binding("ctrl+y", "redo", "Redo", priority=True),
+    ]
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        annotator: str,
+        gold_set: str | None = None,
+        corpus: Path | None = None,
+    ) -> None:
+        super().__init__()
+        self.store = store
+        self.annotator = annotator
+        self.corpus = corpus
+        self.wanted_gold_set = gold_set
+        self.gold_set_id: int | None = None
+        self.gold_set_name = ""
+        self.questions: list[QuestionRow] = []
+        self.current_query_id: int | None = None
+        self.assist = False
+        self.runs: list[RunSummary] = []
+        self.assist_run: RunSummary | None = None
+        self._db_lock = asyncio.Lock()
+        self.sub_title = f"{annotator}"
+
+    # -- database jobs --------------------------------------------------------------------
+
+    def db(
+        self,
+        job: Callable[[Store], T],
+        done: Callable[[T], None] | None = None,
+        *,
+        what: str,
+    ) -> Worker[None]:
+        """Run ``job(store)`` in a thread (in request order); then ``done(result)`` here."""
+
+        async def run() -> None:
+            async with self._db_lock:
+                try:
+                    result = await asyncio.to_thread(job, self.store)
+                except LabelerError as err:
+                    self.notify(str(err), title=f"{what} failed", severity="error", timeout=8)
+                    return
+                except Exception as err:  # a bug: say so, but keep the session alive
+                    self.notify(
+                        f"{type(err).__name__}: {err}",
+                        title=f"{what} failed (internal error)",
+                        severity="error",
+                        timeout=10,
+                    )
+                    return
+                if done is not None:
+                    try:
+                        done(result)
+                    except Exception as err:
+                        self.notify(f"{type(err).__name__}: {err}", severity="error")
+
+        return self.run_worker(run(), group="db", description=what, exit_on_error=False)
+
+    # -- start-up -------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.switch_mode("questions")
+        self.db(self._load_start, self._started, what="open")
+
+    def _load_start(self, store: Store) -> tuple[int, str, int, list[RunSummary]]:
+        with store.session() as s:
+            sets = gold_set_progress(s)
+            n_docs = count_documents(s)
+            runs = list_runs(s)
+        wanted = self.wanted_gold_set
+        chosen = next((g for g in sets if g.name == wanted), None) if wanted else None
+        if chosen is None and not wanted and sets:
+            chosen = sets[0]
+        if chosen is not None:
+            return chosen.id, chosen.name, n_docs, runs
+        with store.write() as s:
+            gs = create_gold_set(s, wanted or DEFAULT_GOLD_SET)
+            assert gs.id is not None
+            return gs.id, gs.name, n_docs, runs
+
+    def _started(self, result: tuple[int, str, int, list[RunSummary]]) -> None:
+        gold_set_id, name, n_docs, runs = result
+        self.runs = runs
+        self.assist_run = runs[0] if runs else None
+        self.select_gold_set(gold_set_id, name)
+        if n_docs == 0 and self.corpus is not None and self.corpus.is_dir():
+            from labeler.tui.screens.ingest import IngestScreen
+
+            self.push_screen(IngestScreen(self.corpus))
+
+    def select_gold_set(self, gold_set_id: int, name: str) -> None:
+        """Make ``name`` the gold set being labelled and reload its questions."""
+        self.gold_set_id, self.gold_set_name = gold_set_id, name
+        self.current_query_id = None
+        self.sub_title = f"{name} · {self.annotator}"
+        self.reload_questions()
+
+    def reload_questions(self, then: Callable[[], None] | None = None) -> None:
+        """Re-read the questions of the current gold set, then reload the screen."""
+        gold_set_id = self.gold_set_id
+        if gold_set_id is None:
+            return
+
+        def load(store: Store) -> list[QuestionRow]:
+            with store.session() as s:
+                return list_questions(s, gold_set_id)
+
+        def loaded(rows: list[QuestionRow]) -> None:
+            self.questions = rows
+            ids = [q.id for q in rows]
+            if self.current_query_id not in ids:
+                self.current_query_id = ids[0] if ids else None
+            self.reload_screen()
+            if then is not None:
+                then()
+
+        self.db(load, loaded, what="load questions")
+
+    def reload_screen(self) -> None:
+        """Ask the visible screen (and the mode's base screen) to re-read its data."""
+        for screen in {self.screen, *self.screen_stack}:
+            if isinstance(screen, Reloadable):
+                screen.reload()
+
+    # -- questions ------------------------------------------------------------------------
+
+    @property
+    def current_question(self) -> QuestionRow | None:
+        """The question elements are attached to."""
+        return next((q for q in self.questions if q.id == self.current_query_id), None)
+
+    def step_question(self, delta: int) -> QuestionRow | None:
+        """Move to the next (``delta=1``) or previous question; returns the new one."""
+        if not self.questions:
+            return None
+        ids = [q.id for q in self.questions]
+        index = ids.index(self.current_query_id) if self.current_query_id in ids else -1
+        self.current_query_id = ids[(index + delta) % len(ids)]
+        return self.current_question
+
+    def goto_question(self, query_id: int) -> None:
+        """Make ``query_id`` the current question (palette, question list)."""
+        self.current_query_id = query_id
+        self.reload_screen()
+        q = self.current_question
+        if q is not None:
+            self.notify(f"{q.external_id}: {q.text}", title="Current question", timeout=3)
+
+    # -- app-wide actions -----------------------------------------------------------------
+
+    def action_help(self) -> None:
+        """Show the key bindings."""
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_undo(self) -> None:
+        """Undo this annotator's latest change (persisted in the audit log)."""
+        self._reverse(undo, "undo")
+
+    def action_redo(self) -> None:
+        """Redo this annotator's latest undone change."""
+        self._reverse(redo, "redo")
+
+    def _reverse(self, fn: Callable[..., Any], name: str) -> None:
+        actor = self.annotator
+
+        def job(store: Store) -> str | None:
+            with store.write() as s:
+                result = fn(s, actor=actor)
+                return None if result is None else str(result.describe())
+
+        def done(message: str | None) -> None:
+            if message is None:
+                self.notify(f"nothing to {name}", severity="warning", timeout=3)
+                return
+            self.notify(message, title="saved", timeout=3)
+            self.reload_questions()
+
+        self.db(job, done, what=name)
+
+    def toggle_assist(self) -> None:
+        """Turn assist mode (retrieval results beside the page) on or off."""
+        if not self.assist and self.assist_run is None:
+            self.notify(
+                "no run stored: import a run first to use assist mode",
+                severity="warning",
+                timeout=5,
+            )
+            return
+        self.assist = not self.assist
+        if self.assist:
+            run = self.assist_run.name if self.assist_run else "?"
+            self.notify(
+                f"assist ON (run {run}): elements you add are recorded as assisted",
+                severity="warning",
+                timeout=4,
+            )
+        else:
+            self.notify("assist OFF: blind labelling", timeout=3)
+        self.reload_screen()
+
+    def refresh_runs(self) -> None:
+        """Re-read the stored runs (after an import in another process)."""
+
+        def load(store: Store) -> list[RunSummary]:
+            with store.session() as s:
+                return list_runs(s)
+
+        def loaded(runs: list[RunSummary]) -> None:
+            self.runs = runs
+            if self.assist_run is None or self.assist_run.id not in {r.id for r in runs}:
+                self.assist_run = runs[0] if runs else None
+
+        self.db(load, loaded, what="load runs")

@@ -1,0 +1,48 @@
+"""Command palette entries: go to a question, switch screens, toggle assist."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, cast
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+if TYPE_CHECKING:
+    from labeler.tui.app import LabelerApp
+
+
+class LabelerCommands(Provider):
+    """Questions of the current gold set plus the app's own commands."""
+
+    def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
+        app = cast("LabelerApp", self.app)
+        out: list[tuple[str, Callable[[], object], str]] = [
+            ("Questions screen", partial(app.switch_mode, "questions"), "F2"),
+            ("Documents screen", partial(app.switch_mode, "documents"), "F3"),
+            ("Scores screen", partial(app.switch_mode, "scores"), "F4"),
+            ("Toggle assist mode", app.toggle_assist, "show a run's chunks while labelling"),
+            ("Undo", app.action_undo, "ctrl+z"),
+            ("Redo", app.action_redo, "ctrl+y"),
+            ("Help", app.action_help, "F1"),
+        ]
+        for q in app.questions:
+            out.append(
+                (
+                    f"Go to question {q.external_id}: {q.text}",
+                    partial(app.goto_question, q.id),
+                    f"n_gold {q.n_gold}",
+                )
+            )
+        return out
+
+    async def discover(self) -> Hits:
+        for name, callback, help_text in self._commands():
+            yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, callback, help_text in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)

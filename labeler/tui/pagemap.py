@@ -1,0 +1,95 @@
+"""Exact, drift-free mapping between stored page offsets and TextArea locations.
+
+Textual's TextArea normalises line endings: it keeps one newline style, splits lines with
+``str.splitlines()`` (which also breaks on ``\\r``, U+2028, U+2029, form feed, NEL, ...) and
+drops a trailing separator; Rich then strips or zero-widths control characters. Fed the
+stored text directly, its (row, column) positions would drift from the stored offsets.
+
+So the widget never sees the stored text. It gets a *display copy* of the same length in
+which every control character except ``\\t`` and ``\\n`` (and U+2028/U+2029) is replaced by a
+visible one-cell placeholder (``\\r`` → ``␍``). In that copy ``\\n`` is the only line break,
+so row ``r`` column ``c`` is simply ``line_starts[r] + c`` in both texts. Offsets are
+code points, as everywhere in the store (DESIGN §3). This module imports no Textual.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Final
+
+_PLACEHOLDERS: Final = {
+    0x0D: "\u240d",  # ␍ carriage return
+    0x0B: "\u240b",  # ␋ vertical tab
+    0x0C: "\u240c",  # ␌ form feed
+    0x1C: "\u241c",
+    0x1D: "\u241d",
+    0x1E: "\u241e",
+    0x85: "\u2424",  # ␤ NEL
+    0x2028: "\u2424",  # ␤ line separator
+    0x2029: "\u00b6",  # ¶ paragraph separator
+    0x7F: "\u2421",  # ␡ delete
+}
+
+
+def _display_table() -> dict[int, str]:
+    table = {c: chr(0x2400 + c) for c in range(0x20) if c not in (0x09, 0x0A)}
+    table.update({c: "\u00bf" for c in range(0x80, 0xA0)})  # C1 controls → ¿
+    table.update(_PLACEHOLDERS)
+    return table
+
+
+DISPLAY_TABLE: Final[dict[int, str]] = _display_table()
+PLACEHOLDER_CHARS: Final[frozenset[str]] = frozenset(chr(c) for c in DISPLAY_TABLE)
+
+Location = tuple[int, int]
+
+
+def to_display(stored: str) -> str:
+    """The same-length display copy of ``stored`` (see the module docstring)."""
+    return stored.translate(DISPLAY_TABLE)
+
+
+class PageMap:
+    """Offsets into ``stored`` ↔ (row, column) locations in the display copy."""
+
+    def __init__(self, stored: str) -> None:
+        self.stored = stored
+        self.display = to_display(stored)
+        if len(self.display) != len(stored):  # pragma: no cover - the table maps 1:1
+            raise AssertionError("display copy changed the length of the page")
+        starts = [0]
+        find, pos = self.display.find, 0
+        while (pos := find("\n", pos) + 1) > 0:
+            starts.append(pos)
+        self.line_starts = starts
+
+    def __len__(self) -> int:
+        return len(self.stored)
+
+    @property
+    def rows(self) -> int:
+        """Number of rows the widget shows (a trailing newline opens an empty last row)."""
+        return len(self.line_starts)
+
+    def row_length(self, row: int) -> int:
+        """Code points in ``row`` without its ``\\n``."""
+        end = self.line_starts[row + 1] - 1 if row + 1 < len(self.line_starts) else len(self)
+        return end - self.line_starts[row]
+
+    def to_location(self, offset: int) -> Location:
+        """The (row, column) of ``offset``; ``ValueError`` outside ``0..len``. O(log rows)."""
+        if not 0 <= offset <= len(self.stored):
+            raise ValueError(f"offset {offset} outside the page (0..{len(self.stored)})")
+        row = bisect_right(self.line_starts, offset) - 1
+        return row, offset - self.line_starts[row]
+
+    def to_offset(self, location: Location) -> int:
+        """The stored offset of a (row, column); columns past a row's end are clamped."""
+        row, column = location
+        row = min(max(row, 0), len(self.line_starts) - 1)
+        return self.line_starts[row] + min(max(column, 0), self.row_length(row))
+
+    def span(self, a: Location, b: Location) -> tuple[int, int]:
+        """Sorted stored offsets of a selection given as two locations."""
+        x, y = self.to_offset(a), self.to_offset(b)
+        return (x, y) if x <= y else (y, x)

@@ -1,0 +1,60 @@
+"""Scoring a stored run against the current gold set, for the scores screen.
+
+Loads inputs through :mod:`labeler.evaluate` (the lead's loader, shared with the CLI) and
+calls ``scoring``'s public API; runs in a worker thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from labeler.evaluate import load_gold, load_run
+from labeler.store import RunSummary, Store
+from scoring import Chunk as Chunk
+from scoring import GoldElement, GoldQuestion, RunScore, classify, score_run
+
+
+@dataclass(frozen=True)
+class ScoredRun:
+    """A scored run plus what the drill-down needs."""
+
+    result: RunScore
+    questions: dict[str, GoldQuestion]
+    chunks: dict[str, list[Chunk]]
+    pages: dict[str, str]
+    stale_excluded: int = 0
+
+
+def score_stored_run(store: Store, gold_set: str, run: RunSummary) -> ScoredRun:
+    """Score ``run`` against ``gold_set`` exactly as ``labeler score`` does (stale elements
+    left out), keeping the inputs for the drill-down."""
+    questions, pages, stale = load_gold(store, gold_set)
+    chunks = load_run(store, run.name)
+    result = score_run(questions, pages, chunks, gold_set=gold_set, run_name=run.name)
+    return ScoredRun(result, {q.query_id: q for q in questions}, chunks, pages, stale)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One element against one chunk."""
+
+    rank: int
+    coverage: float
+    grade: int
+
+
+def element_matrix(
+    scored: ScoredRun, query_id: str, k: int
+) -> list[tuple[GoldElement, list[Cell]]]:
+    """For each element of a question, its coverage by each of the top-``k`` chunks."""
+    question = scored.questions[query_id]
+    chunks = scored.chunks.get(query_id, [])[:k]
+    out: list[tuple[GoldElement, list[Cell]]] = []
+    for e in question.elements:
+        page = scored.pages.get(e.doc, "")
+        cells = []
+        for rank, chunk in enumerate(chunks, start=1):
+            c = classify(page, e.text, chunk.text, scored.result.threshold)
+            cells.append(Cell(rank, c.coverage, int(c.grade)))
+        out.append((e, cells))
+    return out

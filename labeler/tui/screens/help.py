@@ -1,0 +1,57 @@
+"""The help screen (F1 or ?): every key binding in one place."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+HELP = """\
+# labeler — key bindings
+
+**Everywhere**: `F1`/`?` help · `F2` questions · `F3` documents · `F4` scores ·
+`ctrl+p` command palette · `ctrl+z` undo · `ctrl+y` redo · `ctrl+q` quit
+
+**Questions** (F2): `a` add · `e` edit (text and notes) · `x` delete ·
+`enter` make current and open its page (or the documents list) · `g` next gold set
+
+**Documents** (F3): type to search ids and full text · `enter` open the page
+
+**Page view**
+
+| key | action |
+|---|---|
+| mouse drag, `shift+arrows`, double-click | select |
+| `w` / `s` / `b` | extend to word / sentence / block (again: the next one) |
+| `W` / `S` / `B` | shrink to the whole words / sentences / blocks inside |
+| `t` | trim surrounding whitespace |
+| `a` or `enter` | attach the selection to the current question (saved at once) |
+| `1` `2` `3` | grade the element under the cursor |
+| `x` | remove the element under the cursor |
+| `]` / `[` | next / previous element of the current question |
+| `.` / `,` | next / previous question, staying on the page |
+| `/`, then `n` / `N` | find in page, next / previous match |
+| `A` | assist mode: show a run's top chunks (elements are recorded as assisted) |
+| `escape` | back |
+
+The readout under the page shows start–end, length and how many times the selected text
+occurs on the page; more than once is flagged (scoring will flag repeated text).
+Every change is committed at once and written to the audit log with your name;
+undo and redo follow your own changes only, also after a restart.
+"""
+
+
+class HelpScreen(ModalScreen[None]):
+    """Key bindings and how labelling works."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,f1,question_mark,q", "dismiss", "Close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Markdown(HELP)

@@ -1,0 +1,421 @@
+"""The page view: select exact spans of one stored page and attach them to questions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from rich.markup import escape
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Static
+
+from labeler.store import (
+    ElementRow,
+    Store,
+    attach_element,
+    page_elements,
+    page_text,
+    remove_element,
+    set_grade,
+)
+from labeler.tui import spans
+from labeler.tui.assist import AssistChunk, assist_chunks
+from labeler.tui.bars import coverage_bar
+from labeler.tui.pagemap import PageMap
+from labeler.tui.widgets.page_view import CURRENT, FOCUSED, FOUND, OTHER, STALE, PageView, Span
+
+if TYPE_CHECKING:
+    from labeler.tui.app import LabelerApp
+
+
+class PageScreen(Screen[None]):
+    """One page, the current question, its elements and the selection readout."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("a,enter", "attach", "Attach", key_display="a"),
+        Binding("1", "grade(1)", "Grade 1", show=False),
+        Binding("2", "grade(2)", "Grade 2", show=False),
+        Binding("3", "grade(3)", "Grade", key_display="1-3"),
+        Binding("x", "remove", "Remove"),
+        Binding("w", "extend('word')", "Word", show=False),
+        Binding("s", "extend('sentence')", "+Sentence"),
+        Binding("b", "extend('block')", "+Block", show=False),
+        Binding("W", "shrink('word')", "-Word", show=False),
+        Binding("S", "shrink('sentence')", "-Sentence", show=False),
+        Binding("B", "shrink('block')", "-Block", show=False),
+        Binding("t", "trim", "Trim", show=False),
+        Binding("slash", "find", "Find", key_display="/"),
+        Binding("n", "find_step(1)", "Next match", show=False),
+        Binding("N", "find_step(-1)", "Prev match", show=False),
+        Binding("right_square_bracket", "element_step(1)", "Next element", key_display="]"),
+        Binding("left_square_bracket", "element_step(-1)", "Prev element", show=False),
+        Binding("full_stop", "question_step(1)", "Next Q", key_display="."),
+        Binding("comma", "question_step(-1)", "Prev Q", show=False),
+        Binding("A", "assist", "Assist", key_display="A"),
+    ]
+
+    def __init__(self, document_id: str, *, position: int | None = None) -> None:
+        super().__init__()
+        self.document_id = document_id
+        self.position = position
+        self.page = PageMap("")
+        self.elements: list[ElementRow] = []
+        self.focused_id: int | None = None
+        self.matches: list[int] = []
+        self.match_index = -1
+        self.needle = ""
+        self.loaded = False
+
+    @property
+    def labeler(self) -> LabelerApp:
+        return cast("LabelerApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="question-bar")
+        with Horizontal(id="page-body"):
+            yield PageView(id="page")
+            with Vertical(id="side"):
+                yield Static("", id="elements")
+                yield Static("", id="assist")
+        yield Static("loading…", id="readout")
+        yield Input(placeholder="find in page (enter: search, n/N: next/previous)", id="find")
+        yield Footer()
+
+    @property
+    def view(self) -> PageView:
+        return self.query_one(PageView)
+
+    def on_mount(self) -> None:
+        self.query_one("#find", Input).display = False
+        self.view.focus()
+        document_id = self.document_id
+
+        def load(store: Store) -> tuple[PageMap, list[ElementRow]]:
+            with store.session() as s:
+                text = page_text(s, document_id)
+                if text is None:
+                    raise LookupError(f"no document {document_id!r}")
+                rows = page_elements(s, document_id)
+            return PageMap(text), rows  # the map is built off the event loop too
+
+        self.labeler.db(load, self._loaded, what=f"open {document_id}")
+
+    def _loaded(self, result: tuple[PageMap, list[ElementRow]]) -> None:
+        self.page, self.elements = result
+        self.view.show_page(self.page)
+        self.loaded = True
+        self.sub_title = self.document_id
+        if self.position is not None and 0 <= self.position <= len(self.page):
+            self.view.select_offsets(self.position, self.position)
+        self.refresh_all()
+
+    # -- redraw ---------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        """Re-read this page's elements (after a write, undo, redo or question switch)."""
+        if not self.loaded:
+            return
+        document_id = self.document_id
+
+        def load(store: Store) -> list[ElementRow]:
+            with store.session() as s:
+                return page_elements(s, document_id)
+
+        self.labeler.db(load, self._elements_loaded, what="reload elements")
+
+    def _elements_loaded(self, rows: list[ElementRow]) -> None:
+        self.elements = rows
+        self.refresh_all()
+
+    def refresh_all(self) -> None:
+        self._paint_spans()
+        self._show_question()
+        self._show_elements()
+        self._show_readout()
+        self._load_assist()
+
+    def mine(self) -> list[ElementRow]:
+        """The current question's elements on this page, by start."""
+        qid = self.labeler.current_query_id
+        return [e for e in self.elements if e.query_id == qid]
+
+    def _paint_spans(self) -> None:
+        qid = self.labeler.current_query_id
+        painted: list[Span] = []
+        for e in self.elements:
+            if e.query_id != qid:
+                painted.append(Span(e.start, e.end, STALE if e.status == "stale" else OTHER))
+        if self.needle:
+            painted += [Span(m, m + len(self.needle), FOUND) for m in self.matches[:2000]]
+        for e in self.elements:
+            if e.query_id == qid:
+                style = FOCUSED if e.id == self.focused_id else CURRENT
+                painted.append(Span(e.start, e.end, STALE if e.status == "stale" else style))
+        self.view.set_spans(painted)
+
+    def _show_question(self) -> None:
+        app = self.labeler
+        q = app.current_question
+        bar = self.query_one("#question-bar", Static)
+        if q is None:
+            bar.update("[b]no question[/b] — add one on the Questions screen (F2, then a)")
+            return
+        index = [x.id for x in app.questions].index(q.id) + 1
+        assist = "  [b black on yellow] ASSIST [/]" if app.assist else "  [dim]blind[/dim]"
+        bar.update(
+            f"[b]{escape(q.external_id)}[/b] ({index}/{len(app.questions)})  "
+            f"{escape(q.text)}  [dim]· n_gold {q.n_gold}[/dim]{assist}"
+        )
+
+    def _show_elements(self) -> None:
+        mine = self.mine()
+        lines = Text(f"Elements here ({len(mine)})\n", style="bold")
+        for e in mine:
+            marker = "▶ " if e.id == self.focused_id else "  "
+            flags = " assisted" if e.assisted else ""
+            flags += " STALE" if e.status == "stale" else ""
+            lines.append(f"{marker}{e.start}–{e.end} g{e.grade} {e.annotator}{flags}\n")
+            shown = e.text if len(e.text) <= 70 else e.text[:69] + "…"
+            lines.append(f"   {shown!r}\n", style="dim")
+        others = len(self.elements) - len(mine)
+        if others:
+            lines.append(f"\n{others} element(s) of other questions (dim)\n", style="dim")
+        self.query_one("#elements", Static).update(lines)
+
+    def _show_readout(self) -> None:
+        if not self.loaded:
+            return
+        start, end = self.view.offsets
+        readout = self.query_one("#readout", Static)
+        if start == end:
+            readout.update(
+                f"cursor {start} of {len(self.page)}  ·  select with shift+arrows, "
+                "mouse drag, w/s/b (extend), W/S/B (shrink), t (trim)"
+            )
+            readout.set_class(False, "-warning")
+            return
+        selected = self.page.stored[start:end]
+        n = spans.count_occurrences(self.page.stored, selected)
+        many = f"{n}+" if n >= spans.COUNT_CAP else str(n)
+        text = f"{start}–{end}  ·  {end - start} chars  ·  {many}× on page"
+        if n > 1:
+            text += "  ⚠ repeated text: scoring will flag this element"
+        readout.update(text)
+        readout.set_class(n > 1, "-warning")
+
+    def _load_assist(self) -> None:
+        panel = self.query_one("#assist", Static)
+        app = self.labeler
+        q = app.current_question
+        panel.display = app.assist
+        if not app.assist or q is None or app.assist_run is None:
+            return
+        run, qid, ext = app.assist_run, q.id, q.external_id
+
+        def load(store: Store) -> list[AssistChunk]:
+            return assist_chunks(store, run.id, qid, ext)
+
+        def show(chunks: list[AssistChunk]) -> None:
+            out = Text(f"Assist: run {run.name}, top {len(chunks)}\n", style="bold")
+            if not chunks:
+                out.append("no results for this question\n", style="dim")
+            for c in chunks:
+                out.append(f"#{c.rank} ")
+                out.append_text(coverage_bar(c.coverage, 12))
+                shown = c.text if len(c.text) <= 80 else c.text[:79] + "…"
+                out.append(f"\n   {shown!r}\n", style="dim")
+            panel.update(out)
+
+        app.db(load, show, what="assist")
+
+    def on_text_area_selection_changed(self) -> None:
+        self._show_readout()
+
+    # -- selection ------------------------------------------------------------------------
+
+    def _select(self, start: int, end: int) -> None:
+        self.view.select_offsets(start, end)
+
+    def action_extend(self, unit: str) -> None:
+        """Grow the selection to word/sentence/block boundaries."""
+        start, end = self.view.offsets
+        self._select(*spans.extend(self.page.stored, start, end, cast("spans.Unit", unit)))
+
+    def action_shrink(self, unit: str) -> None:
+        """Shrink the selection to the whole words/sentences/blocks inside it."""
+        start, end = self.view.offsets
+        self._select(*spans.shrink(self.page.stored, start, end, cast("spans.Unit", unit)))
+
+    def action_trim(self) -> None:
+        """Drop surrounding whitespace from the selection."""
+        self._select(*spans.trim(self.page.stored, *self.view.offsets))
+
+    # -- labelling actions ----------------------------------------------------------------
+
+    def _target(self) -> ElementRow | None:
+        """The element an action applies to: under the cursor, else the focused one."""
+        mine = self.mine()
+        cursor = self.view.cursor_offset
+        start, end = self.view.offsets
+        for e in mine:
+            if e.start <= cursor <= e.end or (start, end) == (e.start, e.end):
+                return e
+        return next((e for e in mine if e.id == self.focused_id), None)
+
+    def action_attach(self) -> None:
+        """Attach the selection to the current question (committed at once)."""
+        app = self.labeler
+        q = app.current_question
+        start, end = self.view.offsets
+        if q is None:
+            self.notify("no current question: add one first (F2, a)", severity="warning")
+            return
+        if start == end:
+            self.notify("select some text first", severity="warning", timeout=3)
+            return
+        document_id, actor, assisted, qid = self.document_id, app.annotator, app.assist, q.id
+
+        def job(store: Store) -> tuple[ElementRow, list[ElementRow]]:
+            with store.write() as s:
+                row = attach_element(
+                    s, qid, document_id, start, end, annotator=actor, assisted=assisted
+                )
+            with store.session() as s:
+                return row, page_elements(s, document_id)
+
+        def done(result: tuple[ElementRow, list[ElementRow]]) -> None:
+            row, self.elements = result
+            self.focused_id = row.id
+            repeated = spans.count_occurrences(self.page.stored, row.text) > 1
+            note = " (assisted)" if row.assisted else ""
+            self.notify(
+                f"{q.external_id} ← {row.start}–{row.end}{note}"
+                + ("  ⚠ text occurs more than once" if repeated else ""),
+                title="saved",
+                severity="warning" if repeated else "information",
+                timeout=3,
+            )
+            self.refresh_all()
+            app.reload_questions()
+
+        app.db(job, done, what="attach")
+
+    def action_grade(self, grade: int) -> None:
+        """Set the grade of the element under the cursor (or the focused one)."""
+        target = self._target()
+        if target is None:
+            self.notify("put the cursor in a highlighted element first", severity="warning")
+            return
+        actor = self.labeler.annotator
+
+        def job(store: Store) -> ElementRow:
+            with store.write() as s:
+                return set_grade(s, target.id, grade, actor=actor)
+
+        def done(row: ElementRow) -> None:
+            self.focused_id = row.id
+            self.notify(f"element {row.id}: grade {row.grade}", title="saved", timeout=3)
+            self.reload()
+
+        self.labeler.db(job, done, what="grade")
+
+    def action_remove(self) -> None:
+        """Remove the element under the cursor (or the focused one); ctrl+z brings it back."""
+        target = self._target()
+        if target is None:
+            self.notify("put the cursor in a highlighted element first", severity="warning")
+            return
+        actor = self.labeler.annotator
+
+        def job(store: Store) -> None:
+            with store.write() as s:
+                remove_element(s, target.id, actor=actor)
+
+        def done(_: None) -> None:
+            self.focused_id = None
+            self.notify(f"element {target.id} removed (ctrl+z to undo)", title="saved")
+            self.labeler.reload_questions()
+
+        self.labeler.db(job, done, what="remove")
+
+    # -- navigation -----------------------------------------------------------------------
+
+    def action_element_step(self, delta: int) -> None:
+        """Jump to the next/previous element of the current question on this page."""
+        mine = self.mine()
+        if not mine:
+            self.notify("the current question has no element on this page", severity="warning")
+            return
+        cursor = self.view.cursor_offset
+        if delta > 0:
+            target = next((e for e in mine if e.start > cursor), mine[0])
+        else:
+            target = next((e for e in reversed(mine) if e.end < cursor), mine[-1])
+        self.focused_id = target.id
+        self._select(target.start, target.end)
+        self.refresh_all()
+
+    def action_question_step(self, delta: int) -> None:
+        """Switch to the next/previous question without leaving the page."""
+        q = self.labeler.step_question(delta)
+        self.focused_id = None
+        if q is None:
+            self.notify("this gold set has no questions yet", severity="warning")
+            return
+        self.refresh_all()
+
+    def action_assist(self) -> None:
+        self.labeler.toggle_assist()
+
+    def action_back(self) -> None:
+        find = self.query_one("#find", Input)
+        if find.display:
+            find.display = False
+            self.view.focus()
+            return
+        self.dismiss()
+
+    # -- find -----------------------------------------------------------------------------
+
+    def action_find(self) -> None:
+        find = self.query_one("#find", Input)
+        find.display = True
+        find.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "find":
+            return
+        self.needle = event.value
+        self.matches = spans.find_all(self.page.stored, self.needle)
+        event.input.display = False
+        self.view.focus()
+        self.match_index = -1
+        if not self.matches:
+            self.notify(f"{self.needle!r} not found on this page", severity="warning")
+            self.needle = ""
+            self._paint_spans()
+            return
+        self._paint_spans()
+        self.action_find_step(1)
+
+    def action_find_step(self, delta: int) -> None:
+        """Select the next/previous match of the last search."""
+        if not self.matches:
+            self.notify("nothing to find: press / first", severity="warning", timeout=3)
+            return
+        if self.match_index < 0:
+            cursor = self.view.cursor_offset
+            after = [i for i, m in enumerate(self.matches) if m >= cursor]
+            self.match_index = after[0] if after else 0
+        else:
+            self.match_index = (self.match_index + delta) % len(self.matches)
+        m = self.matches[self.match_index]
+        self._select(m, m + len(self.needle))
+        self.query_one("#readout", Static).update(
+            f"match {self.match_index + 1}/{len(self.matches)} of {self.needle!r} at {m}"
+        )

@@ -1,0 +1,251 @@
+"""Gold sets and their questions: progress at a glance; add, edit, delete questions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from labeler.store import (
+    ElementRow,
+    GoldSetProgress,
+    Store,
+    add_query,
+    delete_query,
+    get_gold_set,
+    gold_set_progress,
+    question_elements,
+    update_query,
+)
+from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
+
+if TYPE_CHECKING:
+    from labeler.tui.app import LabelerApp
+
+
+def _annotators(by: dict[str, int]) -> str:
+    return ", ".join(f"{name} {n}" for name, n in by.items()) or "—"
+
+
+class QuestionsScreen(Screen[None]):
+    """The gold set being labelled, its questions and who labelled what."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "add", "Add question"),
+        Binding("e", "edit", "Edit"),
+        Binding("x", "delete", "Delete"),
+        Binding("enter", "open", "Open", show=False),
+        Binding("g", "next_gold_set", "Next gold set"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sets: list[GoldSetProgress] = []
+
+    @property
+    def labeler(self) -> LabelerApp:
+        return cast("LabelerApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="progress")
+        yield DataTable(id="questions", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="notes")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#questions", DataTable)
+        table.add_columns("id", "n_gold", "labelled by", "question")
+        table.focus()
+        self.reload()
+
+    def reload(self) -> None:
+        def load(store: Store) -> list[GoldSetProgress]:
+            with store.session() as s:
+                return gold_set_progress(s)
+
+        self.labeler.db(load, self._show, what="load progress")
+
+    def _show(self, sets: list[GoldSetProgress]) -> None:
+        self.sets = sets
+        app = self.labeler
+        current = next((g for g in sets if g.id == app.gold_set_id), None)
+        header = Text()
+        for g in sets:
+            mark = "▶ " if current is not None and g.id == current.id else "  "
+            header.append(f"{mark}{g.name}", style="bold" if g is current else "")
+            header.append(
+                f"  {g.questions} questions · {g.without_elements} without elements · "
+                f"{g.elements} elements · {_annotators(g.by_annotator)}\n"
+            )
+        if not sets:
+            header.append("no gold set yet")
+        self.query_one("#progress", Static).update(header)
+        table = self.query_one("#questions", DataTable)
+        keep = table.cursor_row
+        table.clear()
+        for q in app.questions:
+            n_gold = Text(str(q.n_gold), style="bold red" if q.n_gold == 0 else "")
+            if q.n_stale:
+                n_gold.append(f" ({q.n_stale} stale)", style="red")
+            mark = "▶ " if q.id == app.current_query_id else ""
+            table.add_row(
+                mark + q.external_id, n_gold, _annotators(q.by_annotator), q.text, key=str(q.id)
+            )
+        if app.questions:
+            index = next(
+                (i for i, q in enumerate(app.questions) if q.id == app.current_query_id), keep
+            )
+            table.move_cursor(row=min(max(index, 0), len(app.questions) - 1))
+        self._show_notes()
+
+    def _selected_id(self) -> int | None:
+        table = self.query_one("#questions", DataTable)
+        if not self.labeler.questions or table.cursor_row < 0:
+            return None
+        row = min(table.cursor_row, len(self.labeler.questions) - 1)
+        return self.labeler.questions[row].id
+
+    def _show_notes(self) -> None:
+        qid = self._selected_id()
+        q = next((x for x in self.labeler.questions if x.id == qid), None)
+        text = f"notes: {q.notes}" if q is not None and q.notes else ""
+        self.query_one("#notes", Static).update(text)
+
+    def on_data_table_row_highlighted(self) -> None:
+        # The highlighted question is the current one: the page view labels for it.
+        qid = self._selected_id()
+        if qid is not None:
+            self.labeler.current_query_id = qid
+        self._show_notes()
+
+    def on_data_table_row_selected(self) -> None:
+        self.action_open()
+
+    # -- actions --------------------------------------------------------------------------
+
+    def action_add(self) -> None:
+        app = self.labeler
+        name, actor = app.gold_set_name, app.annotator
+
+        def save(form: QuestionForm | None) -> None:
+            if form is None:
+                return
+
+            def job(store: Store) -> int:
+                with store.write() as s:
+                    q = add_query(
+                        s,
+                        get_gold_set(s, name),
+                        form.external_id,
+                        form.text,
+                        actor=actor,
+                        notes=form.notes,
+                    )
+                    assert q.id is not None
+                    return q.id
+
+            def done(query_id: int) -> None:
+                app.current_query_id = query_id
+                self.notify(f"question {form.external_id} added", title="saved", timeout=3)
+                app.reload_questions()
+
+            app.db(job, done, what="add question")
+
+        self.app.push_screen(QuestionDialog(f"New question in {name}"), save)
+
+    def action_edit(self) -> None:
+        app = self.labeler
+        qid = self._selected_id()
+        q = next((x for x in app.questions if x.id == qid), None)
+        if q is None:
+            self.notify("no question selected", severity="warning")
+            return
+        actor = app.annotator
+
+        def save(form: QuestionForm | None) -> None:
+            if form is None:
+                return
+
+            def job(store: Store) -> None:
+                with store.write() as s:
+                    update_query(
+                        s,
+                        q.id,
+                        actor=actor,
+                        external_id=form.external_id,
+                        text=form.text,
+                        notes=form.notes,
+                    )
+
+            def done(_: None) -> None:
+                self.notify(f"question {form.external_id} updated", title="saved", timeout=3)
+                app.reload_questions()
+
+            app.db(job, done, what="edit question")
+
+        initial = QuestionForm(q.external_id, q.text, q.notes)
+        self.app.push_screen(QuestionDialog(f"Edit {q.external_id}", initial), save)
+
+    def action_delete(self) -> None:
+        app = self.labeler
+        qid = self._selected_id()
+        q = next((x for x in app.questions if x.id == qid), None)
+        if q is None:
+            self.notify("no question selected", severity="warning")
+            return
+        actor = app.annotator
+
+        def confirmed(yes: bool | None) -> None:
+            if not yes:
+                return
+
+            def job(store: Store) -> None:
+                with store.write() as s:
+                    delete_query(s, q.id, actor=actor)
+
+            def done(_: None) -> None:
+                self.notify(f"question {q.external_id} deleted (ctrl+z to undo)", title="saved")
+                app.reload_questions()
+
+            app.db(job, done, what="delete question")
+
+        self.app.push_screen(
+            ConfirmDialog(f"Delete question {q.external_id} and its {q.n_gold} element(s)?"),
+            confirmed,
+        )
+
+    def action_open(self) -> None:
+        app = self.labeler
+        qid = self._selected_id()
+        if qid is None:
+            return
+        app.current_query_id = qid
+
+        def load(store: Store) -> list[ElementRow]:
+            with store.session() as s:
+                return question_elements(s, qid)
+
+        def open_page(rows: list[ElementRow]) -> None:
+            if rows:
+                from labeler.tui.screens.page import PageScreen
+
+                app.push_screen(PageScreen(rows[0].document_id, position=rows[0].start))
+            else:
+                app.switch_mode("documents")
+                self.notify("pick a page for this question", timeout=3)
+
+        app.db(load, open_page, what="open question")
+
+    def action_next_gold_set(self) -> None:
+        if not self.sets:
+            return
+        ids = [g.id for g in self.sets]
+        app = self.labeler
+        index = ids.index(app.gold_set_id) if app.gold_set_id in ids else -1
+        chosen = self.sets[(index + 1) % len(self.sets)]
+        app.select_gold_set(chosen.id, chosen.name)

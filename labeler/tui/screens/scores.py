@@ -1,0 +1,198 @@
+"""Scores: pick a run, see metrics per k, the Hit/Partial chart and the worst questions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Header, OptionList, Static
+
+from labeler.store import RunSummary, Store, list_runs
+from labeler.tui.bars import coverage_bar
+from labeler.tui.scoredata import ScoredRun, element_matrix, score_stored_run
+from labeler.tui.widgets.chart import hit_partial_chart
+
+if TYPE_CHECKING:
+    from labeler.tui.app import LabelerApp
+
+METRICS = ("hit", "partial", "mrr", "recall", "partial_recall", "precision", "ndcg")
+
+
+class ScoresScreen(Screen[None]):
+    """Score a stored run against the current gold set, in place."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "rescore", "Rescore"),
+        Binding("enter", "drill", "Drill in", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.runs: list[RunSummary] = []
+        self.scored: ScoredRun | None = None
+        self.worst: list[str] = []
+
+    @property
+    def labeler(self) -> LabelerApp:
+        return cast("LabelerApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal():
+            with Vertical(id="runs-pane"):
+                yield Static("Runs", classes="pane-title")
+                yield OptionList(id="runs")
+            with VerticalScroll(id="score-pane"):
+                yield Static("pick a run", id="score-summary")
+                yield DataTable(id="metrics", cursor_type="none")
+                yield Static("", id="chart")
+                yield Static("Worst questions first (enter: drill in)", classes="pane-title")
+                yield DataTable(id="worst", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.reload()
+
+    def reload(self) -> None:
+        def load(store: Store) -> list[RunSummary]:
+            with store.session() as s:
+                return list_runs(s)
+
+        self.labeler.db(load, self._show_runs, what="load runs")
+
+    def _show_runs(self, runs: list[RunSummary]) -> None:
+        self.runs = runs
+        options = self.query_one("#runs", OptionList)
+        options.clear_options()
+        for r in runs:
+            options.add_option(f"{r.name} ({r.questions} q)")
+        if not runs:
+            self.query_one("#score-summary", Static).update(
+                "no runs stored yet: import one with the CLI, then press r"
+            )
+        elif self.scored is None:
+            options.highlighted = 0
+            self._score(runs[0])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self._score(self.runs[event.option_index])
+
+    def action_rescore(self) -> None:
+        options = self.query_one("#runs", OptionList)
+        if options.highlighted is not None and self.runs:
+            self._score(self.runs[options.highlighted])
+        else:
+            self.reload()
+
+    def _score(self, run: RunSummary) -> None:
+        app = self.labeler
+        name = app.gold_set_name
+        if not name:
+            return
+        self.query_one("#score-summary", Static).update(f"scoring {run.name}…")
+
+        def job(store: Store) -> ScoredRun:
+            return score_stored_run(store, name, run)
+
+        app.db(job, self._show_score, what="score")
+
+    def _show_score(self, scored: ScoredRun) -> None:
+        self.scored = scored
+        result = scored.result
+        k_worst = 5 if 5 in result.ks else result.ks[-1]
+        counts = result.diagnosis_counts(k_worst)
+        self.query_one("#score-summary", Static).update(
+            f"[b]{result.run}[/b] on [b]{result.gold_set}[/b]: {len(result.queries)} question(s) "
+            f"scored, θ={result.threshold}; at k={k_worst}: {counts['full']} full, "
+            f"{counts['chunking']} chunking, {counts['retrieval']} retrieval; "
+            f"{len(result.missing_from_run)} missing from run, "
+            f"{len(result.without_elements)} without elements, "
+            f"{scored.stale_excluded} stale element(s) left out"
+        )
+        metrics = self.query_one("#metrics", DataTable)
+        metrics.clear(columns=True)
+        metrics.add_columns("metric", *[f"@{k}" for k in result.ks])
+        for name in METRICS:
+            metrics.add_row(name, *[f"{result.value(name, k):.3f}" for k in result.ks])
+        self.query_one("#chart", Static).update(
+            hit_partial_chart(
+                result.ks,
+                [result.value("hit", k) for k in result.ks],
+                [result.value("partial", k) for k in result.ks],
+            )
+        )
+        worst = self.query_one("#worst", DataTable)
+        worst.clear(columns=True)
+        worst.add_columns("question", "n_gold", "diagnosis", "best coverage", f"recall@{k_worst}")
+        self.worst = []
+        for q in result.worst_first(k_worst):
+            d = q.diagnoses[k_worst]
+            style = {"retrieval": "red", "chunking": "yellow", "full": "green"}[str(d.kind)]
+            worst.add_row(
+                q.query_id,
+                str(q.n_gold),
+                Text(str(d.kind), style=style),
+                coverage_bar(d.best_coverage, 12),
+                f"{q.value('recall', k_worst):.2f}",
+            )
+            self.worst.append(q.query_id)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        if event.data_table.id == "worst":
+            self._drill(event.cursor_row)
+
+    def action_drill(self) -> None:
+        self._drill(self.query_one("#worst", DataTable).cursor_row)
+
+    def _drill(self, row: int) -> None:
+        if self.scored is None or not 0 <= row < len(self.worst):
+            return
+        self.app.push_screen(DrillScreen(self.scored, self.worst[row]))
+
+
+class DrillScreen(ModalScreen[None]):
+    """Each expected element of a question against the top-k chunks, with coverage bars."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "dismiss", "Close")]
+
+    def __init__(self, scored: ScoredRun, query_id: str) -> None:
+        super().__init__()
+        self.scored = scored
+        self.query_id = query_id
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="drill"):
+            yield Static(self._render_text())
+
+    def _render_text(self) -> Text:
+        result = self.scored.result
+        k = 5 if 5 in result.ks else result.ks[-1]
+        row = next(q for q in result.queries if q.query_id == self.query_id)
+        question = self.scored.questions[self.query_id]
+        d = row.diagnoses[k]
+        out = Text(f"{self.query_id}: {question.text}\n", style="bold")
+        out.append(
+            f"diagnosis at k={k}: {d.kind} (best coverage {d.best_coverage:.0%} "
+            f"at rank {d.best_rank})\n\n"
+        )
+        for element, cells in element_matrix(self.scored, self.query_id, k):
+            shown = element.text if len(element.text) <= 90 else element.text[:89] + "…"
+            out.append(f"{element.doc} [{element.start}:{element.end}] g{element.grade}\n")
+            out.append(f"  {shown!r}\n", style="dim")
+            if not cells:
+                out.append("  (no chunks for this question in the run)\n", style="red")
+            for cell in cells:
+                out.append(f"  #{cell.rank:<3}")
+                out.append_text(coverage_bar(cell.coverage, 24))
+                out.append(f"  {('none', 'partial', 'full')[cell.grade]}\n")
+            out.append("\n")
+        chunks = self.scored.chunks.get(self.query_id, [])[:k]
+        out.append("Top chunks\n", style="bold")
+        for rank, chunk in enumerate(chunks, start=1):
+            shown = chunk.text if len(chunk.text) <= 110 else chunk.text[:109] + "…"
+            out.append(f"  #{rank} {shown!r}\n", style="dim")
+        return out

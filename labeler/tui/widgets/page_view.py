@@ -1,0 +1,161 @@
+"""The read-only page viewer: exact offsets, span highlights, selection by offsets.
+
+A :class:`~textual.widgets.TextArea` fed the display copy of the page (see
+:mod:`labeler.tui.pagemap`), so that every (row, column) maps to a stored offset without
+drift. Spans are painted by overriding :meth:`TextArea.get_line` (Textual's documented hook
+for extra styling); the selection is drawn on top of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.document._wrapped_document import WrappedDocument
+from textual.widgets import TextArea
+from textual.widgets.text_area import Selection
+
+from labeler.tui.pagemap import PLACEHOLDER_CHARS, PageMap
+from labeler.tui.spans import word_bounds
+
+CURRENT = Style(color="black", bgcolor="yellow", bold=True)
+FOCUSED = Style(color="black", bgcolor="bright_green", bold=True)
+OTHER = Style(color="grey70", bgcolor="grey23", underline=True)
+STALE = Style(color="red", strike=True)
+FOUND = Style(color="black", bgcolor="cyan")
+PLACEHOLDER = Style(color="grey50", italic=True)
+
+
+class CachedHeightWrapped(WrappedDocument):
+    """WrappedDocument whose ``height`` is cached between wraps.
+
+    Upstream recomputes a sum over all lines once per painted row (O(lines × rows) per
+    repaint); on a 1 MB page that made scrolling visibly slow. Tied to Textual 8.2's private
+    ``_wrap_offsets``; the cache is dropped on every (re)wrap.
+    """
+
+    _cached_height: int | None = None
+
+    def wrap(self, width: int, tab_width: int | None = None) -> None:
+        self._cached_height = None
+        super().wrap(width, tab_width)
+
+    def wrap_range(self, *args: object, **kwargs: object) -> None:
+        self._cached_height = None
+        super().wrap_range(*args, **kwargs)  # type: ignore[arg-type]
+
+    @property
+    def height(self) -> int:
+        if self._cached_height is None:
+            self._cached_height = sum(len(o) + 1 for o in self._wrap_offsets)
+        return self._cached_height
+
+
+@dataclass(frozen=True)
+class Span:
+    """A styled range of stored offsets."""
+
+    start: int
+    end: int
+    style: Style
+
+
+class PageView(TextArea):
+    """Read-only, soft-wrapped view of one stored page."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(
+            "",
+            read_only=True,
+            soft_wrap=True,
+            show_line_numbers=False,
+            highlight_cursor_line=False,
+            id=id,
+        )
+        self.match_cursor_bracket = False
+        self.page = PageMap("")
+        self._by_row: dict[int, list[tuple[int, int, Style]]] = {}
+        self._placeholders: dict[int, list[int]] = {}
+
+    def _set_document(self, text: str, language: str | None) -> None:
+        super()._set_document(text, language)
+        self.wrapped_document.__class__ = CachedHeightWrapped
+
+    # -- loading --------------------------------------------------------------------------
+
+    def show_page(self, page: PageMap) -> None:
+        """Show ``page``; raises ``AssertionError`` if the widget would not hold it exactly."""
+        self.page = page
+        self.load_text(page.display)
+        if self.text != page.display:  # the guard against offset drift (see pagemap)
+            raise AssertionError("the page view does not hold the stored text exactly")
+        placeholders: dict[int, list[int]] = {}
+        if any(ch in PLACEHOLDER_CHARS for ch in set(page.stored)):
+            for i, ch in enumerate(page.stored):
+                if ch in PLACEHOLDER_CHARS:
+                    row, column = page.to_location(i)
+                    placeholders.setdefault(row, []).append(column)
+        self._placeholders = placeholders
+        self._by_row = {}
+        self._repaint()
+
+    def holds_exactly(self) -> bool:
+        """True when the widget text maps 1:1 onto the stored page."""
+        return self.text == self.page.display and len(self.text) == len(self.page.stored)
+
+    # -- spans ----------------------------------------------------------------------------
+
+    def set_spans(self, spans: list[Span]) -> None:
+        """Paint ``spans`` (later ones win where they overlap)."""
+        by_row: dict[int, list[tuple[int, int, Style]]] = {}
+        n = len(self.page)
+        for span in spans:
+            start, end = max(0, min(span.start, n)), max(0, min(span.end, n))
+            if end <= start:
+                continue
+            (r0, c0), (r1, c1) = self.page.to_location(start), self.page.to_location(end)
+            for row in range(r0, r1 + 1):
+                a = c0 if row == r0 else 0
+                b = c1 if row == r1 else self.page.row_length(row)
+                by_row.setdefault(row, []).append((a, b, span.style))
+        self._by_row = by_row
+        self._repaint()
+
+    def _repaint(self) -> None:
+        # The render cache key knows nothing about our spans: drop it.
+        self._line_cache.clear()
+        self.refresh()
+
+    def get_line(self, line_index: int) -> Text:
+        text = super().get_line(line_index)
+        for column in self._placeholders.get(line_index, ()):
+            text.stylize(PLACEHOLDER, column, column + 1)
+        for a, b, style in self._by_row.get(line_index, ()):
+            text.stylize(style, a, b)
+        return text
+
+    # -- selection in stored offsets ------------------------------------------------------
+
+    @property
+    def offsets(self) -> tuple[int, int]:
+        """The selection as sorted stored offsets ``(start, end)``."""
+        return self.page.span(self.selection.start, self.selection.end)
+
+    @property
+    def cursor_offset(self) -> int:
+        """The cursor's stored offset."""
+        return self.page.to_offset(self.selection.end)
+
+    def select_offsets(self, start: int, end: int) -> None:
+        """Select ``[start, end)`` of the stored page (cursor at ``end``)."""
+        self.selection = Selection(self.page.to_location(start), self.page.to_location(end))
+
+    async def _on_click(self, event: events.Click) -> None:
+        # Double-click selects a word (TextArea does not do this on its own).
+        if event.chain != 2:
+            await super()._on_click(event)
+            return
+        offset = self.page.to_offset(self.get_target_document_location(event))
+        self.select_offsets(*word_bounds(self.page.stored, offset, offset))

@@ -1,0 +1,185 @@
+"""Store functions behind the annotator TUI: progress, audited edits, undo/redo per actor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from labeler.errors import IntegrityError
+from labeler.store import (
+    Store,
+    UndoConflict,
+    add_query,
+    attach_element,
+    can_redo,
+    can_undo,
+    create_gold_set,
+    delete_query,
+    gold_set_progress,
+    list_audit,
+    list_questions,
+    open_store,
+    page_elements,
+    question_elements,
+    redo,
+    search_documents,
+    set_grade,
+    undo,
+    update_query,
+    upsert_document,
+)
+from labeler.store.models import Query
+
+PAGE = "Intro. FR-001: The index is never the source of record. Outro."
+
+
+def seed(store: Store) -> tuple[int, int]:
+    with store.write() as s:
+        upsert_document(
+            s, doc_id="p.html", source_path="p.html", sha256="x", profile="t", text=PAGE
+        )
+        gs = create_gold_set(s, "demo")
+        q1 = add_query(s, gs, "q1", "What is the index?", actor="ana")
+        q2 = add_query(s, gs, "q2", "Second?", actor="ana")
+        assert q1.id is not None and q2.id is not None
+        return q1.id, q2.id
+
+
+def test_progress_and_questions(store: Store) -> None:
+    q1, _ = seed(store)
+    with store.write() as s:
+        attach_element(s, q1, "p.html", 7, 55, annotator="ana")
+        attach_element(s, q1, "p.html", 0, 6, annotator="bob", assisted=True)
+    with store.session() as s:
+        (progress,) = gold_set_progress(s)
+        rows = list_questions(s, progress.id)
+        elements = page_elements(s, "p.html")
+    assert (progress.questions, progress.without_elements, progress.elements) == (2, 1, 2)
+    assert progress.by_annotator == {"ana": 1, "bob": 1}
+    assert [(r.external_id, r.n_gold, r.by_annotator) for r in rows] == [
+        ("q1", 2, {"ana": 1, "bob": 1}),
+        ("q2", 0, {}),
+    ]
+    assert [e.start for e in elements] == [0, 7]
+    assert [e.assisted for e in elements] == [True, False]
+    assert all(e.text == PAGE[e.start : e.end] for e in elements)
+
+
+def test_attach_rejects_bad_span(store: Store) -> None:
+    q1, _ = seed(store)
+    with pytest.raises(IntegrityError), store.write() as s:
+        attach_element(s, q1, "p.html", 5, 5, annotator="ana")
+
+
+def test_grade_update_delete_are_audited(store: Store) -> None:
+    q1, q2 = seed(store)
+    with store.write() as s:
+        e = attach_element(s, q1, "p.html", 7, 55, annotator="ana")
+        set_grade(s, e.id, 3, actor="ana")
+        update_query(s, q2, actor="ana", text="Changed?", notes="n")
+    with store.session() as s:
+        assert question_elements(s, q1)[0].grade == 3
+        changes = [(a.action, a.entity) for a in list_audit(s, limit=2)]
+    assert changes == [("change", "query"), ("change", "element")]
+    with store.write() as s:
+        delete_query(s, q1, actor="ana")
+    with store.session() as s:
+        assert s.get(Query, q1) is None
+        assert page_elements(s, "p.html") == []
+    # undo brings the question back with its element
+    with store.write() as s:
+        assert undo(s, actor="ana") is not None
+    with store.session() as s:
+        assert [e.grade for e in question_elements(s, q1)] == [3]
+
+
+def test_undo_redo_sequence(store: Store) -> None:
+    q1, _ = seed(store)
+    with store.write() as s:
+        e = attach_element(s, q1, "p.html", 7, 55, annotator="ana")
+        set_grade(s, e.id, 2, actor="ana")
+    with store.write() as s:
+        r = undo(s, actor="ana")
+    assert r is not None and r.describe() == f"undone: change element {e.id}"
+    with store.session() as s:
+        assert question_elements(s, q1)[0].grade == 1
+    with store.write() as s:
+        undo(s, actor="ana")
+    with store.session() as s:
+        assert question_elements(s, q1) == []
+        assert can_redo(s, "ana")
+    with store.write() as s:
+        redo(s, actor="ana")
+        redo(s, actor="ana")
+    with store.session() as s:
+        assert [(x.id, x.grade) for x in question_elements(s, q1)] == [(e.id, 2)]
+        assert not can_redo(s, "ana")
+
+
+def test_new_change_clears_redo(store: Store) -> None:
+    q1, _ = seed(store)
+    with store.write() as s:
+        attach_element(s, q1, "p.html", 7, 55, annotator="ana")
+    with store.write() as s:
+        undo(s, actor="ana")
+        attach_element(s, q1, "p.html", 0, 6, annotator="ana")
+    with store.session() as s:
+        assert not can_redo(s, "ana")
+
+
+def test_undo_only_touches_own_changes(store: Store) -> None:
+    q1, _ = seed(store)
+    with store.write() as s:
+        mine = attach_element(s, q1, "p.html", 7, 55, annotator="ana")
+        attach_element(s, q1, "p.html", 0, 6, annotator="bob")
+    with store.write() as s:
+        undo(s, actor="ana")
+    with store.session() as s:
+        left = question_elements(s, q1)
+    assert [e.annotator for e in left] == ["bob"]
+    assert mine.id not in {e.id for e in left}
+
+
+def test_undo_conflict_when_someone_else_changed_the_row(store: Store) -> None:
+    q1, _ = seed(store)
+    with store.write() as s:
+        e = attach_element(s, q1, "p.html", 7, 55, annotator="ana")
+        set_grade(s, e.id, 2, actor="bob")
+    with pytest.raises(UndoConflict), store.write() as s:
+        undo(s, actor="ana")
+    with store.session() as s:
+        assert can_undo(s, "ana")
+        assert question_elements(s, q1)[0].grade == 2
+
+
+def test_undo_history_survives_restart(db_path: Path) -> None:
+    with open_store(str(db_path)) as store:
+        q1, _ = seed(store)
+        with store.write() as s:
+            attach_element(s, q1, "p.html", 7, 55, annotator="ana")
+        with store.write() as s:
+            undo(s, actor="ana")
+    with open_store(str(db_path)) as store:
+        with store.write() as s:
+            assert redo(s, actor="ana") is not None
+        with store.session() as s:
+            assert len(question_elements(s, q1)) == 1
+
+
+def test_nothing_to_undo(store: Store) -> None:
+    with store.write() as s:
+        assert undo(s, actor="nobody") is None
+        assert redo(s, actor="nobody") is None
+
+
+def test_search_documents_by_id_and_text(store: Store) -> None:
+    seed(store)
+    with store.write() as s:
+        upsert_document(s, doc_id="other.txt", source_path="o", sha256="y", profile="t", text="zz")
+    with store.session() as s:
+        assert [h.id for h in search_documents(s)] == ["other.txt", "p.html"]
+        assert [h.id for h in search_documents(s, "OTHER")] == ["other.txt"]
+        (hit,) = search_documents(s, "source of record")
+    assert hit.id == "p.html" and hit.position == PAGE.index("source of record")
+    assert "source of record" in hit.snippet

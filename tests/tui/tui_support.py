@@ -1,0 +1,82 @@
+"""Shared helpers of the TUI tests: a seeded store, running an app under Pilot."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from labeler.store import (
+    Store,
+    add_query,
+    create_gold_set,
+    open_store,
+    upsert_document,
+)
+from labeler.tui.app import LabelerApp
+
+PAGE = (
+    "Intro. FR-001: The index is never the source of record. Outro.\n"
+    "Exceptions are approved by the data owner. The data owner is named in the register.\n"
+    "Repeated words: data data data.\n"
+)
+OTHER_PAGE = "A second page about write-ahead logging. WAL mode lets readers continue."
+SIZE = (120, 36)
+
+
+def seed_store(db: Path) -> None:
+    """Two pages, gold set 'demo' with questions q1 and q2."""
+    with open_store(str(db)) as store, store.write() as s:
+        upsert_document(
+            s,
+            doc_id="policy.html",
+            source_path="policy.html",
+            sha256="a",
+            profile="text",
+            text=PAGE,
+        )
+        upsert_document(
+            s,
+            doc_id="wal.html",
+            source_path="wal.html",
+            sha256="b",
+            profile="text",
+            text=OTHER_PAGE,
+        )
+        gs = create_gold_set(s, "demo", "demo set")
+        add_query(s, gs, "q1", "Is the index the source of record?", actor="seed")
+        add_query(s, gs, "q2", "Who approves exceptions?", actor="seed", notes="policy only")
+
+
+def make_app(store: Store, annotator: str = "ana") -> LabelerApp:
+    return LabelerApp(store, annotator=annotator, gold_set="demo")
+
+
+async def settle(app: LabelerApp, pilot: Pilot[int]) -> None:
+    """Wait for every database job and the repaint that follows it."""
+    for _ in range(5):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if not [w for w in app.workers if w.is_running]:
+            break
+
+
+def run_app(
+    store: Store,
+    body: Callable[[LabelerApp, Pilot[int]], Awaitable[None]],
+    *,
+    annotator: str = "ana",
+    size: tuple[int, int] = SIZE,
+) -> LabelerApp:
+    """Run ``body`` against a fresh app (Pilot tests are plain functions: no pytest-asyncio)."""
+    app = make_app(store, annotator)
+
+    async def main() -> None:
+        async with app.run_test(size=size, notifications=False) as pilot:
+            await settle(app, pilot)
+            await body(app, pilot)
+
+    asyncio.run(main())
+    return app
