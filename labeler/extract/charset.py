@@ -1,0 +1,175 @@
+"""Bytes to text the way jsoup 1.15.3 does it (``helper/DataUtil.parseInputStream``).
+
+Order of precedence, as in jsoup:
+
+1. A byte-order mark (UTF-32, UTF-16, UTF-8) among the first four bytes. jsoup only looks
+   when the input has at least four bytes, so a shorter file is never BOM-detected.
+2. Otherwise the first 5,119 bytes are decoded as UTF-8 and parsed; the first
+   ``meta[http-equiv=content-type]`` with a usable ``charset=`` or ``meta[charset]`` decides.
+3. Otherwise an ``<?xml ... encoding="..."?>`` declaration at the very start.
+4. Otherwise UTF-8.
+
+Decoding follows Java: ISO-8859-1 is true Latin-1, malformed input becomes U+FFFD with
+Java's UTF-8 decoder's notion of how many bytes one malformed sequence spans.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from selectolax.lexbor import LexborHTMLParser
+
+from labeler.extract.java_charsets import JAVA_CHARSETS
+from labeler.extract.prepass import prepare
+
+# jsoup reads 5,120 - 1 bytes first, then one more byte to learn whether it saw everything.
+_FIRST_READ = 5119
+_CONTENT_TYPE_CHARSET = re.compile(r"(?i)\bcharset=\s*(?:[\"'])?([^\s,;\"']*)")
+_META_TAG = re.compile(rb"(?i)<meta\b[^>]*>")
+# jsoup's HTML parser turns a leading <?xml ...?> into a bogus comment that it then reads as
+# an XML declaration; whitespace before it is dropped by the tree builder.
+_XML_DECL = re.compile(r"\A[\t\n\f\r ]*<\?xml(?=[\s?])([^>]*)>", re.IGNORECASE)
+_XML_ENCODING = re.compile(r"(?i)\bencoding\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s?>]+))")
+_UTF8_META = re.compile(rb"charset\s*=\s*[\"']?\s*utf-?8[\"'\s;/>]")
+_ERRORS = "jsoup-java-utf8"
+
+
+def _is_cont(data: bytes, i: int) -> bool:
+    return i < len(data) and 0x80 <= data[i] <= 0xBF
+
+
+def _java_utf8_errors(exc: UnicodeError) -> tuple[str, int]:
+    """Replace one malformed UTF-8 sequence by U+FFFD, spanning what Java's decoder spans.
+
+    Python and Java agree on which sequences are valid and mostly on the span of an invalid
+    one (the "maximal subpart"); they differ on encoded surrogates (ED A0..BF ..), which
+    Java swallows as one malformed sequence of two or three bytes.
+    """
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    data, start = exc.object, exc.start
+    if data[start] == 0xED and start + 1 < len(data) and 0xA0 <= data[start + 1] <= 0xBF:
+        if start + 2 >= len(data):
+            return "\ufffd", start + 2
+        return "\ufffd", start + (3 if _is_cont(data, start + 2) else 2)
+    return "\ufffd", exc.end
+
+
+codecs.register_error(_ERRORS, _java_utf8_errors)
+
+
+def decode_utf8(data: bytes) -> str:
+    """Decode ``data`` as Java's UTF-8 decoder does (malformed input → U+FFFD, never raises)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", _ERRORS)
+
+
+def java_codec(name: str | None) -> str | None:
+    """The Python codec for a charset name as jsoup's ``validateCharset`` accepts it, or None.
+
+    jsoup trims the name and removes quotes; Java looks names and aliases up
+    case-insensitively. Names Java does not know (or Python cannot decode) give None.
+    """
+    if name is None:
+        return None
+    cleaned = name.strip().replace('"', "").replace("'", "")
+    if not cleaned:
+        return None
+    return JAVA_CHARSETS.get(cleaned.lower())
+
+
+def _bom(data: bytes) -> tuple[str, int] | None:
+    if len(data) < 4:
+        return None
+    if data[:4] in (b"\x00\x00\xfe\xff", b"\xff\xfe\x00\x00"):
+        return "utf-32", 0  # the codec consumes the BOM and picks the byte order
+    if data[:2] in (b"\xfe\xff", b"\xff\xfe"):
+        return "utf-16", 0
+    if data[:3] == b"\xef\xbb\xbf":
+        return "utf-8", 3
+    return None
+
+
+def _charset_from_meta(prefix: str) -> str | None:
+    """The charset jsoup's meta scan yields for the parsed prefix (unvalidated), or None."""
+    # The pre-pass makes lexbor's tree jsoup's (e.g. a <meta> after an unclosed <textarea>).
+    tree = LexborHTMLParser(prepare(prefix, strip_head_noscript=False)[0])
+    for meta in tree.css("meta"):
+        attrs = meta.attributes
+        found: str | None = None
+        http_equiv = attrs.get("http-equiv", None) if "http-equiv" in attrs else None
+        is_content_type = http_equiv is not None and http_equiv.strip().lower() == "content-type"
+        if not is_content_type and "charset" not in attrs:
+            continue
+        if is_content_type:
+            match = _CONTENT_TYPE_CHARSET.search(attrs.get("content") or "")
+            if match is not None:
+                found = match.group(1).strip().replace("charset=", "")
+                found = found if java_codec(found) is not None else None
+        if found is None and "charset" in attrs:
+            found = attrs.get("charset") or ""
+        if found is not None:
+            return found  # jsoup stops at the first meta that yields a name, valid or not
+    return None
+
+
+def _charset_from_xml_decl(prefix: str) -> str | None:
+    decl = _XML_DECL.match(prefix)
+    if decl is None:
+        return None
+    enc = _XML_ENCODING.search(decl.group(1))
+    if enc is None:
+        return None
+    return next(g for g in enc.groups() if g is not None)
+
+
+def _meta_candidates(head: bytes) -> tuple[int, bool]:
+    """How many meta tags in the prefix mention a charset, and whether all name UTF-8.
+
+    A cheap byte scan that lets the common page (no meta, or a UTF-8 one) skip the parse.
+    """
+    count, all_utf8 = 0, True
+    for tag in _META_TAG.findall(head):
+        lowered = tag.lower()
+        if b"charset" in lowered:
+            count += 1
+            if _UTF8_META.search(lowered) is None:
+                all_utf8 = False
+    return count, all_utf8
+
+
+def decode_html(data: bytes) -> str:
+    """Decode an HTML file's bytes to text exactly as ``Jsoup.parse(file, null)`` does.
+
+    Never raises: undecodable bytes become U+FFFD, unknown charset names fall back to UTF-8.
+    A charset Java supports but Python lacks (rare EBCDIC and CJK variants) also falls back
+    to UTF-8, where jsoup would decode it.
+    """
+    bom = _bom(data)
+    if bom is not None:
+        bom_codec, skip = bom
+        if bom_codec == "utf-8":
+            return decode_utf8(data[skip:])
+        return data.decode(bom_codec, "replace")
+    head = data[:_FIRST_READ]
+    name: str | None = None
+    if b"<" in head:
+        prefix = decode_utf8(head)
+        count, all_utf8 = _meta_candidates(head)
+        xml_name = _charset_from_xml_decl(prefix)
+        if count and (not all_utf8 or xml_name is not None):
+            name = _charset_from_meta(prefix)
+        elif count:
+            name = "utf-8"  # whichever of these metas is a real element, it says UTF-8
+        if name is None:
+            name = xml_name
+    codec = java_codec(name)
+    if codec is None or codec == "utf-8":
+        return decode_utf8(data)
+    try:
+        return data.decode(codec, "replace")
+    except (UnicodeError, LookupError):  # a codec that cannot even replace: keep going
+        return decode_utf8(data)
