@@ -1,16 +1,18 @@
 """Scoring in place: read a gold set, its pages and a stored run, and score with ``scoring``.
 
+Reads go through a :class:`ScoringSource`: for SQLite files the standard-library reader of
+:mod:`labeler.store.fastread` (scoring is a hot, timed path), otherwise the SQLAlchemy store.
 Stale elements (their page changed under them) are left out of scoring and counted.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
-from labeler.store import Store
-from labeler.store.goldsets import export_gold_set, page_texts
-from labeler.store.runs import get_run, run_rows
+from labeler.store.fastread import GoldQuestionRow, SqliteReader, open_reader
+from labeler.store.location import sqlite_file
 from scoring import (
     DEFAULT_THRESHOLD,
     Chunk,
@@ -22,6 +24,79 @@ from scoring import (
     score_run,
 )
 
+if TYPE_CHECKING:
+    from labeler.store import Store
+    from labeler.store.goldsets import ExportQuestion
+
+DEFAULT_KS: tuple[int, ...] = (1, 3, 5, 10)
+
+RunRows = dict[str, list[tuple[str, str | None, float | None]]]
+
+
+class ScoringSource(Protocol):
+    """What scoring reads from a database."""
+
+    def gold_questions(self, gold_set: str) -> Iterable[GoldQuestionRow | ExportQuestion]: ...
+
+    def page_texts(self, doc_ids: Sequence[str]) -> dict[str, str]: ...
+
+    def run_rows(self, run: str) -> RunRows: ...
+
+
+class StoreSource:
+    """:class:`ScoringSource` over an open :class:`~labeler.store.Store` (any backend)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def gold_questions(self, gold_set: str) -> list[ExportQuestion]:
+        from labeler.store.goldsets import export_gold_set
+
+        with self.store.session() as session:
+            return list(export_gold_set(session, gold_set))
+
+    def page_texts(self, doc_ids: Sequence[str]) -> dict[str, str]:
+        from labeler.store.goldsets import page_texts
+
+        with self.store.session() as session:
+            return page_texts(session, doc_ids)
+
+    def run_rows(self, run: str) -> RunRows:
+        from labeler.store.runs import get_run, run_rows
+
+        with self.store.session() as session:
+            return run_rows(session, get_run(session, run))
+
+
+def open_source(db: str) -> ScoringSource:
+    """The fastest reader for ``--db`` value ``db``: the stdlib SQLite reader when the file
+    exists at the current schema (a database at an older version is upgraded first), else
+    the store itself."""
+    path = sqlite_file(db)
+    if path is not None:
+        reader = open_reader(path)
+        if reader is not None:
+            return reader
+    from labeler.store import open_store
+
+    store = open_store(db)
+    if path is not None:
+        reader = open_reader(path)
+        if reader is not None:
+            store.close()
+            return reader
+    return StoreSource(store)
+
+
+def _source(source: ScoringSource | Store) -> ScoringSource:
+    if isinstance(source, SqliteReader | StoreSource):
+        return source
+    from labeler.store import Store
+
+    if isinstance(source, Store):
+        return StoreSource(source)
+    return source
+
 
 @dataclass(frozen=True)
 class Evaluation:
@@ -31,50 +106,43 @@ class Evaluation:
     stale_excluded: int
 
 
-def load_gold(store: Store, gold_set: str) -> tuple[list[GoldQuestion], dict[str, str], int]:
+def load_gold(
+    source: ScoringSource | Store, gold_set: str
+) -> tuple[list[GoldQuestion], dict[str, str], int]:
     """Questions of ``gold_set`` (non-stale elements), the pages they cite, and the number of
     stale elements left out."""
-    with store.session() as session:
-        questions: list[GoldQuestion] = []
-        stale = 0
-        for q in export_gold_set(session, gold_set):
-            stale += sum(e.stale for e in q.elements)
-            questions.append(
-                GoldQuestion(
-                    q.external_id,
-                    q.text,
-                    tuple(
-                        GoldElement(e.doc, e.text, e.grade, e.start, e.end)
-                        for e in q.elements
-                        if not e.stale
-                    ),
-                )
-            )
-        pages = page_texts(session, [e.doc for q in questions for e in q.elements])
+    src = _source(source)
+    questions: list[GoldQuestion] = []
+    stale = 0
+    for q in src.gold_questions(gold_set):
+        stale += sum(e.stale for e in q.elements)
+        elements = tuple(
+            GoldElement(e.doc, e.text, e.grade, e.start, e.end) for e in q.elements if not e.stale
+        )
+        questions.append(GoldQuestion(q.external_id, q.text, elements))
+    pages = src.page_texts([e.doc for q in questions for e in q.elements])
     return questions, pages, stale
 
 
-def load_run(store: Store, run: str) -> dict[str, list[Chunk]]:
+def load_run(source: ScoringSource | Store, run: str) -> dict[str, list[Chunk]]:
     """Query id → chunks in rank order for stored run ``run``."""
-    with store.session() as session:
-        stored = get_run(session, run)
-        return {
-            qid: [Chunk(text, doc, score) for text, doc, score in rows]
-            for qid, rows in run_rows(session, stored).items()
-        }
+    return {
+        qid: [Chunk(text, doc, score) for text, doc, score in rows]
+        for qid, rows in _source(source).run_rows(run).items()
+    }
 
 
 def evaluate(
-    store: Store,
+    source: ScoringSource | Store,
     gold_set: str,
     run: str,
     *,
-    ks: Sequence[int] = (1, 3, 5, 10),
+    ks: Sequence[int] = DEFAULT_KS,
     threshold: float = DEFAULT_THRESHOLD,
 ) -> Evaluation:
     """Score stored run ``run`` against gold set ``gold_set`` (DESIGN §6)."""
-    questions, pages, stale = load_gold(store, gold_set)
-    chunks = load_run(store, run)
+    questions, pages, stale = load_gold(source, gold_set)
+    chunks = load_run(source, run)
     result = score_run(
         questions, pages, chunks, ks=tuple(ks), threshold=threshold, gold_set=gold_set, run_name=run
     )
@@ -82,24 +150,24 @@ def evaluate(
 
 
 def compare(
-    store: Store,
+    source: ScoringSource | Store,
     gold_set: str,
     run_a: str,
     run_b: str,
     *,
-    ks: Sequence[int] = (1, 3, 5, 10),
+    ks: Sequence[int] = DEFAULT_KS,
     threshold: float = DEFAULT_THRESHOLD,
     permutations: int = 10_000,
     seed: int = 0,
 ) -> tuple[RunComparison, Evaluation, Evaluation]:
     """Score both runs on one gold set and compare them question by question."""
-    questions, pages, stale = load_gold(store, gold_set)
+    questions, pages, stale = load_gold(source, gold_set)
     scored = []
     for name in (run_a, run_b):
         result = score_run(
             questions,
             pages,
-            load_run(store, name),
+            load_run(source, name),
             ks=tuple(ks),
             threshold=threshold,
             gold_set=gold_set,

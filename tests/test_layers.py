@@ -48,3 +48,19 @@ def test_scoring_loads_no_labeler_orm_or_ui() -> None:
 def test_extract_does_not_load_the_store() -> None:
     loaded = loaded_after_import("labeler.extract")
     assert not {m for m in loaded if m.split(".")[0] in {"sqlmodel", "sqlalchemy"}}
+
+
+def test_store_exports_are_not_shadowed_by_submodules() -> None:
+    """A lazily exported name equal to a submodule's name would resolve to the module once
+    that submodule is imported (e.g. ``from labeler.store import undo``)."""
+    import importlib
+    import pkgutil
+
+    import labeler.store as store
+
+    submodules = {m.name for m in pkgutil.iter_modules(store.__path__)}
+    for name in submodules:
+        importlib.import_module(f"labeler.store.{name}")
+    for name in store.__all__:
+        assert name not in submodules, name
+        assert not isinstance(getattr(store, name), type(store)), name

@@ -87,11 +87,16 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    from labeler.evaluate import evaluate
-    from labeler.store import open_store, resolve_db
+    from labeler.evaluate import evaluate, open_source
+    from labeler.store.location import resolve_db
 
-    store = open_store(resolve_db(args.db))
-    ev = evaluate(store, args.gold_set, args.run, ks=args.k, threshold=args.threshold)
+    ev = evaluate(
+        open_source(resolve_db(args.db)),
+        args.gold_set,
+        args.run,
+        ks=args.k,
+        threshold=args.threshold,
+    )
     result = ev.result
     with open_output(args.output) as out:
         if args.format == "json":
@@ -130,14 +135,13 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from labeler.evaluate import compare
-    from labeler.store import open_store, resolve_db
+    from labeler.evaluate import compare, open_source
+    from labeler.store.location import resolve_db
 
     if len(args.run) != 2:
         raise UsageError(f"compare takes exactly two --run options, got {len(args.run)}")
-    store = open_store(resolve_db(args.db))
     comparison, a, b = compare(
-        store,
+        open_source(resolve_db(args.db)),
         args.gold_set,
         args.run[0],
         args.run[1],

@@ -2,74 +2,174 @@
 
 Open with :func:`open_store` (path or URL, resolved by :func:`resolve_db`), read inside
 ``store.session()``, write inside ``store.write()``. No module here imports textual.
+
+The names below load their module on first use (PEP 562), so importing one light module
+of the package (e.g. :mod:`labeler.store.fastread` for scoring) does not pull in SQLAlchemy.
 """
 
 from __future__ import annotations
 
-from labeler.store.annotate import (
-    ElementRow,
-    GoldSetProgress,
-    QuestionRow,
-    attach_element,
-    delete_query,
-    gold_set_progress,
-    list_questions,
-    page_elements,
-    question_elements,
-    set_grade,
-    update_query,
-)
-from labeler.store.audit import list_audit, record_change, snapshot
-from labeler.store.browse import (
-    DocumentHit,
-    GoldElementRow,
-    RunChunk,
-    RunSummary,
-    count_documents,
-    gold_set_elements,
-    gold_set_names,
-    list_runs,
-    page_text,
-    pages_of,
-    run_chunks,
-    search_documents,
-)
-from labeler.store.documents import (
-    DocumentSummary,
-    Fingerprint,
-    StaleElement,
-    UpsertResult,
-    document_fingerprint,
-    find_document,
-    get_document,
-    list_documents,
-    upsert_document,
-)
-from labeler.store.engine import DB_ENV, DEFAULT_DB, resolve_db
-from labeler.store.labels import (
-    add_element,
-    add_query,
-    create_gold_set,
-    get_gold_set,
-    get_query,
-    list_elements,
-    remove_element,
-)
-from labeler.store.migrations import MIGRATIONS, SCHEMA_VERSION, Migration
-from labeler.store.models import (
-    ELEMENT_OK,
-    ELEMENT_STALE,
-    AuditEntry,
-    Document,
-    Element,
-    GoldSet,
-    Query,
-    Run,
-    RunResult,
-)
-from labeler.store.session import Store, open_store
-from labeler.store.undo import Reversal, UndoConflict, can_redo, can_undo, redo, undo
-from labeler.store.validation import span_problem
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from labeler.store.annotate import (
+        ElementRow,
+        GoldSetProgress,
+        QuestionRow,
+        attach_element,
+        delete_query,
+        gold_set_progress,
+        list_questions,
+        page_elements,
+        question_elements,
+        set_grade,
+        update_query,
+    )
+    from labeler.store.audit import (
+        list_audit,
+        record_change,
+        snapshot,
+    )
+    from labeler.store.browse import (
+        DocumentHit,
+        GoldElementRow,
+        RunChunk,
+        RunSummary,
+        count_documents,
+        gold_set_elements,
+        gold_set_names,
+        list_runs,
+        page_text,
+        pages_of,
+        run_chunks,
+        search_documents,
+    )
+    from labeler.store.documents import (
+        DocumentSummary,
+        Fingerprint,
+        StaleElement,
+        UpsertResult,
+        document_fingerprint,
+        find_document,
+        get_document,
+        list_documents,
+        upsert_document,
+    )
+    from labeler.store.history import (
+        Reversal,
+        UndoConflict,
+        can_redo,
+        can_undo,
+        redo,
+        undo,
+    )
+    from labeler.store.labels import (
+        add_element,
+        add_query,
+        create_gold_set,
+        get_gold_set,
+        get_query,
+        list_elements,
+        remove_element,
+    )
+    from labeler.store.location import (
+        DB_ENV,
+        DEFAULT_DB,
+        resolve_db,
+    )
+    from labeler.store.migrations import (
+        MIGRATIONS,
+        SCHEMA_VERSION,
+        Migration,
+    )
+    from labeler.store.models import (
+        ELEMENT_OK,
+        ELEMENT_STALE,
+        AuditEntry,
+        Document,
+        Element,
+        GoldSet,
+        Query,
+        Run,
+        RunResult,
+    )
+    from labeler.store.session import (
+        Store,
+        open_store,
+    )
+    from labeler.store.validation import (
+        span_problem,
+    )
+
+_HOMES: dict[str, str] = {
+    "AuditEntry": "labeler.store.models",
+    "DB_ENV": "labeler.store.location",
+    "DEFAULT_DB": "labeler.store.location",
+    "Document": "labeler.store.models",
+    "DocumentHit": "labeler.store.browse",
+    "DocumentSummary": "labeler.store.documents",
+    "ELEMENT_OK": "labeler.store.models",
+    "ELEMENT_STALE": "labeler.store.models",
+    "Element": "labeler.store.models",
+    "ElementRow": "labeler.store.annotate",
+    "Fingerprint": "labeler.store.documents",
+    "GoldElementRow": "labeler.store.browse",
+    "GoldSet": "labeler.store.models",
+    "GoldSetProgress": "labeler.store.annotate",
+    "MIGRATIONS": "labeler.store.migrations",
+    "Migration": "labeler.store.migrations",
+    "Query": "labeler.store.models",
+    "QuestionRow": "labeler.store.annotate",
+    "Reversal": "labeler.store.history",
+    "Run": "labeler.store.models",
+    "RunChunk": "labeler.store.browse",
+    "RunResult": "labeler.store.models",
+    "RunSummary": "labeler.store.browse",
+    "SCHEMA_VERSION": "labeler.store.migrations",
+    "StaleElement": "labeler.store.documents",
+    "Store": "labeler.store.session",
+    "UndoConflict": "labeler.store.history",
+    "UpsertResult": "labeler.store.documents",
+    "add_element": "labeler.store.labels",
+    "add_query": "labeler.store.labels",
+    "attach_element": "labeler.store.annotate",
+    "can_redo": "labeler.store.history",
+    "can_undo": "labeler.store.history",
+    "count_documents": "labeler.store.browse",
+    "create_gold_set": "labeler.store.labels",
+    "delete_query": "labeler.store.annotate",
+    "document_fingerprint": "labeler.store.documents",
+    "find_document": "labeler.store.documents",
+    "get_document": "labeler.store.documents",
+    "get_gold_set": "labeler.store.labels",
+    "get_query": "labeler.store.labels",
+    "gold_set_elements": "labeler.store.browse",
+    "gold_set_names": "labeler.store.browse",
+    "gold_set_progress": "labeler.store.annotate",
+    "list_audit": "labeler.store.audit",
+    "list_documents": "labeler.store.documents",
+    "list_elements": "labeler.store.labels",
+    "list_questions": "labeler.store.annotate",
+    "list_runs": "labeler.store.browse",
+    "open_store": "labeler.store.session",
+    "page_elements": "labeler.store.annotate",
+    "page_text": "labeler.store.browse",
+    "pages_of": "labeler.store.browse",
+    "question_elements": "labeler.store.annotate",
+    "record_change": "labeler.store.audit",
+    "redo": "labeler.store.history",
+    "remove_element": "labeler.store.labels",
+    "resolve_db": "labeler.store.location",
+    "run_chunks": "labeler.store.browse",
+    "search_documents": "labeler.store.browse",
+    "set_grade": "labeler.store.annotate",
+    "snapshot": "labeler.store.audit",
+    "span_problem": "labeler.store.validation",
+    "undo": "labeler.store.history",
+    "update_query": "labeler.store.annotate",
+    "upsert_document": "labeler.store.documents",
+}
 
 __all__ = [
     "DB_ENV",
@@ -139,3 +239,16 @@ __all__ = [
     "update_query",
     "upsert_document",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'labeler.store' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))

@@ -17,7 +17,6 @@ waits for it (DESIGN §7).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -26,23 +25,12 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
 from labeler.errors import StoreError
+from labeler.store.location import DB_ENV, DEFAULT_DB, resolve_db
 
-DB_ENV = "LABELER_DB"
-DEFAULT_DB = "labels.db"
+__all__ = ["DB_ENV", "DEFAULT_DB", "resolve_db"]  # re-exported: they lived here first
+
 BUSY_TIMEOUT_MS = 10_000
 WRITE_OPTION = "labeler_write"
-
-
-def resolve_db(cli_value: str | None) -> str:
-    """The database to use: the ``--db`` flag, else ``$LABELER_DB``, else ``./labels.db``.
-
-    An empty ``$LABELER_DB`` counts as unset; an empty flag is passed on (and rejected when
-    the store is opened).
-    """
-    if cli_value is not None:
-        return cli_value
-    env = os.environ.get(DB_ENV, "")
-    return env if env else DEFAULT_DB
 
 
 def database_url(db: str) -> URL:

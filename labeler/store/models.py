@@ -185,7 +185,7 @@ class AuditEntry(SQLModel, table=True):
     entity_id: int
     before: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     after: dict[str, Any] | None = Field(default=None, sa_type=JSON)
-    # Added by schema version 3 (see labeler.store.undo): ``do`` for an ordinary change,
+    # Added by schema version 3 (see labeler.store.history): ``do`` for an ordinary change,
     # ``undo``/``redo`` for an entry that reverses the entry ``reverts`` points at.
     kind: str = Field(default=AUDIT_DO, sa_column_kwargs={"server_default": AUDIT_DO})
     reverts: int | None = Field(default=None)

@@ -170,3 +170,9 @@ def test_opening_current_database_writes_nothing(db_path: Path) -> None:
     with open_store(str(db_path)) as store:
         assert store.schema_version() == SCHEMA_VERSION
     assert db_path.read_bytes() == before
+
+
+def test_fast_reader_knows_the_current_schema() -> None:
+    from labeler.store.fastread import READS_SCHEMA
+
+    assert READS_SCHEMA == SCHEMA_VERSION

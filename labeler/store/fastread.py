@@ -1,0 +1,129 @@
+"""Read-only access for scoring through the standard ``sqlite3`` driver.
+
+Scoring reads whole gold sets, their pages and every row of a run; the process is timed
+against trec_eval-based tools, so this path imports neither SQLAlchemy nor SQLModel. It
+reads only databases already at the current schema version (others go through
+:func:`labeler.store.open_store`, which upgrades them, first).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from labeler.errors import NotFoundError, StoreError
+
+#: the schema version this reader understands; equal to ``migrations.SCHEMA_VERSION``
+READS_SCHEMA = 3
+
+
+@dataclass(frozen=True)
+class GoldElementRow:
+    doc: str
+    start: int
+    end: int
+    text: str
+    grade: int
+    stale: bool
+
+
+@dataclass(frozen=True)
+class GoldQuestionRow:
+    external_id: str
+    text: str
+    notes: str
+    elements: tuple[GoldElementRow, ...]
+
+
+class SqliteReader:
+    """A read-only connection to one SQLite store file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
+            self.conn.execute("PRAGMA busy_timeout = 10000")
+        except sqlite3.Error as err:
+            raise StoreError(f"{path}: cannot open: {err}") from None
+
+    def schema_version(self) -> int:
+        """The recorded schema version; 0 when the file has no schema_version table."""
+        try:
+            row = self.conn.execute("SELECT max(version) FROM schema_version").fetchone()
+        except sqlite3.DatabaseError:
+            return 0
+        return int(row[0] or 0)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def gold_questions(self, gold_set: str) -> Iterator[GoldQuestionRow]:
+        """Questions of ``gold_set`` in the order added, elements in label order."""
+        row = self.conn.execute("SELECT id FROM gold_set WHERE name = ?", (gold_set,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"no gold set {gold_set!r} in the database")
+        set_id = row[0]
+        elements: dict[int, list[GoldElementRow]] = {}
+        for qid, doc, start, end, text, grade, status in self.conn.execute(
+            'SELECT e.query_id, e.document_id, e.start, e."end", e.text, e.grade, e.status '
+            "FROM element e JOIN query q ON q.id = e.query_id WHERE q.gold_set_id = ? "
+            "ORDER BY e.query_id, e.id",
+            (set_id,),
+        ):
+            elements.setdefault(qid, []).append(
+                GoldElementRow(doc, start, end, text, grade, status != "ok")
+            )
+        for qid, external_id, text, notes in self.conn.execute(
+            "SELECT id, external_id, text, notes FROM query WHERE gold_set_id = ? ORDER BY id",
+            (set_id,),
+        ):
+            yield GoldQuestionRow(external_id, text, notes, tuple(elements.get(qid, ())))
+
+    def page_texts(self, doc_ids: Sequence[str]) -> dict[str, str]:
+        """Stored text of each existing document among ``doc_ids``."""
+        ids = sorted(set(doc_ids))
+        found: dict[str, str] = {}
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            marks = ",".join("?" * len(part))
+            found.update(
+                self.conn.execute(f"SELECT id, text FROM document WHERE id IN ({marks})", part)
+            )
+        return found
+
+    def run_rows(self, run: str) -> dict[str, list[tuple[str, str | None, float | None]]]:
+        """Query id → ``(chunk text, doc, score)`` in rank order for run ``run``."""
+        row = self.conn.execute("SELECT id FROM run WHERE name = ?", (run,)).fetchone()
+        if row is None:
+            names = [n for (n,) in self.conn.execute("SELECT name FROM run ORDER BY name")]
+            known = f"; runs: {', '.join(names)}" if names else "; no runs imported yet"
+            raise NotFoundError(f"no run {run!r} in the database{known}")
+        grouped: dict[str, list[tuple[str, str | None, float | None]]] = {}
+        with closing(self.conn.cursor()) as cursor:
+            cursor.execute(
+                "SELECT query_external_id, chunk_text, doc_id, score FROM run_result "
+                "WHERE run_id = ? ORDER BY query_external_id, rank",
+                (row[0],),
+            )
+            for qid, text, doc, score in cursor.fetchall():
+                chunks = grouped.get(qid)
+                if chunks is None:
+                    chunks = grouped[qid] = []
+                chunks.append((text, doc, score))
+        return grouped
+
+
+def open_reader(path: Path) -> SqliteReader | None:
+    """A reader for the store file ``path`` when it exists and is at :data:`READS_SCHEMA`;
+    None otherwise (the caller then opens the store the usual way, upgrading it)."""
+    if not path.is_file():
+        return None
+    reader = SqliteReader(path)
+    if reader.schema_version() != READS_SCHEMA:
+        reader.close()
+        return None
+    return reader
