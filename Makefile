@@ -1,10 +1,10 @@
-# Two commands: `make run` (set up, ingest the bundled corpus) and `make test`.
+# Two commands: `make run` (set up, open the TUI on the bundled corpus) and `make test`.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run ingest test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,6 +13,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/labeler
+
+ingest: $(STAMP)
 	$(BIN)/labeler ingest corpora/sqlite-docs
 
 test: $(STAMP)
@@ -27,6 +30,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	scripts/ensure-jsoup
 	$(BIN)/python benchmarks/bench_extract.py
+	$(BIN)/python benchmarks/bench_score.py
 
 clean:
 	rm -rf $(VENV) labels.db labels.db-wal labels.db-shm
