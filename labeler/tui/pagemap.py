@@ -10,6 +10,12 @@ which every control character except ``\\t`` and ``\\n`` (and U+2028/U+2029) is 
 visible one-cell placeholder (``\\r`` → ``␍``). In that copy ``\\n`` is the only line break,
 so row ``r`` column ``c`` is simply ``line_starts[r] + c`` in both texts. Offsets are
 code points, as everywhere in the store (DESIGN §3). This module imports no Textual.
+
+jsoup's text of a whole page is a single line (a 1 MB page is one 1 MB line), which a
+soft-wrapping TextArea re-wraps on every keystroke. So the display copy also shows some
+spaces as line breaks: in every line longer than :data:`DISPLAY_LINE` code points, the space
+after the last sentence end (or, failing that, the last space) before the limit becomes a
+``\n``. A space and a newline are one code point each, so offsets still map 1:1.
 """
 
 from __future__ import annotations
@@ -44,9 +50,41 @@ PLACEHOLDER_CHARS: Final[frozenset[str]] = frozenset(chr(c) for c in DISPLAY_TAB
 Location = tuple[int, int]
 
 
+#: longest display line before a space is shown as a line break
+DISPLAY_LINE: Final = 160
+
+_SENTENCE_ENDS: Final = (". ", "? ", "! ", ": ", "; ")
+
+
+def break_long_lines(display: str, limit: int = DISPLAY_LINE) -> str:
+    """``display`` with spaces turned into ``\n`` so no line is longer than ``limit`` where
+    a space allows it: the space after the last sentence end in the second half of the
+    window, else the last space in the window. Same length as ``display``."""
+    size = len(display)
+    if size <= limit:
+        return display
+    out = list(display)
+    start = 0
+    while start + limit < size:
+        newline = display.find("\n", start, start + limit + 1)
+        if newline != -1:
+            start = newline + 1
+            continue
+        window_end = start + limit
+        cut = max(display.rfind(end, start + limit // 2, window_end) for end in _SENTENCE_ENDS)
+        cut = cut + 1 if cut != -1 else display.rfind(" ", start + 1, window_end)
+        if cut <= start:  # no space in the window: leave the long word alone
+            cut = display.find(" ", window_end)
+            if cut == -1:
+                break
+        out[cut] = "\n"
+        start = cut + 1
+    return "".join(out)
+
+
 def to_display(stored: str) -> str:
     """The same-length display copy of ``stored`` (see the module docstring)."""
-    return stored.translate(DISPLAY_TABLE)
+    return break_long_lines(stored.translate(DISPLAY_TABLE))
 
 
 class PageMap:

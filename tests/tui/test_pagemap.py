@@ -99,3 +99,26 @@ def test_rows_match_textual_document_rows(text: str) -> None:
     assert doc.line_count == page.rows
     for row in range(page.rows):
         assert len(doc[row]) == page.row_length(row)
+
+
+def test_one_line_pages_are_shown_in_short_lines_without_moving_offsets() -> None:
+    # jsoup's page text is a single line; the display breaks it at sentence ends (space →
+    # newline, same length) so the TextArea never soft-wraps a megabyte-long line.
+    sentence = "The index is never the source of record. "
+    stored = sentence * 30_000 + "x" * 400 + " end"
+    pagemap = PageMap(stored)
+    assert len(pagemap.display) == len(stored)
+    assert {(a, b) for a, b in zip(stored, pagemap.display, strict=True) if a != b} == {(" ", "\n")}
+    lines = pagemap.display.split("\n")
+    assert max(len(line) for line in lines[:-2]) <= 160
+    assert all(line.endswith(".") for line in lines[:-2])
+    offset = stored.index("x")
+    assert pagemap.to_offset(pagemap.to_location(offset)) == offset
+
+
+@given(st.text(alphabet=st.sampled_from("ab .?!\n\r\u2028"), max_size=600))
+def test_display_copy_differs_only_by_placeholders_and_breaks(stored: str) -> None:
+    pagemap = PageMap(stored)
+    assert len(pagemap.display) == len(stored)
+    for a, b in zip(stored, pagemap.display, strict=True):
+        assert a == b or (a == " " and b == "\n") or b == to_display(a)
