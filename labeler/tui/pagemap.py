@@ -51,7 +51,7 @@ Location = tuple[int, int]
 
 
 #: longest display line before a space is shown as a line break
-DISPLAY_LINE: Final = 160
+DISPLAY_LINE: Final = 76
 
 _SENTENCE_ENDS: Final = (". ", "? ", "! ", ": ", "; ")
 

@@ -110,7 +110,7 @@ def test_one_line_pages_are_shown_in_short_lines_without_moving_offsets() -> Non
     assert len(pagemap.display) == len(stored)
     assert {(a, b) for a, b in zip(stored, pagemap.display, strict=True) if a != b} == {(" ", "\n")}
     lines = pagemap.display.split("\n")
-    assert max(len(line) for line in lines[:-2]) <= 160
+    assert max(len(line) for line in lines[:-2]) <= 76
     assert all(line.endswith(".") for line in lines[:-2])
     offset = stored.index("x")
     assert pagemap.to_offset(pagemap.to_location(offset)) == offset
