@@ -6,7 +6,10 @@ Without java or the jar these tests FAIL with what to install: CI installs libjs
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -98,6 +101,29 @@ def test_corpus_page_matches_jsoup(
 ) -> None:
     reference, ours = corpus
     assert ours["lexbor"][index] == reference.text(index)
+
+
+@pytest.mark.jsoup
+def test_cli_extract_matches_jsoup_on_every_corpus_page(
+    corpus: tuple[_Reference, dict[str, list[str]]],
+) -> None:
+    """The acceptance check itself: ``labeler extract --format jsonl`` (a real process) over
+    every corpus page, line by line against the jar."""
+    reference, _ = corpus
+    proc = subprocess.run(
+        [sys.executable, "-m", "labeler", "extract", "--format", "jsonl", *map(str, CORPUS_FILES)],
+        capture_output=True,
+        check=True,
+    )
+    # split on "\n" only: a page text may hold U+2028, which splitlines() would cut at
+    lines = proc.stdout.decode("utf-8").split("\n")[:-1]
+    assert len(lines) == len(CORPUS_FILES)
+    mismatched = [
+        CORPUS_FILES[i].name
+        for i, line in enumerate(lines)
+        if json.loads(line) != {"file": str(CORPUS_FILES[i]), "text": reference.text(i)}
+    ]
+    assert mismatched == []
 
 
 def test_corpus_engines_identical(corpus: tuple[_Reference, dict[str, list[str]]]) -> None:
