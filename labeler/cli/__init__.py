@@ -15,7 +15,9 @@ from collections.abc import Sequence
 
 from labeler import __version__
 from labeler.cli import (
+    chunks_cmd,
     correctness_cmd,
+    demo_cmd,
     extract_cmd,
     gold_cmd,
     ingest_cmd,
@@ -52,10 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
     extract_cmd.register(commands, common)
     ingest_cmd.register(commands, common)
     gold_cmd.register(commands, common)
+    chunks_cmd.register(commands, common)
     run_cmd.register(commands, common)
     score_cmd.register(commands, common)
     correctness_cmd.register(commands, common)
     tui_cmd.register(commands, common)
+    demo_cmd.register(commands, common)
     return parser
 
 

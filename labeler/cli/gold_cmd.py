@@ -1,4 +1,8 @@
-"""``labeler gold import|export``: gold sets as JSONL v1."""
+"""``labeler gold import|export``: gold sets as JSONL v1, and the other formats.
+
+Export: ``jsonl`` (default, v1), ``trec`` qrels and ``beir`` (projected onto a chunk file),
+``ragas``. Import: ``jsonl`` (default), ``labelstudio`` and ``doccano`` span exports.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from labeler.cli.output import open_output
+from labeler.errors import UsageError
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
-    gold = commands.add_parser("gold", help="import and export gold sets (JSONL v1)")
+    gold = commands.add_parser(
+        "gold", help="import and export gold sets (JSONL v1, TREC, BEIR, Ragas, Label Studio...)"
+    )
     verbs = gold.add_subparsers(dest="gold_command", metavar="ACTION", required=True)
 
     imp = verbs.add_parser(
@@ -26,6 +33,17 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     imp.add_argument("file", metavar="FILE")
+    imp.add_argument(
+        "--format",
+        choices=IMPORT_FORMATS,
+        default="jsonl",
+        help=(
+            "jsonl (gold JSONL v1, default), labelstudio (JSON export with 'labels' spans) or "
+            "doccano (JSONL with [start, end, label] spans); for the last two each label "
+            "name becomes a question, pages are matched by their exact text or a 'doc' field, "
+            "and UTF-16 offsets are detected and converted"
+        ),
+    )
     imp.add_argument("--gold-set", required=True, metavar="NAME")
     imp.add_argument("--description", default="")
     imp.add_argument("--replace", action="store_true", help="overwrite an existing gold set")
@@ -35,14 +53,32 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     exp = verbs.add_parser(
         "export",
         parents=[common],
-        help="write a gold set as JSONL v1 (offsets in code points)",
+        help="write a gold set as JSONL v1 (offsets in code points), TREC, BEIR or Ragas",
+        description=(
+            "jsonl: gold JSONL v1. trec / beir: the gold set projected onto a chunk file "
+            "(--chunks): a chunk is relevant to a question when it holds one of its elements "
+            "whole, with that element's grade (the highest if several); chunk ids are "
+            "<doc>#<start>-<end>. trec writes 'qid 0 chunk_id grade' lines; beir writes "
+            "corpus.jsonl, queries.jsonl and qrels/test.tsv into the folder -o. ragas: one "
+            "{user_input, reference_contexts} line per question with elements."
+        ),
     )
     exp.add_argument("--gold-set", required=True, metavar="NAME")
-    exp.add_argument("-o", "--output", default="-", metavar="FILE", help="default: stdout")
+    exp.add_argument("--format", choices=EXPORT_FORMATS, default="jsonl")
+    exp.add_argument("--chunks", metavar="FILE", help="chunk JSONL (trec and beir)")
+    exp.add_argument(
+        "-o", "--output", default="-", metavar="PATH", help="default: stdout (beir: a folder)"
+    )
     exp.set_defaults(handler=run_export)
 
 
+IMPORT_FORMATS = ("jsonl", "labelstudio", "doccano")
+EXPORT_FORMATS = ("jsonl", "trec", "beir", "ragas")
+
+
 def run_import(args: argparse.Namespace) -> int:
+    if args.format != "jsonl":
+        return _import_spans(args)
     from labeler.gold import resolve_gold
     from labeler.identity import resolve_annotator
     from labeler.store import open_store, resolve_db
@@ -101,6 +137,12 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    if args.format in ("trec", "beir"):
+        return _export_projection(args)
+    if args.chunks is not None:
+        raise UsageError(f"--chunks is for the trec and beir formats, not {args.format}")
+    if args.format == "ragas":
+        return _export_ragas(args)
     from labeler.formats.gold_jsonl import gold_line_json
     from labeler.store import open_store, resolve_db
     from labeler.store.goldsets import export_gold_set
@@ -127,4 +169,123 @@ def run_export(args: argparse.Namespace) -> int:
         )
     if args.output != "-":
         print(f"wrote {Path(args.output)}", file=sys.stderr)
+    return 0
+
+
+def _import_spans(args: argparse.Namespace) -> int:
+    """Label Studio / doccano spans → a new gold set, all or nothing."""
+    from labeler.formats.doccano import read_doccano
+    from labeler.formats.labelstudio import read_labelstudio
+    from labeler.formats.span_import import resolve_tasks
+    from labeler.identity import resolve_annotator
+    from labeler.store import open_store, page_text, resolve_db
+    from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
+
+    annotator = resolve_annotator(args.annotator)
+    tasks = read_labelstudio(args.file) if args.format == "labelstudio" else read_doccano(args.file)
+    store = open_store(resolve_db(args.db))
+    with store.session() as session:
+        by_text: dict[str, list[str]] | None = None
+
+        def docs_with_text(text: str) -> list[str]:
+            nonlocal by_text
+            if by_text is None:  # read every page once, only when a task has no doc field
+                from labeler.store import list_documents
+
+                ids = [d.id for d in list_documents(session)]
+                by_text = {}
+                for doc_id, page in sorted(page_texts(session, ids).items()):
+                    by_text.setdefault(page, []).append(doc_id)
+            return by_text.get(text, [])
+
+        result = resolve_tasks(
+            args.file, tasks, lambda doc: page_text(session, doc), docs_with_text
+        )
+    new = [
+        NewQuestion(
+            q.query_id,
+            q.query_id,
+            "",
+            tuple(NewElement(e.doc, e.start, e.end, e.text, 1, annotator) for e in q.elements),
+        )
+        for q in result.questions
+    ]
+    with store.write() as session:
+        import_gold_set(
+            session,
+            args.gold_set,
+            new,
+            actor=annotator,
+            description=args.description,
+            replace=args.replace,
+        )
+    for note in result.notes:
+        print(f"labeler: {args.file}: {note}", file=sys.stderr)
+    elements = sum(len(q.elements) for q in result.questions)
+    print(
+        f"imported gold set {args.gold_set!r} from {args.format}: {len(new)} questions "
+        f"(one per label), {elements} elements from {result.spans} spans "
+        f"({result.utf16} UTF-16 offsets converted, {result.reanchored} re-anchored, "
+        f"{result.repeated} repeated on their page)"
+    )
+    return 0
+
+
+def _export_projection(args: argparse.Namespace) -> int:
+    from labeler.cli.chunks_cmd import gold_questions, placed_chunks
+    from labeler.formats.beir import write_beir
+    from labeler.formats.qrels import corpus_chunks, project, write_trec_qrels
+    from labeler.store import open_store, resolve_db
+
+    if args.chunks is None:
+        raise UsageError(f"--format {args.format} needs --chunks FILE (a chunk JSONL file)")
+    if args.format == "beir" and args.output == "-":
+        raise UsageError("--format beir writes a folder: give it with -o PATH")
+    store = open_store(resolve_db(args.db))
+    with store.session() as session:
+        questions, stale = gold_questions(session, args.gold_set)
+        placed = placed_chunks(session, args.chunks)
+    projection = project(corpus_chunks(placed), questions)
+    if args.format == "beir":
+        write_beir(args.output, projection)
+    else:
+        with open_output(args.output) as out:
+            write_trec_qrels(out, projection)
+    if stale:
+        print(f"labeler: {stale} stale element(s) left out", file=sys.stderr)
+    if projection.unjudged:
+        shown = ", ".join(projection.unjudged[:10])
+        print(
+            f"labeler: {len(projection.unjudged)} question(s) have no chunk holding an element "
+            f"whole, so no qrels rows ({shown}{', ...' if len(projection.unjudged) > 10 else ''});"
+            " trec_eval-style tools skip such questions: see 'labeler chunks audit'",
+            file=sys.stderr,
+        )
+    rows = sum(len(v) for v in projection.qrels.values())
+    print(
+        f"wrote {args.format} for {len(projection.questions)} questions, "
+        f"{len(projection.corpus)} chunks, {rows} relevant pairs to {args.output}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _export_ragas(args: argparse.Namespace) -> int:
+    from labeler.cli.chunks_cmd import gold_questions
+    from labeler.formats.gold_jsonl import write_lines
+    from labeler.formats.ragas import ragas_lines
+    from labeler.store import open_store, resolve_db
+
+    store = open_store(resolve_db(args.db))
+    with store.session() as session:
+        questions, stale = gold_questions(session, args.gold_set)
+    with open_output(args.output) as out:
+        count = write_lines(out, ragas_lines(questions))
+    skipped = sum(not q.spans for q in questions)
+    if stale:
+        print(f"labeler: {stale} stale element(s) left out", file=sys.stderr)
+    if skipped:
+        print(f"labeler: {skipped} question(s) without elements left out", file=sys.stderr)
+    if args.output != "-":
+        print(f"wrote {count} questions to {Path(args.output)}", file=sys.stderr)
     return 0

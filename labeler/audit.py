@@ -1,0 +1,190 @@
+"""Chunk audit: what a chunking does to a gold set's elements before any retrieval happens.
+
+For each expected element, the chunks of its page are compared with it by position:
+
+* **whole**: some chunk holds the element entirely (``chunk.start <= start`` and
+  ``end <= chunk.end``);
+* **cut**: no chunk holds it whole but some overlap it; ``pieces`` is the number of chunks
+  overlapping it (overlapping windows count each), ``best_share`` the largest share of its
+  code points inside one chunk;
+* **uncovered**: no chunk overlaps it at all (the page has no chunks, or they skip it).
+
+An element is **kept** when ``best_share >= threshold`` (a whole element always is). Over
+the questions with at least one element, the share that has an element whole is the
+ceiling on Hit@k any retriever can reach with these chunks (chunks judged by position, as
+scoring does), and the share with an element kept the ceiling on Partial@k.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from labeler.chunking import Chunk
+
+
+@dataclass(frozen=True)
+class AuditElement:
+    """A stored (non-stale) element of the audited gold set."""
+
+    query_id: str
+    doc: str
+    start: int
+    end: int
+    text: str
+    grade: int
+
+
+@dataclass(frozen=True)
+class ElementFate:
+    """What the chunks do to one element."""
+
+    element: AuditElement
+    pieces: int
+    best_share: float
+    whole: bool
+    kept: bool
+
+    @property
+    def status(self) -> str:
+        """``whole``, ``cut`` or ``uncovered``."""
+        if self.whole:
+            return "whole"
+        return "cut" if self.pieces else "uncovered"
+
+
+@dataclass
+class Tally:
+    """Element counts for one page or overall."""
+
+    elements: int = 0
+    whole: int = 0
+    cut: int = 0
+    uncovered: int = 0
+    kept: int = 0
+
+    def add(self, fate: ElementFate) -> None:
+        self.elements += 1
+        self.whole += fate.whole
+        self.cut += fate.status == "cut"
+        self.uncovered += fate.status == "uncovered"
+        self.kept += fate.kept
+
+
+@dataclass
+class AuditReport:
+    """The audit of one chunk set against one gold set."""
+
+    threshold: float
+    chunks: int
+    questions: int
+    hit_ceiling: float
+    partial_ceiling: float
+    overall: Tally
+    by_doc: dict[str, Tally]
+    fates: list[ElementFate] = field(default_factory=list)
+
+    @property
+    def cut(self) -> list[ElementFate]:
+        """Elements no chunk holds whole, in gold-set order."""
+        return [f for f in self.fates if not f.whole]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready summary: counts, ceilings, per-document tallies and cut elements."""
+        return {
+            "threshold": self.threshold,
+            "chunks": self.chunks,
+            "questions": self.questions,
+            "hit_ceiling": self.hit_ceiling,
+            "partial_ceiling": self.partial_ceiling,
+            "elements": asdict(self.overall),
+            "by_doc": {doc: asdict(t) for doc, t in sorted(self.by_doc.items())},
+            "cut_elements": [
+                {
+                    "query_id": f.element.query_id,
+                    "doc": f.element.doc,
+                    "start": f.element.start,
+                    "end": f.element.end,
+                    "text": f.element.text,
+                    "status": f.status,
+                    "pieces": f.pieces,
+                    "best_share": round(f.best_share, 4),
+                    "kept": f.kept,
+                }
+                for f in self.cut
+            ],
+        }
+
+
+class _PageChunks:
+    """A page's chunks sorted by start, for overlap look-ups."""
+
+    def __init__(self, chunks: Iterable[Chunk]) -> None:
+        ordered = sorted(chunks, key=lambda c: (c.start, c.end))
+        self.starts = [c.start for c in ordered]
+        self.chunks = ordered
+        self.longest = max((c.end - c.start for c in ordered), default=0)
+
+    def overlapping(self, start: int, end: int) -> list[Chunk]:
+        """Chunks sharing at least one code point with ``[start, end)``."""
+        lo = bisect_left(self.starts, start - self.longest)
+        hi = bisect_right(self.starts, end - 1)
+        return [c for c in self.chunks[lo:hi] if c.end > start]
+
+
+def element_fate(element: AuditElement, chunks: Sequence[Chunk], threshold: float) -> ElementFate:
+    """The fate of ``element`` given the chunks of its page that overlap it."""
+    length = element.end - element.start
+    best = 0
+    for c in chunks:
+        best = max(best, min(c.end, element.end) - max(c.start, element.start))
+    share = best / length if length else 0.0
+    whole = best >= length > 0
+    return ElementFate(element, len(chunks), share, whole, whole or share >= threshold)
+
+
+def audit_chunks(
+    chunks: Iterable[Chunk],
+    elements: Sequence[AuditElement],
+    *,
+    threshold: float = 0.5,
+) -> AuditReport:
+    """Audit ``chunks`` (already placed on their pages) against ``elements``.
+
+    Questions are those with at least one element in ``elements``; ceilings are 0.0 when
+    there are none. Raises :class:`ValueError` unless ``0 < threshold <= 1``.
+    """
+    if not 0 < threshold <= 1:
+        raise ValueError(f"threshold must be in (0, 1], got {threshold}")
+    by_page: dict[str, list[Chunk]] = {}
+    count = 0
+    for c in chunks:
+        by_page.setdefault(c.doc, []).append(c)
+        count += 1
+    index = {doc: _PageChunks(cs) for doc, cs in by_page.items()}
+    empty = _PageChunks(())
+    overall = Tally()
+    by_doc: dict[str, Tally] = {}
+    fates: list[ElementFate] = []
+    hit: dict[str, bool] = {}
+    partial: dict[str, bool] = {}
+    for e in elements:
+        fate = element_fate(e, index.get(e.doc, empty).overlapping(e.start, e.end), threshold)
+        fates.append(fate)
+        overall.add(fate)
+        by_doc.setdefault(e.doc, Tally()).add(fate)
+        hit[e.query_id] = hit.get(e.query_id, False) or fate.whole
+        partial[e.query_id] = partial.get(e.query_id, False) or fate.kept
+    questions = len(hit)
+    return AuditReport(
+        threshold=threshold,
+        chunks=count,
+        questions=questions,
+        hit_ceiling=sum(hit.values()) / questions if questions else 0.0,
+        partial_ceiling=sum(partial.values()) / questions if questions else 0.0,
+        overall=overall,
+        by_doc=by_doc,
+        fates=fates,
+    )

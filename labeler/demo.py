@@ -1,0 +1,229 @@
+"""The end-to-end demo: bundled pages → demo gold set → two chunkers × BM25 → scores.
+
+:func:`run_demo` does, in seconds:
+
+1. ingests the pages the demo gold set (``corpora/sqlite-docs/gold/demo.jsonl``) cites plus
+   :data:`EXTRA_PAGES` other top-level pages of the bundled corpus as distractors (pages
+   already stored unchanged are not re-read; a database holding the whole corpus is reused
+   as it is);
+2. imports the demo gold set as gold set ``demo``, replacing an older copy;
+3. chunks those pages twice, as stored: fixed windows of ``size`` tokens
+   (:func:`~labeler.chunking.fixed_token_chunks`) and structure-aware chunks cut at the
+   page's block boundaries (:func:`~labeler.chunking.structure_chunks`);
+4. retrieves the top ``max(ks)`` chunks per question with BM25 (:mod:`labeler.retrieve`)
+   over each chunk set, writes the runs as JSONL into the output folder, and imports them
+   as ``fixed-<size>`` and ``structure`` (replacing older runs of those names);
+5. scores both runs and compares them (structure − fixed).
+
+Only the pages chosen in step 1 are chunked, whatever else the database holds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from labeler.chunking import Chunk, fixed_token_chunks, structure_chunks
+from labeler.errors import InputError, UsageError
+from labeler.evaluate import Evaluation, compare
+from labeler.gold import ResolvedQuestion, resolve_gold
+from labeler.ingest import ingest_paths
+from labeler.retrieve import build_index, write_run
+from labeler.runs import import_run_file
+from labeler.store import Store
+from scoring import RunComparison
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpora" / "sqlite-docs"
+GOLD_SET = "demo"
+STRUCTURE_RUN = "structure"
+ANNOTATOR = "demo"
+#: distractor pages ingested besides the cited ones
+EXTRA_PAGES = 40
+#: longest structure-aware chunk, in code points
+STRUCTURE_MAX_CHARS = 2000
+
+Say = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class DemoOutcome:
+    """What :func:`run_demo` built and measured."""
+
+    pages: tuple[str, ...]
+    questions: int
+    chunks: dict[str, int]
+    run_files: dict[str, Path]
+    comparison: RunComparison
+    evaluations: dict[str, Evaluation]
+    seconds: float
+
+
+def fixed_run_name(size: int) -> str:
+    """The name of the fixed-window run: ``fixed-800`` for 800-token windows."""
+    return f"fixed-{size}"
+
+
+def demo_pages(corpus: Path, cited: Sequence[str], extra: int = EXTRA_PAGES) -> list[str]:
+    """The cited pages plus ``extra`` other top-level ``.html`` pages, spread evenly over the
+    sorted list (deterministic), sorted. Raises :class:`InputError` for a cited page that is
+    not in ``corpus``."""
+    for doc in cited:
+        if not (corpus / doc).is_file():
+            raise InputError(corpus / doc, "the demo gold set cites this page, but it is missing")
+    others = sorted(p.name for p in corpus.glob("*.html") if p.name not in set(cited))
+    step = max(len(others) / extra, 1.0) if extra > 0 else 0.0
+    picked = {others[int(i * step)] for i in range(min(extra, len(others)))} if step else set()
+    return sorted(set(cited) | picked)
+
+
+def chunk_pages(
+    texts: dict[str, str], corpus: Path, *, size: int
+) -> tuple[list[Chunk], list[Chunk]]:
+    """Fixed ``size``-token windows and structure-aware chunks of every page in ``texts``
+    (doc id → stored text), pages in sorted order. Block boundaries come from the page's
+    file in ``corpus``; :class:`~labeler.errors.ExtractError` if that file no longer gives
+    the stored text."""
+    from labeler.extract.blocks import block_starts
+
+    fixed: list[Chunk] = []
+    structure: list[Chunk] = []
+    for doc in sorted(texts):
+        text = texts[doc]
+        fixed.extend(fixed_token_chunks(doc, text, size=size))
+        blocks = block_starts((corpus / doc).read_bytes(), text=text)
+        structure.extend(structure_chunks(doc, text, blocks, max_chars=STRUCTURE_MAX_CHARS))
+    return fixed, structure
+
+
+def _import_gold(store: Store, gold: Path) -> list[ResolvedQuestion]:
+    from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
+
+    with store.session() as session:
+        cache: dict[str, str] = {}
+
+        def page_of(doc: str) -> str | None:
+            if doc not in cache:
+                cache.update(page_texts(session, [doc]))
+            return cache.get(doc)
+
+        questions, _ = resolve_gold(gold, page_of)
+    new = [
+        NewQuestion(
+            q.query_id,
+            q.query,
+            q.notes or "",
+            tuple(
+                NewElement(e.doc, e.start, e.end, e.text, e.grade, ANNOTATOR) for e in q.elements
+            ),
+        )
+        for q in questions
+    ]
+    with store.write() as session:
+        import_gold_set(
+            session,
+            GOLD_SET,
+            new,
+            actor=ANNOTATOR,
+            description="SQLite questions with hand-picked answer spans (the demo)",
+            replace=True,
+        )
+    return questions
+
+
+def _cited(gold: Path) -> list[str]:
+    from labeler.formats.gold_jsonl import read_gold
+
+    return sorted({e.doc for line in read_gold(gold) for e in line.elements})
+
+
+def run_demo(
+    store: Store,
+    out_dir: Path,
+    *,
+    ks: Sequence[int] = (1, 3, 5, 10),
+    size: int = 800,
+    corpus: Path = CORPUS,
+    say: Say | None = None,
+) -> DemoOutcome:
+    """Run the demo (module docstring) against ``store``; run files go to ``out_dir``.
+
+    ``say`` receives one progress line per step. Raises :class:`UsageError` for a bad
+    ``size`` or ``ks``, :class:`InputError` when the bundled corpus or gold set is missing.
+    """
+    started = time.perf_counter()
+    note = say or (lambda _line: None)
+    if size < 1:
+        raise UsageError(f"--size must be a positive number of tokens, got {size}")
+    if not ks or min(ks) < 1:
+        raise UsageError(f"every k must be a positive integer, got {list(ks)}")
+    gold = corpus / "gold" / "demo.jsonl"
+    if not gold.is_file():
+        raise InputError(gold, "the demo gold set is missing (is the corpus bundled?)")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(
+            out_dir, f"cannot create the output folder: {err.strerror or err}"
+        ) from None
+
+    pages = demo_pages(corpus, _cited(gold))
+    report = ingest_paths(store, [corpus / p for p in pages])
+    if report.failed:
+        failed, reason = report.failed[0]
+        raise InputError(failed, f"cannot ingest: {reason}")
+    note(
+        f"pages: {len(pages)} ({report.added} added, {report.updated} updated, "
+        f"{report.unchanged} unchanged)"
+    )
+    questions = _import_gold(store, gold)
+    note(f"gold set {GOLD_SET!r}: {len(questions)} questions imported")
+
+    from labeler.store.goldsets import page_texts
+
+    with store.session() as session:
+        texts = page_texts(session, pages)
+    fixed, structure = chunk_pages(texts, corpus, size=size)
+    runs = {fixed_run_name(size): fixed, STRUCTURE_RUN: structure}
+    params = {
+        fixed_run_name(size): {"chunker": "fixed_token_chunks", "size": size},
+        STRUCTURE_RUN: {"chunker": "structure_chunks", "max_chars": STRUCTURE_MAX_CHARS},
+    }
+    files: dict[str, Path] = {}
+    k = max(ks)
+    for name, chunks in runs.items():
+        path = out_dir / f"{name}.jsonl"
+        write_run(questions, build_index(chunks), k, path)
+        import_run_file(
+            store,
+            path,
+            name,
+            replace=True,
+            parameters={**params[name], "retriever": "bm25", "k": k, "pages": len(pages)},
+        )
+        files[name] = path
+        note(f"run {name!r}: {len(chunks)} chunks, top {k} per question → {path}")
+
+    comparison, a, b = compare(store, GOLD_SET, fixed_run_name(size), STRUCTURE_RUN, ks=ks)
+    return DemoOutcome(
+        pages=tuple(pages),
+        questions=len(questions),
+        chunks={name: len(chunks) for name, chunks in runs.items()},
+        run_files=files,
+        comparison=comparison,
+        evaluations={fixed_run_name(size): a, STRUCTURE_RUN: b},
+        seconds=time.perf_counter() - started,
+    )
+
+
+def demo_report(outcome: DemoOutcome) -> str:
+    """Both runs' score reports, then the comparison (structure − fixed), as text tables."""
+    from labeler.report.score_report import comparison_report, score_report
+
+    parts = [
+        score_report(ev.result, stale_excluded=ev.stale_excluded, worst=5)
+        for ev in outcome.evaluations.values()
+    ]
+    parts.append(comparison_report(outcome.comparison))
+    return "\n".join(parts)

@@ -1,0 +1,83 @@
+"""BEIR export of a gold set projected onto a chunk file (see :mod:`labeler.formats.qrels`).
+
+A BEIR dataset folder:
+
+* ``corpus.jsonl``: one chunk per line, ``{"_id": chunk id, "title": "", "text": chunk text,
+  "metadata": {"doc": ..., "start": ..., "end": ...}}`` (title empty: a chunk is embedded as
+  its text alone; the page id is in ``metadata``);
+* ``queries.jsonl``: ``{"_id": query id, "text": question}`` for every question with
+  elements (questions without any relevant chunk included: see ``Projection.unjudged``);
+* ``qrels/test.tsv``: header ``query-id	corpus-id	score``, one row per relevant
+  (question, chunk).
+
+Tabs and newlines in question ids are written as spaces (they would break the TSV).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from labeler.errors import InputError
+from labeler.formats.qrels import Projection
+
+QRELS_HEADER = "query-id\tcorpus-id\tscore"
+
+
+def _qid(query_id: str) -> str:
+    return query_id.replace("\t", " ").replace("\r", " ").replace("\n", " ")
+
+
+def beir_files(projection: Projection) -> dict[str, str]:
+    """The three files' contents, keyed by their path inside the dataset folder."""
+    corpus = "".join(
+        json.dumps(
+            {
+                "_id": c.id,
+                "title": "",
+                "text": c.text,
+                "metadata": {"doc": c.doc, "start": c.start, "end": c.end},
+            },
+            ensure_ascii=False,
+        )
+        + "\n"
+        for c in projection.corpus
+    )
+    queries = "".join(
+        json.dumps({"_id": _qid(q.query_id), "text": q.text}, ensure_ascii=False) + "\n"
+        for q in projection.questions
+    )
+    rows = [QRELS_HEADER]
+    for q in projection.questions:
+        for cid, grade in projection.qrels.get(q.query_id, {}).items():
+            rows.append(f"{_qid(q.query_id)}\t{cid}\t{grade}")
+    return {
+        "corpus.jsonl": corpus,
+        "queries.jsonl": queries,
+        "qrels/test.tsv": "\n".join(rows) + "\n",
+    }
+
+
+def write_beir(folder: str | Path, projection: Projection) -> None:
+    """Write the dataset into ``folder`` (created if needed; the three files replaced).
+
+    Each file is written beside its final name and renamed into place. Raises
+    :class:`InputError` when the folder cannot be written.
+    """
+    root = Path(folder)
+    try:
+        (root / "qrels").mkdir(parents=True, exist_ok=True)
+        for name, content in beir_files(projection).items():
+            target = root / name
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+            try:
+                with open(fd, "w", encoding="utf-8", newline="\n") as out:
+                    out.write(content)
+                os.replace(tmp, target)
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+    except OSError as err:
+        raise InputError(folder, f"cannot write the BEIR folder: {err.strerror or err}") from None

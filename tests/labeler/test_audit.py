@@ -1,0 +1,81 @@
+"""Chunk audit on hand-made pages where every cut is known."""
+
+from __future__ import annotations
+
+import pytest
+
+from labeler.audit import AuditElement, audit_chunks
+from labeler.chunking import Chunk, fixed_token_chunks
+
+PAGE = "alpha beta gamma delta epsilon zeta eta theta"
+OTHER = "One sentence here. Another sentence there."
+
+
+def element(qid: str, doc: str, page: str, text: str, grade: int = 1) -> AuditElement:
+    start = page.index(text)
+    return AuditElement(qid, doc, start, start + len(text), text, grade)
+
+
+def chunks() -> list[Chunk]:
+    # two windows of four tokens: "alpha beta gamma delta" | "epsilon zeta eta theta"
+    return [*fixed_token_chunks("p", PAGE, size=4), Chunk("o", 0, 18, OTHER[:18])]
+
+
+def test_cut_whole_and_uncovered_elements() -> None:
+    cut = element("q1", "p", PAGE, "gamma delta epsilon")
+    whole = element("q2", "p", PAGE, "beta gamma")
+    other = element("q3", "o", OTHER, "One sentence here.")
+    missing = element("q3", "o", OTHER, "Another sentence there.")
+    report = audit_chunks(chunks(), [cut, whole, other, missing])
+
+    fates = {f.element.text: f for f in report.fates}
+    f = fates["gamma delta epsilon"]
+    assert (f.status, f.pieces, f.whole) == ("cut", 2, False)
+    assert f.best_share == pytest.approx(len("gamma delta") / len("gamma delta epsilon"))
+    assert f.kept  # 11/19 = 0.58 >= 0.5
+    assert (fates["beta gamma"].status, fates["beta gamma"].pieces) == ("whole", 1)
+    assert fates["Another sentence there."].status == "uncovered"
+    assert fates["Another sentence there."].pieces == 0
+
+    assert report.chunks == 3 and report.questions == 3
+    assert (report.overall.elements, report.overall.whole, report.overall.cut) == (4, 2, 1)
+    assert (report.overall.uncovered, report.overall.kept) == (1, 3)
+    assert report.hit_ceiling == pytest.approx(2 / 3)  # q2 and q3 have an element whole
+    assert report.partial_ceiling == pytest.approx(1.0)
+    assert (report.by_doc["p"].elements, report.by_doc["p"].whole, report.by_doc["p"].cut) == (
+        2,
+        1,
+        1,
+    )
+    assert (report.by_doc["o"].whole, report.by_doc["o"].uncovered) == (1, 1)
+    assert [x.element.text for x in report.cut] == [
+        "gamma delta epsilon",
+        "Another sentence there.",
+    ]
+
+
+def test_threshold_decides_what_is_kept() -> None:
+    cut = element("q1", "p", PAGE, "gamma delta epsilon")
+    strict = audit_chunks(chunks(), [cut], threshold=0.6)
+    assert strict.overall.kept == 0
+    assert (strict.hit_ceiling, strict.partial_ceiling) == (0.0, 0.0)
+    with pytest.raises(ValueError, match="threshold"):
+        audit_chunks(chunks(), [cut], threshold=0)
+
+
+def test_overlapping_windows_count_every_piece() -> None:
+    windows = fixed_token_chunks("p", PAGE, size=3, overlap=2)  # every token starts a window
+    e = element("q1", "p", PAGE, "gamma delta epsilon zeta")
+    fate = audit_chunks(windows, [e]).fates[0]
+    # windows starting at beta..zeta overlap it; none holds its four tokens
+    assert (fate.status, fate.pieces) == ("cut", 6)
+    assert fate.best_share == pytest.approx(len("gamma delta epsilon") / len(e.text))
+
+
+def test_json_summary() -> None:
+    e = element("q1", "p", PAGE, "gamma delta epsilon")
+    obj = audit_chunks(chunks(), [e]).to_json()
+    assert obj["elements"] == {"elements": 1, "whole": 0, "cut": 1, "uncovered": 0, "kept": 1}
+    assert obj["cut_elements"][0]["pieces"] == 2 and obj["cut_elements"][0]["query_id"] == "q1"
+    assert obj["hit_ceiling"] == 0.0 and obj["partial_ceiling"] == 1.0
+    assert audit_chunks([], []).to_json()["hit_ceiling"] == 0.0

@@ -1,0 +1,178 @@
+"""Label Studio and doccano span imports: import → export JSONL gives the expected spans,
+UTF-16 offsets (emoji page) are detected and converted, bad files change nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from labeler.cli import main
+from labeler.extract import page_text
+from labeler.formats.span_import import RawSpan, RawTask, resolve_tasks, utf16_map
+
+EMOJI = "<p>Party 🎉 time. The 🚀 rocket launches at noon.</p><p>Second 😀 para.</p>"
+PLAIN = "<p>Plain page with a span.</p>"
+
+
+def text_of(html: str) -> str:
+    return page_text(html.encode("utf-8"))
+
+
+def u16(text: str, cp: int) -> int:
+    """The UTF-16 (JavaScript) index of code point offset ``cp``."""
+    return len(text[:cp].encode("utf-16-le")) // 2
+
+
+def js_span(text: str, span: str) -> tuple[int, int]:
+    start = text.index(span)
+    return u16(text, start), u16(text, start + len(span))
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> str:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "emoji.html").write_text(EMOJI, encoding="utf-8")
+    (docs / "plain.html").write_text(PLAIN, encoding="utf-8")
+    path = str(tmp_path / "labels.db")
+    assert main(["ingest", str(docs), "--db", path, "-q"]) == 0
+    return path
+
+
+def exported(db: str, tmp_path: Path, name: str) -> list[dict[str, object]]:
+    out = tmp_path / f"{name}.jsonl"
+    assert main(["gold", "export", "--gold-set", name, "-o", str(out), "--db", db]) == 0
+    return [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+
+
+def spans(rows: list[dict[str, object]]) -> dict[str, list[tuple[str, int, int, str]]]:
+    return {
+        str(r["query_id"]): [
+            (e["doc"], e["start"], e["end"], e["text"])
+            for e in r["elements"]  # type: ignore[attr-defined]
+        ]
+        for r in rows
+    }
+
+
+def labelstudio_export(emoji: str) -> list[dict[str, object]]:
+    rocket, second = js_span(emoji, "rocket launches at noon."), js_span(emoji, "Second 😀 para.")
+
+    def result(start: int, end: int, text: str, label: str) -> dict[str, object]:
+        value = {"start": start, "end": end, "text": text, "labels": [label]}
+        return {"type": "labels", "from_name": "label", "to_name": "text", "value": value}
+
+    return [
+        {"id": 11, "data": {"text": emoji}, "annotations": [
+            {"result": [result(*rocket, "rocket launches at noon.", "q1"),
+                        result(*second, "Second 😀 para.", "q2"),
+                        {"type": "choices", "value": {"choices": ["x"]}}]},
+            {"was_cancelled": True, "result": [result(0, 5, "Party", "q9")]},
+        ]},
+        {"id": 12, "data": {"doc": "plain.html"}, "meta": {}, "annotations": [
+            {"result": [result(0, 5, "a span", "q1")]},  # wrong offsets: re-anchored by text
+        ]},
+    ]  # fmt: skip
+
+
+def test_labelstudio_round_trip_with_utf16_offsets(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    emoji, plain = text_of(EMOJI), text_of(PLAIN)
+    assert emoji == "Party 🎉 time. The 🚀 rocket launches at noon. Second 😀 para."
+    path = tmp_path / "ls.json"
+    path.write_text(json.dumps(labelstudio_export(emoji), ensure_ascii=False), encoding="utf-8")
+    args = ["gold", "import", str(path), "--format", "labelstudio", "--gold-set", "ls"]
+    assert main([*args, "--db", db]) == 0
+    out, err = capsys.readouterr()
+    assert "2 span(s) count offsets in UTF-16 code units" in err
+    assert "1 span(s) had offsets matching neither" in err
+    assert "2 questions (one per label), 3 elements" in out
+    r = emoji.index("rocket")
+    s = emoji.index("Second")
+    p = plain.index("a span")
+    assert spans(exported(db, tmp_path, "ls")) == {
+        "q1": [("emoji.html", r, r + 24, "rocket launches at noon."),
+               ("plain.html", p, p + 6, "a span")],
+        "q2": [("emoji.html", s, s + 14, "Second 😀 para.")],
+    }  # fmt: skip
+
+
+def test_doccano_round_trip_with_both_span_shapes(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    emoji, plain = text_of(EMOJI), text_of(PLAIN)
+    rows = [
+        {"id": 1, "text": emoji, "label": [[*js_span(emoji, "rocket launches"), "q1"],
+                                           [*js_span(emoji, "time."), "q2"]]},
+        {"id": 2, "text": plain, "meta": {"doc": "plain.html"},
+         "entities": [{"id": 5, "start_offset": 0, "end_offset": 5, "label": "q2"}]},
+    ]  # fmt: skip
+    path = tmp_path / "doccano.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
+    args = ["gold", "import", str(path), "--format", "doccano", "--gold-set", "dc"]
+    assert main([*args, "--db", db]) == 0
+    err = capsys.readouterr().err
+    assert "2 span(s) count offsets in UTF-16" in err  # read as code points, both cut words
+    r, t = emoji.index("rocket"), emoji.index("time.")
+    assert spans(exported(db, tmp_path, "dc")) == {
+        "q1": [("emoji.html", r, r + 15, "rocket launches")],
+        "q2": [("emoji.html", t, t + 5, "time."), ("plain.html", 0, 5, "Plain")],
+    }
+
+
+def test_bad_imports_change_nothing(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.jsonl"
+    rows = [
+        {"text": text_of(PLAIN), "label": [[0, 5, "q1"]]},
+        {"text": "a page nobody ingested", "label": [[0, 1, "q1"]]},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
+    base = ["gold", "import", str(path), "--format", "doccano", "--gold-set", "x", "--db", db]
+    assert main(base) == 1
+    assert "bad.jsonl:2: line 2: its text equals no stored page" in capsys.readouterr().err
+    assert main(["gold", "export", "--gold-set", "x", "--db", db]) == 1  # not created
+    assert "no gold set 'x'" in capsys.readouterr().err
+
+    ls = tmp_path / "bad.json"
+    ls.write_text(json.dumps([{"id": 3, "data": {"doc": "plain.html"}, "annotations": [
+        {"result": [{"type": "labels", "value": {"start": 0, "end": 3, "text": "nope",
+                                                 "labels": ["q1"]}}]}]}]))  # fmt: skip
+    args = ["gold", "import", str(ls), "--format", "labelstudio", "--gold-set", "y", "--db", db]
+    assert main(args) == 1
+    assert "task 1 (id 3), annotation 1, result 1, span 0-3: text 'nope' is not on page" in (
+        capsys.readouterr().err
+    )
+    ls.write_text("[{")
+    assert main(args) == 1
+    assert "broken JSON" in capsys.readouterr().err
+
+
+def test_offset_readings() -> None:
+    text = "a😀b cde"
+    assert utf16_map(text) == {0: 0, 1: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6, 8: 7}
+    page = {"d": text}
+    task = RawTask(
+        "t",
+        None,
+        text,
+        None,
+        (
+            RawSpan("cp", 4, 7, "cde", "s1"),  # code points, matching their text
+            RawSpan("js", 5, 8, "cde", "s2"),  # UTF-16 units
+            RawSpan("nt", 5, 8, None, "s3"),  # no text: read as UTF-16 ("cde", not "de")
+            RawSpan("nt2", 2, 3, None, "s4"),  # 2 falls inside the emoji in UTF-16: code points
+        ),
+    )
+    result = resolve_tasks("f", [task], page.get, lambda t: ["d"] if t == text else [])
+    got = {q.query_id: [(e.start, e.end, e.unit) for e in q.elements] for q in result.questions}
+    assert got == {
+        "cp": [(4, 7, "codepoint")],
+        "js": [(4, 7, "utf16")],
+        "nt": [(4, 7, "utf16")],
+        "nt2": [(2, 3, "codepoint")],
+    }
