@@ -16,9 +16,8 @@ from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.audit import record_change, snapshot
-from labeler.store.documents import get_document
+from labeler.store.labels import add_element
 from labeler.store.models import ELEMENT_STALE, Element, GoldSet, Query
-from labeler.store.validation import check_element_fields, check_element_span
 
 
 @dataclass(frozen=True)
@@ -187,35 +186,16 @@ def attach_element(
     Like :func:`labeler.store.labels.add_element`: the text is taken from the page, bad
     offsets or grades raise :class:`IntegrityError`, unknown rows :class:`NotFoundError`.
     """
-    doc = get_document(session, document_id)
-    if session.get(Query, query_id) is None:
-        raise NotFoundError(f"no question with id {query_id} in the database")
-    in_range = 0 <= start < end <= len(doc.text)
-    element = Element(
-        query_id=query_id,
-        document_id=doc.id,
-        start=start,
-        end=end,
-        text=doc.text[start:end] if in_range else "",
-        grade=grade,
+    element = add_element(
+        session,
+        query_id,
+        document_id,
+        start,
+        end,
         annotator=annotator,
+        grade=grade,
         assisted=assisted,
     )
-    check_element_fields(element)
-    check_element_span(doc.text, element)
-    session.add(element)
-    session.flush()
-    assert element.id is not None
-    record_change(
-        session,
-        actor=annotator,
-        action="add",
-        entity="element",
-        entity_id=element.id,
-        before=None,
-        after=snapshot(element),
-    )
-    session.flush()
     return element_row(element)
 
 

@@ -90,12 +90,14 @@ def add_element(
     *,
     annotator: str,
     grade: int = 1,
+    assisted: bool = False,
 ) -> Element:
     """Label ``document.text[start:end]`` as an expected element of ``query``.
 
     The element text is taken from the page, so it is right by construction; offsets out of
     range (``0 <= start < end <= len(text)`` fails), a grade below 1, or an unknown query or
     document raise :class:`IntegrityError` / :class:`NotFoundError`. Audited as ``add``.
+    ``assisted`` records that the annotator had retrieval results on screen (assist mode).
     """
     doc = get_document(session, document) if isinstance(document, str) else document
     query_id = query if isinstance(query, int) else query.id
@@ -110,6 +112,7 @@ def add_element(
         text=doc.text[start:end] if in_range else "",
         grade=grade,
         annotator=annotator,
+        assisted=assisted,
     )
     check_element_fields(element)
     check_element_span(doc.text, element)
