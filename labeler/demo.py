@@ -28,7 +28,7 @@ from pathlib import Path
 from labeler.chunking import Chunk, fixed_token_chunks, structure_chunks
 from labeler.errors import InputError, UsageError
 from labeler.evaluate import Evaluation, compare
-from labeler.gold import ResolvedQuestion, resolve_gold
+from labeler.gold import ResolvedQuestion, import_gold_file
 from labeler.ingest import ingest_paths
 from labeler.retrieve import build_index, write_run
 from labeler.runs import import_run_file
@@ -98,37 +98,14 @@ def chunk_pages(
 
 
 def _import_gold(store: Store, gold: Path) -> list[ResolvedQuestion]:
-    from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
-
-    with store.session() as session:
-        cache: dict[str, str] = {}
-
-        def page_of(doc: str) -> str | None:
-            if doc not in cache:
-                cache.update(page_texts(session, [doc]))
-            return cache.get(doc)
-
-        questions, _ = resolve_gold(gold, page_of)
-    new = [
-        NewQuestion(
-            q.query_id,
-            q.query,
-            q.notes or "",
-            tuple(
-                NewElement(e.doc, e.start, e.end, e.text, e.grade, ANNOTATOR) for e in q.elements
-            ),
-        )
-        for q in questions
-    ]
-    with store.write() as session:
-        import_gold_set(
-            session,
-            GOLD_SET,
-            new,
-            actor=ANNOTATOR,
-            description="SQLite questions with hand-picked answer spans (the demo)",
-            replace=True,
-        )
+    questions, _ = import_gold_file(
+        store,
+        gold,
+        GOLD_SET,
+        annotator=ANNOTATOR,
+        description="SQLite questions with hand-picked answer spans (the demo)",
+        replace=True,
+    )
     return questions
 
 

@@ -9,10 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from labeler.anchor import AnchorFailure, anchor
 from labeler.errors import InputError
 from labeler.formats.gold_jsonl import GoldLine, read_gold
+
+if TYPE_CHECKING:
+    from labeler.store import Store
 
 
 @dataclass(frozen=True)
@@ -98,3 +102,47 @@ def _resolve(
                 )
             )
         yield ResolvedQuestion(line.line, line.query_id, line.query, line.notes, tuple(placed))
+
+
+def import_gold_file(
+    store: Store,
+    path: str | Path,
+    gold_set: str,
+    *,
+    annotator: str,
+    description: str = "",
+    replace: bool = False,
+) -> tuple[list[ResolvedQuestion], ResolveSummary]:
+    """Import gold JSONL ``path`` into gold set ``gold_set``, all or nothing.
+
+    Every element is resolved against the stored pages first (:func:`resolve_gold`); only
+    then is the set written, in one transaction. ``replace`` overwrites an existing set of
+    that name (otherwise that is an :class:`~labeler.errors.IntegrityError`).
+    """
+    from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
+
+    with store.session() as session:
+        cache: dict[str, str | None] = {}
+
+        def page_of(doc: str) -> str | None:
+            if doc not in cache:
+                cache[doc] = page_texts(session, [doc]).get(doc)
+            return cache[doc]
+
+        questions, summary = resolve_gold(path, page_of)
+    new = [
+        NewQuestion(
+            q.query_id,
+            q.query,
+            q.notes or "",
+            tuple(
+                NewElement(e.doc, e.start, e.end, e.text, e.grade, annotator) for e in q.elements
+            ),
+        )
+        for q in questions
+    ]
+    with store.write() as session:
+        import_gold_set(
+            session, gold_set, new, actor=annotator, description=description, replace=replace
+        )
+    return questions, summary

@@ -79,41 +79,19 @@ EXPORT_FORMATS = ("jsonl", "trec", "beir", "ragas")
 def run_import(args: argparse.Namespace) -> int:
     if args.format != "jsonl":
         return _import_spans(args)
-    from labeler.gold import resolve_gold
+    from labeler.gold import import_gold_file
     from labeler.identity import resolve_annotator
     from labeler.store import open_store, resolve_db
-    from labeler.store.documents import find_document
-    from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set
 
     annotator = resolve_annotator(args.annotator)
-    store = open_store(resolve_db(args.db))
-    with store.session() as session:
-
-        def page_of(doc_id: str) -> str | None:
-            doc = find_document(session, doc_id)
-            return None if doc is None else doc.text
-
-        questions, summary = resolve_gold(args.file, page_of)
-    new = [
-        NewQuestion(
-            q.query_id,
-            q.query,
-            q.notes or "",
-            tuple(
-                NewElement(e.doc, e.start, e.end, e.text, e.grade, annotator) for e in q.elements
-            ),
-        )
-        for q in questions
-    ]
-    with store.write() as session:
-        import_gold_set(
-            session,
-            args.gold_set,
-            new,
-            actor=annotator,
-            description=args.description,
-            replace=args.replace,
-        )
+    questions, summary = import_gold_file(
+        open_store(resolve_db(args.db)),
+        args.file,
+        args.gold_set,
+        annotator=annotator,
+        description=args.description,
+        replace=args.replace,
+    )
     for q in questions:
         for e in q.elements:
             if e.reanchored:
