@@ -11,8 +11,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from labeler.store.fastread import GoldQuestionRow, SqliteReader, open_reader
+from labeler.store.fastread import SqliteReader, open_reader
 from labeler.store.location import sqlite_file
+from labeler.store.rows import StoredQuestion
 from scoring import (
     DEFAULT_THRESHOLD,
     Chunk,
@@ -26,7 +27,6 @@ from scoring import (
 
 if TYPE_CHECKING:
     from labeler.store import Store
-    from labeler.store.goldsets import ExportQuestion
 
 DEFAULT_KS: tuple[int, ...] = (1, 3, 5, 10)
 
@@ -36,7 +36,7 @@ RunRows = dict[str, list[tuple[str, str | None, float | None]]]
 class ScoringSource(Protocol):
     """What scoring reads from a database."""
 
-    def gold_questions(self, gold_set: str) -> Iterable[GoldQuestionRow | ExportQuestion]: ...
+    def gold_questions(self, gold_set: str) -> Iterable[StoredQuestion]: ...
 
     def page_texts(self, doc_ids: Sequence[str]) -> dict[str, str]: ...
 
@@ -49,7 +49,7 @@ class StoreSource:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def gold_questions(self, gold_set: str) -> list[ExportQuestion]:
+    def gold_questions(self, gold_set: str) -> list[StoredQuestion]:
         from labeler.store.goldsets import export_gold_set
 
         with self.store.session() as session:

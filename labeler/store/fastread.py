@@ -11,32 +11,14 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import closing
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 from labeler.errors import NotFoundError, StoreError
+from labeler.store.rows import StoredElement, StoredQuestion
 
 #: the schema version this reader understands; equal to ``migrations.SCHEMA_VERSION``
 READS_SCHEMA = 3
-
-
-@dataclass(frozen=True)
-class GoldElementRow:
-    doc: str
-    start: int
-    end: int
-    text: str
-    grade: int
-    stale: bool
-
-
-@dataclass(frozen=True)
-class GoldQuestionRow:
-    external_id: str
-    text: str
-    notes: str
-    elements: tuple[GoldElementRow, ...]
 
 
 class SqliteReader:
@@ -61,13 +43,13 @@ class SqliteReader:
     def close(self) -> None:
         self.conn.close()
 
-    def gold_questions(self, gold_set: str) -> Iterator[GoldQuestionRow]:
+    def gold_questions(self, gold_set: str) -> Iterator[StoredQuestion]:
         """Questions of ``gold_set`` in the order added, elements in label order."""
         row = self.conn.execute("SELECT id FROM gold_set WHERE name = ?", (gold_set,)).fetchone()
         if row is None:
             raise NotFoundError(f"no gold set {gold_set!r} in the database")
         set_id = row[0]
-        elements: dict[int, list[GoldElementRow]] = {}
+        elements: dict[int, list[StoredElement]] = {}
         for qid, doc, start, end, text, grade, status in self.conn.execute(
             'SELECT e.query_id, e.document_id, e.start, e."end", e.text, e.grade, e.status '
             "FROM element e JOIN query q ON q.id = e.query_id WHERE q.gold_set_id = ? "
@@ -75,13 +57,13 @@ class SqliteReader:
             (set_id,),
         ):
             elements.setdefault(qid, []).append(
-                GoldElementRow(doc, start, end, text, grade, status != "ok")
+                StoredElement(doc, start, end, text, grade, status != "ok")
             )
         for qid, external_id, text, notes in self.conn.execute(
             "SELECT id, external_id, text, notes FROM query WHERE gold_set_id = ? ORDER BY id",
             (set_id,),
         ):
-            yield GoldQuestionRow(external_id, text, notes, tuple(elements.get(qid, ())))
+            yield StoredQuestion(external_id, text, notes, tuple(elements.get(qid, ())))
 
     def page_texts(self, doc_ids: Sequence[str]) -> dict[str, str]:
         """Stored text of each existing document among ``doc_ids``."""

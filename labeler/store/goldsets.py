@@ -25,6 +25,7 @@ from labeler.store.models import (
     Query,
     utcnow,
 )
+from labeler.store.rows import StoredElement, StoredQuestion
 
 
 @dataclass(frozen=True)
@@ -45,24 +46,6 @@ class NewQuestion:
     text: str
     notes: str
     elements: tuple[NewElement, ...]
-
-
-@dataclass(frozen=True)
-class ExportElement:
-    doc: str
-    start: int
-    end: int
-    text: str
-    grade: int
-    stale: bool
-
-
-@dataclass(frozen=True)
-class ExportQuestion:
-    external_id: str
-    text: str
-    notes: str
-    elements: tuple[ExportElement, ...]
 
 
 def page_texts(session: Session, doc_ids: Sequence[str]) -> dict[str, str]:
@@ -203,7 +186,7 @@ def _batches(rows: list[dict[str, object]], size: int = 2000) -> Iterator[list[d
         yield rows[i : i + size]
 
 
-def export_gold_set(session: Session, name: str) -> Iterator[ExportQuestion]:
+def export_gold_set(session: Session, name: str) -> Iterator[StoredQuestion]:
     """Questions of gold set ``name`` in the order they were added, elements in label order."""
     gold_set = session.exec(select(GoldSet).where(col(GoldSet.name) == name)).first()
     if gold_set is None:
@@ -213,7 +196,7 @@ def export_gold_set(session: Session, name: str) -> Iterator[ExportQuestion]:
         .where(col(Query.gold_set_id) == gold_set.id)
         .order_by(col(Query.id))
     ).all()
-    by_query: dict[int, list[ExportElement]] = {qid: [] for qid, *_ in queries}
+    by_query: dict[int, list[StoredElement]] = {qid: [] for qid, *_ in queries}
     rows = session.execute(
         sa_select(
             col(Element.query_id),
@@ -229,6 +212,6 @@ def export_gold_set(session: Session, name: str) -> Iterator[ExportQuestion]:
         .order_by(col(Element.query_id), col(Element.id))
     )
     for qid, doc, start, end, text, grade, status in rows:
-        by_query[qid].append(ExportElement(doc, start, end, text, grade, status != ELEMENT_OK))
+        by_query[qid].append(StoredElement(doc, start, end, text, grade, status != ELEMENT_OK))
     for qid, external_id, text, notes in queries:
-        yield ExportQuestion(external_id, text, notes, tuple(by_query[qid]))
+        yield StoredQuestion(external_id, text, notes, tuple(by_query[qid]))
