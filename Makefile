@@ -20,7 +20,7 @@ ingest: $(STAMP)
 
 test: $(STAMP)
 	scripts/ensure-jsoup
-	$(BIN)/python -m pytest -q
+	scripts/test-postgres run $(BIN)/python -m pytest -q  # throwaway PostgreSQL, stopped after
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -13,8 +13,9 @@ Behaviour worth knowing:
 * A file whose sha256 and profile match the stored page is ``unchanged`` and not even
   extracted; nothing is written (``reextract=True`` extracts anyway and stores the text if
   the extractor now produces something else).
-* A changed file replaces the page text; elements that no longer equal the new
-  ``text[start:end]`` are marked stale and listed in the report, never dropped.
+* A changed file replaces the page text; its labelled elements are re-anchored by text and
+  context (:mod:`labeler.reanchor`): moved ones and ones marked stale are listed in the
+  report; nothing is ever dropped.
 * Each document is one short write transaction (all or nothing); a failure on one file
   (unreadable, not a regular file, too large, extraction error, duplicate id) is collected
   in ``failed`` with the reason and the walk goes on.
@@ -38,6 +39,7 @@ from typing import NamedTuple
 from labeler.errors import InputError, IntegrityError
 from labeler.extract import HTML_SUFFIXES, TEXT_SUFFIXES, page_text, profile_for_path
 from labeler.store import Fingerprint, StaleElement, Store, document_fingerprint, upsert_document
+from labeler.store.documents import MovedElement
 
 ProgressFn = Callable[[int, int, str], None]
 """``progress(done, total, path)``, called once per file after it is handled."""
@@ -59,7 +61,8 @@ class IngestReport:
 
     ``added``/``updated``/``unchanged``/``skipped`` are counts; the matching ``*_ids``
     (document ids) and ``skipped_paths`` say which. ``failed`` holds (path, reason) pairs,
-    ``stale`` the elements newly marked stale, ``empty`` the ids stored with empty text,
+    ``stale`` the elements newly marked stale, ``moved`` the elements re-anchored to new
+    offsets, ``empty`` the ids stored with empty text,
     ``notes`` remarks for the user (e.g. a directory with nothing to ingest), ``bytes`` the
     bytes read and ``seconds`` the wall time.
     """
@@ -73,6 +76,7 @@ class IngestReport:
     empty: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     bytes: int = 0
+    moved: tuple[MovedElement, ...] = ()
     seconds: float = 0.0
 
     @property
@@ -116,6 +120,7 @@ class _Tally:
     skipped: list[str] = field(default_factory=list)
     failed: list[IngestFailure] = field(default_factory=list)
     stale: list[StaleElement] = field(default_factory=list)
+    moved: list[MovedElement] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     bytes_read: int = 0
@@ -212,6 +217,7 @@ def _ingest_one(
     by_outcome = {"added": tally.added, "updated": tally.updated, "unchanged": tally.unchanged}
     by_outcome[result.outcome].append(cand.doc_id)
     tally.stale.extend(result.stale)
+    tally.moved.extend(result.moved)
     if not text and result.outcome != "unchanged":
         tally.empty.append(cand.doc_id)
 
@@ -258,6 +264,7 @@ def ingest_paths(
         notes=tuple(tally.notes),
         bytes=tally.bytes_read,
         seconds=time.perf_counter() - started,
+        moved=tuple(tally.moved),
     )
 
 

@@ -18,6 +18,7 @@ from labeler.cli import (
     chunks_cmd,
     correctness_cmd,
     demo_cmd,
+    doctor_cmd,
     extract_cmd,
     gold_cmd,
     ingest_cmd,
@@ -60,6 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     correctness_cmd.register(commands, common)
     tui_cmd.register(commands, common)
     demo_cmd.register(commands, common)
+    doctor_cmd.register(commands, common)
     return parser
 
 

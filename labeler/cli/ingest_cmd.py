@@ -18,7 +18,8 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "Ingest files and folders (recursively): .html/.htm through the default jsoup "
             "profile, .txt/.md as they are. A document's id is its path relative to the folder "
             "given (with '/'), or the file name for a single file. Unchanged files are left "
-            "alone; changed files are updated and labels that no longer match are reported."
+            "alone; changed files are updated, labels on them follow their text (moved) or, "
+            "when it cannot be found unambiguously, are marked stale; both are reported."
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH")
@@ -27,6 +28,9 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 ProgressFn = Callable[[int, int, str], None]
+
+#: moved labels listed one per line (the rest are counted); stale ones are always listed
+MOVED_SHOWN = 20
 
 
 @contextmanager
@@ -63,6 +67,10 @@ def run(args: argparse.Namespace) -> int:
         report = ingest_paths(store, args.paths, progress=progress)
     for path, reason in report.failed:
         print(f"labeler: {path}: {reason}", file=sys.stderr)
+    for moved in report.moved[:MOVED_SHOWN]:
+        print(f"labeler: moved label: {moved}", file=sys.stderr)
+    if len(report.moved) > MOVED_SHOWN:
+        print(f"labeler: ... and {len(report.moved) - MOVED_SHOWN} more moved", file=sys.stderr)
     for stale in report.stale:
         print(f"labeler: stale label: {stale}", file=sys.stderr)
     print(
@@ -70,6 +78,11 @@ def run(args: argparse.Namespace) -> int:
         f"skipped {report.skipped}, failed {len(report.failed)}; "
         f"{report.bytes:,} bytes in {report.seconds:.2f} s"
     )
+    if report.moved:
+        print(f"{len(report.moved)} labelled element(s) moved with their text (re-anchored)")
     if report.stale:
-        print(f"{len(report.stale)} labelled element(s) no longer match their page (stale)")
+        print(
+            f"{len(report.stale)} labelled element(s) no longer match their page (stale); "
+            "'labeler doctor' lists them"
+        )
     return 1 if report.failed else 0

@@ -17,14 +17,25 @@ from labeler.errors import InputError
 def open_output(target: str) -> Iterator[TextIO]:
     """A UTF-8 text stream for ``target`` (``-`` is stdout).
 
-    A file is written beside its final name and renamed into place when the block ends
-    without error, so a failed export never leaves half a file behind.
+    A regular file is written beside its final name and renamed into place when the block
+    ends without error, so a failed export never leaves half a file behind. Anything else
+    that exists (``/dev/null``, a FIFO) is written in place.
     """
     if target == "-":
         yield sys.stdout
         sys.stdout.flush()
         return
     path = Path(target)
+    if path.exists() and not path.is_file():
+        # /dev/null, a FIFO, a terminal: write in place (renaming over it would replace the
+        # device node with a regular file)
+        try:
+            handle = open(path, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+        except OSError as err:
+            raise InputError(target, f"cannot write: {err.strerror or err}") from None
+        with handle:
+            yield handle
+        return
     directory = path.parent if str(path.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)

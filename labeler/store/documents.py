@@ -16,6 +16,7 @@ from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
+from labeler.reanchor import relocate
 from labeler.store.audit import record_change, snapshot
 from labeler.store.models import (
     ELEMENT_OK,
@@ -72,12 +73,35 @@ class StaleElement:
 
 
 @dataclass(frozen=True)
+class MovedElement:
+    """An element re-anchored to new offsets after its page changed (same text)."""
+
+    element_id: int
+    document_id: str
+    gold_set: str
+    query_external_id: str
+    old_start: int
+    old_end: int
+    start: int
+    end: int
+    text: str
+
+    def __str__(self) -> str:
+        shown = self.text if len(self.text) <= 60 else self.text[:59] + "…"
+        return (
+            f"{self.document_id} [{self.old_start}:{self.old_end}] → [{self.start}:{self.end}] "
+            f"{self.gold_set}/{self.query_external_id}: {shown!r}"
+        )
+
+
+@dataclass(frozen=True)
 class UpsertResult:
-    """What :func:`upsert_document` did, and which elements it marked stale."""
+    """What :func:`upsert_document` did, and which elements it moved or marked stale."""
 
     doc_id: str
     outcome: UpsertOutcome
     stale: tuple[StaleElement, ...] = ()
+    moved: tuple[MovedElement, ...] = ()
 
 
 def find_document(session: Session, doc_id: str) -> Document | None:
@@ -109,7 +133,19 @@ def list_documents(session: Session) -> list[DocumentSummary]:
     return [DocumentSummary(d.id, d.source_path, d.sha256, d.profile, d.ingested_at) for d in docs]
 
 
-def _mark_stale(session: Session, doc_id: str, text: str, actor: str) -> tuple[StaleElement, ...]:
+@dataclass
+class _Reanchored:
+    stale: list[StaleElement]
+    moved: list[tuple[Element, MovedElement, dict[str, object]]]
+
+
+def _reanchor(session: Session, doc_id: str, old: str, new: str, actor: str) -> _Reanchored:
+    """Relocate every ok element of ``doc_id`` from page text ``old`` to ``new``.
+
+    Stale elements are marked and audited here. Elements to move are only *parked* (status
+    stale, not audited) so that the page text can be replaced; :func:`_place_moved` puts
+    them at their new offsets afterwards.
+    """
     rows = session.exec(
         select(Element, Query.external_id, GoldSet.name)
         .join(Query, col(Query.id) == col(Element.query_id))
@@ -117,15 +153,41 @@ def _mark_stale(session: Session, doc_id: str, text: str, actor: str) -> tuple[S
         .where(Element.document_id == doc_id, Element.status == ELEMENT_OK)
         .order_by(col(Element.id))
     ).all()
-    stale: list[StaleElement] = []
+    done = _Reanchored([], [])
     for element, external_id, gold_set in rows:
-        problem = span_problem(text, element.start, element.end, element.text)
-        if problem is None:
-            continue
+        assert element.id is not None  # loaded from the database
+        where = None
+        if old[element.start : element.end] == element.text:
+            where = relocate(old, new, element.start, element.end)
+            if where.outcome == "kept":
+                continue
+            problem = where.reason
+        else:  # not at its offsets even in the old text: judge by the new text alone
+            problem = span_problem(new, element.start, element.end, element.text) or ""
+            if not problem:
+                continue
         before = snapshot(element)
         element.status = ELEMENT_STALE
         session.add(element)
-        assert element.id is not None  # loaded from the database
+        if (
+            where is not None
+            and where.outcome == "moved"
+            and where.start is not None
+            and where.end is not None
+        ):
+            moved = MovedElement(
+                element_id=element.id,
+                document_id=doc_id,
+                gold_set=gold_set,
+                query_external_id=external_id,
+                old_start=element.start,
+                old_end=element.end,
+                start=where.start,
+                end=where.end,
+                text=element.text,
+            )
+            done.moved.append((element, moved, before))
+            continue
         record_change(
             session,
             actor=actor,
@@ -135,7 +197,7 @@ def _mark_stale(session: Session, doc_id: str, text: str, actor: str) -> tuple[S
             before=before,
             after=snapshot(element),
         )
-        stale.append(
+        done.stale.append(
             StaleElement(
                 element_id=element.id,
                 document_id=doc_id,
@@ -147,7 +209,28 @@ def _mark_stale(session: Session, doc_id: str, text: str, actor: str) -> tuple[S
                 reason=problem,
             )
         )
-    return tuple(stale)
+    return done
+
+
+def _place_moved(
+    session: Session, moves: list[tuple[Element, MovedElement, dict[str, object]]], actor: str
+) -> None:
+    """Give parked elements their new offsets and status ok, one audited change each."""
+    for element, moved, before in moves:
+        element.start = moved.start
+        element.end = moved.end
+        element.status = ELEMENT_OK
+        session.add(element)
+        record_change(
+            session,
+            actor=actor,
+            action="change",
+            entity="element",
+            entity_id=moved.element_id,
+            before=before,
+            after=snapshot(element),
+        )
+    session.flush()
 
 
 def _storable(value: str) -> bool:
@@ -176,8 +259,9 @@ def upsert_document(
     * same sha256, profile and text → ``unchanged``, nothing is written at all (a different
       ``source_path`` alone is not a change);
     * otherwise → ``updated``: text, sha256, profile, source path and time are replaced, and
-      the elements whose text no longer equals the new ``text[start:end]`` are marked stale
-      (returned in ``stale``, audited under ``actor``).
+      when the text changed its ok elements are re-anchored (module docstring): those moved
+      are returned in ``moved``, those marked stale in ``stale``, each audited under
+      ``actor``.
 
     Raises :class:`IntegrityError` when ``doc_id`` or ``text`` cannot be stored as UTF-8.
     """
@@ -193,7 +277,9 @@ def upsert_document(
         return UpsertResult(doc_id, "added")
     if existing.sha256 == sha256 and existing.profile == profile and existing.text == text:
         return UpsertResult(doc_id, "unchanged")
-    stale = _mark_stale(session, doc_id, text, actor) if existing.text != text else ()
+    changes = _Reanchored([], [])
+    if existing.text != text:
+        changes = _reanchor(session, doc_id, existing.text, text, actor)
     session.flush()  # stale marks first: the document trigger checks the remaining ok ones
     existing.text = text
     existing.sha256 = sha256
@@ -202,4 +288,7 @@ def upsert_document(
     existing.ingested_at = utcnow()
     session.add(existing)
     session.flush()
-    return UpsertResult(doc_id, "updated", stale)
+    _place_moved(session, changes.moved, actor)
+    return UpsertResult(
+        doc_id, "updated", tuple(changes.stale), tuple(moved for _, moved, _ in changes.moved)
+    )

@@ -13,6 +13,10 @@ The driver's own transaction handling is switched off (``isolation_level = None`
 :data:`WRITE_OPTION` execution option. A deferred transaction that reads and then writes can
 fail with SQLITE_BUSY despite the timeout; an immediate one takes the write lock up front and
 waits for it (DESIGN §7).
+
+A ``postgresql://`` URL gets none of the above: transactions carrying :data:`WRITE_OPTION`
+take the database's one write lock instead (see :mod:`labeler.store.postgres`), so writers
+serialise exactly as they do on SQLite.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from sqlalchemy.exc import ArgumentError
 
 from labeler.errors import StoreError
 from labeler.store.location import DB_ENV, DEFAULT_DB, resolve_db
+from labeler.store.postgres import create_postgres_engine, driver_message, is_postgresql
 
 __all__ = ["DB_ENV", "DEFAULT_DB", "resolve_db"]  # re-exported: they lived here first
 
@@ -48,9 +53,27 @@ def database_url(db: str) -> URL:
     return URL.create("sqlite+pysqlite", database=str(Path(db).expanduser()))
 
 
+def display_location(db: str) -> str:
+    """``db`` as messages show it: a URL's password replaced by ``***``."""
+    if "://" not in db:
+        return db
+    try:
+        return make_url(db).render_as_string(hide_password=True)
+    except ArgumentError:
+        return db
+
+
 def is_sqlite(url: URL) -> bool:
     """True when ``url`` names a SQLite database."""
     return url.get_backend_name() == "sqlite"
+
+
+SUPPORTED_BACKENDS = ("sqlite", "postgresql")
+
+
+def is_supported(url: URL) -> bool:
+    """True when ``url`` names a backend the store runs on (:data:`SUPPORTED_BACKENDS`)."""
+    return is_sqlite(url) or is_postgresql(url)
 
 
 def _check_sqlite_path(url: URL, db: str) -> None:
@@ -86,23 +109,31 @@ def create_store_engine(db: str) -> Engine:
     """An engine for ``db`` (path or URL) with the connection setup described above.
 
     No connection is made yet. Raises :class:`StoreError` for an unusable location (empty,
-    bad URL, unknown dialect or missing driver, a directory, a missing parent directory).
+    bad URL, a backend other than SQLite and PostgreSQL, a missing driver, a directory, a
+    missing parent directory).
     """
     url = database_url(db)
+    where = display_location(db)
+    if not is_supported(url):
+        raise StoreError(
+            f"{where}: unsupported database {url.get_backend_name()!r} "
+            "(supported: SQLite, PostgreSQL)"
+        )
     try:
-        if not is_sqlite(url):
-            return create_engine(url)
+        if is_postgresql(url):
+            return create_postgres_engine(url, WRITE_OPTION)
         _check_sqlite_path(url, db)
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
     except (ArgumentError, ImportError) as exc:
-        raise StoreError(f"{db}: cannot use this database: {exc}") from None
+        raise StoreError(f"{where}: cannot use this database: {exc}") from None
     event.listen(engine, "connect", _on_connect)
     event.listen(engine, "begin", _on_begin)
     return engine
 
 
 def write_engine(engine: Engine) -> Engine:
-    """``engine`` with :data:`WRITE_OPTION` set: its transactions begin ``IMMEDIATE``.
+    """``engine`` with :data:`WRITE_OPTION` set: its transactions begin ``IMMEDIATE``
+    (on PostgreSQL: take the write lock first).
 
     It shares the pool and the event listeners of ``engine``.
     """
@@ -110,6 +141,11 @@ def write_engine(engine: Engine) -> Engine:
 
 
 def sqlite_error_text(exc: BaseException) -> str:
-    """The driver's message of a wrapped DB-API error, without SQLAlchemy's SQL echo."""
+    """The driver's message of a wrapped DB-API error, without SQLAlchemy's SQL echo.
+
+    Any driver's: for PostgreSQL the primary message (and a short DETAIL) on one line.
+    """
     orig = getattr(exc, "orig", None)
-    return str(orig) if orig is not None else str(exc)
+    if orig is None:
+        return str(exc)
+    return driver_message(orig) or str(orig)

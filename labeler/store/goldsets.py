@@ -103,7 +103,10 @@ def import_gold_set(
     ids: dict[str, int] = {}
     for batch in _batches(query_rows):
         result = session.execute(
-            insert(Query).returning(col(Query.id), col(Query.external_id)), batch
+            insert(Query).returning(
+                col(Query.id), col(Query.external_id), sort_by_parameter_order=True
+            ),
+            batch,
         )
         ids.update({external_id: query_id for query_id, external_id in result})
     element_rows = [
@@ -126,7 +129,9 @@ def import_gold_set(
         for row, qid in ((r, ids[str(r["external_id"])]) for r in query_rows)
     ]
     for batch in _batches(element_rows):
-        result = session.execute(insert(Element).returning(col(Element.id)), batch)
+        result = session.execute(
+            insert(Element).returning(col(Element.id), sort_by_parameter_order=True), batch
+        )
         for element_id, row in zip(result.scalars(), batch, strict=True):
             audit_rows.append(
                 _audit(actor, "element", element_id, None, {"id": element_id, **row}, now)

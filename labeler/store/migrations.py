@@ -13,10 +13,15 @@ databases cannot drift apart. A test checks that the steps produce what
   raises :class:`~labeler.errors.StoreError`.
 * A step that fails rolls back the whole upgrade; the version stays where it was.
 
-Steps hold SQLite DDL; another backend needs its own statements before it can be opened.
+Each step carries its statements per dialect (:class:`DialectSQL`): SQLite and PostgreSQL
+run the same steps, in the same order, recording the same versions, and build the same
+tables, constraints and indexes. Where SQLite enforces an invariant with a trigger,
+PostgreSQL has a PL/pgSQL trigger with the same name that accepts and rejects the same rows.
+The upgrade transaction is serialised on both (``BEGIN IMMEDIATE``; PostgreSQL's write lock,
+see :mod:`labeler.store.postgres`), and PostgreSQL's DDL is transactional too.
 
-Rules for a new step: append it with the next version, never edit a released step, and
-mirror its effect in ``models.py``.
+Rules for a new step: append it with the next version and SQL for every dialect in
+:data:`DIALECTS`, never edit a released step, and mirror its effect in ``models.py``.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ from sqlalchemy import Connection, insert, inspect, text
 from labeler.errors import StoreError
 from labeler.store.models import SchemaVersion, utcnow
 
+DIALECTS = ("sqlite", "postgresql")
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -39,16 +46,29 @@ class Migration:
     apply: Callable[[Connection], None]
 
 
-def _run_sql(statements: Sequence[str]) -> Callable[[Connection], None]:
-    def apply(conn: Connection) -> None:
-        for statement in statements:
-            conn.exec_driver_sql(statement)
+@dataclass(frozen=True)
+class DialectSQL:
+    """A step's statements for each dialect; calling it runs those of the connection's."""
 
-    return apply
+    sqlite: tuple[str, ...]
+    postgresql: tuple[str, ...]
+
+    def statements(self, dialect: str) -> tuple[str, ...]:
+        """The statements for ``dialect``; :class:`StoreError` for a dialect not in
+        :data:`DIALECTS`."""
+        if dialect == "sqlite":
+            return self.sqlite
+        if dialect == "postgresql":
+            return self.postgresql
+        raise StoreError(f"no schema for {dialect!r} databases (supported: {', '.join(DIALECTS)})")
+
+    def __call__(self, conn: Connection) -> None:
+        for statement in self.statements(conn.dialect.name):
+            conn.exec_driver_sql(statement)
 
 
 # Version 1: the first release's tables, constraints and span triggers. Frozen.
-_V1_TABLES = (
+_V1_SQLITE_TABLES = (
     """CREATE TABLE schema_version (
     version INTEGER NOT NULL,
     description VARCHAR NOT NULL,
@@ -156,7 +176,7 @@ BEGIN
       AND NOT {span_ok};
 END"""
 
-_V1_TRIGGERS = (
+_V1_SQLITE_TRIGGERS = (
     _ELEMENT_TRIGGER.format(name="element_span_insert", event="INSERT", span_ok=_SPAN_OK),
     _ELEMENT_TRIGGER.format(name="element_span_update", event="UPDATE", span_ok=_SPAN_OK),
     """CREATE TRIGGER document_text_update AFTER UPDATE OF text ON document
@@ -174,23 +194,178 @@ END""",
 
 # Version 2: lookup indexes (elements of a page by status, elements of a query, audit trail
 # of one entity). Ingest's change detection reads elements by page.
-_V2_INDEXES = (
+_V2_SQL = (
     "CREATE INDEX ix_element_document_status ON element (document_id, status)",
     "CREATE INDEX ix_element_query ON element (query_id)",
     "CREATE INDEX ix_audit_entity ON audit_entry (entity, entity_id)",
 )
 
 # Version 3: assist-mode flag on elements; undo/redo bookkeeping on audit entries.
-_V3_COLUMNS = (
+_V3_SQLITE = (
     "ALTER TABLE element ADD COLUMN assisted BOOLEAN DEFAULT 0 NOT NULL",
     "ALTER TABLE audit_entry ADD COLUMN kind VARCHAR DEFAULT 'do' NOT NULL",
     "ALTER TABLE audit_entry ADD COLUMN reverts INTEGER",
 )
 
+# The same steps for PostgreSQL. Tables: what SQLAlchemy's create_all emits for models.py
+# (SERIAL keys, TIMESTAMP WITH TIME ZONE), so a test can compare them like SQLite's.
+_V1_POSTGRESQL_TABLES = (
+    """CREATE TABLE schema_version (
+    version INTEGER NOT NULL,
+    description VARCHAR NOT NULL,
+    applied_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    PRIMARY KEY (version)
+)""",
+    """CREATE TABLE document (
+    id VARCHAR NOT NULL,
+    source_path VARCHAR NOT NULL,
+    sha256 VARCHAR NOT NULL,
+    profile VARCHAR NOT NULL,
+    text TEXT NOT NULL,
+    ingested_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    PRIMARY KEY (id)
+)""",
+    """CREATE TABLE gold_set (
+    id SERIAL NOT NULL,
+    name VARCHAR NOT NULL,
+    description TEXT NOT NULL,
+    created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    PRIMARY KEY (id),
+    UNIQUE (name)
+)""",
+    """CREATE TABLE "query" (
+    id SERIAL NOT NULL,
+    gold_set_id INTEGER NOT NULL,
+    external_id VARCHAR NOT NULL,
+    text TEXT NOT NULL,
+    notes TEXT NOT NULL,
+    created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    PRIMARY KEY (id),
+    CONSTRAINT uq_query_gold_set_external_id UNIQUE (gold_set_id, external_id),
+    FOREIGN KEY(gold_set_id) REFERENCES gold_set (id) ON DELETE CASCADE
+)""",
+    """CREATE TABLE element (
+    id SERIAL NOT NULL,
+    query_id INTEGER NOT NULL,
+    document_id VARCHAR NOT NULL,
+    start INTEGER NOT NULL,
+    "end" INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    grade INTEGER DEFAULT 1 NOT NULL,
+    annotator VARCHAR NOT NULL,
+    created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    status VARCHAR DEFAULT 'ok' NOT NULL,
+    PRIMARY KEY (id),
+    CONSTRAINT ck_element_grade CHECK (grade >= 1),
+    CONSTRAINT ck_element_span CHECK (start >= 0 AND "end" > start),
+    CONSTRAINT ck_element_status CHECK (status IN ('ok', 'stale')),
+    FOREIGN KEY(query_id) REFERENCES "query" (id) ON DELETE CASCADE,
+    FOREIGN KEY(document_id) REFERENCES document (id) ON DELETE RESTRICT
+)""",
+    """CREATE TABLE run (
+    id SERIAL NOT NULL,
+    name VARCHAR NOT NULL,
+    imported_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    source_file VARCHAR NOT NULL,
+    parameters JSON NOT NULL,
+    PRIMARY KEY (id),
+    UNIQUE (name)
+)""",
+    """CREATE TABLE run_result (
+    id SERIAL NOT NULL,
+    run_id INTEGER NOT NULL,
+    query_external_id VARCHAR NOT NULL,
+    rank INTEGER NOT NULL,
+    chunk_text TEXT NOT NULL,
+    doc_id VARCHAR,
+    score FLOAT,
+    PRIMARY KEY (id),
+    CONSTRAINT uq_run_result_rank UNIQUE (run_id, query_external_id, rank),
+    CONSTRAINT ck_run_result_rank CHECK (rank >= 1),
+    FOREIGN KEY(run_id) REFERENCES run (id) ON DELETE CASCADE
+)""",
+    """CREATE TABLE audit_entry (
+    id SERIAL NOT NULL,
+    actor VARCHAR NOT NULL,
+    at TIMESTAMP WITH TIME ZONE NOT NULL,
+    action VARCHAR NOT NULL,
+    entity VARCHAR NOT NULL,
+    entity_id INTEGER NOT NULL,
+    "before" JSON,
+    "after" JSON,
+    PRIMARY KEY (id),
+    CONSTRAINT ck_audit_action CHECK (action IN ('add', 'change', 'remove'))
+)""",
+)
+
+# The span invariant in PL/pgSQL. PostgreSQL's substr() and char_length() count characters
+# (code points in a UTF-8 database), so substr(text, start + 1, end - start) is
+# text[start:end]. The bounds are tested before substr() runs (it rejects a negative
+# length). PostgreSQL text cannot hold NUL, so there is no NUL exception. A missing document
+# is left to the foreign key. Errors are SQLSTATE 23000, an IntegrityError for the driver.
+_V1_POSTGRESQL_TRIGGERS = (
+    """CREATE FUNCTION element_span_check() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    page TEXT;
+BEGIN
+    SELECT d.text INTO page FROM document AS d WHERE d.id = NEW.document_id;
+    IF NOT FOUND THEN
+        RETURN NEW;
+    END IF;
+    IF NEW.start >= 0 AND NEW."end" > NEW.start AND NEW."end" <= char_length(page) THEN
+        IF substr(page, NEW.start + 1, NEW."end" - NEW.start) = NEW.text THEN
+            RETURN NEW;
+        END IF;
+    END IF;
+    RAISE EXCEPTION 'element text must equal page text[start:end], 0 <= start < end <= length'
+        USING ERRCODE = 'integrity_constraint_violation';
+END
+$$""",
+    """CREATE TRIGGER element_span_insert BEFORE INSERT ON element
+FOR EACH ROW WHEN (NEW.status = 'ok') EXECUTE FUNCTION element_span_check()""",
+    """CREATE TRIGGER element_span_update BEFORE UPDATE ON element
+FOR EACH ROW WHEN (NEW.status = 'ok') EXECUTE FUNCTION element_span_check()""",
+    """CREATE FUNCTION document_text_check() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (
+        SELECT 1 FROM element AS e
+        WHERE e.document_id = NEW.id AND e.status = 'ok'
+          AND NOT (CASE WHEN e.start >= 0 AND e."end" > e.start
+                             AND e."end" <= char_length(NEW.text)
+                        THEN substr(NEW.text, e.start + 1, e."end" - e.start) = e.text
+                        ELSE false END)
+    ) THEN
+        RAISE EXCEPTION 'new page text breaks elements labelled on it; mark them stale first'
+            USING ERRCODE = 'integrity_constraint_violation';
+    END IF;
+    RETURN NULL;
+END
+$$""",
+    """CREATE TRIGGER document_text_update AFTER UPDATE OF text ON document
+FOR EACH ROW EXECUTE FUNCTION document_text_check()""",
+)
+
+_V3_POSTGRESQL = (
+    "ALTER TABLE element ADD COLUMN assisted BOOLEAN DEFAULT false NOT NULL",
+    "ALTER TABLE audit_entry ADD COLUMN kind VARCHAR DEFAULT 'do' NOT NULL",
+    "ALTER TABLE audit_entry ADD COLUMN reverts INTEGER",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
-    Migration(1, "initial schema", _run_sql(_V1_TABLES + _V1_TRIGGERS)),
-    Migration(2, "lookup indexes", _run_sql(_V2_INDEXES)),
-    Migration(3, "element assisted flag, audit undo/redo", _run_sql(_V3_COLUMNS)),
+    Migration(
+        1,
+        "initial schema",
+        DialectSQL(
+            sqlite=_V1_SQLITE_TABLES + _V1_SQLITE_TRIGGERS,
+            postgresql=_V1_POSTGRESQL_TABLES + _V1_POSTGRESQL_TRIGGERS,
+        ),
+    ),
+    Migration(2, "lookup indexes", DialectSQL(sqlite=_V2_SQL, postgresql=_V2_SQL)),
+    Migration(
+        3,
+        "element assisted flag, audit undo/redo",
+        DialectSQL(sqlite=_V3_SQLITE, postgresql=_V3_POSTGRESQL),
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -142,11 +142,12 @@ def run_rows(session: Session, run: Run) -> dict[str, list[tuple[str, str | None
     """
     dbapi = session.connection().connection.dbapi_connection
     assert dbapi is not None
+    mark = "?" if session.get_bind().dialect.paramstyle == "qmark" else "%s"
     cursor = dbapi.cursor()
     try:
         cursor.execute(
             "SELECT query_external_id, chunk_text, doc_id, score FROM run_result "
-            "WHERE run_id = ? ORDER BY query_external_id, rank",
+            f"WHERE run_id = {mark} ORDER BY query_external_id, rank",
             (run.id,),
         )
         grouped: dict[str, list[tuple[str, str | None, float | None]]] = {}

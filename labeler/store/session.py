@@ -12,14 +12,26 @@ Typical use::
 Database errors leave as :class:`~labeler.errors.StoreError` (or its subclass
 :class:`~labeler.errors.IntegrityError` for constraint and trigger violations) carrying the
 driver's message, never as SQLAlchemy tracebacks.
+
+Several processes may write to one SQLite file. Every connection waits up to
+``busy_timeout`` (10 s) for a lock; :meth:`Store.write` additionally retries taking the
+write lock a bounded number of times with growing, jittered pauses (:class:`BusyRetry`)
+when SQLite still reports the database busy or locked, so a long writer elsewhere (a big
+run import) delays an annotator's change instead of failing it. Only when every attempt
+fails does a :class:`StoreError` say the database stayed busy; SQLite's raw
+"database is locked" never reaches the user.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine, event
 from sqlalchemy import exc as sa_exc
@@ -27,7 +39,13 @@ from sqlmodel import Session
 
 from labeler.errors import IntegrityError, StoreError
 from labeler.store import validation as _validation  # noqa: F401  (registers ORM checks)
-from labeler.store.engine import create_store_engine, is_sqlite, sqlite_error_text, write_engine
+from labeler.store.engine import (
+    create_store_engine,
+    display_location,
+    is_sqlite,
+    sqlite_error_text,
+    write_engine,
+)
 from labeler.store.migrations import (
     MIGRATIONS,
     Migration,
@@ -48,23 +66,102 @@ def _refuse_flush(session: Session, _context: Any, _instances: Any) -> None:
         raise StoreError("attempt to write through a read-only session; use Store.write()")
 
 
+T = TypeVar("T")
+
+_BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (low byte of extended codes)
+_BUSY_TEXTS = ("database is locked", "database is busy", "database table is locked")
+
+
+def is_busy(exc: BaseException) -> bool:
+    """True when ``exc`` (a SQLAlchemy or sqlite3 error) is SQLite's busy / locked error."""
+    orig = getattr(exc, "orig", exc)
+    if not isinstance(orig, sqlite3.OperationalError):
+        return False
+    code = getattr(orig, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in _BUSY_CODES:
+        return True
+    return any(text in str(orig) for text in _BUSY_TEXTS)
+
+
+def busy_message(where: str) -> str:
+    """What the user reads when the database stayed busy despite waiting and retrying."""
+    return (
+        f"{where}: the database stayed busy: another process kept it locked for writing "
+        "(a long import?) through every retry; nothing was written, try again"
+    )
+
+
 @contextmanager
 def translate_errors(where: str) -> Iterator[None]:
-    """Turn SQLAlchemy / driver errors raised inside the block into labeller errors."""
+    """Turn SQLAlchemy / driver errors raised inside the block into labeller errors.
+
+    A busy / locked error becomes :class:`StoreError` with :func:`busy_message`.
+    """
     try:
         yield
     except sa_exc.IntegrityError as exc:
         raise IntegrityError(f"{where}: {sqlite_error_text(exc)}") from None
     except sa_exc.DBAPIError as exc:
+        if is_busy(exc):
+            raise StoreError(busy_message(where)) from None
         raise StoreError(f"{where}: {sqlite_error_text(exc)}") from None
+
+
+@dataclass(frozen=True)
+class BusyRetry:
+    """How often and how patiently a write transaction retries taking the write lock.
+
+    Each attempt already waits up to the connection's ``busy_timeout``; between attempts
+    the pause starts at ``first_delay`` seconds and doubles up to ``max_delay``, each pause
+    jittered to 50–150 % so that writers that collided do not collide again in step.
+    ``on_busy(attempt, pause)`` is called before each pause (attempt counts from 1); it is
+    for progress messages and tests. ``attempts`` is at least 1.
+    """
+
+    attempts: int = 6
+    first_delay: float = 0.05
+    max_delay: float = 2.0
+    on_busy: Callable[[int, float], None] | None = None
+
+    def pause(self, attempt: int) -> float:
+        """The jittered pause after failed attempt ``attempt`` (1-based)."""
+        base = min(self.max_delay, self.first_delay * 2.0 ** (attempt - 1))
+        return base * (0.5 + random.random())
+
+
+DEFAULT_RETRY = BusyRetry()
+
+
+def retry_busy(action: Callable[[], T], policy: BusyRetry, *, where: str) -> T:
+    """Run ``action`` until it does not fail busy, at most ``policy.attempts`` times.
+
+    ``action`` must be safe to repeat: it runs before anything of the transaction is
+    written (taking the lock) or rolls its own work back when it fails. Errors other than
+    busy / locked propagate at once; the last busy error becomes :class:`StoreError`.
+    """
+    attempts = max(1, policy.attempts)
+    for attempt in range(1, attempts + 1):
+        try:
+            return action()
+        except sa_exc.OperationalError as exc:
+            if not is_busy(exc):
+                raise
+            if attempt == attempts:
+                raise StoreError(busy_message(where)) from None
+            pause = policy.pause(attempt)
+            if policy.on_busy is not None:
+                policy.on_busy(attempt, pause)
+            time.sleep(pause)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 class Store:
     """An open database. Holds the engine; cheap to keep for the life of a process."""
 
-    def __init__(self, engine: Engine, location: str) -> None:
+    def __init__(self, engine: Engine, location: str, retry: BusyRetry = DEFAULT_RETRY) -> None:
         self.engine = engine
         self.location = location
+        self.retry = retry
         self._writer = write_engine(engine)
 
     @contextmanager
@@ -81,14 +178,26 @@ class Store:
     def write(self) -> Iterator[Session]:
         """A write transaction (``BEGIN IMMEDIATE``) committed when the block ends.
 
-        Any exception rolls everything in the block back and propagates; database errors
-        become :class:`IntegrityError` / :class:`StoreError`. Keep blocks short: the write
-        lock is held until the block ends. Objects stay usable after the commit.
+        The write lock is taken before the block runs, retried per :attr:`retry` while
+        SQLite reports the database busy; when it stays busy, :class:`StoreError` is raised
+        and the block never runs. Any exception in the block rolls everything in it back
+        and propagates; database errors become :class:`IntegrityError` / :class:`StoreError`.
+        Keep blocks short: the write lock is held until the block ends. Objects stay usable
+        after the commit.
         """
         with (
             translate_errors(self.location),
             Session(self._writer, expire_on_commit=False) as session,
         ):
+
+            def take_lock() -> None:
+                try:
+                    session.connection()  # emits BEGIN IMMEDIATE: waits for the lock
+                except BaseException:
+                    session.rollback()  # forget the failed BEGIN; the next try starts clean
+                    raise
+
+            retry_busy(take_lock, self.retry, where=self.location)
             yield session
             session.commit()
 
@@ -113,39 +222,55 @@ class Store:
         self.close()
 
 
-def upgrade(engine: Engine, steps: Sequence[Migration], *, where: str) -> int:
+def upgrade(
+    engine: Engine, steps: Sequence[Migration], *, where: str, retry: BusyRetry = DEFAULT_RETRY
+) -> int:
     """Bring the database to the last of ``steps``; return the version it ends at.
 
     Reads the version first (no lock, no write when it is current); otherwise takes the write
-    lock, re-reads the version and applies the missing steps in one transaction.
+    lock, re-reads the version and applies the missing steps in one transaction (repeated
+    per ``retry`` when the database is busy, e.g. several processes creating it at once).
     """
     check_steps(steps)
-    with translate_errors(where):
+
+    def read_pending() -> list[Migration]:
         with engine.connect() as conn, conn.begin():
-            todo = pending(current_version(conn), steps, where=where)
-        if not todo:
-            return steps[-1].version if steps else 0
+            return pending(current_version(conn), steps, where=where)
+
+    def apply_pending() -> None:
         with write_engine(engine).connect() as conn, conn.begin():
             apply_steps(conn, pending(current_version(conn), steps, where=where))
+
+    with translate_errors(where):
+        if not retry_busy(read_pending, retry, where=where):
+            return steps[-1].version if steps else 0
+        retry_busy(apply_pending, retry, where=where)
     return steps[-1].version
 
 
-def open_store(db: str, *, migrations: Sequence[Migration] = MIGRATIONS) -> Store:
+def open_store(
+    db: str,
+    *,
+    migrations: Sequence[Migration] = MIGRATIONS,
+    retry: BusyRetry = DEFAULT_RETRY,
+) -> Store:
     """Open (creating if needed) and upgrade the database ``db``, a path or a URL.
 
     Raises :class:`StoreError` when the location is unusable, the file is not a SQLite or
     labeller database, its schema is newer than this code, or the backend is not supported.
-    ``migrations`` is for tests of the upgrade mechanism.
+    ``migrations`` is for tests of the upgrade mechanism; ``retry`` sets how write
+    transactions ride out a busy database (see :class:`BusyRetry`).
     """
     engine = create_store_engine(db)
+    where = display_location(db)  # never a password in a message
     try:
-        if not is_sqlite(engine.url):
+        if not (is_sqlite(engine.url) or engine.url.get_backend_name() == "postgresql"):
             raise StoreError(
-                f"{db}: only SQLite databases are supported so far "
-                f"(got {engine.url.get_backend_name()!r})"
+                f"{where}: unsupported database {engine.url.get_backend_name()!r} "
+                "(supported: SQLite, PostgreSQL)"
             )
-        upgrade(engine, migrations, where=db)
+        upgrade(engine, migrations, where=where, retry=retry)
     except BaseException:
         engine.dispose()
         raise
-    return Store(engine, db)
+    return Store(engine, where, retry)

@@ -1,13 +1,138 @@
-"""Shared fixtures for store and ingest tests: real SQLite files in tmp_path, no mocks."""
+"""Shared fixtures for store and ingest tests: real databases, no mocks.
+
+SQLite tests use a file in ``tmp_path``; PostgreSQL tests get a fresh database per test
+(``CREATE DATABASE``, UTF-8 with the C collation and ctype so that ordering and ``lower()``
+match SQLite's) on the server ``$LABELER_TEST_PG_URL`` names, dropped afterwards.
+
+A test (or module, via ``pytestmark``) marked ``@pytest.mark.backends("sqlite",
+"postgresql")`` runs once per backend: the ``backend`` fixture names it and ``db_url`` and
+``store`` follow it. The closest mark wins, so one test of a both-backends module can say
+``@pytest.mark.backends("sqlite")``. Unmarked tests run on SQLite only.
+
+``LABELER_TEST_BACKENDS`` (comma-separated, default ``sqlite,postgresql``) chooses the
+backends. Without ``LABELER_TEST_PG_URL`` every PostgreSQL test fails (never skips), saying
+how to start a server; ``LABELER_TEST_BACKENDS=sqlite`` is the explicit escape hatch for
+machines without PostgreSQL (CI never sets it).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import Engine, create_engine
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import NullPool
 
 from labeler.store import Store, open_store
+from labeler.store.postgres import with_driver
+
+BACKENDS = ("sqlite", "postgresql")
+PG_URL_ENV = "LABELER_TEST_PG_URL"
+BACKENDS_ENV = "LABELER_TEST_BACKENDS"
+NO_SERVER = (
+    f"${PG_URL_ENV} is not set, so the PostgreSQL variant of this test cannot run. Start a "
+    "throwaway server and export its URL:\n\n"
+    f'    export {PG_URL_ENV}="$(scripts/test-postgres)"    # stop: scripts/test-postgres stop\n\n'
+    f"or run `make test`, which does both. Only on a machine without PostgreSQL: "
+    f"{BACKENDS_ENV}=sqlite runs the SQLite variants alone."
+)
+
+
+def selected_backends() -> tuple[str, ...]:
+    """The backends ``$LABELER_TEST_BACKENDS`` asks for (all of :data:`BACKENDS` by default)."""
+    raw = os.environ.get(BACKENDS_ENV, "").strip()
+    if not raw:
+        return BACKENDS
+    names = tuple(name.strip() for name in raw.split(",") if name.strip())
+    unknown = sorted(set(names) - set(BACKENDS))
+    if unknown or not names:
+        raise pytest.UsageError(
+            f"{BACKENDS_ENV}={raw!r}: unknown backend(s) {unknown}; choose from {BACKENDS}"
+        )
+    return tuple(name for name in BACKENDS if name in names)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "backends(*names): run the test once per named database backend "
+        "(fixtures backend, db_url, store)",
+    )
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    url = os.environ.get(PG_URL_ENV)
+    where = make_url(url).render_as_string(hide_password=True) if url else "not set"
+    return f"labeler backends: {', '.join(selected_backends())}; {PG_URL_ENV}: {where}"
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" not in metafunc.fixturenames:
+        return
+    marker = metafunc.definition.get_closest_marker("backends")
+    if marker is None:
+        return  # the backend fixture's default: SQLite
+    wanted = tuple(marker.args) or BACKENDS
+    for name in wanted:
+        if name not in BACKENDS:
+            raise pytest.UsageError(f"{metafunc.definition.nodeid}: unknown backend {name!r}")
+    chosen: list[Any] = [name for name in wanted if name in selected_backends()]
+    if not chosen:  # e.g. a PostgreSQL-only test under LABELER_TEST_BACKENDS=sqlite
+        reason = f"{BACKENDS_ENV}={os.environ.get(BACKENDS_ENV)} leaves out {', '.join(wanted)}"
+        chosen = [pytest.param(name, marks=pytest.mark.skip(reason=reason)) for name in wanted]
+    metafunc.parametrize("backend", chosen, indirect=True)
+
+
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database backend this test runs on: ``sqlite`` unless marked ``backends``."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture(scope="session")
+def pg_admin() -> Iterator[Engine]:
+    """An autocommit engine on ``$LABELER_TEST_PG_URL``'s database (creates the test ones)."""
+    url = os.environ.get(PG_URL_ENV, "").strip()
+    if not url:
+        pytest.fail(NO_SERVER, pytrace=False)
+    engine = create_engine(
+        with_driver(make_url(url)), isolation_level="AUTOCOMMIT", poolclass=NullPool
+    )
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+    except Exception as exc:
+        engine.dispose()
+        pytest.fail(f"{PG_URL_ENV}={url}: cannot connect: {exc}\n\n{NO_SERVER}", pytrace=False)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def pg_databases(pg_admin: Engine) -> Iterator[Callable[[], str]]:
+    """A factory of fresh, empty PostgreSQL databases (their URLs), dropped after the test."""
+    created: list[str] = []
+    base = make_url(os.environ[PG_URL_ENV].strip())
+
+    def new_database() -> str:
+        name = f"labeler_t_{uuid.uuid4().hex[:16]}"
+        with pg_admin.connect() as conn:
+            conn.exec_driver_sql(
+                f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8' "
+                "LC_COLLATE 'C' LC_CTYPE 'C'"
+            )
+        created.append(name)
+        return base.set(database=name).render_as_string(hide_password=False)
+
+    yield new_database
+    with pg_admin.connect() as conn:
+        for name in created:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture
@@ -16,8 +141,18 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def store(db_path: Path) -> Iterator[Store]:
-    opened = open_store(str(db_path))
+def db_url(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str:
+    """The ``--db`` value of this test's database: the SQLite file, or a fresh PostgreSQL
+    database's URL."""
+    if backend == "postgresql":
+        factory: Callable[[], str] = request.getfixturevalue("pg_databases")
+        return factory()
+    return str(db_path)
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    opened = open_store(db_url)
     try:
         yield opened
     finally:

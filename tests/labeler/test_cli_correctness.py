@@ -1,6 +1,9 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -65,3 +68,17 @@ def test_schema_export(capsys: pytest.CaptureFixture[str]) -> None:
     schemas = json.loads(capsys.readouterr().out)
     assert set(schemas) == {"config", "row", "result"}
     assert "coverage" in schemas["config"]["properties"]
+
+
+def test_output_to_a_special_file_writes_through_it(tmp_path: Path) -> None:
+    """-o to something that is not a regular file (e.g. /dev/null) must write into it, not
+    rename a temporary file over it; a FIFO stands in for the device here."""
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    assert main(["correctness", "--schema", "-o", str(fifo)]) == 0
+    reader.join(timeout=10)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert json.loads(received[0])["row"]

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 import json
 import shutil
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine
+from sqlalchemy.engine import make_url
 
 from labeler.cli import main
 from labeler.extract import page_text
+from labeler.store.postgres import with_driver
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
 PAGES = ["lang_transaction.html", "foreignkeys.html", "wal.html"]
@@ -33,20 +37,25 @@ def texts() -> dict[str, str]:
 
 
 @pytest.fixture()
-def db(tmp_path: Path) -> str:
+def db(tmp_path: Path, db_url: str) -> str:
+    """The three pages ingested by a real ``labeler ingest`` process; the ``--db`` value."""
     docs = tmp_path / "docs"
     docs.mkdir()
     for name in PAGES:
         shutil.copy(CORPUS / name, docs / name)
-    path = str(tmp_path / "labels.db")
     proc = subprocess.run(
-        [sys.executable, "-m", "labeler", "ingest", str(docs), "--db", path],
+        [sys.executable, "-m", "labeler", "ingest", str(docs), "--db", db_url],
         capture_output=True,
         text=True,
     )
     assert proc.returncode == 0, proc.stderr
     assert "added 3" in proc.stdout
-    return path
+    return db_url
+
+
+# Scoring runs on both backends: SQLite through the standard-library reader, PostgreSQL
+# through the store (labeler.evaluate.open_source picks).
+SCORING_BACKENDS = pytest.mark.backends("sqlite", "postgresql")
 
 
 def write_jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
@@ -88,6 +97,7 @@ def run_rows(texts: dict[str, str]) -> list[dict[str, object]]:
     ]  # fmt: skip
 
 
+@SCORING_BACKENDS
 def test_score_end_to_end(
     db: str, tmp_path: Path, texts: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -130,6 +140,7 @@ def test_score_end_to_end(
     assert data["unknown_in_run"]["count"] == 1
 
 
+@SCORING_BACKENDS
 def test_table_markdown_and_html_reports(
     db: str, tmp_path: Path, texts: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -235,12 +246,17 @@ def test_gold_round_trip_is_identical(
 
 
 def dump(db: str) -> list[tuple[object, ...]]:
-    with sqlite3.connect(db) as conn:
-        return [
-            row
-            for table in ("gold_set", "query", "element", "run", "run_result", "audit_entry")
-            for row in conn.execute(f"SELECT '{table}', * FROM {table} ORDER BY 2")
-        ]
+    """Every label and run row, through a plain connection (none of the store's setup)."""
+    engine = create_engine(with_driver(make_url(db)) if "://" in db else f"sqlite:///{db}")
+    try:
+        with engine.connect() as conn:
+            return [
+                tuple(row)
+                for table in ("gold_set", "query", "element", "run", "run_result", "audit_entry")
+                for row in conn.exec_driver_sql(f"SELECT '{table}', * FROM {table} ORDER BY 2")
+            ]
+    finally:
+        engine.dispose()
 
 
 @pytest.mark.parametrize(
@@ -293,6 +309,7 @@ def test_bad_run_line_rejects_file_and_leaves_db(
     assert dump(db) == before
 
 
+@SCORING_BACKENDS
 def test_ragas_lines_match_questions_by_text(
     db: str, tmp_path: Path, texts: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -338,6 +355,7 @@ def test_ragas_lines_match_questions_by_text(
     assert "no question has" in capsys.readouterr().err
 
 
+@SCORING_BACKENDS
 def test_compare_two_runs(
     db: str, tmp_path: Path, texts: dict[str, str], capsys: pytest.CaptureFixture[str]
 ) -> None:

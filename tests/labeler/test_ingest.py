@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sqlite3
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import make_url
 
 from labeler.extract import DEFAULT_PROFILE, page_text
 from labeler.ingest import IngestReport, ingest_paths
@@ -28,12 +28,23 @@ from labeler.store import (
     list_elements,
     open_store,
 )
+from labeler.store.postgres import WRITE_LOCK_KEY, with_driver
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
 HTML = (
     b"<html><head><title>T</title></head>"
     b"<body><p>Hello <b>world</b>.</p>\n<p>Second para.</p></body></html>"
 )
+
+
+def write_begin(store: Store) -> str:
+    """The statement that opens a write transaction: SQLite's BEGIN IMMEDIATE, PostgreSQL's
+    write lock."""
+    if store.engine.dialect.name == "postgresql":
+        return f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})"
+    return "BEGIN IMMEDIATE"
 
 
 def tree(root: Path, files: dict[str, bytes]) -> Path:
@@ -94,31 +105,35 @@ def test_single_file_doc_id_is_its_name(store: Store, tmp_path: Path) -> None:
         assert [d.id for d in list_documents(s)] == ["page.html"]
 
 
-def test_reingest_unchanged_writes_nothing(tmp_path: Path) -> None:
-    db = tmp_path / "labels.db"
-    with open_store(str(db)) as store:
+def test_reingest_unchanged_writes_nothing(db_url: str, backend: str) -> None:
+    with open_store(db_url) as store:
         first = ingest_paths(store, [CORPUS])
+        lock = write_begin(store)
     assert len(first.added_ids) == 766 and first.failed == ()
-    rows_before = _rows(db)
-    bytes_before = db.read_bytes()
+    rows_before = _rows(db_url)
+    bytes_before = Path(db_url).read_bytes() if backend == "sqlite" else b""
 
-    with open_store(str(db)) as store:
+    with open_store(db_url) as store:
         statements: list[str] = []
         event.listen(store.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
         second = ingest_paths(store, [CORPUS])
     assert len(second.unchanged_ids) == 766
     assert (second.added_ids, second.updated_ids, second.stale, second.failed) == ((), (), (), ())
-    assert not [x for x in statements if x.startswith(("BEGIN IMMEDIATE", "INSERT", "UPDATE"))]
-    assert db.read_bytes() == bytes_before
-    assert _rows(db) == rows_before
+    assert not [x for x in statements if x.startswith((lock, "INSERT", "UPDATE"))]
+    if backend == "sqlite":
+        assert Path(db_url).read_bytes() == bytes_before
+    assert _rows(db_url) == rows_before
 
 
-def _rows(db: Path) -> list[tuple[object, ...]]:
-    conn = sqlite3.connect(db)
+def _rows(db: str) -> list[tuple[object, ...]]:
+    """Every document row, through a plain connection (none of the store's setup)."""
+    engine = create_engine(with_driver(make_url(db)) if "://" in db else f"sqlite:///{db}")
     try:
-        return conn.execute("SELECT * FROM document ORDER BY id").fetchall()
+        with engine.connect() as conn:
+            rows = conn.exec_driver_sql("SELECT * FROM document ORDER BY id")
+            return [tuple(row) for row in rows]
     finally:
-        conn.close()
+        engine.dispose()
 
 
 def test_changed_page_reports_stale_elements_and_keeps_them(store: Store, tmp_path: Path) -> None:
@@ -220,4 +235,4 @@ def test_many_runs_accumulate_in_separate_transactions(
     event.listen(store.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
     report = ingest_paths(store, [root])
     assert len(report.added_ids) == count
-    assert statements.count("BEGIN IMMEDIATE") == count  # one short transaction per document
+    assert statements.count(write_begin(store)) == count  # one short transaction per document

@@ -1,18 +1,21 @@
-"""The element span invariant, grades, foreign keys and the audit trail, on real SQLite files.
+"""The element span invariant, grades, foreign keys and the audit trail, on real databases.
 
 Every guard is attacked twice: through the ORM / write functions (Python checks) and with
-raw SQL (SQLite triggers and constraints), so removing either layer fails a test.
+raw SQL (SQLite triggers and constraints, PostgreSQL's PL/pgSQL triggers and constraints),
+so removing either layer fails a test. Every test runs on both backends unless marked.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import Connection
+from sqlalchemy import Connection, CursorResult
 from sqlalchemy.exc import IntegrityError as DBIntegrityError
 
 from labeler.errors import IntegrityError, NotFoundError, StoreError
@@ -25,12 +28,18 @@ from labeler.store import (
     add_query,
     create_gold_set,
     get_document,
+    get_gold_set,
     list_audit,
+    list_documents,
     list_elements,
+    open_store,
+    postgres,
     remove_element,
     span_problem,
     upsert_document,
 )
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 PAGE = "Intro. FR-001: The index is never the source of record. Outro."
 SPAN = (7, 55)  # "FR-001: The index is never the source of record."
@@ -63,6 +72,20 @@ def labelled(store: Store) -> tuple[Store, int, int]:
 def raw(store: Store) -> Connection:
     """A connection of the store's engine (pragmas applied), for raw SQL."""
     return store.engine.connect()
+
+
+def execute(conn: Connection, statement: str, params: tuple[object, ...] = ()) -> CursorResult[Any]:
+    """Raw SQL with ``?`` placeholders, on any backend (``%s`` for PostgreSQL's driver)."""
+    if conn.dialect.paramstyle != "qmark":
+        statement = statement.replace("?", "%s")
+    return conn.exec_driver_sql(statement, params)
+
+
+def violates(store: Store, kind: str, name: str = "") -> str:
+    """The driver's message pattern for a violated CHECK / FOREIGN KEY constraint."""
+    if store.engine.dialect.name == "postgresql":
+        return rf'violates {kind.lower()} constraint "?{name}'
+    return f"{kind} constraint failed: {name}" if name else kind
 
 
 def test_add_element_takes_text_from_page(labelled: tuple[Store, int, int]) -> None:
@@ -126,7 +149,8 @@ def test_raw_sql_insert_with_wrong_span_is_rejected(
 ) -> None:
     store, query_id, _ = labelled
     with raw(store) as conn, pytest.raises(DBIntegrityError, match=r"element|CHECK"), conn.begin():
-        conn.exec_driver_sql(
+        execute(
+            conn,
             'INSERT INTO element (query_id, document_id, start, "end", text, annotator, '
             "created_at) VALUES (?, 'a.html', ?, ?, ?, 'x', '2024-01-01')",
             (query_id, start, end, text),
@@ -136,7 +160,8 @@ def test_raw_sql_insert_with_wrong_span_is_rejected(
 def test_raw_sql_insert_with_right_span_is_accepted(labelled: tuple[Store, int, int]) -> None:
     store, query_id, _ = labelled
     with raw(store) as conn, conn.begin():
-        conn.exec_driver_sql(
+        execute(
+            conn,
             'INSERT INTO element (query_id, document_id, start, "end", text, annotator, '
             "created_at) VALUES (?, 'a.html', 0, 6, 'Intro.', 'x', '2024-01-01')",
             (query_id,),
@@ -151,11 +176,10 @@ def test_raw_sql_in_a_store_write_raises_labeler_integrity_error(
     store, _, element_id = labelled
     message = "element text must equal page text"
     with pytest.raises(IntegrityError, match=message), store.write() as s:
-        s.connection().exec_driver_sql(
-            "UPDATE element SET text = 'nope' WHERE id = ?", (element_id,)
-        )
+        execute(s.connection(), "UPDATE element SET text = 'nope' WHERE id = ?", (element_id,))
 
 
+@pytest.mark.backends("sqlite")
 def test_triggers_hold_without_the_store_connection_setup(
     labelled: tuple[Store, int, int], db_path: Path
 ) -> None:
@@ -179,11 +203,11 @@ def test_stale_element_is_exempt_and_cannot_be_revived_wrongly(
 ) -> None:
     store, _, element_id = labelled
     with raw(store) as conn, conn.begin():
-        conn.exec_driver_sql("UPDATE element SET status = 'stale' WHERE id = ?", (element_id,))
+        execute(conn, "UPDATE element SET status = 'stale' WHERE id = ?", (element_id,))
         # a stale element's page may change under it
-        conn.exec_driver_sql("UPDATE document SET text = 'short' WHERE id = 'a.html'")
+        execute(conn, "UPDATE document SET text = 'short' WHERE id = 'a.html'")
     with raw(store) as conn, pytest.raises(DBIntegrityError, match="page text"), conn.begin():
-        conn.exec_driver_sql("UPDATE element SET status = 'ok' WHERE id = ?", (element_id,))
+        execute(conn, "UPDATE element SET status = 'ok' WHERE id = ?", (element_id,))
     with pytest.raises(IntegrityError), store.write() as s:
         element = s.get(Element, element_id)
         assert element is not None
@@ -201,7 +225,8 @@ def test_multilingual_offsets_are_code_points(store: Store) -> None:
     assert element.text == "日本語"
     with raw(store) as conn, pytest.raises(DBIntegrityError, match="page text"), conn.begin():
         # one code point off: what UTF-16 offsets (one more for the emoji) would give
-        conn.exec_driver_sql(
+        execute(
+            conn,
             'INSERT INTO element (query_id, document_id, start, "end", text, annotator, '
             "created_at) VALUES (?, 'a.html', ?, ?, '日本語', 'x', '2024-01-01')",
             (query_id, start + 1, start + 4),
@@ -217,18 +242,19 @@ def test_python_and_sql_agree_on_spans(store: Store, page: str, data: st.DataObj
     end = data.draw(st.integers(-1, len(page) + 2))
     text = data.draw(st.sampled_from([page[max(start, 0) : max(end, 0)], page[:1], "x"]))
     with raw(store) as conn, conn.begin():
-        conn.exec_driver_sql("DELETE FROM element")
-        conn.exec_driver_sql("DELETE FROM document")
-        conn.exec_driver_sql("DELETE FROM gold_set")
-        conn.exec_driver_sql(
-            "INSERT INTO document VALUES ('d', 'd', 'x', 'text', ?, '2024-01-01')", (page,)
+        execute(conn, "DELETE FROM element")
+        execute(conn, "DELETE FROM document")
+        execute(conn, "DELETE FROM gold_set")
+        execute(
+            conn, "INSERT INTO document VALUES ('d', 'd', 'x', 'text', ?, '2024-01-01')", (page,)
         )
-        conn.exec_driver_sql("INSERT INTO gold_set VALUES (1, 'g', '', '2024-01-01')")
-        conn.exec_driver_sql("INSERT INTO query VALUES (1, 1, 'q', 'q', '', '2024-01-01')")
+        execute(conn, "INSERT INTO gold_set VALUES (1, 'g', '', '2024-01-01')")
+        execute(conn, "INSERT INTO query VALUES (1, 1, 'q', 'q', '', '2024-01-01')")
     expected_ok = span_problem(page, start, end, text) is None
     try:
         with raw(store) as conn, conn.begin():
-            conn.exec_driver_sql(
+            execute(
+                conn,
                 'INSERT INTO element (query_id, document_id, start, "end", text, annotator, '
                 "created_at) VALUES (1, 'd', ?, ?, ?, 'x', '2024-01-01')",
                 (start, end, text),
@@ -239,6 +265,7 @@ def test_python_and_sql_agree_on_spans(store: Store, page: str, data: st.DataObj
     assert accepted == expected_ok
 
 
+@pytest.mark.backends("sqlite")
 def test_page_with_nul_is_checked_in_python(store: Store) -> None:
     page = "head\x00 middle tail"
     put_page(store, text=page)
@@ -257,34 +284,46 @@ def test_page_with_nul_is_checked_in_python(store: Store) -> None:
         assert get_document(s, "a.html").text == page
 
 
+@pytest.mark.backends("postgresql")
+def test_page_with_nul_is_refused_on_postgresql(store: Store) -> None:
+    """PostgreSQL text cannot hold U+0000: a clear StoreError, and nothing is stored."""
+    with pytest.raises(StoreError, match="cannot contain NUL"):
+        put_page(store, text="head\x00 middle tail")
+    with pytest.raises(NotFoundError), store.session() as s:
+        get_document(s, "a.html")
+
+
 def test_grade_below_one_rejected_by_python_and_check(labelled: tuple[Store, int, int]) -> None:
     store, query_id, element_id = labelled
     with pytest.raises(IntegrityError, match="grade"), store.write() as s:
         add_element(s, query_id, "a.html", 0, 6, annotator="ana", grade=0)
     with (
         raw(store) as conn,
-        pytest.raises(DBIntegrityError, match=r"CHECK constraint failed: ck_element_grade"),
+        pytest.raises(DBIntegrityError, match=violates(store, "CHECK", "ck_element_grade")),
         conn.begin(),
     ):
-        conn.exec_driver_sql("UPDATE element SET grade = 0 WHERE id = ?", (element_id,))
+        execute(conn, "UPDATE element SET grade = 0 WHERE id = ?", (element_id,))
 
 
 def test_status_must_be_known(labelled: tuple[Store, int, int]) -> None:
     store, _, element_id = labelled
-    with raw(store) as conn, pytest.raises(DBIntegrityError, match="CHECK"), conn.begin():
-        conn.exec_driver_sql("UPDATE element SET status = 'gone' WHERE id = ?", (element_id,))
+    check = violates(store, "CHECK")
+    with raw(store) as conn, pytest.raises(DBIntegrityError, match=check), conn.begin():
+        execute(conn, "UPDATE element SET status = 'gone' WHERE id = ?", (element_id,))
 
 
 def test_foreign_keys_enforced(labelled: tuple[Store, int, int]) -> None:
     store, query_id, _ = labelled
-    with raw(store) as conn, pytest.raises(DBIntegrityError, match="FOREIGN KEY"), conn.begin():
-        conn.exec_driver_sql(
+    fk = violates(store, "FOREIGN KEY")
+    with raw(store) as conn, pytest.raises(DBIntegrityError, match=fk), conn.begin():
+        execute(
+            conn,
             'INSERT INTO element (query_id, document_id, start, "end", text, annotator, '
             "created_at) VALUES (?, 'no-such-page.html', 0, 1, 'x', 'x', '2024-01-01')",
             (query_id,),
         )
-    with raw(store) as conn, pytest.raises(DBIntegrityError, match="FOREIGN KEY"), conn.begin():
-        conn.exec_driver_sql("DELETE FROM document WHERE id = 'a.html'")
+    with raw(store) as conn, pytest.raises(DBIntegrityError, match=fk), conn.begin():
+        execute(conn, "DELETE FROM document WHERE id = 'a.html'")
 
 
 def test_unknown_document_or_query(labelled: tuple[Store, int, int]) -> None:
@@ -358,3 +397,62 @@ def test_changed_page_marks_only_broken_elements_stale(labelled: tuple[Store, in
         assert by_id[keep.id].status == ELEMENT_OK
         assert get_document(s, "a.html").text == new_page
         assert list_audit(s, entity="element", entity_id=element_id)[0].actor == "ingest"
+
+
+def test_writers_serialise_and_see_each_others_work(store: Store, db_url: str) -> None:
+    """A write transaction waits for the running one, then reads what it committed (SQLite:
+    BEGIN IMMEDIATE; PostgreSQL: the write lock), so read-then-write code stays correct."""
+    other = open_store(db_url)
+    seen: list[str] = []
+    done = threading.Event()
+
+    def second_writer() -> None:
+        with other.write() as s:
+            seen.append(get_gold_set(s, "first").name)
+            create_gold_set(s, "second")
+        done.set()
+
+    try:
+        with store.write() as s:
+            create_gold_set(s, "first")
+            thread = threading.Thread(target=second_writer)
+            thread.start()
+            assert not done.wait(0.3)  # blocked on our write lock, waiting
+        thread.join(10)
+        assert done.is_set() and seen == ["first"]
+    finally:
+        other.close()
+
+
+@pytest.mark.backends("postgresql")
+def test_writer_kept_waiting_too_long_gets_a_clear_error(
+    store: Store, db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(postgres, "WRITE_LOCK_TIMEOUT_MS", 200)
+    other = open_store(db_url)
+    ran = False
+    try:
+        with store.write() as s:
+            create_gold_set(s, "first")
+            with pytest.raises(StoreError, match=r"stayed busy.*0\.2 s"), other.write() as s2:
+                ran = True
+        assert not ran
+        with other.write() as s2:  # the lock is free again
+            create_gold_set(s2, "second")
+    finally:
+        other.close()
+
+
+def test_read_session_sees_one_snapshot(store: Store, db_url: str) -> None:
+    """A read transaction keeps the state of its first read while another store writes."""
+    put_page(store)
+    other = open_store(db_url)
+    try:
+        with store.session() as s:
+            assert [d.id for d in list_documents(s)] == ["a.html"]
+            put_page(other, doc_id="b.html")  # committed by another connection
+            assert [d.id for d in list_documents(s)] == ["a.html"]
+        with store.session() as s:
+            assert [d.id for d in list_documents(s)] == ["a.html", "b.html"]
+    finally:
+        other.close()

@@ -2,44 +2,67 @@
 
 from __future__ import annotations
 
-import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, create_engine, inspect
+from sqlalchemy import Connection, DefaultClause, Engine, MetaData, create_engine, inspect
+from sqlalchemy import text as sql_text
+from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
 
 import labeler.store.models  # noqa: F401  (fills SQLModel.metadata)
 from labeler.errors import StoreError
 from labeler.store import MIGRATIONS, SCHEMA_VERSION, Migration, get_document, open_store
 from labeler.store.engine import create_store_engine
+from labeler.store.migrations import DIALECTS, DialectSQL
+from labeler.store.postgres import with_driver
 from labeler.store.session import upgrade
 
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
-def versions(path: Path) -> list[tuple[int, str]]:
-    rows = sql(path, "SELECT version, description FROM schema_version ORDER BY version")
+
+@contextmanager
+def plain(db: str) -> Iterator[Engine]:
+    """A plain engine on ``db`` (a path or URL): none of the store's connection setup."""
+    url = with_driver(make_url(db)) if "://" in db else f"sqlite:///{db}"
+    engine = create_engine(url)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def versions(db: str) -> list[tuple[int, str]]:
+    rows = sql(db, "SELECT version, description FROM schema_version ORDER BY version")
     return [(int(v), str(d)) for v, d in rows]
 
 
-def sql(path: Path, statement: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
-    """Run one statement on a plain sqlite3 connection (committed, closed)."""
-    conn = sqlite3.connect(path)
-    try:
-        rows = conn.execute(statement, params).fetchall()
-        conn.commit()
-        return rows
-    finally:
-        conn.close()
+def sql(db: str, statement: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
+    """Run one statement (``?`` placeholders) on a plain connection (committed, closed)."""
+    with plain(db) as engine, engine.begin() as conn:
+        if conn.dialect.paramstyle != "qmark":
+            statement = statement.replace("?", "%s")
+        result = conn.exec_driver_sql(statement, params)
+        return [tuple(row) for row in result] if result.returns_rows else []
 
 
-def index_names(path: Path) -> set[str]:
-    return {r[0] for r in sql(path, "SELECT name FROM sqlite_master WHERE type='index'")}
+def index_names(db: str) -> set[str]:
+    with plain(db) as engine:
+        insp = inspect(engine)
+        return {str(i["name"]) for t in insp.get_table_names() for i in insp.get_indexes(t)}
+
+
+def table_names(db: str) -> set[str]:
+    with plain(db) as engine:
+        return set(inspect(engine).get_table_names())
 
 
 def schema_of(url: str) -> dict[str, Any]:
     """A comparable description of tables, columns, keys, indexes and checks."""
-    engine = create_engine(url)
+    engine = create_engine(with_driver(make_url(url)))
     try:
         insp = inspect(engine)
         out: dict[str, Any] = {}
@@ -70,24 +93,55 @@ def schema_of(url: str) -> dict[str, Any]:
         engine.dispose()
 
 
-def test_fresh_database_records_every_step(db_path: Path) -> None:
-    with open_store(str(db_path)) as store:
+def test_fresh_database_records_every_step(db_url: str) -> None:
+    with open_store(db_url) as store:
         assert store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
-    assert versions(db_path) == [(m.version, m.description) for m in MIGRATIONS]
+    assert versions(db_url) == [(m.version, m.description) for m in MIGRATIONS]
 
 
-def test_migrated_schema_matches_models(db_path: Path, tmp_path: Path) -> None:
+def reference_metadata(backend: str) -> MetaData:
+    """models.py's metadata as create_all builds it on ``backend``.
+
+    models.py declares ``assisted``'s server default as ``0``, SQLite's spelling of false;
+    PostgreSQL's booleans take ``false`` (what the PostgreSQL step writes), so the copy used
+    for PostgreSQL says that and nothing else differs.
+    """
+    if backend == "sqlite":
+        return SQLModel.metadata
+    copy = MetaData()
+    for table in SQLModel.metadata.sorted_tables:
+        table.to_metadata(copy)
+    copy.tables["element"].c.assisted.server_default = DefaultClause(sql_text("false"))
+    return copy
+
+
+def test_migrated_schema_matches_models(
+    db_url: str, backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """The steps and models.py describe the same schema (a new step must update both)."""
-    open_store(str(db_path)).close()
-    reference = tmp_path / "reference.db"
-    engine = create_engine(f"sqlite:///{reference}")
-    SQLModel.metadata.create_all(engine)
+    open_store(db_url).close()
+    if backend == "postgresql":
+        new_database: Callable[[], str] = request.getfixturevalue("pg_databases")
+        reference = new_database()
+    else:
+        reference = f"sqlite:///{tmp_path / 'reference.db'}"
+    engine = create_engine(with_driver(make_url(reference)))
+    reference_metadata(backend).create_all(engine)
     engine.dispose()
-    assert schema_of(f"sqlite:///{db_path}") == schema_of(f"sqlite:///{reference}")
+    migrated = db_url if "://" in db_url else f"sqlite:///{db_url}"
+    assert schema_of(migrated) == schema_of(reference)
 
 
-def test_upgrade_from_version_1_keeps_data(db_path: Path) -> None:
-    engine = create_store_engine(str(db_path))
+def test_every_step_has_sql_for_every_dialect() -> None:
+    for step in MIGRATIONS:
+        assert isinstance(step.apply, DialectSQL), step.version
+        assert all(step.apply.statements(dialect) for dialect in DIALECTS), step.version
+    with pytest.raises(StoreError, match="no schema for 'mysql'"):
+        MIGRATIONS[0].apply.statements("mysql")  # type: ignore[attr-defined]
+
+
+def test_upgrade_from_version_1_keeps_data(db_url: str) -> None:
+    engine = create_store_engine(db_url)
     assert upgrade(engine, MIGRATIONS[:1], where="test") == 1
     with engine.connect() as conn, conn.begin():
         conn.exec_driver_sql(
@@ -95,45 +149,45 @@ def test_upgrade_from_version_1_keeps_data(db_path: Path) -> None:
             "'2024-01-01 00:00:00.000000')"
         )
     engine.dispose()
-    assert versions(db_path) == [(1, "initial schema")]
-    assert "ix_element_document_status" not in index_names(db_path)
+    assert versions(db_url) == [(1, "initial schema")]
+    assert "ix_element_document_status" not in index_names(db_url)
 
-    with open_store(str(db_path)) as store:
+    with open_store(db_url) as store:
         assert store.schema_version() == SCHEMA_VERSION
         with store.session() as s:
             assert get_document(s, "a.html").text == "kept"
     assert {"ix_element_document_status", "ix_element_query", "ix_audit_entity"} <= index_names(
-        db_path
+        db_url
     )
-    assert [v for v, _ in versions(db_path)] == list(range(1, SCHEMA_VERSION + 1))
+    assert [v for v, _ in versions(db_url)] == list(range(1, SCHEMA_VERSION + 1))
 
 
-def test_newer_database_is_refused(db_path: Path) -> None:
-    open_store(str(db_path)).close()
+def test_newer_database_is_refused(db_url: str) -> None:
+    open_store(db_url).close()
     sql(
-        db_path,
+        db_url,
         "INSERT INTO schema_version VALUES (?, 'from the future', '2099-01-01')",
         (SCHEMA_VERSION + 1,),
     )
     with pytest.raises(StoreError, match=rf"version {SCHEMA_VERSION + 1} is newer"):
-        open_store(str(db_path))
+        open_store(db_url)
 
 
 def _fail(conn: Connection) -> None:
-    conn.exec_driver_sql("CREATE TABLE half_done (x)")
+    conn.exec_driver_sql("CREATE TABLE half_done (x INTEGER)")
     raise RuntimeError("step failed")
 
 
-def test_failed_step_rolls_back_the_upgrade(db_path: Path) -> None:
-    open_store(str(db_path)).close()
+def test_failed_step_rolls_back_the_upgrade(db_url: str) -> None:
+    open_store(db_url).close()
     broken = (*MIGRATIONS, Migration(SCHEMA_VERSION + 1, "broken", _fail))
     with pytest.raises(RuntimeError, match="step failed"):
-        open_store(str(db_path), migrations=broken)
-    assert [v for v, _ in versions(db_path)] == list(range(1, SCHEMA_VERSION + 1))
-    assert not sql(db_path, "SELECT name FROM sqlite_master WHERE name = 'half_done'")
+        open_store(db_url, migrations=broken)
+    assert [v for v, _ in versions(db_url)] == list(range(1, SCHEMA_VERSION + 1))
+    assert "half_done" not in table_names(db_url)
 
 
-def test_mechanism_applies_only_missing_steps(db_path: Path) -> None:
+def test_mechanism_applies_only_missing_steps(db_url: str) -> None:
     calls: list[int] = []
 
     def step(n: int) -> Migration:
@@ -142,13 +196,13 @@ def test_mechanism_applies_only_missing_steps(db_path: Path) -> None:
             if n == 1:
                 conn.exec_driver_sql(
                     "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, "
-                    "description VARCHAR, applied_at DATETIME)"
+                    "description VARCHAR, applied_at TIMESTAMP)"
                 )
-            conn.exec_driver_sql(f"CREATE TABLE t{n} (x)")
+            conn.exec_driver_sql(f"CREATE TABLE t{n} (x INTEGER)")
 
         return Migration(n, f"step {n}", apply)
 
-    engine = create_store_engine(str(db_path))
+    engine = create_store_engine(db_url)
     try:
         assert upgrade(engine, [step(1), step(2)], where="t") == 2
         assert upgrade(engine, [step(1), step(2)], where="t") == 2  # nothing to do
@@ -156,14 +210,15 @@ def test_mechanism_applies_only_missing_steps(db_path: Path) -> None:
     finally:
         engine.dispose()
     assert calls == [1, 2, 3]
-    assert [v for v, _ in versions(db_path)] == [1, 2, 3]
+    assert [v for v, _ in versions(db_url)] == [1, 2, 3]
 
 
-def test_misnumbered_steps_rejected(db_path: Path) -> None:
+def test_misnumbered_steps_rejected(db_url: str) -> None:
     with pytest.raises(ValueError, match="step 3 found where 2 belongs"):
-        open_store(str(db_path), migrations=(MIGRATIONS[0], Migration(3, "gap", _fail)))
+        open_store(db_url, migrations=(MIGRATIONS[0], Migration(3, "gap", _fail)))
 
 
+@pytest.mark.backends("sqlite")
 def test_opening_current_database_writes_nothing(db_path: Path) -> None:
     open_store(str(db_path)).close()
     before = db_path.read_bytes()

@@ -1,0 +1,138 @@
+"""PostgreSQL specifics of the store: driver choice, the write lock, SQLite spellings.
+
+``--db postgresql://user@host:port/dbname`` uses psycopg 3 (``postgresql+psycopg``) unless the
+URL names another driver. Read transactions run at REPEATABLE READ: one snapshot for the whole
+transaction, never blocking and never blocked, like a SQLite WAL reader. Write transactions
+run at READ COMMITTED under the write lock (below).
+
+**Writers serialise as on SQLite.** The store relies on ``BEGIN IMMEDIATE``: a write
+transaction that reads (does this gold set exist? which entry is the actor's latest? which
+elements does this page hold?) and then writes must not interleave with another writer.
+Every write transaction therefore takes one transaction-scoped advisory lock
+(``pg_advisory_xact_lock(WRITE_LOCK_KEY)``, scoped to the database) as its first statement,
+and releases it at COMMIT or ROLLBACK. Since the lock is taken before anything is read,
+every statement of the transaction sees every earlier writer's committed work (READ
+COMMITTED takes a fresh snapshot per statement), so the transaction behaves exactly like
+an immediate SQLite one: no serialization failures, no deadlocks between writers, nothing
+to retry. A writer waits up to :data:`WRITE_LOCK_TIMEOUT_MS` for the lock (SQLite waits
+``busy_timeout`` per attempt and retries); then :class:`~labeler.errors.StoreError` says the
+database stayed busy. Raw SQL outside :meth:`Store.write` takes no lock, like raw SQL on a
+SQLite connection.
+
+**SQLite spellings.** The shared queries use two SQLite functions that PostgreSQL spells
+differently; :func:`instr` compiles to ``strpos`` and a scalar (two-argument) ``max`` to
+``greatest`` on PostgreSQL only. Everything else the store emits is portable SQL.
+
+Text on PostgreSQL cannot hold U+0000 (NUL); storing such a page fails with a
+:class:`~labeler.errors.StoreError` naming the problem. SQLite stores it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import URL
+from sqlalchemy.ext.compiler import compiles
+from sqlalchemy.sql import functions
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.types import Integer
+
+from labeler.errors import StoreError
+
+DEFAULT_DRIVER = "psycopg"
+# "labeler" in ASCII: the one advisory lock key every writer takes (per database).
+WRITE_LOCK_KEY = 0x6C6162656C6572
+WRITE_LOCK_TIMEOUT_MS = 60_000
+CONNECT_TIMEOUT_S = 10
+_LOCK_NOT_AVAILABLE = "55P03"
+
+
+def is_postgresql(url: URL) -> bool:
+    """True when ``url`` names a PostgreSQL database."""
+    return url.get_backend_name() == "postgresql"
+
+
+def with_driver(url: URL) -> URL:
+    """``url`` with psycopg 3 as its driver when it names none (``postgresql://``)."""
+    if url.drivername == "postgresql":
+        return url.set(drivername=f"postgresql+{DEFAULT_DRIVER}")
+    return url
+
+
+def shown(url: URL) -> str:
+    """``url`` as the user may read it (password hidden)."""
+    return url.render_as_string(hide_password=True)
+
+
+def busy_message(url: URL) -> str:
+    """What the user reads when another writer held the write lock for too long."""
+    return (
+        f"{shown(url)}: the database stayed busy: another process kept it locked for writing "
+        f"(a long import?) for {WRITE_LOCK_TIMEOUT_MS / 1000:g} s; nothing was written, try again"
+    )
+
+
+def create_postgres_engine(url: URL, write_option: str) -> Engine:
+    """An engine for ``url`` whose transactions carrying ``write_option`` take the write lock.
+
+    Raises ``ImportError`` / :class:`sqlalchemy.exc.ArgumentError` for a missing driver or
+    a bad URL (the caller turns them into :class:`StoreError`). No connection is made yet.
+    """
+    url = with_driver(url)
+    connect_args: dict[str, Any] = {}
+    if url.get_driver_name() in ("psycopg", "psycopg2"):
+        connect_args = {"connect_timeout": CONNECT_TIMEOUT_S, "application_name": "labeler"}
+    engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
+
+    def on_begin(conn: Connection) -> None:
+        if not conn.get_execution_options().get(write_option, False):
+            # One snapshot for the whole read transaction, as a SQLite WAL reader has.
+            conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            return
+        try:
+            conn.exec_driver_sql(f"SET LOCAL lock_timeout = {WRITE_LOCK_TIMEOUT_MS}")
+            conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})")
+        except sa_exc.OperationalError as exc:
+            if getattr(exc.orig, "sqlstate", None) == _LOCK_NOT_AVAILABLE:
+                raise StoreError(busy_message(url)) from None
+            raise
+
+    event.listen(engine, "begin", on_begin)
+    return engine
+
+
+def driver_message(orig: BaseException) -> str | None:
+    """The one-line message of a psycopg error (its DETAIL when short), else None.
+
+    ``str()`` of a psycopg error appends DETAIL and CONTEXT lines; DETAIL of a check
+    violation repeats the whole row (a page's text), so only a short one is kept.
+    """
+    diag = getattr(orig, "diag", None)
+    primary = getattr(diag, "message_primary", None)
+    if not isinstance(primary, str):
+        return None
+    detail = getattr(diag, "message_detail", None)
+    if isinstance(detail, str) and len(detail) <= 200 and not detail.startswith("Failing row"):
+        return f"{primary} ({detail})"
+    return primary
+
+
+class instr(functions.GenericFunction[int]):
+    """SQLite's ``instr(haystack, needle)``: 1-based position of needle, 0 when absent."""
+
+    type = Integer()
+    inherit_cache = True
+
+
+@compiles(instr, "postgresql")
+def _instr_postgresql(element: instr, compiler: SQLCompiler, **kw: Any) -> str:
+    return f"strpos{compiler.process(element.clause_expr, **kw)}"
+
+
+@compiles(functions.max, "postgresql")
+def _max_postgresql(element: functions.max[Any], compiler: SQLCompiler, **kw: Any) -> str:
+    if len(element.clauses) > 1:  # SQLite's scalar max(a, b, ...)
+        return f"greatest{compiler.process(element.clause_expr, **kw)}"
+    return compiler.visit_function(element, **kw)
