@@ -15,6 +15,15 @@ from scoring import (
     worst_table,
 )
 
+#: one line per flag for readers of the report (the scoring package documents the rules)
+FLAG_MEANINGS = {
+    "repeated": "elements whose text occurs more than once on its page",
+    "fallback": "ranks with a chunk not found on an element's page (judged by containment)",
+    "chunk_repeated": "ranks whose chunk occurs more than once on an element's page",
+    "element_not_in_page": "elements whose text is not on its stored page",
+    "fallback_graded": "ranks where such a chunk still held an element (Partial or Full)",
+}
+
 Table = Callable[[Sequence[Any], Sequence[Sequence[Any]]], str]
 
 
@@ -55,7 +64,10 @@ def score_report(
         heading(f"By number of expected elements (k = {k_max})"),
         table(*group_table(result, k_max)),
         heading("Flags"),
-        table(["flag", "count"], [[k, v] for k, v in result.flags.to_dict().items()]),
+        table(
+            ["flag", "count", "meaning"],
+            [[k, v, FLAG_MEANINGS.get(k, "")] for k, v in result.flags.to_dict().items()],
+        ),
         f"missing from run (scored 0): {len(result.missing_from_run)}; "
         f"unknown in run (ignored): {len(result.unknown_in_run)}; "
         f"questions without elements (not scored): {len(result.without_elements)}",

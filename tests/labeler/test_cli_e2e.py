@@ -171,6 +171,7 @@ def test_table_markdown_and_html_reports(
     assert main(["score", "--gold-set", "demo", "--run", "r", "--k", "4", "--db", db]) == 0
     table = capsys.readouterr().out
     assert "Partial − Hit gap" in table and "chunking" in table
+    assert "ranks with a chunk not found on an element's page" in table  # flags explained
     worst = table.split("Worst questions first")[1]
     assert worst.index("q4") < worst.index("q2") < worst.index("q1")  # retrieval, chunking, full
     assert (
