@@ -159,6 +159,21 @@ class LabelerApp(App[int]):
 
             self.push_screen(IngestScreen(self.corpus))
 
+    def open_gold_set(self, name: str) -> None:
+        """Switch to the gold set called ``name`` (looked up in a worker)."""
+
+        def find(store: Store) -> int | None:
+            with store.session() as s:
+                return next((g.id for g in gold_set_progress(s) if g.name == name), None)
+
+        def found(gold_set_id: int | None) -> None:
+            if gold_set_id is None:
+                self.notify(f"no gold set {name!r}", severity="warning", timeout=4)
+            else:
+                self.select_gold_set(gold_set_id, name)
+
+        self.db(find, found, what="open gold set")
+
     def select_gold_set(self, gold_set_id: int, name: str) -> None:
         """Make ``name`` the gold set being labelled and reload its questions."""
         self.gold_set_id, self.gold_set_name = gold_set_id, name

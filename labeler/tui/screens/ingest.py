@@ -1,4 +1,5 @@
-"""First run: ingest the bundled corpus in a worker, with a progress bar."""
+"""First run: ingest the bundled corpus in a worker, with a progress bar, and load the
+corpus's demo gold set (``gold/demo.jsonl``) so there are questions to look at."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from labeler.store import Store
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp
+
+
+DEMO_GOLD_SET = "demo"
 
 
 class IngestScreen(ModalScreen[None]):
@@ -36,18 +40,53 @@ class IngestScreen(ModalScreen[None]):
         def progress(done: int, total: int, path: str) -> None:
             app.call_from_thread(self._progress, done, total, path)
 
-        def job(store: Store) -> str:
+        def job(store: Store) -> tuple[str, str | None]:
             from labeler.ingest import ingest_paths
 
             report = ingest_paths(store, [corpus], progress=progress)
-            return f"ingested {report.added} page(s), {len(report.failed)} failed"
+            message = f"ingested {report.added} page(s), {len(report.failed)} failed"
+            return message, self._load_demo(store)
 
-        def done(message: str) -> None:
+        def done(result: tuple[str, str | None]) -> None:
+            message, demo = result
             self.notify(message, title="saved", timeout=5)
+            if demo is not None:
+                self.notify(demo, timeout=8)
             self.dismiss()
-            app.reload_screen()
+            if demo is not None and app.wanted_gold_set is None:
+                app.open_gold_set(DEMO_GOLD_SET)
+            else:
+                app.reload_screen()
 
         app.db(job, done, what="ingest")
+
+    def _load_demo(self, store: Store) -> str | None:
+        """Import ``gold/demo.jsonl`` of the corpus as gold set ``demo`` when the database has
+        none of that name; a message for the user, or None when there was nothing to do."""
+        from labeler.errors import LabelerError
+        from labeler.gold import import_gold_file
+        from labeler.store import get_gold_set
+
+        demo = self.corpus / "gold" / "demo.jsonl"
+        if not demo.is_file():
+            return None
+        try:
+            with store.session() as s:
+                get_gold_set(s, DEMO_GOLD_SET)
+            return None  # already there: never overwrite it
+        except LabelerError:
+            pass
+        try:
+            questions, _ = import_gold_file(
+                store,
+                demo,
+                DEMO_GOLD_SET,
+                annotator="bundled",
+                description="questions shipped with the corpus (labeler demo)",
+            )
+        except LabelerError as err:
+            return f"demo gold set not loaded: {err}"
+        return f"loaded gold set {DEMO_GOLD_SET!r} ({len(questions)} questions); g: next gold set"
 
     def _progress(self, done: int, total: int, path: str) -> None:
         self.query_one(ProgressBar).update(total=total, progress=done)
