@@ -1,14 +1,20 @@
 """``labeler doctor``: check a database's invariants and list what needs fixing.
 
-The database is opened **read-only** through the standard ``sqlite3`` driver; the doctor
-never writes, never upgrades and never creates a file. Checks, in order:
+The database is opened **read-only**: a SQLite file through the standard ``sqlite3`` driver
+(``mode=ro``), a PostgreSQL database in one ``REPEATABLE READ, READ ONLY`` transaction (one
+snapshot for every check). The doctor never writes, never upgrades and never creates a file
+or a database. Checks, in order:
 
 * ``integrity``: ``PRAGMA integrity_check`` says ``ok`` (else nothing further is trusted
-  and the remaining checks are skipped);
+  and the remaining checks are skipped). SQLite only: on PostgreSQL the check is
+  ``skipped`` (the server keeps its own storage consistent);
 * ``schema``: the schema version is the one this labeller writes (older: an error that any
   other command fixes by upgrading; newer or not a labeller database: an error, and the
   remaining checks are skipped because the tables may differ);
-* ``foreign_keys``: ``PRAGMA foreign_key_check`` finds no dangling reference;
+* ``foreign_keys``: on SQLite, ``PRAGMA foreign_key_check`` finds no dangling reference. On
+  PostgreSQL the server enforces every foreign key on every write, so the check only
+  confirms that each constraint is validated (one added ``NOT VALID`` never checked the rows
+  that were already there: an error naming it);
 * ``spans``: every ``ok`` element's text equals its page's ``text[start:end]``;
 * ``stale``: no element is stale (each is listed: gold set, question, page, offsets,
   text); stale labels are left out of scores, so they count as something to fix;
@@ -21,15 +27,23 @@ never writes, never upgrades and never creates a file. Checks, in order:
 from __future__ import annotations
 
 import sqlite3
-from contextlib import closing
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import closing, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
+from sqlalchemy import Connection, create_engine
+from sqlalchemy import exc as sa_exc
+from sqlalchemy import text as sql_text
+from sqlalchemy.pool import NullPool
+
 from labeler.errors import StoreError
+from labeler.store.engine import database_url, display_location, sqlite_error_text
 from labeler.store.location import sqlite_file
 from labeler.store.migrations import SCHEMA_VERSION
+from labeler.store.postgres import CONNECT_TIMEOUT_S, with_driver
 from labeler.store.validation import span_problem
 
 Status = Literal["ok", "warning", "error", "skipped"]
@@ -92,10 +106,57 @@ class DoctorReport:
         }
 
 
+class _Database:
+    """One read-only transaction on the database being checked, whichever the backend.
+
+    Statements are shared SQL with ``:name`` parameters (both ``sqlite3`` and SQLAlchemy's
+    ``text()`` take them); the few backend-specific checks ask :attr:`backend`.
+    """
+
+    backend: Literal["sqlite", "postgresql"]
+
+    def rows(self, sql: str, **params: Any) -> Iterable[Sequence[Any]]:
+        raise NotImplementedError
+
+    def has_table(self, name: str) -> bool:
+        raise NotImplementedError
+
+
+class _SqliteDatabase(_Database):
+    backend = "sqlite"
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def rows(self, sql: str, **params: Any) -> Iterable[Sequence[Any]]:
+        return self.conn.execute(sql, params)
+
+    def has_table(self, name: str) -> bool:
+        sql = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = :name"
+        return self.conn.execute(sql, {"name": name}).fetchone() is not None
+
+
+class _PostgresDatabase(_Database):
+    backend = "postgresql"
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    def rows(self, sql: str, **params: Any) -> Iterable[Sequence[Any]]:
+        return self.conn.execute(sql_text(sql), params)
+
+    def has_table(self, name: str) -> bool:
+        sql = (
+            "SELECT 1 FROM information_schema.tables "
+            "WHERE table_schema = current_schema() AND table_name = :name"
+        )
+        return any(True for _ in self.rows(sql, name=name))
+
+
 def _connect(db: str) -> tuple[Path, sqlite3.Connection]:
     path = sqlite_file(db)
     if path is None:
-        raise StoreError(f"{db}: the doctor checks SQLite database files only")
+        raise StoreError(f"{db}: not a SQLite database file")
     if not path.is_file():
         raise StoreError(f"{db}: no such database file")
     try:
@@ -106,54 +167,107 @@ def _connect(db: str) -> tuple[Path, sqlite3.Connection]:
     return path, conn
 
 
-def diagnose(db: str) -> DoctorReport:
-    """Run every check on database ``db`` (a path or a ``sqlite:///`` URL).
+def _is_postgresql(db: str) -> bool:
+    scheme, sep, _ = db.partition("://")
+    return bool(sep) and scheme.split("+")[0] == "postgresql"
 
-    Raises :class:`StoreError` when ``db`` is not a SQLite file that exists or cannot be
-    opened at all; a file that opens but is damaged is reported, not raised.
+
+@contextmanager
+def postgresql_snapshot(db: str) -> Iterator[Connection]:
+    """A connection to PostgreSQL database ``db`` inside one ``REPEATABLE READ, READ ONLY``
+    transaction, rolled back at the end: every statement sees the same snapshot and the
+    server refuses any write.
+
+    Raises :class:`StoreError` when the database cannot be reached (it is never created) or
+    a statement fails.
     """
+    where = display_location(db)
+    url = with_driver(database_url(db))
+    connect_args: dict[str, Any] = {}
+    if url.get_driver_name() in ("psycopg", "psycopg2"):
+        connect_args = {"connect_timeout": CONNECT_TIMEOUT_S, "application_name": "labeler doctor"}
+    try:
+        engine = create_engine(url, poolclass=NullPool, connect_args=connect_args)
+    except (sa_exc.ArgumentError, ImportError) as exc:
+        raise StoreError(f"{where}: cannot use this database: {exc}") from None
+    try:
+        try:
+            conn = engine.connect()
+        except sa_exc.DBAPIError as exc:
+            message = sqlite_error_text(exc).strip().partition("\n")[0]
+            raise StoreError(f"{where}: cannot open: {message}") from None
+        with conn:  # closing the connection rolls the transaction back
+            try:
+                conn.exec_driver_sql("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                yield conn
+            except sa_exc.DBAPIError as exc:
+                raise StoreError(f"{where}: cannot read: {sqlite_error_text(exc)}") from None
+    finally:
+        engine.dispose()
+
+
+def diagnose(db: str) -> DoctorReport:
+    """Run every check on database ``db``: a SQLite path or ``sqlite:///`` URL, or a
+    ``postgresql://`` URL.
+
+    Raises :class:`StoreError` when ``db`` is not a SQLite file that exists or a PostgreSQL
+    database that can be reached, or cannot be opened at all; a SQLite file that opens but
+    is damaged is reported, not raised.
+    """
+    if _is_postgresql(db):
+        with postgresql_snapshot(db) as pg:
+            return _diagnose(display_location(db), _PostgresDatabase(pg))
+    if sqlite_file(db) is None:
+        raise StoreError(
+            f"{db}: the doctor checks SQLite database files and PostgreSQL databases only"
+        )
     path, conn = _connect(db)
     with closing(conn):
         try:
-            return _diagnose(str(path), conn)
+            return _diagnose(str(path), _SqliteDatabase(conn))
         except sqlite3.DatabaseError as err:
             failed = Check("integrity", "error", f"cannot read the database: {err}")
             return DoctorReport(str(path), None, (failed,))
 
 
-def _diagnose(where: str, conn: sqlite3.Connection) -> DoctorReport:
-    integrity = _integrity(conn)
-    if integrity.status != "ok":
+def _diagnose(where: str, db: _Database) -> DoctorReport:
+    integrity = _integrity(db)
+    if integrity.status == "error":
         return DoctorReport(where, None, (integrity,))
-    version, schema = _schema(conn)
+    version, schema = _schema(db)
     if schema.status == "error" and (version is None or version > SCHEMA_VERSION):
         return DoctorReport(where, version, (integrity, schema))
-    stale = _stale(conn)
-    unknown = _unknown_run_questions(conn)
+    stale = _stale(db)
+    unknown = _unknown_run_questions(db)
     checks = (
         integrity,
         schema,
-        _foreign_keys(conn),
-        _spans(conn),
+        _foreign_keys(db),
+        _spans(db),
         _stale_check(stale),
         _run_check(unknown),
     )
     return DoctorReport(where, version, checks, stale, unknown)
 
 
-def _integrity(conn: sqlite3.Connection) -> Check:
-    rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check")]
+def _integrity(db: _Database) -> Check:
+    if db.backend == "postgresql":
+        return Check(
+            "integrity",
+            "skipped",
+            "no integrity_check on PostgreSQL: the server keeps its own storage consistent",
+        )
+    rows = [str(r[0]) for r in db.rows("PRAGMA integrity_check")]
     if rows == ["ok"]:
         return Check("integrity", "ok", "integrity_check: ok")
     details = tuple({"message": r} for r in rows[:MAX_DETAILS])
     return Check("integrity", "error", f"integrity_check reports {len(rows)} problem(s)", details)
 
 
-def _schema(conn: sqlite3.Connection) -> tuple[int | None, Check]:
-    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if "schema_version" not in tables:
+def _schema(db: _Database) -> tuple[int | None, Check]:
+    if not db.has_table("schema_version"):
         return None, Check("schema", "error", "not a labeler database (no schema_version table)")
-    version = int(conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0)
+    version = int(next(iter(db.rows("SELECT max(version) FROM schema_version")))[0] or 0)
     if version == SCHEMA_VERSION:
         return version, Check("schema", "ok", f"schema version {version}")
     if version > SCHEMA_VERSION:
@@ -166,8 +280,10 @@ def _schema(conn: sqlite3.Connection) -> tuple[int | None, Check]:
     return version, Check("schema", "error", summary)
 
 
-def _foreign_keys(conn: sqlite3.Connection) -> Check:
-    rows = conn.execute("PRAGMA foreign_key_check").fetchall()
+def _foreign_keys(db: _Database) -> Check:
+    if db.backend == "postgresql":
+        return _foreign_keys_postgresql(db)
+    rows = list(db.rows("PRAGMA foreign_key_check"))
     if not rows:
         return Check("foreign_keys", "ok", "foreign_key_check: ok")
     details = tuple(
@@ -181,21 +297,46 @@ def _foreign_keys(conn: sqlite3.Connection) -> Check:
     )
 
 
-def _spans(conn: sqlite3.Connection) -> Check:
+def _foreign_keys_postgresql(db: _Database) -> Check:
+    rows = list(
+        db.rows(
+            "SELECT c.conrelid::regclass::text, c.conname, c.convalidated FROM pg_constraint AS c "
+            "JOIN pg_namespace AS n ON n.oid = c.connamespace "
+            "WHERE c.contype = 'f' AND n.nspname = current_schema() "
+            "ORDER BY 1, 2"
+        )
+    )
+    unchecked = [{"table": t, "constraint": name} for t, name, valid in rows if not valid]
+    if not unchecked:
+        return Check(
+            "foreign_keys",
+            "ok",
+            f"{len(rows)} foreign key constraint(s), enforced by the server",
+        )
+    return Check(
+        "foreign_keys",
+        "error",
+        f"{len(unchecked)} foreign key constraint(s) NOT VALID: rows older than the "
+        "constraint were never checked",
+        tuple(unchecked[:MAX_DETAILS]),
+    )
+
+
+def _spans(db: _Database) -> Check:
     """Every ok element against its page, one page text in memory at a time."""
     bad: list[dict[str, Any]] = []
     checked = 0
     page_id: str | None = None
     page = ""
-    rows = conn.execute(
+    rows = db.rows(
         "SELECT id, document_id, start, \"end\", text FROM element WHERE status = 'ok' "
         "ORDER BY document_id, id"
     )
     for element_id, doc, start, end, text in rows:
         checked += 1
         if doc != page_id:
-            found = conn.execute("SELECT text FROM document WHERE id = ?", (doc,)).fetchone()
-            page_id, page = doc, ("" if found is None else str(found[0]))
+            found = list(db.rows("SELECT text FROM document WHERE id = :doc", doc=doc))
+            page_id, page = doc, ("" if not found else str(found[0][0]))
         problem = span_problem(page, start, end, text)
         if problem is not None:
             bad.append(
@@ -217,8 +358,8 @@ def _spans(conn: sqlite3.Connection) -> Check:
     )
 
 
-def _stale(conn: sqlite3.Connection) -> tuple[StaleLabel, ...]:
-    rows = conn.execute(
+def _stale(db: _Database) -> tuple[StaleLabel, ...]:
+    rows = db.rows(
         'SELECT e.id, g.name, q.external_id, e.document_id, e.start, e."end", e.text '
         'FROM element AS e JOIN "query" AS q ON q.id = e.query_id '
         "JOIN gold_set AS g ON g.id = q.gold_set_id "
@@ -239,8 +380,8 @@ def _stale_check(stale: tuple[StaleLabel, ...]) -> Check:
     )
 
 
-def _unknown_run_questions(conn: sqlite3.Connection) -> dict[str, int]:
-    rows = conn.execute(
+def _unknown_run_questions(db: _Database) -> dict[str, int]:
+    rows = db.rows(
         "SELECT r.name, count(DISTINCT rr.query_external_id) FROM run_result AS rr "
         "JOIN run AS r ON r.id = rr.run_id "
         'WHERE rr.query_external_id NOT IN (SELECT external_id FROM "query") '

@@ -20,8 +20,11 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "Open the database read-only and check: integrity_check, foreign_key_check, "
             "the schema version, that every ok element's text equals its page slice, stale "
             "labels (listed: gold set, question, page, offsets, text) and run results whose "
-            "question is in no gold set (a warning). Exit 0 when all is well (warnings "
-            "allowed), 1 when something needs fixing; stale labels count."
+            "question is in no gold set (a warning). On PostgreSQL (--db postgresql://...) "
+            "all checks run in one read-only snapshot; integrity_check is SQLite's and is "
+            "skipped, and the server enforces foreign keys itself (the check confirms every "
+            "constraint is validated). Exit 0 when all is well (warnings allowed), 1 when "
+            "something needs fixing; stale labels count."
         ),
     )
     p.add_argument("--format", choices=("table", "json"), default="table")

@@ -2,8 +2,8 @@
 
 Each command runs as the real CLI in a subprocess on data big enough to take a moment
 (about a second or more), and is killed after a seeded random delay, a fraction of how long
-an uninterrupted run took. The database is then opened with the standard driver:
-``PRAGMA integrity_check`` must say ok, and the content must be
+an uninterrupted run took. The database is then read in one transaction (on SQLite
+``PRAGMA integrity_check`` must say ok first), and the content must be
 
 * gold import, run import: exactly the state before the command or exactly the state after
   a complete run (each is one transaction: all or nothing);
@@ -12,6 +12,11 @@ an uninterrupted run took. The database is then opened with the standard driver:
   stale) and their audit entries are either all old or all new, never half.
 
 Timestamps are left out of the comparison; everything else, ids included, is compared.
+
+Every test runs on SQLite and on PostgreSQL. Each killed run starts from a copy of one base
+database: a file copy on SQLite, ``CREATE DATABASE ... TEMPLATE`` on PostgreSQL. PostgreSQL
+runs the same commands about twice as slowly, so it kills at :data:`PG_SEEDS` (two of the
+four delays, one midway and one late) to keep the suite fast.
 """
 
 from __future__ import annotations
@@ -22,17 +27,25 @@ import os
 import random
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Connection, Engine
+from sqlalchemy.engine import make_url
+
+from labeler.store.engine import create_store_engine
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 SEEDS = (11, 23, 37, 41)
+PG_SEEDS = (41, 23)  # delays 0.46 and 0.89 of the full run
 WORDS = [
     "alpha",
     "bravo",
@@ -66,6 +79,7 @@ def _page(rng: random.Random, d: int, preface: str = "", change: bool = False) -
 @dataclass(frozen=True)
 class Corpus:
     base_db: Path
+    old_pages: Path
     new_pages: Path
     gold: Path
     run: Path
@@ -100,12 +114,79 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
             ]
             f.write(json.dumps({"query_id": f"q{q}", "results": results}) + "\n")
     base = root / "base.db"
-    _cli("ingest", "-q", str(old), "--db", str(base))
+    _build_base(str(base), old, gold)
+    return Corpus(base, old, new, gold, run)
+
+
+def _build_base(db: str, old: Path, gold: Path) -> None:
+    _cli("ingest", "-q", str(old), "--db", db)
     # a first gold set labels every page, so the re-ingest has elements to move and stale
-    _cli(
-        "gold", "import", str(gold), "--gold-set", "labels", "--annotator", "ana", "--db", str(base)
-    )
-    return Corpus(base, new, gold, run)
+    _cli("gold", "import", str(gold), "--gold-set", "labels", "--annotator", "ana", "--db", db)
+
+
+def _pg_name() -> str:
+    return f"labeler_t_{uuid.uuid4().hex[:16]}"
+
+
+def _pg_url(name: str) -> str:
+    base = make_url(os.environ["LABELER_TEST_PG_URL"].strip())
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+def _create_pg(admin: Engine, name: str, template: str = "template0") -> None:
+    with admin.connect() as conn:
+        conn.exec_driver_sql(
+            f'CREATE DATABASE "{name}" TEMPLATE "{template}" '
+            "ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+        )
+
+
+def _drop_pg(admin: Engine, names: list[str]) -> None:
+    with admin.connect() as conn:
+        for name in names:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="module")
+def pg_base(corpus: Corpus, pg_admin: Engine) -> Iterator[str]:
+    """The PostgreSQL base database (its name), built by the CLI like the SQLite one."""
+    name = _pg_name()
+    _create_pg(pg_admin, name)
+    try:
+        _build_base(_pg_url(name), corpus.old_pages, corpus.gold)
+        yield name
+    finally:
+        _drop_pg(pg_admin, [name])
+
+
+@pytest.fixture
+def copy_base(
+    backend: str, corpus: Corpus, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Callable[[str], str]]:
+    """``copy_base(label)``: a fresh copy of the base database, as a ``--db`` value."""
+    if backend == "sqlite":
+
+        def copy_file(label: str) -> str:
+            db = tmp_path / f"{label}.db"
+            shutil.copy(corpus.base_db, db)
+            return str(db)
+
+        yield copy_file
+        return
+    base: str = request.getfixturevalue("pg_base")
+    admin: Engine = request.getfixturevalue("pg_admin")
+    created: list[str] = []
+
+    def copy_database(label: str) -> str:
+        name = _pg_name()
+        _create_pg(admin, name, template=base)
+        created.append(name)
+        return _pg_url(name)
+
+    try:
+        yield copy_database
+    finally:
+        _drop_pg(admin, created)  # FORCE: a killed client's server process may linger
 
 
 def _cli(*args: str) -> None:
@@ -128,84 +209,103 @@ def _digest(rows: list[tuple[object, ...]]) -> str:
 
 
 def _strip_times(value: object) -> object:
-    if not isinstance(value, str) or not value.startswith("{"):
+    """An audit entry's JSON (text on SQLite, parsed on PostgreSQL) without its times."""
+    if isinstance(value, str) and value.startswith("{"):
+        value = json.loads(value)
+    if not isinstance(value, dict):
         return value
-    data = json.loads(value)
-    return json.dumps({k: v for k, v in data.items() if k not in ("created_at",)}, sort_keys=True)
+    return json.dumps({k: v for k, v in value.items() if k not in ("created_at",)}, sort_keys=True)
 
 
-def _open(db: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(db)
-    assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    return conn
+def _rows(conn: Connection, sql: str) -> list[tuple[object, ...]]:
+    return [tuple(row) for row in conn.exec_driver_sql(sql)]
 
 
-def whole_state(db: Path) -> str:
+@contextmanager
+def _snapshot(db: str) -> Iterator[Connection]:
+    """One read transaction on ``db``: one snapshot on PostgreSQL too, where a killed
+    client's server process may still be finishing. SQLite must pass ``integrity_check``."""
+    engine = create_store_engine(db)
+    try:
+        with engine.connect() as conn, conn.begin():
+            if engine.url.get_backend_name() == "sqlite":
+                assert conn.exec_driver_sql("PRAGMA integrity_check").one() == ("ok",)
+            yield conn
+    finally:
+        engine.dispose()
+
+
+def whole_state(db: str) -> str:
     """Everything but timestamps, as one digest."""
-    with _open(db) as conn:
+    with _snapshot(db) as conn:
         parts = [
-            conn.execute("SELECT id, name, description FROM gold_set").fetchall(),
-            conn.execute(
-                'SELECT id, gold_set_id, external_id, text, notes FROM "query"'
-            ).fetchall(),
-            conn.execute(
-                'SELECT id, query_id, document_id, start, "end", text, grade, status FROM element'
-            ).fetchall(),
-            conn.execute("SELECT id, name, source_file, parameters FROM run").fetchall(),
-            conn.execute("SELECT * FROM run_result").fetchall(),
+            _rows(conn, "SELECT id, name, description FROM gold_set"),
+            _rows(conn, 'SELECT id, gold_set_id, external_id, text, notes FROM "query"'),
+            _rows(
+                conn,
+                'SELECT id, query_id, document_id, start, "end", text, grade, status FROM element',
+            ),
             [
-                (i, actor, action, entity, eid, _strip_times(b), _strip_times(a))
-                for i, actor, action, entity, eid, b, a in conn.execute(
-                    "SELECT id, actor, action, entity, entity_id, before, after FROM audit_entry"
+                (i, name, source, _strip_times(parameters))
+                for i, name, source, parameters in _rows(
+                    conn, "SELECT id, name, source_file, parameters FROM run"
                 )
             ],
-            conn.execute("SELECT id, sha256, profile, text FROM document").fetchall(),
+            _rows(conn, "SELECT * FROM run_result"),
+            [
+                (i, actor, action, entity, eid, _strip_times(b), _strip_times(a))
+                for i, actor, action, entity, eid, b, a in _rows(
+                    conn,
+                    "SELECT id, actor, action, entity, entity_id, before, after FROM audit_entry",
+                )
+            ],
+            _rows(conn, "SELECT id, sha256, profile, text FROM document"),
         ]
     return "|".join(_digest(rows) for rows in parts)
 
 
-def per_document(db: Path) -> dict[str, str]:
+def per_document(db: str) -> dict[str, str]:
     """Document id → digest of the page, its elements and their audit entries."""
-    with _open(db) as conn:
-        docs = dict(conn.execute("SELECT id, sha256 FROM document").fetchall())
+    with _snapshot(db) as conn:
+        docs = {str(d): sha for d, sha in _rows(conn, "SELECT id, sha256 FROM document")}
         elements: dict[str, list[tuple[object, ...]]] = {d: [] for d in docs}
-        for row in conn.execute(
-            'SELECT document_id, id, query_id, start, "end", text, grade, status FROM element'
+        for row in _rows(
+            conn, 'SELECT document_id, id, query_id, start, "end", text, grade, status FROM element'
         ):
-            elements[row[0]].append(row[1:])
-        audit: dict[int, list[tuple[object, ...]]] = {}
-        for eid, actor, action, before, after in conn.execute(
+            elements[str(row[0])].append(row[1:])
+        audit: dict[object, list[tuple[object, ...]]] = {}
+        for eid, actor, action, before, after in _rows(
+            conn,
             "SELECT entity_id, actor, action, before, after FROM audit_entry "
-            "WHERE entity = 'element' ORDER BY id"
+            "WHERE entity = 'element' ORDER BY id",
         ):
             audit.setdefault(eid, []).append(
                 (actor, action, _strip_times(before), _strip_times(after))
             )
     return {
-        d: f"{sha}:{_digest(elements[d])}:{_digest([tuple(audit.get(int(str(e[0])), [])) for e in elements[d]])}"
+        d: f"{sha}:{_digest(elements[d])}:{_digest([tuple(audit.get(e[0], [])) for e in elements[d]])}"
         for d, sha in docs.items()
     }
 
 
 def _crash_runs(
-    corpus: Corpus, tmp_path: Path, args: Callable[[Path], list[str]]
-) -> tuple[Path, Path, list[Path]]:
+    backend: str, copy_base: Callable[[str], str], args: Callable[[str], list[str]]
+) -> tuple[str, str, dict[str, str]]:
     """Run the command once to the end (timing it), then once per seed killed midway.
 
-    Returns the untouched before copy, the completed after copy and the killed copies.
+    Returns the untouched before copy, the completed after copy and the killed copies (by
+    label).
     """
-    before = tmp_path / "before.db"
-    shutil.copy(corpus.base_db, before)
-    after = tmp_path / "after.db"
-    shutil.copy(corpus.base_db, after)
+    before = copy_base("before")
+    after = copy_base("after")
     started = time.monotonic()
     proc = _start(*args(after))
     assert proc.wait(timeout=300) == 0
     full = time.monotonic() - started
-    killed: list[Path] = []
-    for seed in SEEDS:
-        db = tmp_path / f"killed-{seed}.db"
-        shutil.copy(corpus.base_db, db)
+    killed: dict[str, str] = {}
+    for seed in SEEDS if backend == "sqlite" else PG_SEEDS:
+        label = f"killed-{seed}"
+        db = copy_base(label)
         delay = random.Random(seed).uniform(0.15, 0.95) * full
         proc = _start(*args(db))
         try:
@@ -213,14 +313,16 @@ def _crash_runs(
         except subprocess.TimeoutExpired:
             os.kill(proc.pid, signal.SIGKILL)
             proc.wait()
-        killed.append(db)
+        killed[label] = db
     return before, after, killed
 
 
-def test_killed_gold_import_leaves_before_or_after(corpus: Corpus, tmp_path: Path) -> None:
+def test_killed_gold_import_leaves_before_or_after(
+    backend: str, corpus: Corpus, copy_base: Callable[[str], str]
+) -> None:
     before, after, killed = _crash_runs(
-        corpus,
-        tmp_path,
+        backend,
+        copy_base,
         lambda db: [
             "gold",
             "import",
@@ -230,34 +332,38 @@ def test_killed_gold_import_leaves_before_or_after(corpus: Corpus, tmp_path: Pat
             "--annotator",
             "bo",
             "--db",
-            str(db),
+            db,
         ],
     )
     states = {whole_state(before): "before", whole_state(after): "after"}
     assert len(states) == 2
-    for db in killed:
-        assert whole_state(db) in states, f"{db.name}: neither before nor after"
+    for label, db in killed.items():
+        assert whole_state(db) in states, f"{label}: neither before nor after"
 
 
-def test_killed_run_import_leaves_before_or_after(corpus: Corpus, tmp_path: Path) -> None:
+def test_killed_run_import_leaves_before_or_after(
+    backend: str, corpus: Corpus, copy_base: Callable[[str], str]
+) -> None:
     before, after, killed = _crash_runs(
-        corpus,
-        tmp_path,
-        lambda db: ["run", "import", str(corpus.run), "--name", "bm25", "-q", "--db", str(db)],
+        backend,
+        copy_base,
+        lambda db: ["run", "import", str(corpus.run), "--name", "bm25", "-q", "--db", db],
     )
     states = {whole_state(before): "before", whole_state(after): "after"}
     assert len(states) == 2
-    for db in killed:
-        assert whole_state(db) in states, f"{db.name}: neither before nor after"
+    for label, db in killed.items():
+        assert whole_state(db) in states, f"{label}: neither before nor after"
 
 
-def test_killed_ingest_leaves_each_document_before_or_after(corpus: Corpus, tmp_path: Path) -> None:
+def test_killed_ingest_leaves_each_document_before_or_after(
+    backend: str, corpus: Corpus, copy_base: Callable[[str], str]
+) -> None:
     before, after, killed = _crash_runs(
-        corpus, tmp_path, lambda db: ["ingest", "-q", str(corpus.new_pages), "--db", str(db)]
+        backend, copy_base, lambda db: ["ingest", "-q", str(corpus.new_pages), "--db", db]
     )
     old, new = per_document(before), per_document(after)
     assert len(new) == DOCS + NEW_DOCS and len(old) == DOCS
     assert sum(old[d] != new[d] for d in old) > DOCS // 2  # most pages really change
-    for db in killed:
+    for label, db in killed.items():
         for doc, state in per_document(db).items():
-            assert state in (old.get(doc), new[doc]), f"{db.name}: {doc} is half ingested"
+            assert state in (old.get(doc), new[doc]), f"{label}: {doc} is half ingested"

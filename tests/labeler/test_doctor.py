@@ -1,18 +1,31 @@
-"""``labeler doctor``: each invariant it checks, broken on purpose in a real SQLite file."""
+"""``labeler doctor``: each invariant it checks, broken on purpose in a real database.
+
+The shared checks run on SQLite and PostgreSQL; ``integrity_check``, ``foreign_key_check``
+and the damaged file are SQLite's, the read-only snapshot and ``NOT VALID`` foreign keys
+PostgreSQL's.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import subprocess
 import sys
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from sqlalchemy import Connection, Engine
+from sqlalchemy import exc as sa_exc
+from sqlalchemy import text as sql_text
+from sqlalchemy.engine import make_url
 
 from labeler.cli import main
-from labeler.doctor import diagnose
+from labeler.doctor import diagnose, postgresql_snapshot
 from labeler.ingest import ingest_paths
 from labeler.store import (
     SCHEMA_VERSION,
@@ -21,18 +34,20 @@ from labeler.store import (
     create_gold_set,
     open_store,
 )
+from labeler.store.engine import create_store_engine
 from labeler.store.runs import add_run_results, create_run
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 PAGE = "Intro. FR-001: The index is never the source of record. Outro."
 ELEMENT = "FR-001: The index is never the source of record."
 
 
-def build(tmp_path: Path) -> Path:
+def build(db: str, tmp_path: Path) -> str:
     """A database with one page, one gold set, one question with one element."""
-    db = tmp_path / "labels.db"
     page = tmp_path / "policy.txt"
     page.write_text(PAGE, encoding="utf-8")
-    with open_store(str(db)) as store:
+    with open_store(db) as store:
         ingest_paths(store, [page])
         with store.write() as s:
             gold = create_gold_set(s, "gold")
@@ -42,33 +57,68 @@ def build(tmp_path: Path) -> Path:
     return db
 
 
-def doctor(db: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
-    code = main(["doctor", "--db", str(db), *extra])
+@contextmanager
+def raw(db: str) -> Iterator[Connection]:
+    """One committed transaction of raw SQL on ``db``, past the store's API."""
+    engine = create_store_engine(db)
+    try:
+        with engine.begin() as conn:
+            yield conn
+    finally:
+        engine.dispose()
+
+
+def doctor(db: str, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, str]:
+    code = main(["doctor", "--db", db, *extra])
     return code, capsys.readouterr().out
 
 
-def statuses(db: Path) -> dict[str, str]:
-    return {c.name: c.status for c in diagnose(str(db)).checks}
+def statuses(db: str) -> dict[str, str]:
+    return {c.name: c.status for c in diagnose(db).checks}
 
 
 def test_healthy_database_passes_and_is_not_written(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    backend: str, db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = build(tmp_path)
-    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    db = build(db_url, tmp_path)
+    file = Path(db)
+    before = hashlib.sha256(file.read_bytes()).hexdigest() if backend == "sqlite" else ""
     code, out = doctor(db, capsys)
     assert code == 0
     assert out.rstrip().endswith("all checks passed")
-    assert set(statuses(db).values()) == {"ok"}
-    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    if backend == "sqlite":
+        assert set(statuses(db).values()) == {"ok"}
+        assert hashlib.sha256(file.read_bytes()).hexdigest() == before
+    else:
+        assert statuses(db) == {
+            "integrity": "skipped",
+            "schema": "ok",
+            "foreign_keys": "ok",
+            "spans": "ok",
+            "stale": "ok",
+            "run_questions": "ok",
+        }
+        assert "4 foreign key constraint(s), enforced by the server" in out
+
+
+@pytest.mark.backends("postgresql")
+def test_postgresql_is_read_in_one_read_only_snapshot(db_url: str, tmp_path: Path) -> None:
+    db = build(db_url, tmp_path)
+    with postgresql_snapshot(db) as conn:
+        assert conn.exec_driver_sql("SHOW transaction_read_only").scalar() == "on"
+        assert conn.exec_driver_sql("SHOW transaction_isolation").scalar() == "repeatable read"
+        with pytest.raises(sa_exc.InternalError, match="read-only transaction"):
+            conn.exec_driver_sql("DELETE FROM element")
+    with raw(db) as conn:
+        assert conn.exec_driver_sql("SELECT count(*) FROM element").scalar() == 1
 
 
 def test_stale_labels_are_listed_and_fail(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = build(tmp_path)
+    db = build(db_url, tmp_path)
     (tmp_path / "policy.txt").write_text(PAGE.replace("never", "not"), encoding="utf-8")
-    with open_store(str(db)) as store:
+    with open_store(db) as store:
         assert len(ingest_paths(store, [tmp_path / "policy.txt"]).stale) == 1
     code, out = doctor(db, capsys)
     assert code == 1
@@ -92,10 +142,10 @@ def test_stale_labels_are_listed_and_fail(
 
 
 def test_run_questions_in_no_gold_set_are_a_warning_counted_per_run(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    db = build(tmp_path)
-    with open_store(str(db)) as store, store.write() as s:
+    db = build(db_url, tmp_path)
+    with open_store(db) as store, store.write() as s:
         a = create_run(s, "bm25")
         add_run_results(s, a, [("q1", 1, "x", None, None), ("q9", 1, "y", None, None)])
         b = create_run(s, "dense")
@@ -111,45 +161,69 @@ def test_run_questions_in_no_gold_set_are_a_warning_counted_per_run(
     assert "all checks passed (1 warning(s))" in out
 
 
-def test_element_differing_from_its_page_is_an_error(tmp_path: Path) -> None:
-    db = build(tmp_path)
-    with sqlite3.connect(db) as conn:  # get past the triggers that guard the invariant
-        conn.execute("DROP TRIGGER element_span_update")
-        conn.execute("UPDATE element SET text = 'FR-002' WHERE id = 1")
-    report = diagnose(str(db))
+def test_element_differing_from_its_page_is_an_error(
+    backend: str, db_url: str, tmp_path: Path
+) -> None:
+    db = build(db_url, tmp_path)
+    with raw(db) as conn:  # get past the triggers that guard the invariant
+        on_table = " ON element" if backend == "postgresql" else ""
+        conn.exec_driver_sql(f"DROP TRIGGER element_span_update{on_table}")
+        conn.exec_driver_sql("UPDATE element SET text = 'FR-002' WHERE id = 1")
+    report = diagnose(db)
     spans = next(c for c in report.checks if c.name == "spans")
     assert spans.status == "error" and not report.ok
     assert spans.details[0]["element_id"] == 1
     assert "differs from the page text" in spans.details[0]["problem"]
 
 
-def test_dangling_foreign_key_is_an_error(tmp_path: Path) -> None:
-    db = build(tmp_path)
+@pytest.mark.backends("sqlite")
+def test_dangling_foreign_key_is_an_error(db_url: str, tmp_path: Path) -> None:
+    db = build(db_url, tmp_path)
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA foreign_keys = OFF")
     conn.execute("UPDATE element SET query_id = 999 WHERE id = 1")
     conn.commit()
     conn.close()
-    report = diagnose(str(db))
+    report = diagnose(db)
     fk = next(c for c in report.checks if c.name == "foreign_keys")
     assert fk.status == "error"
     assert fk.details[0] == {"table": "element", "rowid": 1, "references": "query"}
 
 
-def test_newer_schema_is_an_error_and_stops_the_checks(tmp_path: Path) -> None:
-    db = build(tmp_path)
-    with sqlite3.connect(db) as conn:
-        conn.execute(
-            "INSERT INTO schema_version VALUES (?, 'from the future', '2030-01-01')",
-            (SCHEMA_VERSION + 1,),
+@pytest.mark.backends("postgresql")
+def test_foreign_key_added_not_valid_is_an_error(db_url: str, tmp_path: Path) -> None:
+    """The server checks every write against a foreign key, but a constraint dropped and
+    added back ``NOT VALID`` never checked the rows already there."""
+    db = build(db_url, tmp_path)
+    with raw(db) as conn:
+        conn.exec_driver_sql("ALTER TABLE element DROP CONSTRAINT element_query_id_fkey")
+        conn.exec_driver_sql("UPDATE element SET query_id = 999 WHERE id = 1")
+        conn.exec_driver_sql(
+            "ALTER TABLE element ADD CONSTRAINT element_query_id_fkey FOREIGN KEY (query_id) "
+            'REFERENCES "query" (id) ON DELETE CASCADE NOT VALID'
         )
-    report = diagnose(str(db))
+    report = diagnose(db)
+    fk = next(c for c in report.checks if c.name == "foreign_keys")
+    assert fk.status == "error" and not report.ok
+    assert "NOT VALID" in fk.summary
+    assert fk.details == ({"table": "element", "constraint": "element_query_id_fkey"},)
+
+
+def test_newer_schema_is_an_error_and_stops_the_checks(db_url: str, tmp_path: Path) -> None:
+    db = build(db_url, tmp_path)
+    with raw(db) as conn:
+        conn.execute(
+            sql_text("INSERT INTO schema_version VALUES (:v, 'from the future', '2030-01-01')"),
+            {"v": SCHEMA_VERSION + 1},
+        )
+    report = diagnose(db)
     assert [c.name for c in report.checks] == ["integrity", "schema"]
     assert report.checks[1].status == "error" and "newer" in report.checks[1].summary
 
 
-def test_damaged_file_is_reported_without_traceback(tmp_path: Path) -> None:
-    db = build(tmp_path)
+@pytest.mark.backends("sqlite")
+def test_damaged_file_is_reported_without_traceback(db_url: str, tmp_path: Path) -> None:
+    db = Path(build(db_url, tmp_path))
     data = bytearray(db.read_bytes())
     data[100 : len(data)] = b"\xa5" * (len(data) - 100)  # keep the header, wreck the pages
     db.write_bytes(bytes(data))
@@ -164,6 +238,7 @@ def test_damaged_file_is_reported_without_traceback(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.backends("sqlite")
 def test_missing_database_is_an_error_and_is_not_created(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -171,3 +246,19 @@ def test_missing_database_is_an_error_and_is_not_created(
     assert main(["doctor", "--db", str(db)]) == 1
     assert "no such database file" in capsys.readouterr().err
     assert not db.exists()
+
+
+@pytest.mark.backends("postgresql")
+def test_missing_postgresql_database_is_an_error_and_is_not_created(
+    backend: str, pg_admin: Engine, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = f"labeler_t_missing_{uuid.uuid4().hex[:12]}"
+    url = make_url(os.environ["LABELER_TEST_PG_URL"].strip()).set(database=name)
+    assert main(["doctor", "--db", url.render_as_string(hide_password=False)]) == 1
+    err = capsys.readouterr().err
+    assert "cannot open" in err and f'database "{name}" does not exist' in err
+    with pg_admin.connect() as conn:
+        found = conn.execute(
+            sql_text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}
+        ).first()
+    assert found is None

@@ -1,6 +1,8 @@
 """Re-anchoring labelled elements when their page changes: the rule and the ingest path.
 
 Pages are ``.txt`` files (the ``text`` profile keeps them exactly), so offsets are known.
+The tests through ingest and the store run on SQLite and PostgreSQL; the rule's own tests
+need no database.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,6 +38,8 @@ OLD = (
     "The data owner is named in the register kept by the security office."
 )
 AT = OLD.index(ELEMENT)
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")  # tests that take a database
 
 
 def test_edit_after_the_element_keeps_it_in_place() -> None:
@@ -195,17 +200,17 @@ def test_ingest_leaves_elements_after_an_edit_alone(store: Store, tmp_path: Path
         assert len(list_audit(s, entity="element", entity_id=element_id)) == 1  # the add
 
 
-def test_cli_ingest_prints_moved_and_stale_counts(tmp_path: Path) -> None:
-    db = tmp_path / "labels.db"
+def test_cli_ingest_prints_moved_and_stale_counts(db_url: str, tmp_path: Path) -> None:
+    db = db_url
     page = tmp_path / "policy.txt"
     page.write_text(OLD, encoding="utf-8")
-    with open_store(str(db)) as store:
+    with open_store(db) as store:
         ingest_paths(store, [page])
         _label(store, "policy.txt", ELEMENT, "q1")
         _label(store, "policy.txt", "security office", "q2")
     page.write_text("Preface. " + OLD.replace("security office", "office"), encoding="utf-8")
     proc = subprocess.run(
-        [sys.executable, "-m", "labeler", "ingest", "-q", str(page), "--db", str(db)],
+        [sys.executable, "-m", "labeler", "ingest", "-q", str(page), "--db", db],
         capture_output=True,
         text=True,
         check=False,
