@@ -13,6 +13,7 @@ from labeler.errors import InputError
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
     p = commands.add_parser(
         "correctness",
+        parents=[common],  # --db is accepted like everywhere; correctness reads files only
         help="score rows (reference_contexts vs retrieved_context) with fuzzy matching",
         description=(
             "Read JSONL rows {input_id, prompt, reference_contexts, sut_response, "
