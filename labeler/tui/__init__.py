@@ -16,9 +16,9 @@ def run_tui(
     corpus: Path | None = None,
 ) -> int:
     """Open the store ``db`` and run the TUI until the user quits; returns an exit code."""
+    from labeler.identity import resolve_annotator
     from labeler.store import open_store
     from labeler.tui.app import LabelerApp
-    from labeler.tui.identity import resolve_annotator
 
     store = open_store(db)
     try:
