@@ -64,3 +64,10 @@ def test_store_exports_are_not_shadowed_by_submodules() -> None:
     for name in store.__all__:
         assert name not in submodules, name
         assert not isinstance(getattr(store, name), type(store)), name
+
+
+def test_cli_start_loads_no_orm() -> None:
+    """Every command pays for what ``labeler.cli`` imports; the score path is timed against
+    pytrec_eval, so the parser must not pull in SQLAlchemy (commands import it when they run)."""
+    loaded = loaded_after_import("labeler.cli")
+    assert not {m for m in loaded if m.split(".")[0] in {"sqlalchemy", "sqlmodel", "textual"}}

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from labeler.doctor import DoctorReport
+if TYPE_CHECKING:  # the doctor loads the ORM: import it only when the command runs
+    from labeler.doctor import DoctorReport
 
 _MARK = {"ok": "ok", "warning": "WARN", "error": "FAIL", "skipped": "skip"}
 
