@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from labeler.store.fastread import SqliteReader, open_reader
 from labeler.store.location import sqlite_file
-from labeler.store.rows import StoredQuestion
+from labeler.store.rows import RunRows, StoredQuestion
 from scoring import (
     DEFAULT_THRESHOLD,
     Chunk,
@@ -29,8 +29,6 @@ if TYPE_CHECKING:
     from labeler.store import Store
 
 DEFAULT_KS: tuple[int, ...] = (1, 3, 5, 10)
-
-RunRows = dict[str, list[tuple[str, str | None, float | None]]]
 
 
 class ScoringSource(Protocol):

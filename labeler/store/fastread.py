@@ -15,7 +15,13 @@ from pathlib import Path
 from urllib.parse import quote
 
 from labeler.errors import NotFoundError, StoreError
-from labeler.store.rows import StoredElement, StoredQuestion
+from labeler.store.rows import (
+    RUN_ROWS_SQL,
+    RunRows,
+    StoredElement,
+    StoredQuestion,
+    group_run_rows,
+)
 
 #: the schema version this reader understands; equal to ``migrations.SCHEMA_VERSION``
 READS_SCHEMA = 3
@@ -77,26 +83,16 @@ class SqliteReader:
             )
         return found
 
-    def run_rows(self, run: str) -> dict[str, list[tuple[str, str | None, float | None]]]:
+    def run_rows(self, run: str) -> RunRows:
         """Query id → ``(chunk text, doc, score)`` in rank order for run ``run``."""
         row = self.conn.execute("SELECT id FROM run WHERE name = ?", (run,)).fetchone()
         if row is None:
             names = [n for (n,) in self.conn.execute("SELECT name FROM run ORDER BY name")]
             known = f"; runs: {', '.join(names)}" if names else "; no runs imported yet"
             raise NotFoundError(f"no run {run!r} in the database{known}")
-        grouped: dict[str, list[tuple[str, str | None, float | None]]] = {}
         with closing(self.conn.cursor()) as cursor:
-            cursor.execute(
-                "SELECT query_external_id, chunk_text, doc_id, score FROM run_result "
-                "WHERE run_id = ? ORDER BY query_external_id, rank",
-                (row[0],),
-            )
-            for qid, text, doc, score in cursor.fetchall():
-                chunks = grouped.get(qid)
-                if chunks is None:
-                    chunks = grouped[qid] = []
-                chunks.append((text, doc, score))
-        return grouped
+            cursor.execute(RUN_ROWS_SQL.format(mark="?"), (row[0],))
+            return group_run_rows(cursor.fetchall())
 
 
 def open_reader(path: Path) -> SqliteReader | None:

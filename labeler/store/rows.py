@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -25,3 +26,24 @@ class StoredQuestion:
     text: str
     notes: str
     elements: tuple[StoredElement, ...]
+
+
+RunRows = dict[str, list[tuple[str, str | None, float | None]]]
+"""Query id → ``(chunk text, doc, score)`` in rank order."""
+
+RUN_ROWS_SQL = (
+    "SELECT query_external_id, chunk_text, doc_id, score FROM run_result "
+    "WHERE run_id = {mark} ORDER BY query_external_id, rank"
+)
+"""The run's results in scoring order; ``{mark}`` is the driver's placeholder."""
+
+
+def group_run_rows(rows: Iterable[tuple[str, str, str | None, float | None]]) -> RunRows:
+    """Group ``(query id, text, doc, score)`` rows, already in rank order, by query id."""
+    grouped: RunRows = {}
+    for qid, text, doc, score in rows:
+        chunks = grouped.get(qid)
+        if chunks is None:
+            chunks = grouped[qid] = []
+        chunks.append((text, doc, score))
+    return grouped

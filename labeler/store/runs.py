@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -13,6 +13,7 @@ from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.models import Query, Run, RunResult
+from labeler.store.rows import RUN_ROWS_SQL, RunRows, group_run_rows
 
 
 @dataclass(frozen=True)
@@ -22,14 +23,6 @@ class RunSummary:
     source_file: str
     queries: int
     results: int
-
-
-@dataclass(frozen=True)
-class StoredChunk:
-    rank: int
-    text: str
-    doc: str | None
-    score: float | None
 
 
 def create_run(
@@ -108,33 +101,7 @@ def list_runs(session: Session) -> list[RunSummary]:
     ]
 
 
-def iter_run_results(session: Session, run: Run) -> Iterator[tuple[str, list[StoredChunk]]]:
-    """``(query_id, chunks in rank order)`` per question of ``run``, streamed."""
-    rows = session.execute(
-        sa_select(
-            col(RunResult.query_external_id),
-            col(RunResult.rank),
-            col(RunResult.chunk_text),
-            col(RunResult.doc_id),
-            col(RunResult.score),
-        )
-        .where(col(RunResult.run_id) == run.id)
-        .order_by(col(RunResult.query_external_id), col(RunResult.rank))
-        .execution_options(yield_per=5000)
-    )
-    current: str | None = None
-    chunks: list[StoredChunk] = []
-    for qid, rank, text, doc, score in rows:
-        if qid != current:
-            if current is not None:
-                yield current, chunks
-            current, chunks = qid, []
-        chunks.append(StoredChunk(rank, text, doc, score))
-    if current is not None:
-        yield current, chunks
-
-
-def run_rows(session: Session, run: Run) -> dict[str, list[tuple[str, str | None, float | None]]]:
+def run_rows(session: Session, run: Run) -> RunRows:
     """Query id → ``(chunk text, doc, score)`` in rank order, for every question of ``run``.
 
     Reads through the driver's cursor: scoring reads every row of a run, and SQLAlchemy's
@@ -145,18 +112,8 @@ def run_rows(session: Session, run: Run) -> dict[str, list[tuple[str, str | None
     mark = "?" if session.get_bind().dialect.paramstyle == "qmark" else "%s"
     cursor = dbapi.cursor()
     try:
-        cursor.execute(
-            "SELECT query_external_id, chunk_text, doc_id, score FROM run_result "
-            f"WHERE run_id = {mark} ORDER BY query_external_id, rank",
-            (run.id,),
-        )
-        grouped: dict[str, list[tuple[str, str | None, float | None]]] = {}
-        for qid, text, doc, score in cursor.fetchall():
-            chunks = grouped.get(qid)
-            if chunks is None:
-                chunks = grouped[qid] = []
-            chunks.append((text, doc, score))
-        return grouped
+        cursor.execute(RUN_ROWS_SQL.format(mark=mark), (run.id,))
+        return group_run_rows(cursor.fetchall())
     finally:
         cursor.close()
 
