@@ -13,6 +13,9 @@ from bisect import bisect_left
 from scoring.grades import Classification, Grade
 
 __all__ = [
+    "ANCHORS",
+    "ANCHOR_KEY",
+    "ANCHOR_MAX_CANDIDATES",
     "DEFAULT_THRESHOLD",
     "PageIndex",
     "best_overlap",
@@ -24,6 +27,7 @@ __all__ = [
 
 DEFAULT_THRESHOLD = 0.5
 _EMPTY = Classification(Grade.NONE, 0.0, False, False, False)
+_ABSENT = (-1, False)
 
 
 def check_threshold(threshold: float) -> float:
@@ -153,36 +157,117 @@ def best_overlap(starts: tuple[int, ...], size: int, c0: int, c1: int) -> int:
     return max(best, 0)
 
 
+ANCHORS = (". ", ", ", "\n")
+"""Separators whose positions key a page's anchor indexes, tried in this order."""
+ANCHOR_KEY = 24
+"""Code points per anchor key: the anchor and what follows it."""
+ANCHOR_MAX_CANDIDATES = 32
+"""More page positions than this under one key and the lookup falls back to ``str.find``."""
+
+
 class PageIndex:
     """Fast ``classify`` for one page: caches chunk positions and element occurrences.
 
-    Each distinct chunk is searched in the page once (first occurrence and whether it
+    Each distinct chunk is located in the page once (first occurrence and whether it
     repeats); each distinct element text is searched once (all start offsets). A
     classification is then interval arithmetic: results equal ``classify(page, t, c, θ)``.
+
+    Locating uses *anchor indexes* instead of scanning the page where it can. For an anchor
+    string (". ", a sentence end; then ", " and a line break) the index maps the page's key
+    ``page[a:a+key]`` at every position ``a`` of the anchor to those positions. A needle
+    whose first anchor ``i`` leaves room for a key occurs at ``p`` only if ``p+i`` is an
+    anchor position of the page whose key equals ``needle[i:i+key]``: its occurrences are
+    exactly the candidates ``a − i`` under that key that ``page.startswith(needle, a − i)``
+    confirms, and a needle whose key is absent is absent. Needles holding none of the
+    anchors with room for a key, and keys under more than ``max_candidates`` positions,
+    fall back to ``str.find``. The result is exact either way.
     """
 
-    __slots__ = ("_elements", "located", "text")
+    __slots__ = ("_elements", "_indexes", "anchors", "key", "located", "max_candidates", "text")
 
-    def __init__(self, text: str) -> None:
+    def __init__(
+        self,
+        text: str,
+        *,
+        anchors: tuple[str, ...] = ANCHORS,
+        key: int = ANCHOR_KEY,
+        max_candidates: int = ANCHOR_MAX_CANDIDATES,
+    ) -> None:
+        if not all(anchors) or any(key < len(a) for a in anchors) or max_candidates < 1:
+            raise ValueError(
+                f"bad anchor index: anchors {anchors!r}, key {key}, max_candidates {max_candidates}"
+            )
         self.text = text
+        self.anchors = anchors
+        self.key = key
+        self.max_candidates = max_candidates
         self.located: dict[str, tuple[int, bool]] = {}
         """Cache of ``locate``: chunk → (first offset or −1, occurs more than once)."""
         self._elements: dict[str, tuple[int, ...]] = {}
+        self._indexes: dict[str, dict[str, list[int]]] = {}
+
+    def _anchor_index(self, anchor: str) -> dict[str, list[int]]:
+        """Key → positions of ``anchor`` in ascending order, built on first use."""
+        index = self._indexes.get(anchor)
+        if index is None:
+            index = self._indexes[anchor] = {}
+            text, key = self.text, self.key
+            last = len(text) - key  # a key must fit in the page
+            find = text.find
+            a = find(anchor)
+            while 0 <= a <= last:
+                k = text[a : a + key]
+                positions = index.get(k)
+                if positions is None:
+                    index[k] = [a]
+                else:
+                    positions.append(a)
+                a = find(anchor, a + 1)
+        return index
+
+    def _starts(self, needle: str, limit: int | None) -> list[int]:
+        """Start offsets of non-empty ``needle`` in ascending order (overlaps included), the
+        first ``limit`` of them (all when None)."""
+        text = self.text
+        key = self.key
+        room = len(needle) - key
+        for anchor in self.anchors:
+            i = needle.find(anchor)
+            if 0 <= i <= room:
+                index = self._indexes.get(anchor)
+                if index is None:
+                    index = self._anchor_index(anchor)
+                positions = index.get(needle[i : i + key])
+                if positions is None:
+                    return []
+                if len(positions) > self.max_candidates:
+                    break
+                startswith = text.startswith
+                found = [a - i for a in positions if a >= i and startswith(needle, a - i)]
+                return found if limit is None else found[:limit]
+        found = []
+        at = text.find(needle)
+        while at >= 0 and len(found) != limit:
+            found.append(at)
+            at = text.find(needle, at + 1)
+        return found
 
     def locate(self, chunk: str) -> tuple[int, bool]:
-        """(first offset of ``chunk`` in the page or −1, whether it occurs more than once)."""
+        """(first offset of ``chunk`` in the page or −1, whether it occurs more than once);
+        an empty ``chunk`` is at (0, False) as ``str.find`` has it (it is never scored)."""
         found = self.located.get(chunk)
         if found is None:
-            c0 = self.text.find(chunk)
-            found = (c0, c0 >= 0 and self.text.find(chunk, c0 + 1) >= 0)
+            starts = self._starts(chunk, 2) if chunk else [0]
+            found = (starts[0], len(starts) > 1) if starts else _ABSENT
             self.located[chunk] = found
         return found
 
     def occurrences(self, element_text: str) -> tuple[int, ...]:
-        """All start offsets of ``element_text`` in the page (overlaps included), cached."""
+        """All start offsets of ``element_text`` in the page (overlaps included), cached;
+        an empty text has none."""
         found = self._elements.get(element_text)
         if found is None:
-            found = occurrences(self.text, element_text)
+            found = tuple(self._starts(element_text, None)) if element_text else ()
             self._elements[element_text] = found
         return found
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 
 from scoring.classify import (
@@ -33,18 +33,23 @@ DEFAULT_KS: tuple[int, ...] = (1, 3, 5, 10)
 
 
 class PageCache:
-    """Lazily built ``PageIndex`` per document id; an unknown id gets an empty page."""
+    """Lazily built ``PageIndex`` per document id; an unknown id gets an empty page.
 
-    __slots__ = ("_indexes", "_pages")
+    ``make_index`` builds each page's index (``PageIndex`` with its default anchors; tests
+    pass other anchor settings to reach every path of the index).
+    """
 
-    def __init__(self, pages: Pages) -> None:
+    __slots__ = ("_indexes", "_make_index", "_pages")
+
+    def __init__(self, pages: Pages, make_index: Callable[[str], PageIndex] = PageIndex) -> None:
         self._pages = pages
+        self._make_index = make_index
         self._indexes: dict[str, PageIndex] = {}
 
     def __getitem__(self, doc: str) -> PageIndex:
         index = self._indexes.get(doc)
         if index is None:
-            index = PageIndex(self._pages.get(doc, ""))
+            index = self._make_index(self._pages.get(doc, ""))
             self._indexes[doc] = index
         return index
 
@@ -59,7 +64,8 @@ def judge_question(
 
     Returns the judgement, the best coverage per rank (max over elements) and the flags.
     Grades are those of ``classify`` (DESIGN §6 rules 1–3), computed with the page's cached
-    chunk positions and element occurrences; ``threshold`` is assumed validated.
+    chunk positions and element occurrences; ``threshold`` is assumed validated. Each chunk
+    is located once per distinct page of the question, not once per element.
     """
     n_ranks = len(chunks)
     n_gold = question.n_gold
@@ -72,6 +78,8 @@ def judge_question(
     graded_ranks: set[int] = set()
     repeated_ranks: set[int] = set()
     repeated = missing = 0
+    # page → (rank, chunk, first offset, chunk repeated) for every non-empty chunk
+    placed: dict[str, list[tuple[int, str, int, bool]]] = {}
     for i, element in enumerate(question.elements):
         index = pages[element.doc]
         text = element.text
@@ -83,13 +91,16 @@ def judge_question(
             missing += 1
         if not size:
             continue
+        spots = placed.get(element.doc)
+        if spots is None:
+            locate = index.locate
+            spots = [(r, c, *locate(c)) for r, c in enumerate(texts) if c]
+            placed[element.doc] = spots
         head, tail = fallback_split(text)
-        located = index.located  # chunk -> (c0, chunk_repeated), filled by index.locate
-        for r, chunk in enumerate(texts):
-            if not chunk:
-                continue
-            found = located.get(chunk)
-            c0, chunk_repeated = found if found is not None else index.locate(chunk)
+        single = len(starts) == 1
+        e0 = starts[0] if starts else 0
+        e1 = e0 + size
+        for r, chunk, c0, chunk_repeated in spots:
             if c0 < 0:  # rule 3
                 fallback_ranks.add(r)
                 if head in chunk:
@@ -106,7 +117,11 @@ def judge_question(
             else:  # rule 2
                 if chunk_repeated:
                     repeated_ranks.add(r)
-                best = best_overlap(starts, size, c0, c0 + len(chunk))
+                c1 = c0 + len(chunk)
+                if single:  # the usual case: one occurrence, no search for the best
+                    best = (e1 if e1 < c1 else c1) - (e0 if e0 > c0 else c0)
+                else:
+                    best = best_overlap(starts, size, c0, c1)
                 if best >= size:
                     grade, coverage = 2, 1.0
                 elif best <= 0:

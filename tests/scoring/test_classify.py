@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from _scoring_helpers import element_or_chunk, pages_text, question, thresholds
 from hypothesis import given, settings
@@ -122,26 +124,40 @@ def test_fallback_split() -> None:
     assert fallback_split("ab") == ("a", "b")
 
 
-@settings(max_examples=600)
+# Index settings for the equivalence tests: the defaults (the anchors never occur in the
+# tiny alphabet, so every lookup scans) and anchors from the alphabet with short keys and a
+# low candidate cap, so that hits, misses, several candidates and the cap all occur.
+INDEXES = [
+    pytest.param(PageIndex, id="default"),
+    pytest.param(partial(PageIndex, anchors=("c", " a"), key=2, max_candidates=2), id="anchored"),
+    pytest.param(partial(PageIndex, anchors=("b",), key=1, max_candidates=1), id="one-char-key"),
+]
+
+
+@pytest.mark.parametrize("make_index", INDEXES)
+@settings(max_examples=400)
 @given(st.data(), pages_text, thresholds)
-def test_page_index_equals_plain_classify(data: st.DataObject, page: str, theta: float) -> None:
-    index = PageIndex(page)  # reused across pairs: exercises the caches
+def test_page_index_equals_plain_classify(
+    make_index: type[PageIndex], data: st.DataObject, page: str, theta: float
+) -> None:
+    index = make_index(page)  # reused across pairs: exercises the caches
     for _ in range(4):
         element = data.draw(element_or_chunk(page), label="element")
         chunk = data.draw(element_or_chunk(page), label="chunk")
         assert index.classify(element, chunk, theta) == classify(page, element, chunk, theta)
 
 
+@pytest.mark.parametrize("make_index", INDEXES)
 @settings(max_examples=300)
 @given(st.data(), pages_text, thresholds)
 def test_scoring_hot_loop_equals_plain_classify(
-    data: st.DataObject, page: str, theta: float
+    make_index: type[PageIndex], data: st.DataObject, page: str, theta: float
 ) -> None:
     elements = data.draw(st.lists(element_or_chunk(page), min_size=1, max_size=3))
     texts = data.draw(st.lists(element_or_chunk(page), max_size=6))
     q = question("q", *[("p", e) for e in elements])
     judgement, best_cov, flags = judge_question(
-        q, [Chunk(t) for t in texts], PageCache({"p": page}), theta
+        q, [Chunk(t) for t in texts], PageCache({"p": page}, make_index), theta
     )
     fallback = graded = repeated = 0
     for r, chunk in enumerate(texts):
@@ -168,3 +184,62 @@ def test_best_overlap_equals_scan(starts: list[int], size: int, c0: int, width: 
     c1 = c0 + width
     scan = max([max(0, min(e + size, c1) - max(e, c0)) for e in starts], default=0)
     assert best_overlap(tuple(starts), size, c0, c1) == scan
+
+
+ANCHOR_ALPHABET = "ab. c,\n"
+
+
+@pytest.mark.parametrize("make_index", INDEXES[1:])
+@settings(max_examples=400)
+@given(
+    st.text(alphabet=ANCHOR_ALPHABET, max_size=60),
+    st.lists(st.text(alphabet=ANCHOR_ALPHABET, min_size=1, max_size=12), max_size=6),
+    st.data(),
+)
+def test_anchor_lookup_finds_exactly_the_occurrences(
+    make_index: type[PageIndex], page: str, free: list[str], data: st.DataObject
+) -> None:
+    index = make_index(page)
+    needles = list(free)
+    # substrings of the page too, so that most needles occur (some several times)
+    for _ in range(6 if page else 0):
+        start = data.draw(st.integers(0, len(page) - 1))
+        end = data.draw(st.integers(start + 1, len(page)))
+        needles.append(page[start:end])
+    for needle in needles:
+        expected = occurrences(page, needle)
+        assert index.occurrences(needle) == expected
+        assert index.locate(needle) == (
+            (expected[0], len(expected) > 1) if expected else (-1, False)
+        )
+
+
+def test_default_anchor_index_on_prose() -> None:
+    # Sentence ends key the default index: a chunk holding one is found by lookup, twice
+    # when the page repeats it, and proved absent when its key is not on the page.
+    sentence = "It never moves. The key after the period is long enough here."
+    page = f"Intro. {sentence} Middle part. {sentence} End."
+    index = PageIndex(page)
+    chunk = "moves. The key after the period is long"
+    assert index.locate(chunk) == (page.find(chunk), True)
+    assert index.occurrences(chunk) == occurrences(page, chunk)
+    assert index.locate("moves. The key after the period is short") == (-1, False)
+    once = "Middle part. It never moves. The key after"
+    assert index.locate(once) == (page.find(once), False)
+    assert index.locate("no anchor in this needle at all") == (-1, False)
+
+
+def test_keys_with_too_many_positions_fall_back_to_the_scan() -> None:
+    page = "x. aaaa " * 40 + "x. aaaa tail"
+    index = PageIndex(page, key=4, max_candidates=3)
+    assert index.locate("x. aaaa tail") == (page.find("x. aaaa tail"), False)
+    assert index.occurrences("x. aaaa x") == occurrences(page, "x. aaaa x")
+
+
+def test_bad_anchor_settings_are_rejected() -> None:
+    with pytest.raises(ValueError, match="anchor"):
+        PageIndex("page", anchors=("",))
+    with pytest.raises(ValueError, match="anchor"):
+        PageIndex("page", anchors=(". ",), key=1)
+    with pytest.raises(ValueError, match="anchor"):
+        PageIndex("page", max_candidates=0)
