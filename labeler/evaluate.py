@@ -21,9 +21,12 @@ from scoring import (
     GoldQuestion,
     RunComparison,
     RunScore,
+    aggregate,
     compare_runs,
     score_run,
 )
+from scoring.classify import check_threshold
+from scoring.metrics import check_ks
 
 if TYPE_CHECKING:
     from labeler.store import Store
@@ -130,6 +133,48 @@ def load_run(source: ScoringSource | Store, run: str) -> dict[str, list[Chunk]]:
     }
 
 
+def _score(
+    source: ScoringSource | Store,
+    questions: list[GoldQuestion],
+    pages: dict[str, str],
+    gold_set: str,
+    run: str,
+    ks: Sequence[int],
+    threshold: float,
+    jobs: int | None,
+) -> RunScore:
+    """Score one stored run, in several processes when ``jobs`` allows and it pays."""
+    src = _source(source)
+    if isinstance(src, SqliteReader) and jobs != 1:
+        from labeler.shards import plan_processes, score_in_processes
+
+        check_threshold(threshold)  # bad arguments fail here, before any process starts
+        check_ks(ks)
+        processes = plan_processes(jobs, sum(1 for q in questions if q.elements))
+        if processes > 1:
+            rows, run_ids = score_in_processes(
+                src, questions, pages, run, ks=ks, threshold=threshold, processes=processes
+            )
+            return aggregate(
+                questions,
+                rows,
+                run_ids,
+                ks=ks,
+                threshold=threshold,
+                gold_set=gold_set,
+                run_name=run,
+            )
+    return score_run(
+        questions,
+        pages,
+        load_run(src, run),
+        ks=tuple(ks),
+        threshold=threshold,
+        gold_set=gold_set,
+        run_name=run,
+    )
+
+
 def evaluate(
     source: ScoringSource | Store,
     gold_set: str,
@@ -137,14 +182,16 @@ def evaluate(
     *,
     ks: Sequence[int] = DEFAULT_KS,
     threshold: float = DEFAULT_THRESHOLD,
+    jobs: int | None = 1,
 ) -> Evaluation:
-    """Score stored run ``run`` against gold set ``gold_set`` (DESIGN §6)."""
+    """Score stored run ``run`` against gold set ``gold_set`` (DESIGN §6).
+
+    ``jobs`` is the number of processes (None: automatic, see
+    :func:`labeler.shards.plan_processes`); more than one needs a SQLite file and a caller
+    without threads (the CLI, not the TUI). The result is the same whatever ``jobs`` is.
+    """
     questions, pages, stale = load_gold(source, gold_set)
-    chunks = load_run(source, run)
-    result = score_run(
-        questions, pages, chunks, ks=tuple(ks), threshold=threshold, gold_set=gold_set, run_name=run
-    )
-    return Evaluation(result, stale)
+    return Evaluation(_score(source, questions, pages, gold_set, run, ks, threshold, jobs), stale)
 
 
 def compare(
@@ -157,21 +204,15 @@ def compare(
     threshold: float = DEFAULT_THRESHOLD,
     permutations: int = 10_000,
     seed: int = 0,
+    jobs: int | None = 1,
 ) -> tuple[RunComparison, Evaluation, Evaluation]:
-    """Score both runs on one gold set and compare them question by question."""
+    """Score both runs on one gold set and compare them question by question (``jobs`` as
+    for :func:`evaluate`)."""
     questions, pages, stale = load_gold(source, gold_set)
-    scored = []
-    for name in (run_a, run_b):
-        result = score_run(
-            questions,
-            pages,
-            load_run(source, name),
-            ks=tuple(ks),
-            threshold=threshold,
-            gold_set=gold_set,
-            run_name=name,
-        )
-        scored.append(Evaluation(result, stale))
+    scored = [
+        Evaluation(_score(source, questions, pages, gold_set, name, ks, threshold, jobs), stale)
+        for name in (run_a, run_b)
+    ]
     comparison = compare_runs(
         scored[0].result, scored[1].result, permutations=permutations, seed=seed
     )

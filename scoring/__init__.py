@@ -58,7 +58,7 @@ from scoring.result import (
     metric_key,
     n_gold_group,
 )
-from scoring.score import DEFAULT_KS, score_run
+from scoring.score import DEFAULT_KS, aggregate, score_questions, score_run
 from scoring.stats import DEFAULT_PERMUTATIONS, PairedTest, paired_randomization_test
 
 __all__ = [
@@ -92,6 +92,7 @@ __all__ = [
     "Run",
     "RunComparison",
     "RunScore",
+    "aggregate",
     "classify",
     "compare_runs",
     "comparison_table",
@@ -115,6 +116,7 @@ __all__ = [
     "retrieval_correctness",
     "row_json_schema",
     "score_json",
+    "score_questions",
     "score_run",
     "worst_table",
 ]

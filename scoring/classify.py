@@ -8,7 +8,12 @@ Both give identical results (a Hypothesis test checks it).
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Sequence
+from itertools import accumulate, compress, repeat
+from operator import add, sub
+from typing import NamedTuple
 
 from scoring.grades import Classification, Grade
 
@@ -165,6 +170,53 @@ ANCHOR_MAX_CANDIDATES = 32
 """More page positions than this under one key and the lookup falls back to ``str.find``."""
 
 
+class AnchorIndex(NamedTuple):
+    """Where one anchor string occurs in a page, keyed by what follows it.
+
+    ``first`` maps the key ``page[a:a+key]`` at every anchor position ``a`` (with room for
+    a key) to ``a`` when that key occurs at one position only, else to −1; ``several``
+    maps each such repeated key to all its positions in ascending order.
+    """
+
+    first: dict[str, int]
+    several: dict[str, list[int]]
+
+    @classmethod
+    def build(cls, text: str, anchor: str, key: int) -> AnchorIndex:
+        """Index ``anchor``'s positions in ``text``; every step runs in C (split, running
+        sums, slicing and dict building through ``map``), which matters on pages with
+        tens of thousands of sentence ends."""
+        if _self_overlapping(anchor):
+            positions = list(occurrences(text, anchor))
+        else:  # the anchor ends every part but the last
+            step = len(anchor)
+            ends = accumulate(map(add, map(len, text.split(anchor)), repeat(step)))
+            positions = list(map(sub, ends, repeat(step)))[:-1]
+        del positions[bisect_right(positions, len(text) - key) :]  # a key must fit
+        keys = list(map(text.__getitem__, map(slice, positions, map(add, positions, repeat(key)))))
+        first = dict(zip(reversed(keys), reversed(positions), strict=True))
+        several: dict[str, list[int]] = {}
+        if len(first) < len(keys):
+            repeated = {k for k, n in Counter(keys).items() if n > 1}
+            for k, a in compress(zip(keys, positions, strict=True), map(repeated.__contains__, keys)):
+                several.setdefault(k, []).append(a)
+            for k in repeated:
+                first[k] = -1
+        return cls(first, several)
+
+    def positions(self, k: str) -> list[int]:
+        """All positions under key ``k`` in ascending order (empty when none)."""
+        a = self.first.get(k)
+        if a is None:
+            return []
+        return [a] if a >= 0 else self.several[k]
+
+
+def _self_overlapping(anchor: str) -> bool:
+    """Whether two occurrences of ``anchor`` can overlap (a proper prefix is a suffix)."""
+    return any(anchor[:n] == anchor[-n:] for n in range(1, len(anchor)))
+
+
 class PageIndex:
     """Fast ``classify`` for one page: caches chunk positions and element occurrences.
 
@@ -204,25 +256,13 @@ class PageIndex:
         self.located: dict[str, tuple[int, bool]] = {}
         """Cache of ``locate``: chunk → (first offset or −1, occurs more than once)."""
         self._elements: dict[str, tuple[int, ...]] = {}
-        self._indexes: dict[str, dict[str, list[int]]] = {}
+        self._indexes: dict[str, AnchorIndex] = {}
 
-    def _anchor_index(self, anchor: str) -> dict[str, list[int]]:
-        """Key → positions of ``anchor`` in ascending order, built on first use."""
+    def _anchor_index(self, anchor: str) -> AnchorIndex:
+        """The index of ``anchor`` (see ``AnchorIndex``), built on first use."""
         index = self._indexes.get(anchor)
         if index is None:
-            index = self._indexes[anchor] = {}
-            text, key = self.text, self.key
-            last = len(text) - key  # a key must fit in the page
-            find = text.find
-            a = find(anchor)
-            while 0 <= a <= last:
-                k = text[a : a + key]
-                positions = index.get(k)
-                if positions is None:
-                    index[k] = [a]
-                else:
-                    positions.append(a)
-                a = find(anchor, a + 1)
+            index = self._indexes[anchor] = AnchorIndex.build(self.text, anchor, self.key)
         return index
 
     def _starts(self, needle: str, limit: int | None) -> list[int]:
@@ -237,9 +277,7 @@ class PageIndex:
                 index = self._indexes.get(anchor)
                 if index is None:
                     index = self._anchor_index(anchor)
-                positions = index.get(needle[i : i + key])
-                if positions is None:
-                    return []
+                positions = index.positions(needle[i : i + key])
                 if len(positions) > self.max_candidates:
                     break
                 startswith = text.startswith
@@ -261,6 +299,43 @@ class PageIndex:
             found = (starts[0], len(starts) > 1) if starts else _ABSENT
             self.located[chunk] = found
         return found
+
+    def place(self, chunks: Sequence[str]) -> list[tuple[int, str, int, bool]]:
+        """``(rank index, chunk, first offset or −1, occurs more than once)`` for every
+        non-empty chunk, as ``locate`` gives them.
+
+        The scoring loop's bulk form of ``locate``: the common case (the chunk's first
+        sentence end keys a single page position, or none) is handled inline without the
+        per-chunk cache, which only pays for the slower lookups it falls back to.
+        """
+        anchor = self.anchors[0]
+        key = self.key
+        index = self._indexes.get(anchor)
+        if index is None:
+            index = self._anchor_index(anchor)
+        first = index.first
+        startswith = self.text.startswith
+        locate = self.locate
+        placed: list[tuple[int, str, int, bool]] = []
+        append = placed.append
+        for r, chunk in enumerate(chunks):
+            i = chunk.find(anchor)
+            if 0 <= i <= len(chunk) - key:
+                a = first.get(chunk[i : i + key])
+                if a is None:
+                    append((r, chunk, -1, False))
+                    continue
+                if a >= 0:  # the key's only position on the page
+                    p = a - i
+                    if p >= 0 and startswith(chunk, p):
+                        append((r, chunk, p, False))
+                    else:
+                        append((r, chunk, -1, False))
+                    continue
+            if chunk:
+                c0, repeated = locate(chunk)
+                append((r, chunk, c0, repeated))
+        return placed
 
     def occurrences(self, element_text: str) -> tuple[int, ...]:
         """All start offsets of ``element_text`` in the page (overlaps included), cached;

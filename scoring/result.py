@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -15,6 +15,7 @@ __all__ = [
     "DiagnosisKind",
     "Flags",
     "GroupScore",
+    "PlainQueryScore",
     "QueryScore",
     "RunScore",
     "metric_key",
@@ -22,6 +23,24 @@ __all__ = [
 ]
 
 N_GOLD_GROUPS: tuple[str, ...] = ("1", "2", "3+")
+
+PlainQueryScore = tuple[
+    str,
+    int,
+    bool,
+    int,
+    tuple[float, ...],
+    tuple[tuple[int, str, float, int | None], ...],
+    tuple[int, int, int, int, int],
+    tuple[
+        tuple[int, ...],
+        tuple[tuple[int, ...], ...],
+        tuple[int | None, ...],
+        tuple[int | None, ...],
+        tuple[bool, ...],
+    ],
+]
+"""``QueryScore.to_plain``: the row as nested tuples of builtins."""
 
 
 def metric_key(name: str, k: int) -> str:
@@ -127,6 +146,47 @@ class QueryScore:
     def value(self, name: str, k: int) -> float:
         """The value of metric ``name`` at ``k`` (``KeyError`` if k was not scored)."""
         return self.values[metric_key(name, k)]
+
+    def to_plain(self, keys: Sequence[str]) -> PlainQueryScore:
+        """The row as nested tuples of strings, numbers and None (``marshal``-able, to pass
+        rows between processes); ``keys`` fixes the order of the metric values.
+        ``QueryScore.from_plain(row.to_plain(keys), keys) == row``."""
+        j = self.judgement
+        return (
+            self.query_id,
+            self.n_gold,
+            self.in_run,
+            self.n_chunks,
+            tuple(self.values[key] for key in keys),
+            tuple(
+                (k, str(d.kind), d.best_coverage, d.best_rank) for k, d in self.diagnoses.items()
+            ),
+            (
+                self.flags.repeated,
+                self.flags.fallback,
+                self.flags.chunk_repeated,
+                self.flags.element_not_in_page,
+                self.flags.fallback_graded,
+            ),
+            (j.element_grades, j.grades, j.first_full, j.first_partial, j.relevant),
+        )
+
+    @classmethod
+    def from_plain(cls, plain: PlainQueryScore, keys: Sequence[str]) -> QueryScore:
+        """Rebuild a row from ``to_plain`` output made with the same ``keys``."""
+        qid, n_gold, in_run, n_chunks, values, diagnoses, flags, judgement = plain
+        return cls(
+            query_id=qid,
+            n_gold=n_gold,
+            in_run=in_run,
+            n_chunks=n_chunks,
+            values=dict(zip(keys, values, strict=True)),
+            diagnoses={
+                k: Diagnosis(DiagnosisKind(kind), cov, rank) for k, kind, cov, rank in diagnoses
+            },
+            flags=Flags(*flags),
+            judgement=Judgement(*judgement),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready row."""

@@ -27,7 +27,7 @@ from scoring.result import (
     n_gold_group,
 )
 
-__all__ = ["DEFAULT_KS", "PageCache", "judge_question", "score_run"]
+__all__ = ["DEFAULT_KS", "PageCache", "aggregate", "judge_question", "score_questions", "score_run"]
 
 DEFAULT_KS: tuple[int, ...] = (1, 3, 5, 10)
 
@@ -93,9 +93,7 @@ def judge_question(
             continue
         spots = placed.get(element.doc)
         if spots is None:
-            locate = index.locate
-            spots = [(r, c, *locate(c)) for r, c in enumerate(texts) if c]
-            placed[element.doc] = spots
+            spots = placed[element.doc] = index.place(texts)
         head, tail = fallback_split(text)
         single = len(starts) == 1
         e0 = starts[0] if starts else 0
@@ -199,6 +197,99 @@ def _means(rows: Sequence[QueryScore], keys: Sequence[str]) -> dict[str, float]:
     return {key: math.fsum(column) / n for key, column in zip(keys, columns, strict=True)}
 
 
+def score_questions(
+    questions: Iterable[GoldQuestion],
+    pages: Pages,
+    run: Run,
+    *,
+    ks: Sequence[int] = DEFAULT_KS,
+    threshold: float = DEFAULT_THRESHOLD,
+) -> list[QueryScore]:
+    """One ``QueryScore`` per question with at least one element, in the given order.
+
+    Each question's chunks (cut at ``max(ks)``) are classified against each element on the
+    element's page (DESIGN §6) and every metric of ``METRIC_NAMES`` is computed at every k;
+    a question absent from ``run`` scores 0 with ``in_run`` false. Questions without
+    elements are skipped. Scoring disjoint sets of questions separately (say, in several
+    processes) and passing the rows to ``aggregate`` gives the same result as ``score_run``.
+
+    Raises:
+        ValueError: an invalid k or threshold.
+    """
+    theta = check_threshold(threshold)
+    cutoffs = check_ks(ks)
+    cache = PageCache(pages)
+    keys = [metric_key(name, k) for name in METRIC_NAMES for k in cutoffs]
+    return [
+        _score_one(question, run.get(question.query_id), cache, theta, cutoffs, keys)
+        for question in questions
+        if question.elements
+    ]
+
+
+def aggregate(
+    questions: Iterable[GoldQuestion],
+    scored: Iterable[QueryScore],
+    run_ids: Iterable[str],
+    *,
+    ks: Sequence[int] = DEFAULT_KS,
+    threshold: float = DEFAULT_THRESHOLD,
+    gold_set: str = "",
+    run_name: str = "",
+) -> RunScore:
+    """The ``RunScore`` of the gold ``questions`` from their per-question rows.
+
+    ``scored`` holds a row (from ``score_questions``, in any order) for every question with
+    at least one element; ``run_ids`` are the query ids present in the run, in run order
+    (those not in the gold set become ``unknown_in_run``). Aggregates are means over the
+    rows in gold order, so the result equals ``score_run`` on the same inputs.
+
+    Raises:
+        ValueError: duplicate query ids, an invalid k or threshold, or ``scored`` not
+            matching the questions with elements.
+    """
+    theta = check_threshold(threshold)
+    cutoffs = check_ks(ks)
+    gold = gold_index(questions)
+    by_id = {q.query_id: q for q in scored}
+    keys = [metric_key(name, k) for name in METRIC_NAMES for k in cutoffs]
+    rows: list[QueryScore] = []
+    empty: list[str] = []
+    for qid, question in gold.items():
+        if not question.elements:
+            empty.append(qid)
+            continue
+        row = by_id.get(qid)
+        if row is None:
+            raise ValueError(f"no scored row for gold question {qid!r}")
+        rows.append(row)
+    if len(rows) != len(by_id):
+        raise ValueError("scored rows for questions that are not in the gold set")
+    missing = tuple(q.query_id for q in rows if not q.in_run)
+    unknown = tuple(qid for qid in run_ids if qid not in gold)
+    groups: dict[str, GroupScore] = {}
+    for group in N_GOLD_GROUPS:
+        members = [q for q in rows if n_gold_group(q.n_gold) == group]
+        if members:
+            groups[group] = GroupScore(len(members), _means(members, keys))
+    flags = Flags()
+    for q in rows:
+        flags = flags + q.flags
+    return RunScore(
+        gold_set=gold_set,
+        run=run_name,
+        threshold=theta,
+        ks=cutoffs,
+        queries=tuple(rows),
+        metrics=_means(rows, keys),
+        by_n_gold=groups,
+        flags=flags,
+        missing_from_run=missing,
+        unknown_in_run=unknown,
+        without_elements=tuple(empty),
+    )
+
+
 def score_run(
     questions: Iterable[GoldQuestion],
     pages: Pages,
@@ -231,41 +322,8 @@ def score_run(
     Raises:
         ValueError: duplicate query ids, an invalid k or threshold.
     """
-    theta = check_threshold(threshold)
-    cutoffs = check_ks(ks)
-    gold = gold_index(questions)
-    cache = PageCache(pages)
-    keys = [metric_key(name, k) for name in METRIC_NAMES for k in cutoffs]
-    rows: list[QueryScore] = []
-    missing: list[str] = []
-    empty: list[str] = []
-    for qid, question in gold.items():
-        if not question.elements:
-            empty.append(qid)
-            continue
-        chunks = run.get(qid)
-        if chunks is None:
-            missing.append(qid)
-        rows.append(_score_one(question, chunks, cache, theta, cutoffs, keys))
-    unknown = tuple(qid for qid in run if qid not in gold)
-    groups: dict[str, GroupScore] = {}
-    for group in N_GOLD_GROUPS:
-        members = [q for q in rows if n_gold_group(q.n_gold) == group]
-        if members:
-            groups[group] = GroupScore(len(members), _means(members, keys))
-    flags = Flags()
-    for q in rows:
-        flags = flags + q.flags
-    return RunScore(
-        gold_set=gold_set,
-        run=run_name,
-        threshold=theta,
-        ks=cutoffs,
-        queries=tuple(rows),
-        metrics=_means(rows, keys),
-        by_n_gold=groups,
-        flags=flags,
-        missing_from_run=tuple(missing),
-        unknown_in_run=unknown,
-        without_elements=tuple(empty),
+    gold = list(gold_index(questions).values())  # duplicates rejected before any work
+    scored = score_questions(gold, pages, run, ks=ks, threshold=threshold)
+    return aggregate(
+        gold, scored, run, ks=ks, threshold=threshold, gold_set=gold_set, run_name=run_name
     )

@@ -89,15 +89,31 @@ class SqliteReader:
             )
         return found
 
-    def run_rows(self, run: str) -> RunRows:
-        """Query id → ``(chunk text, doc, score)`` in rank order for run ``run``."""
+    def run_id(self, run: str) -> int:
+        """The row id of run ``run``; ``NotFoundError`` naming the known runs if absent."""
         row = self.conn.execute("SELECT id FROM run WHERE name = ?", (run,)).fetchone()
         if row is None:
             names = [n for (n,) in self.conn.execute("SELECT name FROM run ORDER BY name")]
             known = f"; runs: {', '.join(names)}" if names else "; no runs imported yet"
             raise NotFoundError(f"no run {run!r} in the database{known}")
+        return int(row[0])
+
+    def run_rows(self, run: str, *, since: str | None = None, until: str | None = None) -> RunRows:
+        """Query id → ``(chunk text, doc, score)`` in rank order for run ``run``, query ids
+        in ascending order; only ids ``>= since`` and ``< until`` where those are given."""
+        sql = RUN_ROWS_SQL.format(mark="?")
+        params: list[object] = [self.run_id(run)]
+        where = ""
+        if since is not None:
+            where += " AND query_external_id >= ?"
+            params.append(since)
+        if until is not None:
+            where += " AND query_external_id < ?"
+            params.append(until)
+        if where:
+            sql = sql.replace(" ORDER BY ", f"{where} ORDER BY ", 1)
         with closing(self.conn.cursor()) as cursor:
-            cursor.execute(RUN_ROWS_SQL.format(mark="?"), (row[0],))
+            cursor.execute(sql, params)
             return group_run_rows(cursor.fetchall())
 
 

@@ -1,0 +1,166 @@
+"""Score a large run in several processes, each reading and scoring a share of it.
+
+The gold questions are split into contiguous ranges of query id; a forked process per range
+opens its own read-only connection to the SQLite file, reads the run's rows in that range
+(an index range scan), scores those questions with :func:`scoring.score_questions` and sends
+the rows back as plain tuples through a pipe (``marshal``, far cheaper than pickling the
+objects). The parent scores the first range itself and joins the rest, so the result is the
+same as scoring in one process, row for row (a test compares them).
+
+A process that fails (it was killed, or raised) costs nothing but time: its range is scored
+again in the parent, where an error surfaces exactly as it would without processes.
+Forking needs ``os.fork`` (POSIX) and a parent without threads; the CLI is such a parent,
+the TUI is not and scores in one process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import signal
+from collections.abc import Callable, Sequence
+from functools import partial
+
+from labeler.store.fastread import SqliteReader
+from scoring import Chunk, GoldQuestion, Pages, QueryScore, score_questions
+from scoring.metrics import METRIC_NAMES, check_ks
+from scoring.result import metric_key
+
+__all__ = ["MIN_QUESTIONS_PER_PROCESS", "plan_processes", "score_in_processes"]
+
+MIN_QUESTIONS_PER_PROCESS = 500
+"""Automatic process counts give each process at least this many questions: below that
+the fork and the hand-over cost more than they save."""
+
+Shard = tuple[str | None, str | None]
+"""A query id range: ids ``>= since`` (no lower bound if None) and ``< until``."""
+
+ShardResult = tuple[list[QueryScore], list[str]]
+"""Scored rows of one range, and the run's query ids in that range (ascending)."""
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def plan_processes(jobs: int | None, questions: int) -> int:
+    """How many processes to score ``questions`` questions with.
+
+    ``jobs=None`` (automatic): one per usable CPU, but no more than one per
+    ``MIN_QUESTIONS_PER_PROCESS`` questions. An explicit ``jobs`` is taken as given, capped
+    at one process per question. Always 1 where ``os.fork`` does not exist.
+    """
+    if not hasattr(os, "fork") or questions < 2:
+        return 1
+    if jobs is None:
+        return max(1, min(usable_cpus(), questions // MIN_QUESTIONS_PER_PROCESS))
+    return max(1, min(jobs, questions))
+
+
+def split_ids(ids: Sequence[str], parts: int) -> list[Shard]:
+    """``parts`` contiguous ranges covering every id, with about as many of ``ids`` each."""
+    ordered = sorted(set(ids))
+    cuts = sorted({ordered[len(ordered) * j // parts] for j in range(1, parts)})
+    bounds: list[str | None] = [None, *cuts, None]
+    return [(bounds[j], bounds[j + 1]) for j in range(len(bounds) - 1)]
+
+
+def _in_range(qid: str, shard: Shard) -> bool:
+    since, until = shard
+    return (since is None or qid >= since) and (until is None or qid < until)
+
+
+def score_in_processes(
+    reader: SqliteReader,
+    questions: Sequence[GoldQuestion],
+    pages: Pages,
+    run: str,
+    *,
+    ks: Sequence[int],
+    threshold: float,
+    processes: int,
+) -> ShardResult:
+    """Rows for every gold question with elements (in no particular order) and the run's
+    query ids in ascending order, scored in ``processes`` processes.
+
+    The rows and ids are what :func:`scoring.aggregate` takes; ``reader`` must be open on
+    a SQLite file (the other processes open their own connection to it).
+    """
+    reader.run_id(run)  # an unknown run fails here, before any process starts
+    scored = [q for q in questions if q.elements]
+    shards = split_ids([q.query_id for q in scored], processes)
+    keys = [metric_key(name, k) for name in METRIC_NAMES for k in check_ks(ks)]
+
+    def work(source: SqliteReader, shard: Shard) -> ShardResult:
+        since, until = shard
+        rows = source.run_rows(run, since=since, until=until)
+        chunks = {qid: [Chunk(*row) for row in ranked] for qid, ranked in rows.items()}
+        mine = [q for q in scored if _in_range(q.query_id, shard)]
+        return score_questions(mine, pages, chunks, ks=ks, threshold=threshold), list(chunks)
+
+    def in_child(shard: Shard) -> bytes:
+        source = SqliteReader(reader.path)
+        try:
+            rows, ids = work(source, shard)
+        finally:
+            source.close()
+        return marshal.dumps(([row.to_plain(keys) for row in rows], ids))
+
+    children = [_fork(partial(in_child, shard)) for shard in shards[1:]]
+    try:
+        rows, ids = work(reader, shards[0])
+    except BaseException:
+        for pid, fd in children:
+            _discard(pid, fd)
+        raise
+    for (pid, fd), shard in zip(children, shards[1:], strict=True):
+        payload = _collect(pid, fd)
+        if payload is None:
+            more, more_ids = work(reader, shard)
+        else:
+            plain, more_ids = marshal.loads(payload)
+            more = [QueryScore.from_plain(row, keys) for row in plain]
+        rows += more
+        ids += more_ids
+    return rows, ids
+
+
+def _fork(job: Callable[[], bytes]) -> tuple[int, int]:
+    """Run ``job`` in a forked process writing its bytes to a pipe: (pid, read end)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        status = 1
+        try:
+            os.close(read_end)
+            payload = job()
+            with os.fdopen(write_end, "wb") as out:
+                out.write(payload)
+            status = 0
+        except BaseException:  # the parent redoes this share and reports any error itself
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    return pid, read_end
+
+
+def _collect(pid: int, fd: int) -> bytes | None:
+    """The child's bytes, or None when it did not finish cleanly."""
+    with os.fdopen(fd, "rb") as pipe:
+        payload = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    return payload if os.waitstatus_to_exitcode(status) == 0 else None
+
+
+def _discard(pid: int, fd: int) -> None:
+    """Stop a child whose result is no longer wanted."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    os.close(fd)
+    os.waitpid(pid, 0)
