@@ -1,5 +1,5 @@
 from __future__ import annotations
 
-from labeler.cli import main
+from labeler.cli import entry
 
-raise SystemExit(main())
+entry()

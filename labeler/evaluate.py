@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from labeler.gcpause import gc_paused
 from labeler.store.fastread import SqliteReader, open_reader
 from labeler.store.location import sqlite_file
 from labeler.store.rows import RunRows, StoredQuestion
@@ -43,6 +44,8 @@ class ScoringSource(Protocol):
 
     def run_rows(self, run: str) -> RunRows: ...
 
+    def close(self) -> None: ...
+
 
 class StoreSource:
     """:class:`ScoringSource` over an open :class:`~labeler.store.Store` (any backend)."""
@@ -67,6 +70,9 @@ class StoreSource:
 
         with self.store.session() as session:
             return run_rows(session, get_run(session, run))
+
+    def close(self) -> None:
+        self.store.close()
 
 
 def open_source(db: str) -> ScoringSource:
@@ -190,8 +196,10 @@ def evaluate(
     :func:`labeler.shards.plan_processes`); more than one needs a SQLite file and a caller
     without threads (the CLI, not the TUI). The result is the same whatever ``jobs`` is.
     """
-    questions, pages, stale = load_gold(source, gold_set)
-    return Evaluation(_score(source, questions, pages, gold_set, run, ks, threshold, jobs), stale)
+    with gc_paused():
+        questions, pages, stale = load_gold(source, gold_set)
+        result = _score(source, questions, pages, gold_set, run, ks, threshold, jobs)
+    return Evaluation(result, stale)
 
 
 def compare(
@@ -208,11 +216,12 @@ def compare(
 ) -> tuple[RunComparison, Evaluation, Evaluation]:
     """Score both runs on one gold set and compare them question by question (``jobs`` as
     for :func:`evaluate`)."""
-    questions, pages, stale = load_gold(source, gold_set)
-    scored = [
-        Evaluation(_score(source, questions, pages, gold_set, name, ks, threshold, jobs), stale)
-        for name in (run_a, run_b)
-    ]
+    with gc_paused():
+        questions, pages, stale = load_gold(source, gold_set)
+        scored = [
+            Evaluation(_score(source, questions, pages, gold_set, name, ks, threshold, jobs), stale)
+            for name in (run_a, run_b)
+        ]
     comparison = compare_runs(
         scored[0].result, scored[1].result, permutations=permutations, seed=seed
     )

@@ -65,7 +65,7 @@ def plan_processes(jobs: int | None, questions: int) -> int:
 def split_ids(ids: Sequence[str], parts: int) -> list[Shard]:
     """``parts`` contiguous ranges covering every id, with about as many of ``ids`` each."""
     ordered = sorted(set(ids))
-    cuts = sorted({ordered[len(ordered) * j // parts] for j in range(1, parts)})
+    cuts = sorted({ordered[i] for j in range(1, parts) if (i := len(ordered) * j // parts)})
     bounds: list[str | None] = [None, *cuts, None]
     return [(bounds[j], bounds[j + 1]) for j in range(len(bounds) - 1)]
 

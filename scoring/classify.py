@@ -198,7 +198,9 @@ class AnchorIndex(NamedTuple):
         several: dict[str, list[int]] = {}
         if len(first) < len(keys):
             repeated = {k for k, n in Counter(keys).items() if n > 1}
-            for k, a in compress(zip(keys, positions, strict=True), map(repeated.__contains__, keys)):
+            for k, a in compress(
+                zip(keys, positions, strict=True), map(repeated.__contains__, keys)
+            ):
                 several.setdefault(k, []).append(a)
             for k in repeated:
                 first[k] = -1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from scoring.metrics import METRIC_NAMES, Judgement
 
@@ -62,10 +62,10 @@ class DiagnosisKind(StrEnum):
 
 
 _SEVERITY = {DiagnosisKind.RETRIEVAL: 0, DiagnosisKind.CHUNKING: 1, DiagnosisKind.FULL: 2}
+_KINDS = {str(kind): kind for kind in DiagnosisKind}
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnosis:
+class Diagnosis(NamedTuple):
     """Diagnosis of one question at k, with the best coverage among ranks ≤ k and its rank.
 
     ``best_rank`` is the first rank reaching ``best_coverage`` (``None`` when it is 0).
@@ -181,9 +181,7 @@ class QueryScore:
             in_run=in_run,
             n_chunks=n_chunks,
             values=dict(zip(keys, values, strict=True)),
-            diagnoses={
-                k: Diagnosis(DiagnosisKind(kind), cov, rank) for k, kind, cov, rank in diagnoses
-            },
+            diagnoses={k: Diagnosis(_KINDS[kind], cov, rank) for k, kind, cov, rank in diagnoses},
             flags=Flags(*flags),
             judgement=Judgement(*judgement),
         )

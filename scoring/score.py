@@ -70,7 +70,7 @@ def judge_question(
     n_ranks = len(chunks)
     n_gold = question.n_gold
     texts = [c.text for c in chunks]
-    rows = [[0] * n_gold for _ in range(n_ranks)]
+    graded: dict[int, list[int]] = {}  # rank index → grade per element, ranks with a grade
     best_cov = [0.0] * n_ranks
     first_full: list[int | None] = [None] * n_gold
     first_partial: list[int | None] = [None] * n_gold
@@ -130,36 +130,52 @@ def judge_question(
             if coverage > best_cov[r]:
                 best_cov[r] = coverage
             if grade:
-                rows[r][i] = grade
+                row = graded.get(r)
+                if row is None:
+                    row = graded[r] = [0] * n_gold
+                row[i] = grade
                 if first_partial[i] is None:
                     first_partial[i] = r + 1
                 if grade == 2 and first_full[i] is None:
                     first_full[i] = r + 1
+    grades = [(0,) * n_gold] * n_ranks
+    for r, row in graded.items():
+        grades[r] = tuple(row)
     judgement = Judgement(
         element_grades=tuple(e.grade for e in question.elements),
-        grades=tuple(map(tuple, rows)),
+        grades=tuple(grades),
         first_full=tuple(first_full),
         first_partial=tuple(first_partial),
-        relevant=tuple(any(row) for row in rows),
+        relevant=tuple(map(graded.__contains__, range(n_ranks))),
     )
     flags = Flags(repeated, len(fallback_ranks), len(repeated_ranks), missing, len(graded_ranks))
     return judgement, tuple(best_cov), flags
 
 
-def _diagnose(best_cov: tuple[float, ...], k: int, hit: float, partial: float) -> Diagnosis:
+def _diagnoses(
+    best_cov: Sequence[float], ks: tuple[int, ...], hits: Sequence[float], partials: Sequence[float]
+) -> dict[int, Diagnosis]:
+    """Diagnosis at every k (ascending): the kind from hit/partial at k, and the best
+    coverage among ranks ≤ k with the first rank reaching it, in one pass over the ranks."""
+    out: dict[int, Diagnosis] = {}
     best = 0.0
     rank: int | None = None
-    for r, cov in enumerate(best_cov[:k], start=1):
-        if cov > best:
-            best, rank = cov, r
-    kind = (
-        DiagnosisKind.FULL
-        if hit
-        else DiagnosisKind.CHUNKING
-        if partial
-        else DiagnosisKind.RETRIEVAL
-    )
-    return Diagnosis(kind, best, rank)
+    r = 0
+    n = len(best_cov)
+    for x, k in enumerate(ks):
+        while r < k and r < n:
+            if best_cov[r] > best:
+                best, rank = best_cov[r], r + 1
+            r += 1
+        kind = (
+            DiagnosisKind.FULL
+            if hits[x]
+            else DiagnosisKind.CHUNKING
+            if partials[x]
+            else DiagnosisKind.RETRIEVAL
+        )
+        out[k] = Diagnosis(kind, best, rank)
+    return out
 
 
 def _score_one(
@@ -175,7 +191,7 @@ def _score_one(
     table = metric_table(judgement, ks)
     values = dict(zip(keys, chain.from_iterable(table), strict=True))
     hits, partials = table[0], table[1]
-    diagnoses = {k: _diagnose(best_cov, k, hits[x], partials[x]) for x, k in enumerate(ks)}
+    diagnoses = _diagnoses(best_cov, ks, hits, partials)
     return QueryScore(
         query_id=question.query_id,
         n_gold=question.n_gold,

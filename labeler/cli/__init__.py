@@ -7,11 +7,13 @@ stdout, diagnostics to stderr.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import os
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import NoReturn
 
 from labeler import __version__
 from labeler.cli import (
@@ -65,17 +67,38 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the console script; returns the process exit code."""
+def entry() -> NoReturn:
+    """The console script and ``python -m labeler``: run :func:`main` and exit with its code.
+
+    Commands that set ``exit_fast`` (score and compare, once they have written their output
+    and closed the database) end the process without the interpreter's teardown, which would
+    free their few hundred thousand objects one by one: about 0.05 s of a 0.7 s command
+    (mypy's ``--fast-exit`` does the same).
+    """
+    args = argparse.Namespace()
+    code = main(namespace=args)
+    if getattr(args, "exit_fast", False):
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+    raise SystemExit(code)
+
+
+def main(argv: Sequence[str] | None = None, *, namespace: argparse.Namespace | None = None) -> int:
+    """Run one command; returns the process exit code. ``namespace`` receives the parsed
+    arguments (and what the command records in them, such as ``exit_fast``)."""
     for stream in (sys.stdout, sys.stderr):
         # page text is Unicode whatever the locale says; never fail on printing it
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(encoding="utf-8", errors="backslashreplace")
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv, namespace=namespace)
     if args.command is None:
         # `labeler` alone opens the TUI on the default database (README's main command).
-        args = parser.parse_args(["tui", *(sys.argv[1:] if argv is None else argv)])
+        args = parser.parse_args(
+            ["tui", *(sys.argv[1:] if argv is None else argv)], namespace=namespace
+        )
     try:
         code: int = args.handler(args)
         return code

@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from contextlib import closing
+from typing import TYPE_CHECKING, Any
 
 from labeler.cli.output import open_output
 from labeler.errors import UsageError
+from labeler.gcpause import gc_paused
+
+if TYPE_CHECKING:
+    from labeler.evaluate import ScoringSource
 
 FORMATS = ("table", "json", "markdown", "html")
 
@@ -105,11 +110,22 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    from labeler.evaluate import evaluate, open_source
+    from labeler.evaluate import open_source
     from labeler.store.location import resolve_db
 
+    # scoring and its output make no reference cycles (see gcpause); the source is closed
+    # here, so the process may end without tearing down (see labeler.cli.entry)
+    with gc_paused(), closing(open_source(resolve_db(args.db))) as source:
+        code = _run_score(args, source)
+    args.exit_fast = True
+    return code
+
+
+def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
+    from labeler.evaluate import evaluate
+
     ev = evaluate(
-        open_source(resolve_db(args.db)),
+        source,
         args.gold_set,
         args.run,
         ks=args.k,
@@ -154,13 +170,22 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from labeler.evaluate import compare, open_source
+    from labeler.evaluate import open_source
     from labeler.store.location import resolve_db
 
     if len(args.run) != 2:
         raise UsageError(f"compare takes exactly two --run options, got {len(args.run)}")
+    with gc_paused(), closing(open_source(resolve_db(args.db))) as source:
+        code = _run_compare(args, source)
+    args.exit_fast = True
+    return code
+
+
+def _run_compare(args: argparse.Namespace, source: ScoringSource) -> int:
+    from labeler.evaluate import compare
+
     comparison, a, b = compare(
-        open_source(resolve_db(args.db)),
+        source,
         args.gold_set,
         args.run[0],
         args.run[1],

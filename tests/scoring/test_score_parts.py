@@ -1,0 +1,62 @@
+"""score_questions + aggregate: scoring questions in parts and joining them is score_run."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from _scoring_helpers import question, scoring_case, thresholds
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring import Chunk, GoldQuestion, QueryScore, aggregate, score_questions, score_run
+from scoring.metrics import METRIC_NAMES
+from scoring.result import metric_key
+
+KS = (1, 2, 5)
+
+
+@settings(max_examples=200)
+@given(scoring_case(max_questions=6), thresholds, st.integers(1, 4), st.randoms())
+def test_parts_joined_equal_score_run(
+    case: tuple[list[GoldQuestion], dict[str, str], dict[str, list[Chunk]]],
+    theta: float,
+    parts: int,
+    rnd: random.Random,
+) -> None:
+    questions, pages, run = case
+    run = {**run, "not-in-gold": [Chunk("x")]}
+    whole = score_run(questions, pages, run, ks=KS, threshold=theta)
+    shuffled = list(questions)
+    rnd.shuffle(shuffled)
+    rows: list[QueryScore] = []
+    for i in range(parts):
+        rows += score_questions(shuffled[i::parts], pages, run, ks=KS, threshold=theta)
+    rnd.shuffle(rows)
+    assert aggregate(questions, rows, run, ks=KS, threshold=theta) == whole
+    assert whole.unknown_in_run == ("not-in-gold",)
+
+
+@settings(max_examples=100)
+@given(scoring_case(max_questions=5), thresholds)
+def test_plain_rows_round_trip(
+    case: tuple[list[GoldQuestion], dict[str, str], dict[str, list[Chunk]]], theta: float
+) -> None:
+    questions, pages, run = case
+    keys = [metric_key(name, k) for name in METRIC_NAMES for k in KS]
+    for row in score_questions(questions, pages, run, ks=KS, threshold=theta):
+        back = QueryScore.from_plain(row.to_plain(keys), keys)
+        assert back == row
+        assert back.judgement == row.judgement  # not part of ==, compared on its own
+        assert back.diagnoses == row.diagnoses
+
+
+def test_aggregate_rejects_rows_that_do_not_match_the_gold_set() -> None:
+    q1 = question("q1", ("p", "abc"))
+    q2 = question("q2", ("p", "abc"))
+    pages = {"p": "xx abc yy"}
+    rows = score_questions([q1, q2], pages, {}, ks=KS)
+    with pytest.raises(ValueError, match="no scored row for gold question 'q2'"):
+        aggregate([q1, q2], rows[:1], [], ks=KS)
+    with pytest.raises(ValueError, match="not in the gold set"):
+        aggregate([q1], rows, [], ks=KS)
