@@ -20,10 +20,8 @@ from scoring import (
     Chunk,
     GoldElement,
     GoldQuestion,
-    RunComparison,
     RunScore,
     aggregate,
-    compare_runs,
     score_run,
 )
 from scoring.classify import check_threshold
@@ -31,6 +29,7 @@ from scoring.metrics import check_ks
 
 if TYPE_CHECKING:
     from labeler.store import Store
+    from scoring import RunComparison
 
 DEFAULT_KS: tuple[int, ...] = (1, 3, 5, 10)
 
@@ -222,6 +221,8 @@ def compare(
             Evaluation(_score(source, questions, pages, gold_set, name, ks, threshold, jobs), stale)
             for name in (run_a, run_b)
         ]
+    from scoring import compare_runs  # off the path of `labeler score`
+
     comparison = compare_runs(
         scored[0].result, scored[1].result, permutations=permutations, seed=seed
     )

@@ -9,57 +9,66 @@ Typical use::
     result.to_dict()                 # Score JSON (DESIGN §5)
     compare_runs(result, other)      # per-question deltas and paired tests
 
-Only the standard library is imported here; rapidfuzz is imported when retrieval
+Only the standard library is imported here, and each name loads its module on first use
+(PEP 562: ``labeler score`` loads the scoring path alone, not comparison or retrieval
+correctness); rapidfuzz is imported when retrieval
 correctness is first computed and numpy (optional) only by large randomization tests.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Eager: the function ``classify`` shares its name with its module, and importing the
+# module later would otherwise leave ``scoring.classify`` naming the module.
 from scoring.classify import DEFAULT_THRESHOLD, PageIndex, classify
-from scoring.compare import GroupMovement, Movement, QueryDelta, RunComparison, compare_runs
-from scoring.correctness import (
-    ChunkMatch,
-    CorrectnessResult,
-    CorrectnessRow,
-    match_chunk,
-    retrieval_correctness,
-)
-from scoring.correctness_config import ConfigError, CorrectnessConfig, RowError
-from scoring.correctness_schema import config_json_schema, result_json_schema, row_json_schema
-from scoring.grades import Classification, Grade
-from scoring.inputs import Chunk, GoldElement, GoldQuestion, Pages, Run
-from scoring.metrics import (
-    METRIC_NAMES,
-    Judgement,
-    context_precision_at,
-    hit_at,
-    metrics_at,
-    mrr_at,
-    ndcg_at,
-    partial_at,
-    partial_recall_at,
-    precision_at,
-    recall_at,
-)
-from scoring.report import (
-    comparison_table,
-    group_table,
-    metric_table_rows,
-    score_json,
-    worst_table,
-)
-from scoring.result import (
-    Diagnosis,
-    DiagnosisKind,
-    Flags,
-    GroupScore,
-    QueryScore,
-    RunScore,
-    metric_key,
-    n_gold_group,
-)
-from scoring.score import DEFAULT_KS, aggregate, score_questions, score_run
-from scoring.stats import DEFAULT_PERMUTATIONS, PairedTest, paired_randomization_test
+
+if TYPE_CHECKING:
+    from scoring.compare import GroupMovement, Movement, QueryDelta, RunComparison, compare_runs
+    from scoring.correctness import (
+        ChunkMatch,
+        CorrectnessResult,
+        CorrectnessRow,
+        match_chunk,
+        retrieval_correctness,
+    )
+    from scoring.correctness_config import ConfigError, CorrectnessConfig, RowError
+    from scoring.correctness_schema import config_json_schema, result_json_schema, row_json_schema
+    from scoring.grades import Classification, Grade
+    from scoring.inputs import Chunk, GoldElement, GoldQuestion, Pages, Run
+    from scoring.metrics import (
+        METRIC_NAMES,
+        Judgement,
+        context_precision_at,
+        hit_at,
+        metrics_at,
+        mrr_at,
+        ndcg_at,
+        partial_at,
+        partial_recall_at,
+        precision_at,
+        recall_at,
+    )
+    from scoring.report import (
+        comparison_table,
+        group_table,
+        metric_table_rows,
+        score_json,
+        worst_table,
+    )
+    from scoring.result import (
+        Diagnosis,
+        DiagnosisKind,
+        Flags,
+        GroupScore,
+        QueryScore,
+        RunScore,
+        metric_key,
+        n_gold_group,
+    )
+    from scoring.score import DEFAULT_KS, aggregate, score_questions, score_run
+    from scoring.stats import DEFAULT_PERMUTATIONS, PairedTest, paired_randomization_test
 
 __all__ = [
     "DEFAULT_KS",
@@ -120,3 +129,73 @@ __all__ = [
     "score_run",
     "worst_table",
 ]
+
+_HOMES: dict[str, str] = {
+    "Chunk": "scoring.inputs",
+    "ChunkMatch": "scoring.correctness",
+    "Classification": "scoring.grades",
+    "ConfigError": "scoring.correctness_config",
+    "CorrectnessConfig": "scoring.correctness_config",
+    "CorrectnessResult": "scoring.correctness",
+    "CorrectnessRow": "scoring.correctness",
+    "DEFAULT_KS": "scoring.score",
+    "DEFAULT_PERMUTATIONS": "scoring.stats",
+    "Diagnosis": "scoring.result",
+    "DiagnosisKind": "scoring.result",
+    "Flags": "scoring.result",
+    "GoldElement": "scoring.inputs",
+    "GoldQuestion": "scoring.inputs",
+    "Grade": "scoring.grades",
+    "GroupMovement": "scoring.compare",
+    "GroupScore": "scoring.result",
+    "Judgement": "scoring.metrics",
+    "METRIC_NAMES": "scoring.metrics",
+    "Movement": "scoring.compare",
+    "Pages": "scoring.inputs",
+    "PairedTest": "scoring.stats",
+    "QueryDelta": "scoring.compare",
+    "QueryScore": "scoring.result",
+    "RowError": "scoring.correctness_config",
+    "Run": "scoring.inputs",
+    "RunComparison": "scoring.compare",
+    "RunScore": "scoring.result",
+    "aggregate": "scoring.score",
+    "compare_runs": "scoring.compare",
+    "comparison_table": "scoring.report",
+    "config_json_schema": "scoring.correctness_schema",
+    "context_precision_at": "scoring.metrics",
+    "group_table": "scoring.report",
+    "hit_at": "scoring.metrics",
+    "match_chunk": "scoring.correctness",
+    "metric_key": "scoring.result",
+    "metric_table_rows": "scoring.report",
+    "metrics_at": "scoring.metrics",
+    "mrr_at": "scoring.metrics",
+    "n_gold_group": "scoring.result",
+    "ndcg_at": "scoring.metrics",
+    "paired_randomization_test": "scoring.stats",
+    "partial_at": "scoring.metrics",
+    "partial_recall_at": "scoring.metrics",
+    "precision_at": "scoring.metrics",
+    "recall_at": "scoring.metrics",
+    "result_json_schema": "scoring.correctness_schema",
+    "retrieval_correctness": "scoring.correctness",
+    "row_json_schema": "scoring.correctness_schema",
+    "score_json": "scoring.report",
+    "score_questions": "scoring.score",
+    "score_run": "scoring.score",
+    "worst_table": "scoring.report",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'scoring' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_HOMES))

@@ -50,20 +50,31 @@ def test_extract_does_not_load_the_store() -> None:
     assert not {m for m in loaded if m.split(".")[0] in {"sqlmodel", "sqlalchemy"}}
 
 
-def test_store_exports_are_not_shadowed_by_submodules() -> None:
+@pytest.mark.parametrize("package", ["labeler.store", "scoring"])
+def test_lazy_exports_are_not_shadowed_by_submodules(package: str) -> None:
     """A lazily exported name equal to a submodule's name would resolve to the module once
     that submodule is imported (e.g. ``from labeler.store import undo``)."""
-    import importlib
-    import pkgutil
+    code = (
+        "import importlib, json, pkgutil, types\n"
+        f"pkg = importlib.import_module({package!r})\n"
+        "for m in pkgutil.iter_modules(pkg.__path__):\n"
+        "    importlib.import_module(pkg.__name__ + '.' + m.name)\n"
+        "bad = [n for n in pkg.__all__ if isinstance(getattr(pkg, n), types.ModuleType)]\n"
+        "print(json.dumps(bad))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    assert json.loads(out) == []
 
-    import labeler.store as store
 
-    submodules = {m.name for m in pkgutil.iter_modules(store.__path__)}
-    for name in submodules:
-        importlib.import_module(f"labeler.store.{name}")
-    for name in store.__all__:
-        assert name not in submodules, name
-        assert not isinstance(getattr(store, name), type(store)), name
+def test_scoring_path_loads_only_what_scoring_a_run_needs() -> None:
+    """``labeler score`` is timed against pytrec_eval: comparing runs, retrieval correctness
+    and the statistics are not on its path."""
+    loaded = loaded_after_import("labeler.evaluate")
+    assert not {m for m in loaded if m.split(".")[0] in {"sqlalchemy", "sqlmodel", "textual"}}
+    off_path = {"scoring.compare", "scoring.correctness", "scoring.stats", "scoring.report"}
+    assert not off_path & loaded
 
 
 def test_cli_start_loads_no_orm() -> None:

@@ -11,7 +11,6 @@ import contextlib
 import io
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -115,6 +114,8 @@ def main(argv: Sequence[str] | None = None, *, namespace: argparse.Namespace | N
         return 0
     except Exception as err:
         if os.environ.get("LABELER_DEBUG"):
+            import traceback
+
             traceback.print_exc()
         print(
             f"labeler: internal error: {type(err).__name__}: {err} "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 from fnmatch import fnmatchcase
@@ -108,6 +107,8 @@ def _source_bytes(doc_id: str, source_path: str, sha256: str) -> bytes:
         raise InputError(
             source_path, f"document {doc_id!r}: cannot read its source file: {err.strerror}"
         ) from None
+    import hashlib
+
     if hashlib.sha256(data).hexdigest() != sha256:
         raise InputError(
             source_path,

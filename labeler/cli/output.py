@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,6 +37,8 @@ def open_output(target: str) -> Iterator[TextIO]:
         return
     directory = path.parent if str(path.parent) else Path(".")
     try:
+        import tempfile  # only when writing a file: not on every command's start
+
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
     except OSError as err:
         raise InputError(target, f"cannot write: {err.strerror or err}") from None
