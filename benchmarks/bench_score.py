@@ -7,7 +7,9 @@ Data: questions whose expected elements are real sentences of the bundled SQLite
 and runs of 20 chunks per question cut from those pages (some hold an element whole, some
 cut it, some come from other pages). The TREC side gets the same ranking as ids: a chunk is
 relevant when it holds an element whole (the projection an id-based tool can see).
-Both sides are timed as whole processes (interpreter start included), best of 3.
+Both sides are timed as whole processes (interpreter start included), best and median of
+``--repeat`` runs; ``labeler score`` with one process (``--jobs 1``) and with its default
+(one process per CPU for runs of 1,000+ questions), with table and JSON output.
 ``--big-run N`` also imports an N-line run and reports its rows/second and peak memory.
 """
 
@@ -18,6 +20,7 @@ import json
 import os
 import random
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -104,13 +107,16 @@ print(len(res))
 """
 
 
-def best_of(cmd: list[str], times: int = 3) -> float:
-    best = float("inf")
+def timings(commands: dict[str, list[str]], times: int) -> dict[str, tuple[float, float]]:
+    """(best, median) wall time of each command as a whole process over ``times`` rounds;
+    each round runs every command once, so drift on the machine hits all of them alike."""
+    runs: dict[str, list[float]] = {label: [] for label in commands}
     for _ in range(times):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True)
-        best = min(best, time.perf_counter() - t0)
-    return best
+        for label, cmd in commands.items():
+            t0 = time.perf_counter()
+            subprocess.run(cmd, check=True, capture_output=True)
+            runs[label].append(time.perf_counter() - t0)
+    return {label: (min(r), statistics.median(r)) for label, r in runs.items()}
 
 
 def main() -> None:
@@ -119,7 +125,14 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=20)
     parser.add_argument("--big-run", type=int, default=0, metavar="LINES")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--repeat", type=int, default=7, help="runs per timing (default 7)")
     args = parser.parse_args()
+    # Both sides run from compiled bytecode, as an installed package does (pytrec_eval's
+    # Python side is compiled by pip; PYTHONDONTWRITEBYTECODE would leave ours uncompiled).
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(ROOT / "labeler"), str(ROOT / "scoring")],
+        check=True,
+    )
     with tempfile.TemporaryDirectory(prefix="bench-score-") as tmp:
         work = Path(tmp)
         db = work / "bench.db"
@@ -130,36 +143,34 @@ def main() -> None:
         labeler("run", "import", str(run), "--name", "bench", "-q", db=db)
         import_s = time.perf_counter() - t0
         ks = ",".join(str(k) for k in KS)
-        ours = best_of(
-            [
-                sys.executable,
-                "-m",
-                "labeler",
-                "score",
-                "--gold-set",
-                "bench",
-                "--run",
-                "bench",
-                "--k",
-                ks,
-                "--format",
-                "json",
-                "-o",
-                os.devnull,
-                "--db",
-                str(db),
-            ]
-        )
+        score = [sys.executable, "-m", "labeler", "score", "--gold-set", "bench"]
+        score += ["--run", "bench", "--k", ks, "-o", os.devnull, "--db", str(db)]
         script = work / "pytrec.py"
         script.write_text(PYTREC, encoding="utf-8")
-        peer = best_of(
-            [sys.executable, str(script), str(trec / "qrels.txt"), str(trec / "run.trec")]
-        )
+        commands = {
+            "pytrec_eval": [
+                sys.executable,
+                str(script),
+                str(trec / "qrels.txt"),
+                str(trec / "run.trec"),
+            ]
+        }
+        for jobs, flag in (("1 process", ["--jobs", "1"]), ("default", [])):
+            for fmt in ("table", "json"):
+                commands[f"labeler score {jobs:9s} {fmt:5s}"] = [*score, "--format", fmt, *flag]
+        timed = timings(commands, args.repeat)
+        peer = timed.pop("pytrec_eval")
         lines = args.questions
-        print(f"data: {args.questions} questions x {args.chunks} chunks, k = {ks}")
-        print(f"labeler score (whole process, best of 3): {ours:.3f} s")
-        print(f"pytrec_eval   (whole process, best of 3): {peer:.3f} s")
-        print(f"ratio labeler/pytrec_eval: {ours / peer:.2f}")
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        print(f"data: {args.questions} questions x {args.chunks} chunks, k = {ks}; {cpus} CPUs")
+        print(f"whole processes, {args.repeat} runs each: best / median wall time, ratio to")
+        print("pytrec_eval's best / median")
+        print(f"  {'pytrec_eval':31s}  {peer[0]:.3f} / {peer[1]:.3f} s")
+        for label, (best, median) in timed.items():
+            print(
+                f"  {label:31s}  {best:.3f} / {median:.3f} s"
+                f"   ratio {best / peer[0]:.2f} / {median / peer[1]:.2f}"
+            )
         print(
             f"run import: {lines} lines in {import_s:.2f} s = {lines / import_s:,.0f} lines/s "
             f"({lines * args.chunks / import_s:,.0f} results/s, whole process)"

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class StoredElement:
+class StoredElement(NamedTuple):
     """A stored element as exported and scored; ``stale`` when its page changed under it."""
 
     doc: str
@@ -18,8 +17,7 @@ class StoredElement:
     stale: bool
 
 
-@dataclass(frozen=True)
-class StoredQuestion:
+class StoredQuestion(NamedTuple):
     """A stored question with its elements in label order."""
 
     external_id: str
