@@ -22,6 +22,7 @@ from scoring import (
     GoldQuestion,
     RunScore,
     aggregate,
+    score_questions,
     score_run,
 )
 from scoring.classify import check_threshold
@@ -169,6 +170,17 @@ def _score(
                 gold_set=gold_set,
                 run_name=run,
             )
+    if isinstance(src, SqliteReader):  # placements stored at import save locating chunks
+        from labeler.placements import placements_for
+
+        chunks = load_run(src, run)
+        known = placements_for(src.placements(run), pages)
+        rows = score_questions(
+            questions, pages, chunks, ks=ks, threshold=threshold, placements=known
+        )
+        return aggregate(
+            questions, rows, chunks, ks=ks, threshold=threshold, gold_set=gold_set, run_name=run
+        )
     return score_run(
         questions,
         pages,

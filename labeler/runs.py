@@ -5,13 +5,22 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from labeler.errors import InputError
 from labeler.formats.run_jsonl import read_run
+from labeler.placements import Placer
 from labeler.store import Store
-from labeler.store.runs import add_run_results, create_run, query_ids_by_text
+from labeler.store.goldsets import page_texts
+from labeler.store.runs import (
+    add_run_placements,
+    add_run_results,
+    create_run,
+    labelled_pages,
+    query_ids_by_text,
+)
 
 #: results buffered before one multi-row INSERT; bounds memory on million-line runs
 BATCH_RESULTS = 20_000
@@ -60,7 +69,9 @@ def import_run_file(
         run = create_run(
             session, name, source_file=str(path), parameters=parameters, replace=replace
         )
+        placer = Placer(labelled_pages(session), partial(page_texts, session))
         rows: list[tuple[str, int, str, str | None, float | None]] = []
+        placed: list[tuple[str, str, str, str]] = []
         for line in read_run(path, report):
             qid = line.query_id
             if qid is None:
@@ -75,9 +86,13 @@ def import_run_file(
                 raise InputError(path, f"query_id {qid!r} appears twice", line.line)
             seen.add(qid)
             rows.extend((qid, c.rank, c.text, c.doc, c.score) for c in line.chunks)
+            texts = [c.text for c in sorted(line.chunks, key=lambda c: c.rank)]
+            placed.extend((qid, *p) for p in placer.place(qid, texts))
             if len(rows) >= BATCH_RESULTS:
                 results += add_run_results(session, run, rows)
-                rows = []
+                add_run_placements(session, run, placed)
+                rows, placed = [], []
         results += add_run_results(session, run, rows)
+        add_run_placements(session, run, placed)
     report(size)
     return RunImportReport(name, len(seen), results, size, time.perf_counter() - started)

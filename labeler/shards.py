@@ -22,6 +22,7 @@ import signal
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from labeler.placements import placements_for
 from labeler.store.fastread import SqliteReader
 from scoring import Chunk, GoldQuestion, Pages, QueryScore, score_questions
 from scoring.metrics import METRIC_NAMES, check_ks
@@ -100,8 +101,12 @@ def score_in_processes(
         since, until = shard
         rows = source.run_rows(run, since=since, until=until)
         chunks = {qid: [Chunk(*row) for row in ranked] for qid, ranked in rows.items()}
+        known = placements_for(source.placements(run, since=since, until=until), pages)
         mine = [q for q in scored if _in_range(q.query_id, shard)]
-        return score_questions(mine, pages, chunks, ks=ks, threshold=threshold), list(chunks)
+        return (
+            score_questions(mine, pages, chunks, ks=ks, threshold=threshold, placements=known),
+            list(chunks),
+        )
 
     def in_child(shard: Shard) -> bytes:
         source = SqliteReader(reader.path)

@@ -36,7 +36,15 @@ if TYPE_CHECKING:
     from scoring.correctness_config import ConfigError, CorrectnessConfig, RowError
     from scoring.correctness_schema import config_json_schema, result_json_schema, row_json_schema
     from scoring.grades import Classification, Grade
-    from scoring.inputs import Chunk, GoldElement, GoldQuestion, Pages, Run
+    from scoring.inputs import (
+        Chunk,
+        GoldElement,
+        GoldQuestion,
+        Pages,
+        Placement,
+        Placements,
+        Run,
+    )
     from scoring.metrics import (
         METRIC_NAMES,
         Judgement,
@@ -95,6 +103,8 @@ __all__ = [
     "PageIndex",
     "Pages",
     "PairedTest",
+    "Placement",
+    "Placements",
     "QueryDelta",
     "QueryScore",
     "RowError",
@@ -152,6 +162,8 @@ _HOMES: dict[str, str] = {
     "METRIC_NAMES": "scoring.metrics",
     "Movement": "scoring.compare",
     "Pages": "scoring.inputs",
+    "Placement": "scoring.inputs",
+    "Placements": "scoring.inputs",
     "PairedTest": "scoring.stats",
     "QueryDelta": "scoring.compare",
     "QueryScore": "scoring.result",

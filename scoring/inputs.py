@@ -6,7 +6,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-__all__ = ["Chunk", "GoldElement", "GoldQuestion", "Pages", "Run", "gold_index"]
+__all__ = [
+    "Chunk",
+    "GoldElement",
+    "GoldQuestion",
+    "Pages",
+    "Placement",
+    "Placements",
+    "Run",
+    "gold_index",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +69,22 @@ class Chunk(NamedTuple):
     doc: str | None = None
     score: float | None = None
 
+
+class Placement(NamedTuple):
+    """Where each chunk of one question sits on one page, known before scoring.
+
+    ``starts[r]`` is the first offset of the chunk at rank index ``r`` (0-based) in the
+    page, or −1 when it is not there; ``repeated[r]`` is non-zero when it occurs there more
+    than once: what ``PageIndex.locate`` gives. Entries for empty chunks are not read. A
+    placement must cover at least the ranks scored, and be for the page's current text.
+    """
+
+    starts: Sequence[int]
+    repeated: Sequence[int]
+
+
+Placements = Mapping[str, Mapping[str, Placement]]
+"""Query id → document id → placement of that question's chunks on that page."""
 
 Pages = Mapping[str, str]
 """Document id → stored page text."""

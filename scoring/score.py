@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 
 from scoring.classify import (
@@ -13,7 +13,7 @@ from scoring.classify import (
     check_threshold,
     fallback_split,
 )
-from scoring.inputs import Chunk, GoldQuestion, Pages, Run, gold_index
+from scoring.inputs import Chunk, GoldQuestion, Pages, Placement, Placements, Run, gold_index
 from scoring.metrics import METRIC_NAMES, Judgement, check_ks, metric_table
 from scoring.result import (
     N_GOLD_GROUPS,
@@ -59,13 +59,15 @@ def judge_question(
     chunks: Sequence[Chunk],
     pages: PageCache,
     threshold: float = DEFAULT_THRESHOLD,
+    placements: Mapping[str, Placement] | None = None,
 ) -> tuple[Judgement, tuple[float, ...], Flags]:
     """Classify every (element, chunk) pair of one question (the hot loop of scoring).
 
     Returns the judgement, the best coverage per rank (max over elements) and the flags.
     Grades are those of ``classify`` (DESIGN §6 rules 1–3), computed with the page's cached
     chunk positions and element occurrences; ``threshold`` is assumed validated. Each chunk
-    is located once per distinct page of the question, not once per element.
+    is located once per distinct page of the question, not once per element, and not at
+    all on a page that ``placements`` (document id → placement) covers.
     """
     n_ranks = len(chunks)
     n_gold = question.n_gold
@@ -93,7 +95,13 @@ def judge_question(
             continue
         spots = placed.get(element.doc)
         if spots is None:
-            spots = placed[element.doc] = index.place(texts)
+            known = placements.get(element.doc) if placements else None
+            if known is not None and len(known.starts) >= n_ranks:
+                at, twice = known
+                spots = [(r, t, at[r], bool(twice[r])) for r, t in enumerate(texts) if t]
+            else:
+                spots = index.place(texts)
+            placed[element.doc] = spots
         head, tail = fallback_split(text)
         single = len(starts) == 1
         e0 = starts[0] if starts else 0
@@ -185,9 +193,10 @@ def _score_one(
     threshold: float,
     ks: tuple[int, ...],
     keys: Sequence[str],
+    placements: Mapping[str, Placement] | None = None,
 ) -> QueryScore:
     ranked = list(chunks[: ks[-1]]) if chunks is not None else []
-    judgement, best_cov, flags = judge_question(question, ranked, pages, threshold)
+    judgement, best_cov, flags = judge_question(question, ranked, pages, threshold, placements)
     table = metric_table(judgement, ks)
     values = dict(zip(keys, chain.from_iterable(table), strict=True))
     hits, partials = table[0], table[1]
@@ -220,6 +229,7 @@ def score_questions(
     *,
     ks: Sequence[int] = DEFAULT_KS,
     threshold: float = DEFAULT_THRESHOLD,
+    placements: Placements | None = None,
 ) -> list[QueryScore]:
     """One ``QueryScore`` per question with at least one element, in the given order.
 
@@ -228,6 +238,9 @@ def score_questions(
     a question absent from ``run`` scores 0 with ``in_run`` false. Questions without
     elements are skipped. Scoring disjoint sets of questions separately (say, in several
     processes) and passing the rows to ``aggregate`` gives the same result as ``score_run``.
+    ``placements`` (query id → document id → ``Placement``) saves locating chunks on the
+    pages it covers, e.g. placements stored when the run was imported; the result is the
+    same with or without them, provided they are right for the pages' current text.
 
     Raises:
         ValueError: an invalid k or threshold.
@@ -236,8 +249,17 @@ def score_questions(
     cutoffs = check_ks(ks)
     cache = PageCache(pages)
     keys = [metric_key(name, k) for name in METRIC_NAMES for k in cutoffs]
+    known = placements or {}
     return [
-        _score_one(question, run.get(question.query_id), cache, theta, cutoffs, keys)
+        _score_one(
+            question,
+            run.get(question.query_id),
+            cache,
+            theta,
+            cutoffs,
+            keys,
+            known.get(question.query_id),
+        )
         for question in questions
         if question.elements
     ]

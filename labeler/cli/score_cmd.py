@@ -137,8 +137,9 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
         if args.format == "json":
             data = result.to_dict(per_query=True)
             data["stale_excluded"] = ev.stale_excluded
-            # json.dumps, not json.dump: only the one-shot path uses the C encoder
-            out.write(json.dumps(data, ensure_ascii=False))
+            # json.dumps, not json.dump: only the one-shot path uses the C encoder; the
+            # data is a fresh tree, so the encoder's cycle check is work for nothing
+            out.write(json.dumps(data, ensure_ascii=False, check_circular=False))
             out.write("\n")
         elif args.format == "html":
             from labeler.report.html import score_html

@@ -24,7 +24,7 @@ from labeler.store.rows import (
 )
 
 #: the schema version this reader understands; equal to ``migrations.SCHEMA_VERSION``
-READS_SCHEMA = 3
+READS_SCHEMA = 4
 
 #: how much of the file the reader maps into memory (address space, not RAM)
 MMAP_BYTES = 1 << 30
@@ -115,6 +115,25 @@ class SqliteReader:
         with closing(self.conn.cursor()) as cursor:
             cursor.execute(sql, params)
             return group_run_rows(cursor.fetchall())
+
+    def placements(
+        self, run: str, *, since: str | None = None, until: str | None = None
+    ) -> dict[str, dict[str, tuple[str, str]]]:
+        """Query id → page key → the ``(starts, repeated)`` placement stored for run ``run``
+        at import (see :mod:`labeler.placements`); ids bounded as in :meth:`run_rows`."""
+        sql = "SELECT query_external_id, page_sha256, starts, repeated FROM run_placement"
+        sql += " WHERE run_id = ?"
+        params: list[object] = [self.run_id(run)]
+        if since is not None:
+            sql += " AND query_external_id >= ?"
+            params.append(since)
+        if until is not None:
+            sql += " AND query_external_id < ?"
+            params.append(until)
+        found: dict[str, dict[str, tuple[str, str]]] = {}
+        for qid, key, starts, repeated in self.conn.execute(sql, params):
+            found.setdefault(qid, {})[key] = (starts, repeated)
+        return found
 
 
 def open_reader(path: Path) -> SqliteReader | None:

@@ -351,6 +351,18 @@ _V3_POSTGRESQL = (
     "ALTER TABLE audit_entry ADD COLUMN reverts INTEGER",
 )
 
+_V4_SQL = (
+    """CREATE TABLE run_placement (
+    run_id INTEGER NOT NULL,
+    query_external_id VARCHAR NOT NULL,
+    page_sha256 VARCHAR NOT NULL,
+    starts TEXT NOT NULL,
+    repeated TEXT NOT NULL,
+    PRIMARY KEY (run_id, query_external_id, page_sha256),
+    FOREIGN KEY(run_id) REFERENCES run (id) ON DELETE CASCADE
+)""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -365,6 +377,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         3,
         "element assisted flag, audit undo/redo",
         DialectSQL(sqlite=_V3_SQLITE, postgresql=_V3_POSTGRESQL),
+    ),
+    Migration(
+        4,
+        "chunk placements of imported runs",
+        DialectSQL(sqlite=_V4_SQL, postgresql=_V4_SQL),
     ),
 )
 

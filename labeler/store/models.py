@@ -163,6 +163,25 @@ class RunResult(SQLModel, table=True):
     score: float | None = None
 
 
+class RunPlacement(SQLModel, table=True):
+    """Where every chunk of one question of a run sits on one page, worked out at import.
+
+    For the question's results in rank order, ``starts`` lists each chunk's first offset in
+    the page whose text has sha256 ``page_sha256`` (−1: not on that page), comma-separated,
+    and ``repeated`` holds ``1`` where the chunk occurs there more than once, else ``0``.
+    Keyed by the page's content, so a re-ingested page simply has no placement any more and
+    scoring locates the chunks itself, as it does for pages no label named at import.
+    """
+
+    __tablename__ = "run_placement"
+
+    run_id: int = Field(foreign_key="run.id", ondelete="CASCADE", primary_key=True)
+    query_external_id: str = Field(primary_key=True)
+    page_sha256: str = Field(primary_key=True)
+    starts: str = Field(sa_type=Text)
+    repeated: str = Field(sa_type=Text)
+
+
 class AuditEntry(SQLModel, table=True):
     """One label change, with full before/after snapshots so it can be undone or redone.
 

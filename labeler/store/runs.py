@@ -12,7 +12,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
-from labeler.store.models import Query, Run, RunResult
+from labeler.store.models import ELEMENT_OK, Element, Query, Run, RunPlacement, RunResult
 from labeler.store.rows import RUN_ROWS_SQL, RunRows, group_run_rows
 
 
@@ -41,6 +41,7 @@ def create_run(
         if not replace:
             raise IntegrityError(f"run {name!r} already exists (use --replace to overwrite it)")
         session.execute(delete(RunResult).where(col(RunResult.run_id) == existing.id))
+        session.execute(delete(RunPlacement).where(col(RunPlacement.run_id) == existing.id))
         session.delete(existing)
         session.flush()
     run = Run(name=name, source_file=source_file, parameters=parameters or {})
@@ -67,6 +68,40 @@ def add_run_results(
     if batch:
         session.execute(insert(RunResult), batch)
     return len(batch)
+
+
+def add_run_placements(
+    session: Session, run: Run, rows: Iterable[tuple[str, str, str, str]]
+) -> int:
+    """Insert ``(query_id, page key, starts, repeated)`` placements for ``run``
+    (see :mod:`labeler.placements`); returns the count."""
+    batch = [
+        {
+            "run_id": run.id,
+            "query_external_id": q,
+            "page_sha256": key,
+            "starts": starts,
+            "repeated": repeated,
+        }
+        for q, key, starts, repeated in rows
+    ]
+    if batch:
+        session.execute(insert(RunPlacement), batch)
+    return len(batch)
+
+
+def labelled_pages(session: Session) -> dict[str, set[str]]:
+    """Query external id → the documents its current labels cite, over every gold set."""
+    pages: dict[str, set[str]] = {}
+    rows = session.execute(
+        sa_select(col(Query.external_id), col(Element.document_id))
+        .join(Element, col(Element.query_id) == col(Query.id))
+        .where(col(Element.status) == ELEMENT_OK)
+        .distinct()
+    )
+    for external_id, doc in rows:
+        pages.setdefault(external_id, set()).add(doc)
+    return pages
 
 
 def get_run(session: Session, name: str) -> Run:
