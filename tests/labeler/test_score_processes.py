@@ -9,8 +9,6 @@ missing from the run, run lines for questions not in the gold set).
 from __future__ import annotations
 
 import json
-import random
-import re
 import sqlite3
 import subprocess
 import sys
@@ -19,67 +17,14 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from _scoring_db import build
 
 from labeler import shards
 from labeler.cli import main
 from labeler.evaluate import load_gold, open_source
-from labeler.extract import page_text
 from labeler.shards import plan_processes, score_in_processes, split_ids
 from labeler.store.fastread import SqliteReader
 from scoring import aggregate, score_run
-
-CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
-PAGES = ["lang_transaction.html", "foreignkeys.html", "wal.html", "lang_select.html"]
-SENTENCE = re.compile(r"[A-Z][^.]{30,160}\.")
-
-
-def build(tmp_path: Path, seed: int = 11) -> str:
-    """Ingest the pages, import the gold set "g" and the runs "a" and "b"; the db path."""
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    texts = {}
-    for name in PAGES:
-        data = (CORPUS / name).read_bytes()
-        (docs / name).write_bytes(data)
-        texts[name] = page_text(data)
-    db = str(tmp_path / "labels.db")
-    assert main(["ingest", str(docs), "--db", db, "-q"]) == 0
-    rng = random.Random(seed)
-    gold, runs = [], {"a": [], "b": []}
-    for i in range(90):
-        qid = f"q{i:03d}"
-        if i % 17 == 0:
-            gold.append({"query_id": qid, "query": f"unlabelled {i}", "elements": []})
-            continue
-        docs_used = rng.sample(PAGES, k=2 if i % 7 == 0 else 1)
-        elements = []
-        for doc in docs_used:
-            found = list(SENTENCE.finditer(texts[doc]))
-            for m in rng.sample(found, k=rng.choice((1, 1, 2, 3))):
-                elements.append({"doc": doc, "text": m.group()})
-        gold.append({"query_id": qid, "query": f"question {i}", "elements": elements})
-        for run in runs.values():
-            if rng.random() < 0.08:
-                continue  # missing from this run
-            results = []
-            for _ in range(rng.randint(1, 12)):
-                page = texts[rng.choice(docs_used if rng.random() < 0.7 else PAGES)]
-                anchor = rng.choice(elements)["text"]
-                at = page.find(anchor)
-                start = max(0, at - rng.randint(0, 300)) if at >= 0 else rng.randint(0, 5000)
-                results.append({"text": page[start : start + rng.choice((120, 400, 800))]})
-            run.append({"query_id": qid, "results": results})
-    for name, run in runs.items():
-        run.append({"query_id": f"extra-{name}", "results": [{"text": "not in the gold set"}]})
-    (tmp_path / "gold.jsonl").write_text("".join(json.dumps(g) + "\n" for g in gold))
-    assert (
-        main(["gold", "import", str(tmp_path / "gold.jsonl"), "--gold-set", "g", "--db", db]) == 0
-    )
-    for name, run in runs.items():
-        path = tmp_path / f"{name}.jsonl"
-        path.write_text("".join(json.dumps(r) + "\n" for r in run))
-        assert main(["run", "import", str(path), "--name", name, "--db", db, "-q"]) == 0
-    return db
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,15 @@ from _scoring_helpers import question, scoring_case, thresholds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring import Chunk, GoldQuestion, QueryScore, aggregate, score_questions, score_run
+from scoring import (
+    Chunk,
+    GoldQuestion,
+    Placement,
+    QueryScore,
+    aggregate,
+    score_questions,
+    score_run,
+)
 from scoring.metrics import METRIC_NAMES
 from scoring.result import metric_key
 
@@ -60,3 +68,46 @@ def test_aggregate_rejects_rows_that_do_not_match_the_gold_set() -> None:
         aggregate([q1, q2], rows[:1], [], ks=KS)
     with pytest.raises(ValueError, match="not in the gold set"):
         aggregate([q1], rows, [], ks=KS)
+
+
+def naive_placement(page: str, texts: list[str], extra: int) -> Placement:
+    """Where each text is on ``page`` by plain ``str.find``, plus ``extra`` unread ranks."""
+    starts, repeated = [], []
+    for t in texts:
+        at = page.find(t) if t else -1
+        starts.append(at)
+        repeated.append(int(bool(t) and at >= 0 and page.find(t, at + 1) >= 0))
+    return Placement(starts + [-1] * extra, repeated + [0] * extra)
+
+
+@settings(max_examples=200)
+@given(scoring_case(max_questions=5), thresholds, st.data())
+def test_placements_give_the_same_scores(
+    case: tuple[list[GoldQuestion], dict[str, str], dict[str, list[Chunk]]],
+    theta: float,
+    data: st.DataObject,
+) -> None:
+    questions, pages, run = case
+    expected = score_questions(questions, pages, run, ks=KS, threshold=theta)
+    placements: dict[str, dict[str, Placement]] = {}
+    for q in questions:
+        texts = [c.text for c in run.get(q.query_id, [])]
+        for doc in {e.doc for e in q.elements}:
+            if data.draw(st.booleans(), label=f"place {q.query_id} on {doc}"):
+                extra = data.draw(st.integers(0, 2), label="extra ranks")
+                placements.setdefault(q.query_id, {})[doc] = naive_placement(
+                    pages[doc], texts, extra
+                )
+    got = score_questions(questions, pages, run, ks=KS, threshold=theta, placements=placements)
+    assert got == expected
+    assert [g.judgement for g in got] == [e.judgement for e in expected]
+
+
+def test_a_placement_shorter_than_the_ranks_scored_is_not_used() -> None:
+    q = question("q", ("p", "abc"))
+    pages = {"p": "xx abc yy"}
+    run = {"q": [Chunk("xx abc"), Chunk("abc yy")]}
+    wrong = Placement([-1], [0])  # covers rank 1 only (and says "absent")
+    scored = score_questions([q], pages, run, ks=(2,), placements={"q": {"p": wrong}})
+    assert scored == score_questions([q], pages, run, ks=(2,))
+    assert scored[0].value("hit", 2) == 1.0

@@ -1,0 +1,134 @@
+"""Chunk placements stored at run import: right, used, and never able to change a score.
+
+Expected placements are worked out with plain ``str.find`` (not the page index scoring
+uses); scores with and without stored placements are compared through the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from _scoring_db import build
+
+from labeler.cli import main
+from labeler.evaluate import load_gold
+from labeler.placements import decode, page_key
+from labeler.store.fastread import SqliteReader
+
+
+def score_json(db: str, capsys: pytest.CaptureFixture[str], run: str = "a") -> dict[str, object]:
+    capsys.readouterr()
+    args = ["score", "--gold-set", "g", "--run", run, "--k", "1,3,10", "--format", "json"]
+    assert main([*args, "--db", db, "--jobs", "1"]) == 0
+    out: dict[str, object] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def sql(db: str, statement: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    with closing(sqlite3.connect(db)) as conn:
+        rows = conn.execute(statement, params).fetchall()
+        conn.commit()
+        return rows
+
+
+@pytest.fixture()
+def db(tmp_path: Path) -> str:
+    return build(tmp_path)
+
+
+def test_import_stores_where_each_chunk_is_on_each_labelled_page(db: str) -> None:
+    reader = SqliteReader(Path(db))
+    questions, pages, _ = load_gold(reader, "g")
+    chunks = reader.run_rows("a")
+    stored = reader.placements("a")
+    reader.close()
+    checked = 0
+    for q in questions:
+        docs = {e.doc for e in q.elements}
+        if q.query_id not in chunks or not docs:
+            assert q.query_id not in stored
+            continue
+        assert set(stored[q.query_id]) == {page_key(pages[d]) for d in docs}
+        for doc in docs:
+            page = pages[doc]
+            placement = decode(*stored[q.query_id][page_key(page)])
+            for r, (text, _, _) in enumerate(chunks[q.query_id]):
+                start = page.find(text)
+                twice = start >= 0 and page.find(text, start + 1) >= 0
+                assert (placement.starts[r], bool(placement.repeated[r])) == (start, twice)
+                checked += 1
+    assert checked > 500
+    assert "extra-a" not in stored  # not in any gold set: nothing to place
+
+
+def test_scores_are_the_same_without_stored_placements(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with_placements = score_json(db, capsys)
+    sql(db, "DELETE FROM run_placement")
+    assert score_json(db, capsys) == with_placements
+
+
+def test_stored_placements_are_what_scoring_reads(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Say every chunk is absent from every page: scoring then falls back to rule 3 for
+    # every pair, which the flag counts show (proof that the stored rows are read).
+    before = score_json(db, capsys)
+    for qid, key, starts in sql(
+        db, "SELECT query_external_id, page_sha256, starts FROM run_placement"
+    ):
+        absent = ",".join("-1" for _ in str(starts).split(","))
+        sql(
+            db,
+            "UPDATE run_placement SET starts = ? WHERE query_external_id = ? AND page_sha256 = ?",
+            (absent, qid, key),
+        )
+    after = score_json(db, capsys)
+    assert after["flags"]["fallback"] > before["flags"]["fallback"]  # type: ignore[index]
+
+
+def test_a_changed_page_is_located_again(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Re-ingest a labelled page with text added at its start: every offset on it moves, the
+    # labels are re-anchored, and the placements made on the old text no longer apply.
+    page = tmp_path / "docs" / "wal.html"
+    html = page.read_text(encoding="utf-8")
+    page.write_text(html.replace("<body>", "<body><p>A new first paragraph.</p>", 1), "utf-8")
+    assert main(["ingest", str(tmp_path / "docs"), "--db", db, "-q"]) == 0
+    keys = {k for (k,) in sql(db, "SELECT page_sha256 FROM run_placement")}
+    reader = SqliteReader(Path(db))
+    _, pages, _ = load_gold(reader, "g")
+    reader.close()
+    assert page_key(pages["wal.html"]) not in keys  # stale rows stay but match nothing
+    scored = score_json(db, capsys)
+    sql(db, "DELETE FROM run_placement")
+    assert score_json(db, capsys) == scored
+
+
+def test_run_imported_before_its_gold_set_scores_the_same(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "late").mkdir()
+    late = build(tmp_path / "late", runs_first=True)
+    assert sql(late, "SELECT count(*) FROM run_placement") == [(0,)]
+    assert score_json(late, capsys) | {"run": "a"} == score_json(db, capsys)
+
+
+def test_replacing_a_run_replaces_its_placements(db: str, tmp_path: Path) -> None:
+    (count,) = sql(db, "SELECT count(*) FROM run_placement WHERE run_id = 1")[0]
+    assert count
+    one = tmp_path / "one.jsonl"
+    one.write_text(json.dumps({"query_id": "q001", "results": [{"text": "x"}]}) + "\n")
+    assert main(["run", "import", str(one), "--name", "a", "--replace", "--db", db, "-q"]) == 0
+    rows = sql(
+        db,
+        "SELECT p.query_external_id FROM run_placement p JOIN run r ON r.id = p.run_id "
+        "WHERE r.name = 'a'",
+    )
+    assert rows and set(rows) == {("q001",)}
