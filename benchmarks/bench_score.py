@@ -7,6 +7,9 @@ Data: questions whose expected elements are real sentences of the bundled SQLite
 and runs of 20 chunks per question cut from those pages (some hold an element whole, some
 cut it, some come from other pages). The TREC side gets the same ranking as ids: a chunk is
 relevant when it holds an element whole (the projection an id-based tool can see).
+The gold set is imported before the run, as a user would, so the run import stores where
+the chunks sit on the labelled pages and scoring uses that (the import's time, reported
+below, includes it).
 Both sides are timed as whole processes (interpreter start included), best and median of
 ``--repeat`` runs; ``labeler score`` with one process (``--jobs 1``) and with its default
 (one process per CPU for runs of 1,000+ questions), with table and JSON output.

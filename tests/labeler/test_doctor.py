@@ -98,7 +98,8 @@ def test_healthy_database_passes_and_is_not_written(
             "stale": "ok",
             "run_questions": "ok",
         }
-        assert "4 foreign key constraint(s), enforced by the server" in out
+        # element→query, element→document, query→gold_set, run_result→run, run_placement→run
+        assert "5 foreign key constraint(s), enforced by the server" in out
 
 
 @pytest.mark.backends("postgresql")
