@@ -23,7 +23,6 @@ from scoring import (
     RunScore,
     aggregate,
     score_questions,
-    score_run,
 )
 from scoring.classify import check_threshold
 from scoring.metrics import check_ks
@@ -43,6 +42,8 @@ class ScoringSource(Protocol):
     def page_texts(self, doc_ids: Sequence[str]) -> dict[str, str]: ...
 
     def run_rows(self, run: str) -> RunRows: ...
+
+    def placements(self, run: str) -> dict[str, dict[str, tuple[str, str]]]: ...
 
     def close(self) -> None: ...
 
@@ -70,6 +71,12 @@ class StoreSource:
 
         with self.store.session() as session:
             return run_rows(session, get_run(session, run))
+
+    def placements(self, run: str) -> dict[str, dict[str, tuple[str, str]]]:
+        from labeler.store.runs import get_run, run_placements
+
+        with self.store.session() as session:
+            return run_placements(session, get_run(session, run))
 
     def close(self) -> None:
         self.store.close()
@@ -170,25 +177,14 @@ def _score(
                 gold_set=gold_set,
                 run_name=run,
             )
-    if isinstance(src, SqliteReader):  # placements stored at import save locating chunks
-        from labeler.placements import placements_for
+    from labeler.placements import placements_for
 
-        chunks = load_run(src, run)
-        known = placements_for(src.placements(run), pages)
-        rows = score_questions(
-            questions, pages, chunks, ks=ks, threshold=threshold, placements=known
-        )
-        return aggregate(
-            questions, rows, chunks, ks=ks, threshold=threshold, gold_set=gold_set, run_name=run
-        )
-    return score_run(
-        questions,
-        pages,
-        load_run(src, run),
-        ks=tuple(ks),
-        threshold=threshold,
-        gold_set=gold_set,
-        run_name=run,
+    chunks = load_run(src, run)
+    # placements stored at import save locating the chunks on the pages they cover
+    known = placements_for(src.placements(run), pages)
+    rows = score_questions(questions, pages, chunks, ks=ks, threshold=threshold, placements=known)
+    return aggregate(
+        questions, rows, chunks, ks=ks, threshold=threshold, gold_set=gold_set, run_name=run
     )
 
 

@@ -90,6 +90,22 @@ def add_run_placements(
     return len(batch)
 
 
+def run_placements(session: Session, run: Run) -> dict[str, dict[str, tuple[str, str]]]:
+    """Query id → page key → the ``(starts, repeated)`` placement stored for ``run``."""
+    found: dict[str, dict[str, tuple[str, str]]] = {}
+    rows = session.execute(
+        sa_select(
+            col(RunPlacement.query_external_id),
+            col(RunPlacement.page_sha256),
+            col(RunPlacement.starts),
+            col(RunPlacement.repeated),
+        ).where(col(RunPlacement.run_id) == run.id)
+    )
+    for qid, key, starts, repeated in rows:
+        found.setdefault(qid, {})[key] = (starts, repeated)
+    return found
+
+
 def labelled_pages(session: Session) -> dict[str, set[str]]:
     """Query external id → the documents its current labels cite, over every gold set."""
     pages: dict[str, set[str]] = {}

@@ -21,9 +21,12 @@ PAGES = ["lang_transaction.html", "foreignkeys.html", "wal.html", "lang_select.h
 SENTENCE = re.compile(r"[A-Z][^.]{30,160}\.")
 
 
-def build(tmp_path: Path, seed: int = 11, *, runs_first: bool = False) -> str:
+def build(
+    tmp_path: Path, seed: int = 11, *, runs_first: bool = False, db: str | None = None
+) -> str:
     """Ingest the pages, import the gold set "g" and the runs "a" and "b" (after the gold
-    set, or before it with ``runs_first``); the db path."""
+    set, or before it with ``runs_first``) into ``db`` (default: a new SQLite file in
+    ``tmp_path``); the ``--db`` value."""
     docs = tmp_path / "docs"
     docs.mkdir()
     texts = {}
@@ -31,7 +34,7 @@ def build(tmp_path: Path, seed: int = 11, *, runs_first: bool = False) -> str:
         data = (CORPUS / name).read_bytes()
         (docs / name).write_bytes(data)
         texts[name] = page_text(data)
-    db = str(tmp_path / "labels.db")
+    db = db or str(tmp_path / "labels.db")
     assert main(["ingest", str(docs), "--db", db, "-q"]) == 0
     rng = random.Random(seed)
     gold, runs = [], {"a": [], "b": []}

@@ -13,11 +13,14 @@ from pathlib import Path
 
 import pytest
 from _scoring_db import build
+from sqlalchemy import delete, func, select
 
 from labeler.cli import main
 from labeler.evaluate import load_gold
 from labeler.placements import decode, page_key
+from labeler.store import open_store
 from labeler.store.fastread import SqliteReader
+from labeler.store.models import RunPlacement
 
 
 def score_json(db: str, capsys: pytest.CaptureFixture[str], run: str = "a") -> dict[str, object]:
@@ -132,3 +135,20 @@ def test_replacing_a_run_replaces_its_placements(db: str, tmp_path: Path) -> Non
         "WHERE r.name = 'a'",
     )
     assert rows and set(rows) == {("q001",)}
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_both_backends_store_and_use_placements(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build(tmp_path, db=db_url)
+    with_placements = score_json(db_url, capsys)
+    store = open_store(db_url)
+    try:
+        with store.write() as session:
+            stored = session.execute(select(func.count()).select_from(RunPlacement)).scalar()
+            session.execute(delete(RunPlacement))
+    finally:
+        store.close()
+    assert stored and stored > 100
+    assert score_json(db_url, capsys) == with_placements
