@@ -154,3 +154,13 @@ def test_split_ids_cover_every_id_once(parts: int) -> None:
         ]
         assert len(inside) == 1
     assert len(ranges) == min(parts, len(set(ids)))
+
+
+@pytest.mark.parametrize("bad", ["0", "-2", "two"])
+def test_bad_jobs_value_is_a_usage_error(
+    db: str, bad: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["score", "--gold-set", "g", "--run", "a", "--db", db, "--jobs", bad])
+    assert exit_info.value.code == 2
+    assert "--jobs" in capsys.readouterr().err
