@@ -1,100 +1,124 @@
 """Chunk placements: where a run's chunks sit on the labelled pages, worked out at import.
 
 Scoring must locate every chunk of a question on each page its labels cite (DESIGN §6
-rules 2 and 3, and the fallback and repeated-chunk flags); that is most of its time. A run
-is imported once and scored many times, so ``labeler run import`` locates each question's
-chunks on the pages the question's labels cite in any gold set at that moment and stores
-the result per (run, question, page text). Scoring takes a stored placement when the page
-still has that text and locates the chunks itself otherwise (a page re-ingested since, a
-label added on another page, a run imported before its gold set): the scores are the same.
+rules 2 and 3, and the fallback and repeated-chunk flags), and find every occurrence of
+each label's text there; that is most of its time. A run is imported once and scored many
+times, so ``labeler run import`` does both for each question on the pages the question's
+labels cite in any gold set at that moment, and stores the result per (run, question, page
+text). Scoring takes a stored placement when the page still has that text (and, for label
+occurrences, when the label's text is one it was made for) and works things out itself
+otherwise (a page re-ingested since, a label added or edited since, a run imported before
+its gold set): the scores are the same.
 
-Pages are keyed by a BLAKE2b digest of their text, not by the document's file hash: the
-text is what the offsets are in, and it also changes when the extraction profile does.
+Texts are keyed by a BLAKE2b digest: a page by its text, not by its file's hash (the text
+is what the offsets are in, and it also changes with the extraction profile).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from scoring import PageIndex, Placement
+from scoring import GoldQuestion, PageIndex, Placement
 
-__all__ = ["Placer", "decode", "encode", "page_key", "placements_for"]
+__all__ = ["Placer", "decode", "encode", "placements_for", "text_key"]
 
-StoredPlacements = dict[str, dict[str, tuple[str, str]]]
-"""Query id → page key → the stored ``(starts, repeated)`` strings."""
+Stored = tuple[str, str, str]
+"""A stored placement: ``(starts, repeated, occurrences)`` as in ``run_placement``."""
+
+StoredPlacements = dict[str, dict[str, Stored]]
+"""Query id → page key → stored placement."""
 
 
-def page_key(text: str) -> str:
-    """The key of a page's text: hex BLAKE2b-128 of its UTF-8 bytes."""
+def text_key(text: str) -> str:
+    """The key of a text: hex BLAKE2b-128 of its UTF-8 bytes."""
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def encode(index: PageIndex, chunks: Sequence[str]) -> tuple[str, str]:
-    """``(starts, repeated)`` as stored: comma-separated first offsets (−1: not on the page
-    or empty chunk) and one ``0``/``1`` per chunk, in rank order."""
+def encode(index: PageIndex, chunks: Sequence[str], labels: Iterable[str]) -> Stored:
+    """The stored form of a question's placement on one page: comma-separated first offsets
+    of ``chunks`` in rank order (−1: not on the page, or an empty chunk), one ``0``/``1`` per
+    chunk (occurs more than once), and a JSON object from each label text's key to all its
+    start offsets on the page."""
     starts = ["-1"] * len(chunks)
     repeated = ["0"] * len(chunks)
     for r, _, c0, twice in index.place(chunks):
         starts[r] = str(c0)
         if twice:
             repeated[r] = "1"
-    return ",".join(starts), "".join(repeated)
+    found = {text_key(t): list(index.occurrences(t)) for t in sorted(set(labels)) if t}
+    return ",".join(starts), "".join(repeated), json.dumps(found, separators=(",", ":"))
 
 
-def decode(starts: str, repeated: str) -> Placement:
-    """The ``Placement`` a stored ``(starts, repeated)`` pair describes."""
-    return Placement(list(map(int, starts.split(","))), list(map(int, repeated)))
+def decode(stored: Stored, labels: Iterable[str] = ()) -> Placement:
+    """The ``Placement`` a stored one describes, with the occurrences of those of ``labels``
+    (label texts) it holds."""
+    starts, repeated, occurrences = stored
+    found: dict[str, list[int]] = json.loads(occurrences) if occurrences != "{}" else {}
+    known = {}
+    for label in labels:
+        at = found.get(text_key(label)) if found else None
+        if at is not None:
+            known[label] = tuple(at)
+    return Placement(list(map(int, starts.split(","))), list(map(int, repeated)), known)
 
 
 def placements_for(
-    stored: StoredPlacements, pages: Mapping[str, str]
+    stored: StoredPlacements, pages: Mapping[str, str], questions: Iterable[GoldQuestion]
 ) -> dict[str, dict[str, Placement]]:
-    """Scoring's placements (query id → document id → placement) from the stored ones,
-    for the documents of ``pages`` (id → current text) whose text they were made on."""
+    """Scoring's placements (query id → document id → placement) from the stored ones, for
+    the documents of ``pages`` (id → current text) whose text they were made on, with the
+    occurrences of the ``questions``' current label texts."""
     docs_by_key: dict[str, list[str]] = {}
     for doc, text in pages.items():
-        docs_by_key.setdefault(page_key(text), []).append(doc)
+        docs_by_key.setdefault(text_key(text), []).append(doc)
     out: dict[str, dict[str, Placement]] = {}
-    for qid, by_key in stored.items():
+    for question in questions:
+        by_key = stored.get(question.query_id)
+        if not by_key:
+            continue
         mine: dict[str, Placement] = {}
-        for key, (starts, repeated) in by_key.items():
+        for key, placement in by_key.items():
             for doc in docs_by_key.get(key, ()):
-                mine[doc] = decode(starts, repeated)
+                labels = [e.text for e in question.elements if e.doc == doc]
+                mine[doc] = decode(placement, labels)
         if mine:
-            out[qid] = mine
+            out[question.query_id] = mine
     return out
 
 
 class Placer:
     """Placements for the questions of a run being imported.
 
-    ``pages_of`` maps a query id to the documents its labels cite; ``load`` fetches the
-    text of documents by id. Pages are loaded and indexed on first use and kept for the
-    rest of the import.
+    ``labels_of`` maps a query id to the documents its labels cite, each with those labels'
+    texts; ``load`` fetches the text of documents by id. Pages are loaded and indexed on
+    first use and kept for the rest of the import.
     """
 
     def __init__(
         self,
-        pages_of: Mapping[str, Iterable[str]],
+        labels_of: Mapping[str, Mapping[str, Iterable[str]]],
         load: Callable[[Sequence[str]], dict[str, str]],
     ) -> None:
-        self._pages_of = pages_of
+        self._labels_of = labels_of
         self._load = load
         self._indexes: dict[str, tuple[str, PageIndex] | None] = {}
 
     def _index(self, doc: str) -> tuple[str, PageIndex] | None:
         if doc not in self._indexes:
             text = self._load([doc]).get(doc)
-            self._indexes[doc] = None if text is None else (page_key(text), PageIndex(text))
+            self._indexes[doc] = None if text is None else (text_key(text), PageIndex(text))
         return self._indexes[doc]
 
-    def place(self, qid: str, chunks: Sequence[str]) -> list[tuple[str, str, str]]:
-        """``(page key, starts, repeated)`` for each page the question's labels cite."""
+    def place(self, qid: str, chunks: Sequence[str]) -> list[tuple[str, str, str, str]]:
+        """``(page key, starts, repeated, occurrences)`` for each page the question's labels
+        cite."""
         out = []
-        for doc in sorted(set(self._pages_of.get(qid, ()))):
+        labels = self._labels_of.get(qid, {})
+        for doc in sorted(labels):
             found = self._index(doc)
             if found is not None:
                 key, index = found
-                out.append((key, *encode(index, chunks)))
+                out.append((key, *encode(index, chunks, labels[doc])))
         return out

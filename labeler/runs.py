@@ -71,7 +71,7 @@ def import_run_file(
         )
         placer = Placer(labelled_pages(session), partial(page_texts, session))
         rows: list[tuple[str, int, str, str | None, float | None]] = []
-        placed: list[tuple[str, str, str, str]] = []
+        placed: list[tuple[str, str, str, str, str]] = []
         for line in read_run(path, report):
             qid = line.query_id
             if qid is None:

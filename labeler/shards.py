@@ -101,8 +101,8 @@ def score_in_processes(
         since, until = shard
         rows = source.run_rows(run, since=since, until=until)
         chunks = {qid: [Chunk(*row) for row in ranked] for qid, ranked in rows.items()}
-        known = placements_for(source.placements(run, since=since, until=until), pages)
         mine = [q for q in scored if _in_range(q.query_id, shard)]
+        known = placements_for(source.placements(run, since=since, until=until), pages, mine)
         return (
             score_questions(mine, pages, chunks, ks=ks, threshold=threshold, placements=known),
             list(chunks),

@@ -77,10 +77,13 @@ class Placement(NamedTuple):
     page, or −1 when it is not there; ``repeated[r]`` is non-zero when it occurs there more
     than once: what ``PageIndex.locate`` gives. Entries for empty chunks are not read. A
     placement must cover at least the ranks scored, and be for the page's current text.
+    ``occurrences`` may give, for element texts, every start offset on the page (what
+    ``PageIndex.occurrences`` gives); texts not in it are searched for.
     """
 
     starts: Sequence[int]
     repeated: Sequence[int]
+    occurrences: Mapping[str, tuple[int, ...]] = {}
 
 
 Placements = Mapping[str, Mapping[str, Placement]]

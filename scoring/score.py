@@ -86,7 +86,10 @@ def judge_question(
         index = pages[element.doc]
         text = element.text
         size = len(text)
-        starts = index.occurrences(text)
+        known = placements.get(element.doc) if placements else None
+        starts = known.occurrences.get(text) if known is not None else None
+        if starts is None:
+            starts = index.occurrences(text)
         if len(starts) > 1:
             repeated += 1
         elif not starts:
@@ -95,9 +98,8 @@ def judge_question(
             continue
         spots = placed.get(element.doc)
         if spots is None:
-            known = placements.get(element.doc) if placements else None
             if known is not None and len(known.starts) >= n_ranks:
-                at, twice = known
+                at, twice = known.starts, known.repeated
                 spots = [(r, t, at[r], bool(twice[r])) for r, t in enumerate(texts) if t]
             else:
                 spots = index.place(texts)

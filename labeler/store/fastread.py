@@ -118,11 +118,12 @@ class SqliteReader:
 
     def placements(
         self, run: str, *, since: str | None = None, until: str | None = None
-    ) -> dict[str, dict[str, tuple[str, str]]]:
-        """Query id → page key → the ``(starts, repeated)`` placement stored for run ``run``
-        at import (see :mod:`labeler.placements`); ids bounded as in :meth:`run_rows`."""
-        sql = "SELECT query_external_id, page_sha256, starts, repeated FROM run_placement"
-        sql += " WHERE run_id = ?"
+    ) -> dict[str, dict[str, tuple[str, str, str]]]:
+        """Query id → page key → the ``(starts, repeated, occurrences)`` placement stored
+        for run ``run`` at import (see :mod:`labeler.placements`); ids bounded as in
+        :meth:`run_rows`."""
+        sql = "SELECT query_external_id, page_sha256, starts, repeated, occurrences"
+        sql += " FROM run_placement WHERE run_id = ?"
         params: list[object] = [self.run_id(run)]
         if since is not None:
             sql += " AND query_external_id >= ?"
@@ -130,9 +131,9 @@ class SqliteReader:
         if until is not None:
             sql += " AND query_external_id < ?"
             params.append(until)
-        found: dict[str, dict[str, tuple[str, str]]] = {}
-        for qid, key, starts, repeated in self.conn.execute(sql, params):
-            found.setdefault(qid, {})[key] = (starts, repeated)
+        found: dict[str, dict[str, tuple[str, str, str]]] = {}
+        for qid, key, starts, repeated, occurrences in self.conn.execute(sql, params):
+            found.setdefault(qid, {})[key] = (starts, repeated, occurrences)
         return found
 
 

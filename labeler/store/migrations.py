@@ -358,6 +358,7 @@ _V4_SQL = (
     page_sha256 VARCHAR NOT NULL,
     starts TEXT NOT NULL,
     repeated TEXT NOT NULL,
+    occurrences TEXT NOT NULL,
     PRIMARY KEY (run_id, query_external_id, page_sha256),
     FOREIGN KEY(run_id) REFERENCES run (id) ON DELETE CASCADE
 )""",

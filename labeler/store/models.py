@@ -168,7 +168,8 @@ class RunPlacement(SQLModel, table=True):
 
     For the question's results in rank order, ``starts`` lists each chunk's first offset in
     the page whose text has sha256 ``page_sha256`` (−1: not on that page), comma-separated,
-    and ``repeated`` holds ``1`` where the chunk occurs there more than once, else ``0``.
+    and ``repeated`` holds ``1`` where the chunk occurs there more than once, else ``0``;
+    ``occurrences`` maps (JSON) the key of each label text on that page to its offsets there.
     Keyed by the page's content, so a re-ingested page simply has no placement any more and
     scoring locates the chunks itself, as it does for pages no label named at import.
     """
@@ -180,6 +181,7 @@ class RunPlacement(SQLModel, table=True):
     page_sha256: str = Field(primary_key=True)
     starts: str = Field(sa_type=Text)
     repeated: str = Field(sa_type=Text)
+    occurrences: str = Field(sa_type=Text)
 
 
 class AuditEntry(SQLModel, table=True):

@@ -71,9 +71,9 @@ def add_run_results(
 
 
 def add_run_placements(
-    session: Session, run: Run, rows: Iterable[tuple[str, str, str, str]]
+    session: Session, run: Run, rows: Iterable[tuple[str, str, str, str, str]]
 ) -> int:
-    """Insert ``(query_id, page key, starts, repeated)`` placements for ``run``
+    """Insert ``(query_id, page key, starts, repeated, occurrences)`` placements for ``run``
     (see :mod:`labeler.placements`); returns the count."""
     batch = [
         {
@@ -82,41 +82,43 @@ def add_run_placements(
             "page_sha256": key,
             "starts": starts,
             "repeated": repeated,
+            "occurrences": occurrences,
         }
-        for q, key, starts, repeated in rows
+        for q, key, starts, repeated, occurrences in rows
     ]
     if batch:
         session.execute(insert(RunPlacement), batch)
     return len(batch)
 
 
-def run_placements(session: Session, run: Run) -> dict[str, dict[str, tuple[str, str]]]:
-    """Query id → page key → the ``(starts, repeated)`` placement stored for ``run``."""
-    found: dict[str, dict[str, tuple[str, str]]] = {}
+def run_placements(session: Session, run: Run) -> dict[str, dict[str, tuple[str, str, str]]]:
+    """Query id → page key → the ``(starts, repeated, occurrences)`` stored for ``run``."""
+    found: dict[str, dict[str, tuple[str, str, str]]] = {}
     rows = session.execute(
         sa_select(
             col(RunPlacement.query_external_id),
             col(RunPlacement.page_sha256),
             col(RunPlacement.starts),
             col(RunPlacement.repeated),
+            col(RunPlacement.occurrences),
         ).where(col(RunPlacement.run_id) == run.id)
     )
-    for qid, key, starts, repeated in rows:
-        found.setdefault(qid, {})[key] = (starts, repeated)
+    for qid, key, starts, repeated, occurrences in rows:
+        found.setdefault(qid, {})[key] = (starts, repeated, occurrences)
     return found
 
 
-def labelled_pages(session: Session) -> dict[str, set[str]]:
-    """Query external id → the documents its current labels cite, over every gold set."""
-    pages: dict[str, set[str]] = {}
+def labelled_pages(session: Session) -> dict[str, dict[str, set[str]]]:
+    """Query external id → document → the texts of the current labels on it, over every
+    gold set."""
+    pages: dict[str, dict[str, set[str]]] = {}
     rows = session.execute(
-        sa_select(col(Query.external_id), col(Element.document_id))
+        sa_select(col(Query.external_id), col(Element.document_id), col(Element.text))
         .join(Element, col(Element.query_id) == col(Query.id))
         .where(col(Element.status) == ELEMENT_OK)
-        .distinct()
     )
-    for external_id, doc in rows:
-        pages.setdefault(external_id, set()).add(doc)
+    for external_id, doc, text in rows:
+        pages.setdefault(external_id, {}).setdefault(doc, set()).add(text)
     return pages
 
 

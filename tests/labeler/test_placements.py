@@ -17,7 +17,7 @@ from sqlalchemy import delete, func, select
 
 from labeler.cli import main
 from labeler.evaluate import load_gold
-from labeler.placements import decode, page_key
+from labeler.placements import decode, text_key
 from labeler.store import open_store
 from labeler.store.fastread import SqliteReader
 from labeler.store.models import RunPlacement
@@ -55,15 +55,20 @@ def test_import_stores_where_each_chunk_is_on_each_labelled_page(db: str) -> Non
         if q.query_id not in chunks or not docs:
             assert q.query_id not in stored
             continue
-        assert set(stored[q.query_id]) == {page_key(pages[d]) for d in docs}
+        assert set(stored[q.query_id]) == {text_key(pages[d]) for d in docs}
         for doc in docs:
             page = pages[doc]
-            placement = decode(*stored[q.query_id][page_key(page)])
+            labels = [e.text for e in q.elements if e.doc == doc]
+            placement = decode(stored[q.query_id][text_key(page)], labels)
             for r, (text, _, _) in enumerate(chunks[q.query_id]):
                 start = page.find(text)
                 twice = start >= 0 and page.find(text, start + 1) >= 0
                 assert (placement.starts[r], bool(placement.repeated[r])) == (start, twice)
                 checked += 1
+            assert set(placement.occurrences) == set(labels)
+            for label in labels:
+                every = [i for i in range(len(page)) if page.startswith(label, i)]
+                assert list(placement.occurrences[label]) == every
     assert checked > 500
     assert "extra-a" not in stored  # not in any gold set: nothing to place
 
@@ -108,7 +113,7 @@ def test_a_changed_page_is_located_again(
     reader = SqliteReader(Path(db))
     _, pages, _ = load_gold(reader, "g")
     reader.close()
-    assert page_key(pages["wal.html"]) not in keys  # stale rows stay but match nothing
+    assert text_key(pages["wal.html"]) not in keys  # stale rows stay but match nothing
     scored = score_json(db, capsys)
     sql(db, "DELETE FROM run_placement")
     assert score_json(db, capsys) == scored
@@ -152,3 +157,29 @@ def test_both_backends_store_and_use_placements(
         store.close()
     assert stored and stored > 100
     assert score_json(db_url, capsys) == with_placements
+
+
+def test_stored_label_occurrences_are_read_and_an_edited_label_is_searched(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = score_json(db, capsys)
+    # Claim every label occurs twice on its page: the "repeated" flag counts follow,
+    # so the stored occurrences are what scoring reads ...
+    for qid, key, occurrences in sql(
+        db, "SELECT query_external_id, page_sha256, occurrences FROM run_placement"
+    ):
+        doubled = {k: [*v, v[0] + 1] for k, v in json.loads(str(occurrences)).items()}
+        sql(
+            db,
+            "UPDATE run_placement SET occurrences = ? "
+            "WHERE query_external_id = ? AND page_sha256 = ?",
+            (json.dumps(doubled), qid, key),
+        )
+    doubled_flags = score_json(db, capsys)["flags"]
+    assert doubled_flags["repeated"] > before["flags"]["repeated"]  # type: ignore[index]
+    # ... and a label whose text changed since (here: all of them, one character shorter)
+    # has no stored occurrences, so it is searched for again.
+    sql(db, 'UPDATE element SET "end" = "end" - 1, text = substr(text, 1, length(text) - 1)')
+    edited = score_json(db, capsys)
+    sql(db, "DELETE FROM run_placement")
+    assert score_json(db, capsys) == edited

@@ -70,14 +70,20 @@ def test_aggregate_rejects_rows_that_do_not_match_the_gold_set() -> None:
         aggregate([q1], rows, [], ks=KS)
 
 
-def naive_placement(page: str, texts: list[str], extra: int) -> Placement:
-    """Where each text is on ``page`` by plain ``str.find``, plus ``extra`` unread ranks."""
+def naive_placement(page: str, texts: list[str], extra: int, labels: list[str]) -> Placement:
+    """Where each text is on ``page`` by plain ``str.find``, plus ``extra`` unread ranks,
+    and every occurrence of each of ``labels``."""
     starts, repeated = [], []
     for t in texts:
         at = page.find(t) if t else -1
         starts.append(at)
         repeated.append(int(bool(t) and at >= 0 and page.find(t, at + 1) >= 0))
-    return Placement(starts + [-1] * extra, repeated + [0] * extra)
+    every = {
+        label: tuple(i for i in range(len(page)) if page.startswith(label, i))
+        for label in labels
+        if label
+    }
+    return Placement(starts + [-1] * extra, repeated + [0] * extra, every)
 
 
 @settings(max_examples=200)
@@ -95,8 +101,10 @@ def test_placements_give_the_same_scores(
         for doc in {e.doc for e in q.elements}:
             if data.draw(st.booleans(), label=f"place {q.query_id} on {doc}"):
                 extra = data.draw(st.integers(0, 2), label="extra ranks")
+                on_doc = [e.text for e in q.elements if e.doc == doc]
+                labels = data.draw(st.lists(st.sampled_from(on_doc)), label="labels given")
                 placements.setdefault(q.query_id, {})[doc] = naive_placement(
-                    pages[doc], texts, extra
+                    pages[doc], texts, extra, labels
                 )
     got = score_questions(questions, pages, run, ks=KS, threshold=theta, placements=placements)
     assert got == expected
