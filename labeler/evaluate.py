@@ -43,7 +43,7 @@ class ScoringSource(Protocol):
 
     def run_rows(self, run: str) -> RunRows: ...
 
-    def placements(self, run: str) -> dict[str, dict[str, tuple[str, str, str]]]: ...
+    def placements(self, run: str) -> dict[str, dict[str, tuple[str, str, str, str]]]: ...
 
     def close(self) -> None: ...
 
@@ -72,7 +72,7 @@ class StoreSource:
         with self.store.session() as session:
             return run_rows(session, get_run(session, run))
 
-    def placements(self, run: str) -> dict[str, dict[str, tuple[str, str, str]]]:
+    def placements(self, run: str) -> dict[str, dict[str, tuple[str, str, str, str]]]:
         from labeler.store.runs import get_run, run_placements
 
         with self.store.session() as session:
@@ -177,11 +177,15 @@ def _score(
                 gold_set=gold_set,
                 run_name=run,
             )
-    from labeler.placements import placements_for
+    from labeler.placements import load_placed_run, placements_for
 
-    chunks = load_run(src, run)
-    # placements stored at import save locating the chunks on the pages they cover
-    known = placements_for(src.placements(run), pages, questions)
+    # placements stored at import save locating the chunks on the pages they cover, and
+    # (SQLite) reading the text of chunks they place on every page
+    if isinstance(src, SqliteReader):
+        chunks, known = load_placed_run(src, run, questions, pages)
+    else:
+        chunks = load_run(src, run)
+        known = placements_for(src.placements(run), pages, questions)
     rows = score_questions(questions, pages, chunks, ks=ks, threshold=threshold, placements=known)
     return aggregate(
         questions, rows, chunks, ks=ks, threshold=threshold, gold_set=gold_set, run_name=run

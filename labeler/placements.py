@@ -20,15 +20,19 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from scoring import GoldQuestion, PageIndex, Placement
+from labeler.store.fastread import SqliteReader
+from scoring import Chunk, GoldQuestion, PageIndex, Placement
 
-__all__ = ["Placer", "decode", "encode", "placements_for", "text_key"]
+__all__ = ["Placer", "decode", "encode", "load_placed_run", "placements_for", "text_key"]
 
-Stored = tuple[str, str, str]
-"""A stored placement: ``(starts, repeated, occurrences)`` as in ``run_placement``."""
+Stored = tuple[str, str, str, str]
+"""A stored placement: ``(starts, repeated, occurrences, lengths)`` as in ``run_placement``."""
 
 StoredPlacements = dict[str, dict[str, Stored]]
 """Query id → page key → stored placement."""
+
+
+_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
 
 
 def text_key(text: str) -> str:
@@ -39,8 +43,8 @@ def text_key(text: str) -> str:
 def encode(index: PageIndex, chunks: Sequence[str], labels: Iterable[str]) -> Stored:
     """The stored form of a question's placement on one page: comma-separated first offsets
     of ``chunks`` in rank order (−1: not on the page, or an empty chunk), one ``0``/``1`` per
-    chunk (occurs more than once), and a JSON object from each label text's key to all its
-    start offsets on the page."""
+    chunk (occurs more than once), a JSON object from each label text's key to all its
+    start offsets on the page, and the chunks' lengths, comma-separated."""
     starts = ["-1"] * len(chunks)
     repeated = ["0"] * len(chunks)
     for r, _, c0, twice in index.place(chunks):
@@ -48,20 +52,31 @@ def encode(index: PageIndex, chunks: Sequence[str], labels: Iterable[str]) -> St
         if twice:
             repeated[r] = "1"
     found = {text_key(t): list(index.occurrences(t)) for t in sorted(set(labels)) if t}
-    return ",".join(starts), "".join(repeated), json.dumps(found, separators=(",", ":"))
+    return (
+        ",".join(starts),
+        "".join(repeated),
+        json.dumps(found, separators=(",", ":")),
+        ",".join(str(len(c)) for c in chunks),
+    )
 
 
 def decode(stored: Stored, labels: Iterable[str] = ()) -> Placement:
     """The ``Placement`` a stored one describes, with the occurrences of those of ``labels``
     (label texts) it holds."""
-    starts, repeated, occurrences = stored
+    starts, repeated, occurrences, lengths = stored
     found: dict[str, list[int]] = json.loads(occurrences) if occurrences != "{}" else {}
     known = {}
     for label in labels:
         at = found.get(text_key(label)) if found else None
         if at is not None:
             known[label] = tuple(at)
-    return Placement(list(map(int, starts.split(","))), list(map(int, repeated)), known)
+    # C-level parsing: a large run has thousands of these
+    return Placement(
+        json.loads(f"[{starts}]"),
+        repeated.encode("ascii").translate(_FLAGS),
+        known,
+        json.loads(f"[{lengths}]"),
+    )
 
 
 def placements_for(
@@ -111,14 +126,66 @@ class Placer:
             self._indexes[doc] = None if text is None else (text_key(text), PageIndex(text))
         return self._indexes[doc]
 
-    def place(self, qid: str, chunks: Sequence[str]) -> list[tuple[str, str, str, str]]:
-        """``(page key, starts, repeated, occurrences)`` for each page the question's labels
-        cite."""
+    def place(
+        self, qid: str, chunks: Sequence[str]
+    ) -> tuple[list[tuple[str, str, str, str, str]], list[bool]]:
+        """``(page key, starts, repeated, occurrences, lengths)`` for each page the
+        question's labels cite, and for each chunk whether it was found on all of them
+        (never when they cite none): scoring needs no text for such a chunk."""
         out = []
         labels = self._labels_of.get(qid, {})
+        everywhere = [bool(labels) and bool(c) for c in chunks]
         for doc in sorted(labels):
             found = self._index(doc)
-            if found is not None:
-                key, index = found
-                out.append((key, *encode(index, chunks, labels[doc])))
-        return out
+            if found is None:
+                everywhere = [False] * len(chunks)
+                continue
+            key, index = found
+            stored = encode(index, chunks, labels[doc])
+            out.append((key, *stored))
+            for r, c0 in enumerate(stored[0].split(",")):
+                if c0 == "-1":
+                    everywhere[r] = False
+        return out, everywhere
+
+
+def load_placed_run(
+    source: SqliteReader,
+    run: str,
+    questions: Sequence[GoldQuestion],
+    pages: Mapping[str, str],
+    *,
+    since: str | None = None,
+    until: str | None = None,
+) -> tuple[dict[str, list[Chunk]], dict[str, dict[str, Placement]]]:
+    """The run's chunks (query ids bounded as in ``SqliteReader.run_rows``) and scoring's
+    placements for ``questions``, reading a chunk's text only where scoring needs it.
+
+    A chunk found at import on every page its question's labels cited comes without text
+    when the question's current labels cite only pages whose stored placement still
+    applies; scoring then has its place and length. For any other question with such a
+    chunk (a page re-ingested, a label on a new page), every text is read.
+    """
+    known = placements_for(source.placements(run, since=since, until=until), pages, questions)
+    rows = source.lean_run_rows(run, since=since, until=until)
+    by_id = {q.query_id: q for q in questions}
+    unread = []
+    for qid, ranked in rows.items():
+        if not any(text is None for text, _, _ in ranked):
+            continue
+        question = by_id.get(qid)
+        if question is None:
+            continue  # not scored: its texts are not needed
+        covered = known.get(qid, {})
+        docs = {e.doc for e in question.elements}
+        if not all(doc in covered and len(covered[doc].lengths) >= len(ranked) for doc in docs):
+            unread.append(qid)
+    texts = source.chunk_texts(run, unread) if unread else {}
+    chunks: dict[str, list[Chunk]] = {}
+    for qid, ranked in rows.items():
+        full = texts.get(qid)
+        if full is None:
+            chunks[qid] = [Chunk(*row) for row in ranked]
+        else:
+            chunks[qid] = [Chunk(t, d, s) for t, (_, d, s) in zip(full, ranked, strict=True)]
+    return chunks, known

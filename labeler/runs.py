@@ -70,8 +70,8 @@ def import_run_file(
             session, name, source_file=str(path), parameters=parameters, replace=replace
         )
         placer = Placer(labelled_pages(session), partial(page_texts, session))
-        rows: list[tuple[str, int, str, str | None, float | None]] = []
-        placed: list[tuple[str, str, str, str, str]] = []
+        rows: list[tuple[str, int, str, str | None, float | None, bool]] = []
+        placed: list[tuple[str, str, str, str, str, str]] = []
         for line in read_run(path, report):
             qid = line.query_id
             if qid is None:
@@ -85,9 +85,13 @@ def import_run_file(
             if qid in seen:
                 raise InputError(path, f"query_id {qid!r} appears twice", line.line)
             seen.add(qid)
-            rows.extend((qid, c.rank, c.text, c.doc, c.score) for c in line.chunks)
-            texts = [c.text for c in sorted(line.chunks, key=lambda c: c.rank)]
-            placed.extend((qid, *p) for p in placer.place(qid, texts))
+            ranked = sorted(line.chunks, key=lambda c: c.rank)
+            pages, everywhere = placer.place(qid, [c.text for c in ranked])
+            placed.extend((qid, *p) for p in pages)
+            rows.extend(
+                (qid, c.rank, c.text, c.doc, c.score, found)
+                for c, found in zip(ranked, everywhere, strict=True)
+            )
             if len(rows) >= BATCH_RESULTS:
                 results += add_run_results(session, run, rows)
                 add_run_placements(session, run, placed)

@@ -22,9 +22,9 @@ import signal
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from labeler.placements import placements_for
+from labeler.placements import load_placed_run
 from labeler.store.fastread import SqliteReader
-from scoring import Chunk, GoldQuestion, Pages, QueryScore, score_questions
+from scoring import GoldQuestion, Pages, QueryScore, score_questions
 from scoring.metrics import METRIC_NAMES, check_ks
 from scoring.result import metric_key
 
@@ -99,10 +99,8 @@ def score_in_processes(
 
     def work(source: SqliteReader, shard: Shard) -> ShardResult:
         since, until = shard
-        rows = source.run_rows(run, since=since, until=until)
-        chunks = {qid: [Chunk(*row) for row in ranked] for qid, ranked in rows.items()}
         mine = [q for q in scored if _in_range(q.query_id, shard)]
-        known = placements_for(source.placements(run, since=since, until=until), pages, mine)
+        chunks, known = load_placed_run(source, run, mine, pages, since=since, until=until)
         return (
             score_questions(mine, pages, chunks, ks=ks, threshold=threshold, placements=known),
             list(chunks),

@@ -62,10 +62,12 @@ class Chunk(NamedTuple):
     """One retrieved chunk: its text, and optionally its document id and retriever score.
 
     A named tuple rather than a dataclass: runs hold hundreds of thousands of them and a
-    tuple is built several times faster.
+    tuple is built several times faster. ``text`` may be None (not read) only for a chunk
+    that placements with lengths put on every page its question's elements cite (see
+    ``Placement``): scoring then needs its length alone.
     """
 
-    text: str
+    text: str | None
     doc: str | None = None
     score: float | None = None
 
@@ -78,12 +80,15 @@ class Placement(NamedTuple):
     than once: what ``PageIndex.locate`` gives. Entries for empty chunks are not read. A
     placement must cover at least the ranks scored, and be for the page's current text.
     ``occurrences`` may give, for element texts, every start offset on the page (what
-    ``PageIndex.occurrences`` gives); texts not in it are searched for.
+    ``PageIndex.occurrences`` gives); texts not in it are searched for. ``lengths[r]``, when
+    given, is the length of chunk ``r``, so that a chunk found on the page may come without
+    its text.
     """
 
     starts: Sequence[int]
     repeated: Sequence[int]
     occurrences: Mapping[str, tuple[int, ...]] = {}
+    lengths: Sequence[int] = ()
 
 
 Placements = Mapping[str, Mapping[str, Placement]]

@@ -68,6 +68,10 @@ def judge_question(
     chunk positions and element occurrences; ``threshold`` is assumed validated. Each chunk
     is located once per distinct page of the question, not once per element, and not at
     all on a page that ``placements`` (document id → placement) covers.
+
+    Raises:
+        ValueError: a chunk without text (``Chunk.text`` None) where its text is needed: on
+            a page no placement with lengths covers, or one it is not found on (rule 3).
     """
     n_ranks = len(chunks)
     n_gold = question.n_gold
@@ -80,8 +84,8 @@ def judge_question(
     graded_ranks: set[int] = set()
     repeated_ranks: set[int] = set()
     repeated = missing = 0
-    # page → (rank, chunk, first offset, chunk repeated) for every non-empty chunk
-    placed: dict[str, list[tuple[int, str, int, bool]]] = {}
+    # page → (rank, chunk, first offset, chunk repeated, length) for every non-empty chunk
+    placed: dict[str, list[tuple[int, str | None, int, bool, int]]] = {}
     for i, element in enumerate(question.elements):
         index = pages[element.doc]
         text = element.text
@@ -98,18 +102,14 @@ def judge_question(
             continue
         spots = placed.get(element.doc)
         if spots is None:
-            if known is not None and len(known.starts) >= n_ranks:
-                at, twice = known.starts, known.repeated
-                spots = [(r, t, at[r], bool(twice[r])) for r, t in enumerate(texts) if t]
-            else:
-                spots = index.place(texts)
-            placed[element.doc] = spots
+            spots = placed[element.doc] = _spots(question, texts, index, known)
         head, tail = fallback_split(text)
         single = len(starts) == 1
         e0 = starts[0] if starts else 0
         e1 = e0 + size
-        for r, chunk, c0, chunk_repeated in spots:
-            if c0 < 0:  # rule 3
+        for r, chunk, c0, chunk_repeated, length in spots:
+            if c0 < 0:  # rule 3 (_spots made sure the text is there)
+                assert chunk is not None
                 fallback_ranks.add(r)
                 if head in chunk:
                     if text in chunk:
@@ -125,7 +125,7 @@ def judge_question(
             else:  # rule 2
                 if chunk_repeated:
                     repeated_ranks.add(r)
-                c1 = c0 + len(chunk)
+                c1 = c0 + length
                 if single:  # the usual case: one occurrence, no search for the best
                     best = (e1 if e1 < c1 else c1) - (e0 if e0 > c0 else c0)
                 else:
@@ -160,6 +160,36 @@ def judge_question(
     )
     flags = Flags(repeated, len(fallback_ranks), len(repeated_ranks), missing, len(graded_ranks))
     return judgement, tuple(best_cov), flags
+
+
+def _spots(
+    question: GoldQuestion,
+    texts: Sequence[str | None],
+    index: PageIndex,
+    known: Placement | None,
+) -> list[tuple[int, str | None, int, bool, int]]:
+    """``(rank, chunk, first offset or −1, repeated, length)`` of every non-empty chunk on
+    one page: from the placement when it covers the ranks, else located in the page."""
+    n_ranks = len(texts)
+    if known is not None and len(known.starts) >= n_ranks:
+        at, twice, lengths = known.starts, known.repeated, known.lengths
+        if len(lengths) >= n_ranks:
+            spots = [
+                (r, t, at[r], bool(twice[r]), lengths[r] if t is None else len(t))
+                for r, t in enumerate(texts)
+                if (lengths[r] if t is None else t)
+            ]
+            for r, t, c0, _, _ in spots:
+                if t is None and c0 < 0:
+                    raise ValueError(f"{question.query_id}: rank {r + 1} needs its chunk text")
+            return spots
+        if None not in texts:
+            return [(r, t, at[r], bool(twice[r]), len(t)) for r, t in enumerate(texts) if t]
+    full = [t for t in texts if t is not None]
+    if len(full) < n_ranks:
+        missing = next(r for r, t in enumerate(texts) if t is None)
+        raise ValueError(f"{question.query_id}: rank {missing + 1} needs its chunk text")
+    return [(r, t, c0, twice, len(t)) for r, t, c0, twice in index.place(full)]
 
 
 def _diagnoses(

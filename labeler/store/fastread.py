@@ -12,11 +12,14 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import closing
 from pathlib import Path
+from typing import cast
 from urllib.parse import quote
 
 from labeler.errors import NotFoundError, StoreError
 from labeler.store.rows import (
+    LEAN_TEXT,
     RUN_ROWS_SQL,
+    LeanRunRows,
     RunRows,
     StoredElement,
     StoredQuestion,
@@ -101,7 +104,22 @@ class SqliteReader:
     def run_rows(self, run: str, *, since: str | None = None, until: str | None = None) -> RunRows:
         """Query id → ``(chunk text, doc, score)`` in rank order for run ``run``, query ids
         in ascending order; only ids ``>= since`` and ``< until`` where those are given."""
+        return cast(RunRows, self._run_rows(run, since, until, lean=False))
+
+    def lean_run_rows(
+        self, run: str, *, since: str | None = None, until: str | None = None
+    ) -> LeanRunRows:
+        """:meth:`run_rows` without the text of chunks found at import on every page their
+        question's labels cited (None instead: scoring takes their places and lengths from
+        the stored placements, and reading 64 MB of text is most of a large run's read)."""
+        return self._run_rows(run, since, until, lean=True)
+
+    def _run_rows(
+        self, run: str, since: str | None, until: str | None, *, lean: bool
+    ) -> LeanRunRows:
         sql = RUN_ROWS_SQL.format(mark="?")
+        if lean:
+            sql = sql.replace("chunk_text", LEAN_TEXT, 1)
         params: list[object] = [self.run_id(run)]
         where = ""
         if since is not None:
@@ -116,13 +134,30 @@ class SqliteReader:
             cursor.execute(sql, params)
             return group_run_rows(cursor.fetchall())
 
+    def chunk_texts(self, run: str, qids: Sequence[str]) -> dict[str, list[str]]:
+        """Query id → chunk texts in rank order, for the questions ``qids`` of run ``run``."""
+        run_id = self.run_id(run)
+        found: dict[str, list[str]] = {}
+        ids = sorted(set(qids))
+        for i in range(0, len(ids), 500):
+            part = ids[i : i + 500]
+            marks = ",".join("?" * len(part))
+            rows = self.conn.execute(
+                "SELECT query_external_id, chunk_text FROM run_result WHERE run_id = ? "
+                f"AND query_external_id IN ({marks}) ORDER BY query_external_id, rank",
+                [run_id, *part],
+            )
+            for qid, text in rows:
+                found.setdefault(qid, []).append(text)
+        return found
+
     def placements(
         self, run: str, *, since: str | None = None, until: str | None = None
-    ) -> dict[str, dict[str, tuple[str, str, str]]]:
-        """Query id → page key → the ``(starts, repeated, occurrences)`` placement stored
-        for run ``run`` at import (see :mod:`labeler.placements`); ids bounded as in
+    ) -> dict[str, dict[str, tuple[str, str, str, str]]]:
+        """Query id → page key → the ``(starts, repeated, occurrences, lengths)`` placement
+        stored for run ``run`` at import (see :mod:`labeler.placements`); ids bounded as in
         :meth:`run_rows`."""
-        sql = "SELECT query_external_id, page_sha256, starts, repeated, occurrences"
+        sql = "SELECT query_external_id, page_sha256, starts, repeated, occurrences, lengths"
         sql += " FROM run_placement WHERE run_id = ?"
         params: list[object] = [self.run_id(run)]
         if since is not None:
@@ -131,9 +166,9 @@ class SqliteReader:
         if until is not None:
             sql += " AND query_external_id < ?"
             params.append(until)
-        found: dict[str, dict[str, tuple[str, str, str]]] = {}
-        for qid, key, starts, repeated, occurrences in self.conn.execute(sql, params):
-            found.setdefault(qid, {})[key] = (starts, repeated, occurrences)
+        found: dict[str, dict[str, tuple[str, str, str, str]]] = {}
+        for qid, key, starts, repeated, occurrences, lengths in self.conn.execute(sql, params):
+            found.setdefault(qid, {})[key] = (starts, repeated, occurrences, lengths)
         return found
 
 

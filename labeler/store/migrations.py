@@ -359,9 +359,11 @@ _V4_SQL = (
     starts TEXT NOT NULL,
     repeated TEXT NOT NULL,
     occurrences TEXT NOT NULL,
+    lengths TEXT NOT NULL,
     PRIMARY KEY (run_id, query_external_id, page_sha256),
     FOREIGN KEY(run_id) REFERENCES run (id) ON DELETE CASCADE
 )""",
+    "ALTER TABLE run_result ADD COLUMN located INTEGER DEFAULT 0 NOT NULL",
 )
 
 MIGRATIONS: tuple[Migration, ...] = (

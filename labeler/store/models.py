@@ -161,6 +161,11 @@ class RunResult(SQLModel, table=True):
     chunk_text: str = Field(sa_type=Text)
     doc_id: str | None = None
     score: float | None = None
+    located: int = Field(
+        default=0,
+        sa_column_kwargs={"server_default": sql_text("0")},
+        description="1: found on every page its question's labels cited at import",
+    )
 
 
 class RunPlacement(SQLModel, table=True):
@@ -169,7 +174,8 @@ class RunPlacement(SQLModel, table=True):
     For the question's results in rank order, ``starts`` lists each chunk's first offset in
     the page whose text has sha256 ``page_sha256`` (−1: not on that page), comma-separated,
     and ``repeated`` holds ``1`` where the chunk occurs there more than once, else ``0``;
-    ``occurrences`` maps (JSON) the key of each label text on that page to its offsets there.
+    ``occurrences`` maps (JSON) the key of each label text on that page to its offsets there;
+    ``lengths`` lists the chunks' lengths (so a chunk found on every page needs no text).
     Keyed by the page's content, so a re-ingested page simply has no placement any more and
     scoring locates the chunks itself, as it does for pages no label named at import.
     """
@@ -182,6 +188,7 @@ class RunPlacement(SQLModel, table=True):
     starts: str = Field(sa_type=Text)
     repeated: str = Field(sa_type=Text)
     occurrences: str = Field(sa_type=Text)
+    lengths: str = Field(sa_type=Text)
 
 
 class AuditEntry(SQLModel, table=True):

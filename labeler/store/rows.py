@@ -29,6 +29,13 @@ class StoredQuestion(NamedTuple):
 RunRows = dict[str, list[tuple[str, str | None, float | None]]]
 """Query id → ``(chunk text, doc, score)`` in rank order."""
 
+LeanRunRows = dict[str, list[tuple[str | None, str | None, float | None]]]
+"""``RunRows`` where a chunk found at import on every page its question's labels cited has
+no text (None): see :mod:`labeler.placements`."""
+
+LEAN_TEXT = "CASE WHEN located = 1 THEN NULL ELSE chunk_text END"
+"""The text column of a lean read."""
+
 RUN_ROWS_SQL = (
     "SELECT query_external_id, chunk_text, doc_id, score FROM run_result "
     "WHERE run_id = {mark} ORDER BY query_external_id, rank"
@@ -36,9 +43,11 @@ RUN_ROWS_SQL = (
 """The run's results in scoring order; ``{mark}`` is the driver's placeholder."""
 
 
-def group_run_rows(rows: Iterable[tuple[str, str, str | None, float | None]]) -> RunRows:
+def group_run_rows(
+    rows: Iterable[tuple[str, str | None, str | None, float | None]],
+) -> LeanRunRows:
     """Group ``(query id, text, doc, score)`` rows, already in rank order, by query id."""
-    grouped: RunRows = {}
+    grouped: LeanRunRows = {}
     for qid, text, doc, score in rows:
         chunks = grouped.get(qid)
         if chunks is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import delete, func, insert
 from sqlalchemy import select as sa_select
@@ -51,9 +51,12 @@ def create_run(
 
 
 def add_run_results(
-    session: Session, run: Run, rows: Iterable[tuple[str, int, str, str | None, float | None]]
+    session: Session,
+    run: Run,
+    rows: Iterable[tuple[str, int, str, str | None, float | None, bool]],
 ) -> int:
-    """Insert ``(query_id, rank, text, doc, score)`` rows for ``run``; returns the count."""
+    """Insert ``(query_id, rank, text, doc, score, located)`` rows for ``run``; returns the
+    count. ``located``: the chunk was found on every page its question's labels cite."""
     batch = [
         {
             "run_id": run.id,
@@ -62,8 +65,9 @@ def add_run_results(
             "chunk_text": t,
             "doc_id": d,
             "score": s,
+            "located": int(found),
         }
-        for q, r, t, d, s in rows
+        for q, r, t, d, s, found in rows
     ]
     if batch:
         session.execute(insert(RunResult), batch)
@@ -71,10 +75,10 @@ def add_run_results(
 
 
 def add_run_placements(
-    session: Session, run: Run, rows: Iterable[tuple[str, str, str, str, str]]
+    session: Session, run: Run, rows: Iterable[tuple[str, str, str, str, str, str]]
 ) -> int:
-    """Insert ``(query_id, page key, starts, repeated, occurrences)`` placements for ``run``
-    (see :mod:`labeler.placements`); returns the count."""
+    """Insert ``(query_id, page key, starts, repeated, occurrences, lengths)`` placements
+    for ``run`` (see :mod:`labeler.placements`); returns the count."""
     batch = [
         {
             "run_id": run.id,
@@ -83,17 +87,19 @@ def add_run_placements(
             "starts": starts,
             "repeated": repeated,
             "occurrences": occurrences,
+            "lengths": lengths,
         }
-        for q, key, starts, repeated, occurrences in rows
+        for q, key, starts, repeated, occurrences, lengths in rows
     ]
     if batch:
         session.execute(insert(RunPlacement), batch)
     return len(batch)
 
 
-def run_placements(session: Session, run: Run) -> dict[str, dict[str, tuple[str, str, str]]]:
-    """Query id → page key → the ``(starts, repeated, occurrences)`` stored for ``run``."""
-    found: dict[str, dict[str, tuple[str, str, str]]] = {}
+def run_placements(session: Session, run: Run) -> dict[str, dict[str, tuple[str, str, str, str]]]:
+    """Query id → page key → the ``(starts, repeated, occurrences, lengths)`` stored for
+    ``run``."""
+    found: dict[str, dict[str, tuple[str, str, str, str]]] = {}
     rows = session.execute(
         sa_select(
             col(RunPlacement.query_external_id),
@@ -101,10 +107,11 @@ def run_placements(session: Session, run: Run) -> dict[str, dict[str, tuple[str,
             col(RunPlacement.starts),
             col(RunPlacement.repeated),
             col(RunPlacement.occurrences),
+            col(RunPlacement.lengths),
         ).where(col(RunPlacement.run_id) == run.id)
     )
-    for qid, key, starts, repeated, occurrences in rows:
-        found.setdefault(qid, {})[key] = (starts, repeated, occurrences)
+    for qid, key, starts, repeated, occurrences, lengths in rows:
+        found.setdefault(qid, {})[key] = (starts, repeated, occurrences, lengths)
     return found
 
 
@@ -166,7 +173,7 @@ def run_rows(session: Session, run: Run) -> RunRows:
     cursor = dbapi.cursor()
     try:
         cursor.execute(RUN_ROWS_SQL.format(mark=mark), (run.id,))
-        return group_run_rows(cursor.fetchall())
+        return cast(RunRows, group_run_rows(cursor.fetchall()))
     finally:
         cursor.close()
 

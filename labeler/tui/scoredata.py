@@ -54,6 +54,7 @@ def element_matrix(
         page = scored.pages.get(e.doc, "")
         cells = []
         for rank, chunk in enumerate(chunks, start=1):
+            assert chunk.text is not None  # the TUI reads runs whole (see labeler.evaluate)
             c = classify(page, e.text, chunk.text, scored.result.threshold)
             cells.append(Cell(rank, c.coverage, int(c.grade)))
         out.append((e, cells))

@@ -148,9 +148,13 @@ def test_run_questions_in_no_gold_set_are_a_warning_counted_per_run(
     db = build(db_url, tmp_path)
     with open_store(db) as store, store.write() as s:
         a = create_run(s, "bm25")
-        add_run_results(s, a, [("q1", 1, "x", None, None), ("q9", 1, "y", None, None)])
+        add_run_results(
+            s, a, [("q1", 1, "x", None, None, False), ("q9", 1, "y", None, None, False)]
+        )
         b = create_run(s, "dense")
-        add_run_results(s, b, [("q7", 1, "x", None, None), ("q8", 2, "y", None, None)])
+        add_run_results(
+            s, b, [("q7", 1, "x", None, None, False), ("q8", 2, "y", None, None, False)]
+        )
     code, out = doctor(db, capsys, "--format", "json")
     report = json.loads(out)
     assert code == 0 and report["ok"] is True

@@ -84,20 +84,80 @@ def test_scores_are_the_same_without_stored_placements(
 def test_stored_placements_are_what_scoring_reads(
     db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Say every chunk is absent from every page: scoring then falls back to rule 3 for
-    # every pair, which the flag counts show (proof that the stored rows are read).
+    # Say every chunk occurs twice on every page: the repeated-chunk flag counts follow
+    # (proof that the stored rows are read, not worked out again).
     before = score_json(db, capsys)
-    for qid, key, starts in sql(
-        db, "SELECT query_external_id, page_sha256, starts FROM run_placement"
-    ):
-        absent = ",".join("-1" for _ in str(starts).split(","))
-        sql(
-            db,
-            "UPDATE run_placement SET starts = ? WHERE query_external_id = ? AND page_sha256 = ?",
-            (absent, qid, key),
-        )
+    sql(db, "UPDATE run_placement SET repeated = replace(repeated, '0', '1')")
     after = score_json(db, capsys)
-    assert after["flags"]["fallback"] > before["flags"]["fallback"]  # type: ignore[index]
+    assert after["flags"]["chunk_repeated"] > before["flags"]["chunk_repeated"]  # type: ignore[index]
+    assert after["metrics"] == before["metrics"]
+
+
+def test_chunks_found_everywhere_are_read_without_text(db: str) -> None:
+    # located = 1 exactly for chunks found on every page their question's labels cite;
+    # the lean read leaves out those texts and nothing else.
+    reader = SqliteReader(Path(db))
+    questions, pages, _ = load_gold(reader, "g")
+    full = reader.run_rows("a")
+    lean = reader.lean_run_rows("a")
+    reader.close()
+    docs = {q.query_id: {e.doc for e in q.elements} for q in questions}
+    omitted = 0
+    for qid, ranked in full.items():
+        for (text, doc, score), (lean_text, lean_doc, lean_score) in zip(
+            ranked, lean[qid], strict=True
+        ):
+            cited = docs.get(qid, set())
+            everywhere = bool(cited) and bool(text) and all(text in pages[d] for d in cited)
+            assert lean_text == (None if everywhere else text)
+            assert (lean_doc, lean_score) == (doc, score)
+            omitted += everywhere
+    assert omitted > 100
+
+
+def test_a_label_on_a_new_page_reads_the_texts_again(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A question whose labels now cite a page the import did not place its chunks on needs
+    # every chunk's text (to locate them there): scores equal a run imported afterwards.
+    (qid,) = sql(
+        db,
+        "SELECT r.query_external_id FROM run_result r JOIN run ON run.id = r.run_id "
+        "WHERE run.name = 'a' AND r.located = 1 LIMIT 1",
+    )[0]
+    reader = SqliteReader(Path(db))
+    _, pages, _ = load_gold(reader, "g")
+    reader.close()
+    cited = {
+        d
+        for (d,) in sql(
+            db,
+            "SELECT e.document_id FROM element e JOIN query q ON q.id = e.query_id "
+            "WHERE q.external_id = ?",
+            (qid,),
+        )
+    }
+    other = next(d for d in sorted(pages) if d not in cited) if len(cited) < len(pages) else None
+    if other is None:  # every page is cited: pick a page with no label at all
+        other = "lang_select.html"
+    text = sql(db, "SELECT text FROM document WHERE id = ?", (other,))[0][0]
+    label = {
+        "query_id": qid,
+        "query": "more",
+        "elements": [{"doc": other, "text": str(text)[100:160]}],
+    }
+    extra = tmp_path / "extra.jsonl"
+    extra.write_text(json.dumps(label) + "\n")
+    assert main(["gold", "import", str(extra), "--gold-set", "g2", "--db", db]) == 0
+    # gold set g2 holds only that question, on the new page
+    capsys.readouterr()
+    args = ["score", "--gold-set", "g2", "--run", "a", "--format", "json", "--jobs", "1"]
+    assert main([*args, "--db", db]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    sql(db, "DELETE FROM run_placement")
+    sql(db, "UPDATE run_result SET located = 0")
+    assert main([*args, "--db", db]) == 0
+    assert json.loads(capsys.readouterr().out) == scored
 
 
 def test_a_changed_page_is_located_again(

@@ -119,3 +119,52 @@ def test_a_placement_shorter_than_the_ranks_scored_is_not_used() -> None:
     scored = score_questions([q], pages, run, ks=(2,), placements={"q": {"p": wrong}})
     assert scored == score_questions([q], pages, run, ks=(2,))
     assert scored[0].value("hit", 2) == 1.0
+
+
+@settings(max_examples=200)
+@given(scoring_case(max_questions=5), thresholds, st.data())
+def test_chunks_placed_on_every_page_need_no_text(
+    case: tuple[list[GoldQuestion], dict[str, str], dict[str, list[Chunk]]],
+    theta: float,
+    data: st.DataObject,
+) -> None:
+    # Placements with lengths on every page of a question; the texts of chunks found on all
+    # of them are dropped (None), as the lean read does: the scores do not change.
+    questions, pages, run = case
+    expected = score_questions(questions, pages, run, ks=KS, threshold=theta)
+    placements: dict[str, dict[str, Placement]] = {}
+    lean: dict[str, list[Chunk]] = {}
+    for q in questions:
+        ranked = run.get(q.query_id)
+        if ranked is None:
+            continue
+        texts = [c.text or "" for c in ranked]
+        docs = sorted({e.doc for e in q.elements})
+        mine = {}
+        for doc in docs:
+            placed = naive_placement(pages[doc], texts, 0, [])
+            mine[doc] = placed._replace(lengths=[len(t) for t in texts])
+        placements[q.query_id] = mine
+        lean[q.query_id] = [
+            Chunk(None)
+            if t and data.draw(st.booleans()) and all(mine[d].starts[r] >= 0 for d in docs)
+            else c
+            for r, (t, c) in enumerate(zip(texts, ranked, strict=True))
+        ]
+    got = score_questions(questions, pages, lean, ks=KS, threshold=theta, placements=placements)
+    assert got == expected
+
+
+def test_a_chunk_without_text_where_it_is_needed_is_an_error() -> None:
+    q = question("q", ("p", "abc"), ("r", "xyz"))
+    pages = {"p": "xx abc yy", "r": "xyz"}
+    run = {"q": [Chunk(None)]}
+    on_p = Placement([0], [0], {}, [6])
+    with pytest.raises(ValueError, match="q: rank 1 needs its chunk text"):  # page r: no placement
+        score_questions([q], pages, run, ks=(1,), placements={"q": {"p": on_p}})
+    absent = Placement([-1], [0], {}, [6])
+    with pytest.raises(ValueError, match="rank 1 needs its chunk text"):  # rule 3 needs it
+        score_questions([q], pages, run, ks=(1,), placements={"q": {"p": on_p, "r": absent}})
+    on_r = Placement([0], [0], {}, [3])
+    scored = score_questions([q], pages, run, ks=(1,), placements={"q": {"p": on_p, "r": on_r}})
+    assert scored[0].value("hit", 1) == 1.0  # the chunk is p[0:6] = "xx abc": "abc" whole

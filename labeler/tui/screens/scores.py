@@ -193,6 +193,7 @@ class DrillScreen(ModalScreen[None]):
         chunks = self.scored.chunks.get(self.query_id, [])[:k]
         out.append("Top chunks\n", style="bold")
         for rank, chunk in enumerate(chunks, start=1):
-            shown = chunk.text if len(chunk.text) <= 110 else chunk.text[:109] + "…"
+            text = chunk.text or ""  # the TUI reads runs whole, so this is the chunk's text
+            shown = text if len(text) <= 110 else text[:109] + "…"
             out.append(f"  #{rank} {shown!r}\n", style="dim")
         return out
