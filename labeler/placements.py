@@ -168,24 +168,27 @@ def load_placed_run(
     """
     known = placements_for(source.placements(run, since=since, until=until), pages, questions)
     rows = source.lean_run_rows(run, since=since, until=until)
-    by_id = {q.query_id: q for q in questions}
     unread = []
-    for qid, ranked in rows.items():
-        if not any(text is None for text, _, _ in ranked):
+    for question in questions:
+        qid = question.query_id
+        ranked = rows.get(qid)
+        if not ranked:
             continue
-        question = by_id.get(qid)
-        if question is None:
-            continue  # not scored: its texts are not needed
         covered = known.get(qid, {})
-        docs = {e.doc for e in question.elements}
-        if not all(doc in covered and len(covered[doc].lengths) >= len(ranked) for doc in docs):
+        n = len(ranked)
+        if all(
+            e.doc in covered and len(covered[e.doc].lengths) >= n for e in question.elements
+        ):
+            continue  # scoring has every chunk's place, and length where it has no text
+        if any(text is None for text, _, _ in ranked):
             unread.append(qid)
     texts = source.chunk_texts(run, unread) if unread else {}
+    make = Chunk._make
     chunks: dict[str, list[Chunk]] = {}
     for qid, ranked in rows.items():
         full = texts.get(qid)
         if full is None:
-            chunks[qid] = [Chunk(*row) for row in ranked]
+            chunks[qid] = list(map(make, ranked))
         else:
             chunks[qid] = [Chunk(t, d, s) for t, (_, d, s) in zip(full, ranked, strict=True)]
     return chunks, known
