@@ -176,9 +176,7 @@ def load_placed_run(
             continue
         covered = known.get(qid, {})
         n = len(ranked)
-        if all(
-            e.doc in covered and len(covered[e.doc].lengths) >= n for e in question.elements
-        ):
+        if all(e.doc in covered and len(covered[e.doc].lengths) >= n for e in question.elements):
             continue  # scoring has every chunk's place, and length where it has no text
         if any(text is None for text, _, _ in ranked):
             unread.append(qid)

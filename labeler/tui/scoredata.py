@@ -8,10 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from labeler.evaluate import load_gold, load_run
+from labeler.evaluate import StoreSource, load_gold, load_run
+from labeler.gcpause import gc_paused
+from labeler.placements import placements_for
 from labeler.store import RunSummary, Store
 from scoring import Chunk as Chunk
-from scoring import GoldElement, GoldQuestion, RunScore, classify, score_run
+from scoring import (
+    GoldElement,
+    GoldQuestion,
+    RunScore,
+    aggregate,
+    classify,
+    score_questions,
+)
 
 
 @dataclass(frozen=True)
@@ -27,10 +36,13 @@ class ScoredRun:
 
 def score_stored_run(store: Store, gold_set: str, run: RunSummary) -> ScoredRun:
     """Score ``run`` against ``gold_set`` exactly as ``labeler score`` does (stale elements
-    left out), keeping the inputs for the drill-down."""
-    questions, pages, stale = load_gold(store, gold_set)
-    chunks = load_run(store, run.name)
-    result = score_run(questions, pages, chunks, gold_set=gold_set, run_name=run.name)
+    left out, the run's stored placements used), keeping the inputs for the drill-down."""
+    with gc_paused():  # see labeler.gcpause; safe in a worker thread
+        questions, pages, stale = load_gold(store, gold_set)
+        chunks = load_run(store, run.name)
+        known = placements_for(StoreSource(store).placements(run.name), pages, questions)
+        rows = score_questions(questions, pages, chunks, placements=known)
+        result = aggregate(questions, rows, chunks, gold_set=gold_set, run_name=run.name)
     return ScoredRun(result, {q.query_id: q for q in questions}, chunks, pages, stale)
 
 
