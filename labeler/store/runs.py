@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import delete, func, insert
+from sqlalchemy import delete, func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -50,6 +50,27 @@ def create_run(
     return run
 
 
+def _insert_many(
+    session: Session, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]
+) -> None:
+    """Insert ``rows`` through the driver's ``executemany`` inside the session's transaction.
+
+    Run imports insert millions of rows; SQLAlchemy's per-row parameter processing cost as
+    much as the inserts themselves (the ORM has nothing to track here).
+    """
+    if not rows:
+        return
+    mark = "?" if session.get_bind().dialect.paramstyle == "qmark" else "%s"
+    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join([mark] * len(columns))})"
+    dbapi = session.connection().connection.dbapi_connection
+    assert dbapi is not None
+    cursor = dbapi.cursor()
+    try:
+        cursor.executemany(sql, rows)
+    finally:
+        cursor.close()
+
+
 def add_run_results(
     session: Session,
     run: Run,
@@ -57,20 +78,9 @@ def add_run_results(
 ) -> int:
     """Insert ``(query_id, rank, text, doc, score, located)`` rows for ``run``; returns the
     count. ``located``: the chunk was found on every page its question's labels cite."""
-    batch = [
-        {
-            "run_id": run.id,
-            "query_external_id": q,
-            "rank": r,
-            "chunk_text": t,
-            "doc_id": d,
-            "score": s,
-            "located": int(found),
-        }
-        for q, r, t, d, s, found in rows
-    ]
-    if batch:
-        session.execute(insert(RunResult), batch)
+    batch = [(run.id, q, r, t, d, s, int(found)) for q, r, t, d, s, found in rows]
+    columns = ("run_id", "query_external_id", "rank", "chunk_text", "doc_id", "score", "located")
+    _insert_many(session, "run_result", columns, batch)
     return len(batch)
 
 
@@ -79,20 +89,17 @@ def add_run_placements(
 ) -> int:
     """Insert ``(query_id, page key, starts, repeated, occurrences, lengths)`` placements
     for ``run`` (see :mod:`labeler.placements`); returns the count."""
-    batch = [
-        {
-            "run_id": run.id,
-            "query_external_id": q,
-            "page_sha256": key,
-            "starts": starts,
-            "repeated": repeated,
-            "occurrences": occurrences,
-            "lengths": lengths,
-        }
-        for q, key, starts, repeated, occurrences, lengths in rows
-    ]
-    if batch:
-        session.execute(insert(RunPlacement), batch)
+    batch = [(run.id, *row) for row in rows]
+    columns = (
+        "run_id",
+        "query_external_id",
+        "page_sha256",
+        "starts",
+        "repeated",
+        "occurrences",
+        "lengths",
+    )
+    _insert_many(session, "run_placement", columns, batch)
     return len(batch)
 
 
