@@ -17,9 +17,13 @@ from labeler.store.goldsets import page_texts
 from labeler.store.runs import (
     add_run_placements,
     add_run_results,
+    clear_run_placements,
     create_run,
+    get_run,
     labelled_pages,
+    mark_located,
     query_ids_by_text,
+    run_rows,
 )
 
 #: results buffered before one multi-row INSERT; bounds memory on million-line runs
@@ -100,3 +104,33 @@ def import_run_file(
         add_run_placements(session, run, placed)
     report(size)
     return RunImportReport(name, len(seen), results, size, time.perf_counter() - started)
+
+
+@dataclass(frozen=True)
+class PlaceReport:
+    name: str
+    questions: int
+    placements: int
+    located: int
+    seconds: float
+
+
+def place_run(store: Store, name: str) -> PlaceReport:
+    """Work out stored run ``name``'s placements again against the labels as they are now
+    (see :mod:`labeler.placements`), in one write transaction: after labels were added on
+    new pages, edited or re-anchored since the import, scoring needs to locate less."""
+    started = time.perf_counter()
+    with store.write() as session:
+        run = get_run(session, name)
+        chunks = run_rows(session, run)
+        clear_run_placements(session, run)
+        placer = Placer(labelled_pages(session), partial(page_texts, session))
+        placed: list[tuple[str, str, str, str, str, str]] = []
+        located: list[tuple[str, int]] = []
+        for qid, ranked in chunks.items():
+            pages, everywhere = placer.place(qid, [text for text, _, _ in ranked])
+            placed.extend((qid, *p) for p in pages)
+            located.extend((qid, r + 1) for r, found in enumerate(everywhere) if found)
+        add_run_placements(session, run, placed)
+        mark_located(session, run, located)
+    return PlaceReport(name, len(chunks), len(placed), len(located), time.perf_counter() - started)

@@ -1,4 +1,4 @@
-"""``labeler run import|list``: retrieval runs (run JSONL v1 and Ragas-style lines)."""
+"""``labeler run import|list|place``: retrieval runs (run JSONL v1 and Ragas-style lines)."""
 
 from __future__ import annotations
 
@@ -41,6 +41,20 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
     ls = verbs.add_parser("list", parents=[common], help="list runs")
     ls.set_defaults(handler=run_list)
+
+    place = verbs.add_parser(
+        "place",
+        parents=[common],
+        help="work out where a run's chunks sit on the labelled pages again",
+        description=(
+            "At import a run stores where each question's chunks sit on the pages its labels "
+            "cite, which makes scoring fast. Labels added on other pages or edited since are "
+            "scored correctly but more slowly; this works the placements out again against "
+            "the labels as they are now."
+        ),
+    )
+    place.add_argument("--name", required=True, metavar="NAME")
+    place.set_defaults(handler=run_place)
 
 
 def _params(pairs: list[str]) -> dict[str, str]:
@@ -92,4 +106,17 @@ def run_list(args: argparse.Namespace) -> int:
         )
     if not runs:
         print("labeler: no runs imported yet", file=sys.stderr)
+    return 0
+
+
+def run_place(args: argparse.Namespace) -> int:
+    from labeler.runs import place_run
+    from labeler.store import open_store, resolve_db
+
+    report = place_run(open_store(resolve_db(args.db)), args.name)
+    print(
+        f"placed run {report.name!r}: {report.questions} questions, {report.placements} "
+        f"question-page placements, {report.located} chunks found on all their pages, "
+        f"in {report.seconds:.2f} s"
+    )
     return 0

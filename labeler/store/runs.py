@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import delete, func
+from sqlalchemy import delete, func, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -101,6 +101,31 @@ def add_run_placements(
     )
     _insert_many(session, "run_placement", columns, batch)
     return len(batch)
+
+
+def clear_run_placements(session: Session, run: Run) -> None:
+    """Delete ``run``'s placements and mark none of its chunks as located."""
+    session.execute(delete(RunPlacement).where(col(RunPlacement.run_id) == run.id))
+    session.execute(update(RunResult).where(col(RunResult.run_id) == run.id).values(located=0))
+
+
+def mark_located(session: Session, run: Run, rows: Iterable[tuple[str, int]]) -> None:
+    """Mark the ``(query_id, rank)`` chunks of ``run`` as located (see ``add_run_results``)."""
+    batch = [(run.id, q, r) for q, r in rows]
+    if not batch:
+        return
+    mark = "?" if session.get_bind().dialect.paramstyle == "qmark" else "%s"
+    sql = (
+        f"UPDATE run_result SET located = 1 WHERE run_id = {mark} "
+        f"AND query_external_id = {mark} AND rank = {mark}"
+    )
+    dbapi = session.connection().connection.dbapi_connection
+    assert dbapi is not None
+    cursor = dbapi.cursor()
+    try:
+        cursor.executemany(sql, batch)
+    finally:
+        cursor.close()
 
 
 def run_placements(session: Session, run: Run) -> dict[str, dict[str, tuple[str, str, str, str]]]:

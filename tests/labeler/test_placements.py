@@ -243,3 +243,72 @@ def test_stored_label_occurrences_are_read_and_an_edited_label_is_searched(
     edited = score_json(db, capsys)
     sql(db, "DELETE FROM run_placement")
     assert score_json(db, capsys) == edited
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_run_place_works_placements_out_again_for_the_current_labels(
+    db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    build(tmp_path, db=db_url)
+    # A second gold set labels every question's first page again and one more page, which
+    # the import placed nothing on.
+    store = open_store(db_url)
+    try:
+        with store.session() as session:
+            before = session.execute(select(func.count()).select_from(RunPlacement)).scalar()
+    finally:
+        store.close()
+    extra = tmp_path / "g2.jsonl"
+    rows = [
+        {"query_id": "q002", "query": "again", "elements": [
+            {"doc": "lang_select.html", "text": "SELECT"},
+            {"doc": "wal.html", "text": "WAL"},
+        ]},
+    ]  # fmt: skip
+    extra.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["gold", "import", str(extra), "--gold-set", "g2", "--db", db_url]) == 0
+    capsys.readouterr()
+    args = ["score", "--gold-set", "g2", "--run", "a", "--format", "json", "--db", db_url]
+    assert main(args) == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert main(["run", "place", "--name", "a", "--db", db_url]) == 0
+    assert "placed run 'a'" in capsys.readouterr().out
+    store = open_store(db_url)
+    try:
+        with store.session() as session:
+            after = session.execute(select(func.count()).select_from(RunPlacement)).scalar()
+            pages_of_q002 = (
+                session.execute(
+                    select(RunPlacement.page_sha256).where(RunPlacement.query_external_id == "q002")
+                )
+                .scalars()
+                .all()
+            )
+    finally:
+        store.close()
+    assert after is not None and before is not None and after >= before
+    reader_pages = {
+        d: t for d, t in zip(["lang_select.html", "wal.html"], page_texts(db_url), strict=True)
+    }
+    assert {text_key(t) for t in reader_pages.values()} <= set(pages_of_q002)
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out) == scored
+
+
+def page_texts(db_url: str) -> list[str]:
+    store = open_store(db_url)
+    try:
+        with store.session() as session:
+            from labeler.store.goldsets import page_texts as load
+
+            found = load(session, ["lang_select.html", "wal.html"])
+    finally:
+        store.close()
+    return [found["lang_select.html"], found["wal.html"]]
+
+
+def test_run_place_of_an_unknown_run_is_an_error(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", "place", "--name", "nope", "--db", db]) == 1
+    assert "no run 'nope'" in capsys.readouterr().err
