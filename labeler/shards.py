@@ -7,8 +7,9 @@ the rows back as plain tuples through a pipe (``marshal``, far cheaper than pick
 objects). The parent scores the first range itself and joins the rest, so the result is the
 same as scoring in one process, row for row (a test compares them).
 
-A process that fails (it was killed, or raised) costs nothing but time: its range is scored
-again in the parent, where an error surfaces exactly as it would without processes.
+A process that fails (it was killed, or raised) or cannot be started costs nothing but time:
+its range is scored in the parent, where an error surfaces exactly as it would without
+processes.
 Forking needs ``os.fork`` (POSIX) and a parent without threads; the CLI is such a parent,
 the TUI is not and scores in one process.
 """
@@ -118,11 +119,12 @@ def score_in_processes(
     try:
         rows, ids = work(reader, shards[0])
     except BaseException:
-        for pid, fd in children:
-            _discard(pid, fd)
+        for child in children:
+            if child is not None:
+                _discard(*child)
         raise
-    for (pid, fd), shard in zip(children, shards[1:], strict=True):
-        payload = _collect(pid, fd)
+    for child, shard in zip(children, shards[1:], strict=True):
+        payload = None if child is None else _collect(*child)
         if payload is None:
             more, more_ids = work(reader, shard)
         else:
@@ -133,10 +135,19 @@ def score_in_processes(
     return rows, ids
 
 
-def _fork(job: Callable[[], bytes]) -> tuple[int, int]:
-    """Run ``job`` in a forked process writing its bytes to a pipe: (pid, read end)."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
+def _fork(job: Callable[[], bytes]) -> tuple[int, int] | None:
+    """Run ``job`` in a forked process writing its bytes to a pipe: (pid, read end); None
+    when the system will not start another process (its share is then done here)."""
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:  # e.g. a process limit
+        os.close(read_end)
+        os.close(write_end)
+        return None
     if pid == 0:  # the child: never returns
         status = 1
         try:

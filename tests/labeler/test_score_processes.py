@@ -164,3 +164,27 @@ def test_bad_jobs_value_is_a_usage_error(
         main(["score", "--gold-set", "g", "--run", "a", "--db", db, "--jobs", bad])
     assert exit_info.value.code == 2
     assert "--jobs" in capsys.readouterr().err
+
+
+def test_a_process_that_cannot_start_is_done_in_the_parent(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fault injection: the system refuses to fork (a process limit); the parent scores
+    # every range itself and the result is the same.
+    reader = SqliteReader(Path(db))
+    questions, pages, _ = load_gold(reader, "g")
+    expected = aggregate(
+        questions,
+        *score_in_processes(reader, questions, pages, "a", ks=(1, 5), threshold=0.5, processes=1),
+        ks=(1, 5),
+    )
+
+    def refuse() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(shards.os, "fork", refuse)
+    rows, ids = score_in_processes(
+        reader, questions, pages, "a", ks=(1, 5), threshold=0.5, processes=3
+    )
+    reader.close()
+    assert aggregate(questions, rows, ids, ks=(1, 5)) == expected
