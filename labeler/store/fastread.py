@@ -82,11 +82,8 @@ class SqliteReader:
 
     def page_texts(self, doc_ids: Sequence[str]) -> dict[str, str]:
         """Stored text of each existing document among ``doc_ids``."""
-        ids = sorted(set(doc_ids))
         found: dict[str, str] = {}
-        for i in range(0, len(ids), 500):
-            part = ids[i : i + 500]
-            marks = ",".join("?" * len(part))
+        for marks, part in _batches(doc_ids):
             found.update(
                 self.conn.execute(f"SELECT id, text FROM document WHERE id IN ({marks})", part)
             )
@@ -120,28 +117,17 @@ class SqliteReader:
         sql = RUN_ROWS_SQL.format(mark="?")
         if lean:
             sql = sql.replace("chunk_text", LEAN_TEXT, 1)
-        params: list[object] = [self.run_id(run)]
-        where = ""
-        if since is not None:
-            where += " AND query_external_id >= ?"
-            params.append(since)
-        if until is not None:
-            where += " AND query_external_id < ?"
-            params.append(until)
-        if where:
-            sql = sql.replace(" ORDER BY ", f"{where} ORDER BY ", 1)
+        where, bounds = _id_range(since, until)
+        sql = sql.replace(" ORDER BY ", f"{where} ORDER BY ", 1)
         with closing(self.conn.cursor()) as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(sql, [self.run_id(run), *bounds])
             return group_run_rows(cursor.fetchall())
 
     def chunk_texts(self, run: str, qids: Sequence[str]) -> dict[str, list[str]]:
         """Query id → chunk texts in rank order, for the questions ``qids`` of run ``run``."""
         run_id = self.run_id(run)
         found: dict[str, list[str]] = {}
-        ids = sorted(set(qids))
-        for i in range(0, len(ids), 500):
-            part = ids[i : i + 500]
-            marks = ",".join("?" * len(part))
+        for marks, part in _batches(qids):
             rows = self.conn.execute(
                 "SELECT query_external_id, chunk_text FROM run_result WHERE run_id = ? "
                 f"AND query_external_id IN ({marks}) ORDER BY query_external_id, rank",
@@ -157,19 +143,36 @@ class SqliteReader:
         """Query id → page key → the ``(starts, repeated, occurrences, lengths)`` placement
         stored for run ``run`` at import (see :mod:`labeler.placements`); ids bounded as in
         :meth:`run_rows`."""
+        where, bounds = _id_range(since, until)
         sql = "SELECT query_external_id, page_sha256, starts, repeated, occurrences, lengths"
-        sql += " FROM run_placement WHERE run_id = ?"
-        params: list[object] = [self.run_id(run)]
-        if since is not None:
-            sql += " AND query_external_id >= ?"
-            params.append(since)
-        if until is not None:
-            sql += " AND query_external_id < ?"
-            params.append(until)
+        sql += f" FROM run_placement WHERE run_id = ?{where}"
         found: dict[str, dict[str, tuple[str, str, str, str]]] = {}
-        for qid, key, starts, repeated, occurrences, lengths in self.conn.execute(sql, params):
+        rows = self.conn.execute(sql, [self.run_id(run), *bounds])
+        for qid, key, starts, repeated, occurrences, lengths in rows:
             found.setdefault(qid, {})[key] = (starts, repeated, occurrences, lengths)
         return found
+
+
+def _id_range(since: str | None, until: str | None) -> tuple[str, list[str]]:
+    """SQL conditions (each starting " AND ") bounding ``query_external_id`` to
+    ``[since, until)`` (an absent bound is open), and their parameters."""
+    where, params = "", []
+    if since is not None:
+        where += " AND query_external_id >= ?"
+        params.append(since)
+    if until is not None:
+        where += " AND query_external_id < ?"
+        params.append(until)
+    return where, params
+
+
+def _batches(ids: Sequence[str]) -> Iterator[tuple[str, list[str]]]:
+    """The distinct ``ids`` in sorted batches of 500 (under SQLite's bound-parameter
+    limit), each with its ``?,?,...`` placeholders."""
+    ordered = sorted(set(ids))
+    for i in range(0, len(ordered), 500):
+        part = ordered[i : i + 500]
+        yield ",".join("?" * len(part)), part
 
 
 def open_reader(path: Path) -> SqliteReader | None:

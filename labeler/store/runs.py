@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
@@ -50,25 +51,34 @@ def create_run(
     return run
 
 
+@contextmanager
+def _driver_cursor(session: Session) -> Iterator[tuple[Any, str]]:
+    """A cursor of the driver's connection inside the session's transaction, and the
+    driver's parameter mark (``?`` or ``%s``).
+
+    Run imports write and scoring reads hundreds of thousands of rows; SQLAlchemy's per-row
+    parameter and result processing would cost as much as the work itself (the ORM has
+    nothing to track here).
+    """
+    dbapi = session.connection().connection.dbapi_connection
+    assert dbapi is not None
+    mark = "?" if session.get_bind().dialect.paramstyle == "qmark" else "%s"
+    cursor = dbapi.cursor()
+    try:
+        yield cursor, mark
+    finally:
+        cursor.close()
+
+
 def _insert_many(
     session: Session, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]
 ) -> None:
-    """Insert ``rows`` through the driver's ``executemany`` inside the session's transaction.
-
-    Run imports insert millions of rows; SQLAlchemy's per-row parameter processing cost as
-    much as the inserts themselves (the ORM has nothing to track here).
-    """
+    """Insert ``rows`` through the driver's ``executemany``."""
     if not rows:
         return
-    mark = "?" if session.get_bind().dialect.paramstyle == "qmark" else "%s"
-    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join([mark] * len(columns))})"
-    dbapi = session.connection().connection.dbapi_connection
-    assert dbapi is not None
-    cursor = dbapi.cursor()
-    try:
-        cursor.executemany(sql, rows)
-    finally:
-        cursor.close()
+    with _driver_cursor(session) as (cursor, mark):
+        marks = ", ".join([mark] * len(columns))
+        cursor.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 
 
 def add_run_results(
@@ -114,18 +124,12 @@ def mark_located(session: Session, run: Run, rows: Iterable[tuple[str, int]]) ->
     batch = [(run.id, q, r) for q, r in rows]
     if not batch:
         return
-    mark = "?" if session.get_bind().dialect.paramstyle == "qmark" else "%s"
-    sql = (
-        f"UPDATE run_result SET located = 1 WHERE run_id = {mark} "
-        f"AND query_external_id = {mark} AND rank = {mark}"
-    )
-    dbapi = session.connection().connection.dbapi_connection
-    assert dbapi is not None
-    cursor = dbapi.cursor()
-    try:
-        cursor.executemany(sql, batch)
-    finally:
-        cursor.close()
+    with _driver_cursor(session) as (cursor, mark):
+        cursor.executemany(
+            f"UPDATE run_result SET located = 1 WHERE run_id = {mark} "
+            f"AND query_external_id = {mark} AND rank = {mark}",
+            batch,
+        )
 
 
 def run_placements(session: Session, run: Run) -> dict[str, dict[str, tuple[str, str, str, str]]]:
@@ -199,15 +203,9 @@ def run_rows(session: Session, run: Run) -> RunRows:
     Reads through the driver's cursor: scoring reads every row of a run, and SQLAlchemy's
     per-row processing would cost more than the scoring itself.
     """
-    dbapi = session.connection().connection.dbapi_connection
-    assert dbapi is not None
-    mark = "?" if session.get_bind().dialect.paramstyle == "qmark" else "%s"
-    cursor = dbapi.cursor()
-    try:
+    with _driver_cursor(session) as (cursor, mark):
         cursor.execute(RUN_ROWS_SQL.format(mark=mark), (run.id,))
         return cast(RunRows, group_run_rows(cursor.fetchall()))
-    finally:
-        cursor.close()
 
 
 def query_ids_by_text(session: Session) -> dict[str, set[str]]:
