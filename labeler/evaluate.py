@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from labeler.gcpause import gc_paused
+from labeler.placements import PageKeys, load_placed_run, page_keys, placements_for
+from labeler.shards import plan_processes, score_in_processes
 from labeler.store.fastread import SqliteReader, open_reader
 from labeler.store.location import sqlite_file
 from labeler.store.rows import RunRows, StoredQuestion
@@ -150,45 +152,45 @@ def _score(
     source: ScoringSource | Store,
     questions: list[GoldQuestion],
     pages: dict[str, str],
+    keyed: PageKeys,
     gold_set: str,
     run: str,
     ks: Sequence[int],
     threshold: float,
     jobs: int | None,
 ) -> RunScore:
-    """Score one stored run, in several processes when ``jobs`` allows and it pays."""
+    """Score one stored run, in several processes when ``jobs`` allows and it pays, with
+    the placements stored at import (``keyed``: the pages' keys, see ``page_keys``)."""
     src = _source(source)
+    processes = 1
     if isinstance(src, SqliteReader) and jobs != 1:
-        from labeler.shards import plan_processes, score_in_processes
-
         check_threshold(threshold)  # bad arguments fail here, before any process starts
         check_ks(ks)
         processes = plan_processes(jobs, sum(1 for q in questions if q.elements))
-        if processes > 1:
-            rows, run_ids = score_in_processes(
-                src, questions, pages, run, ks=ks, threshold=threshold, processes=processes
-            )
-            return aggregate(
-                questions,
-                rows,
-                run_ids,
-                ks=ks,
-                threshold=threshold,
-                gold_set=gold_set,
-                run_name=run,
-            )
-    from labeler.placements import load_placed_run, placements_for
-
-    # placements stored at import save locating the chunks on the pages they cover, and
-    # (SQLite) reading the text of chunks they place on every page
-    if isinstance(src, SqliteReader):
-        chunks, known = load_placed_run(src, run, questions, pages)
+    if processes > 1:
+        assert isinstance(src, SqliteReader)
+        rows, run_ids = score_in_processes(
+            src,
+            questions,
+            pages,
+            run,
+            ks=ks,
+            threshold=threshold,
+            processes=processes,
+            keyed_pages=keyed,
+        )
     else:
-        chunks = load_run(src, run)
-        known = placements_for(src.placements(run), pages, questions)
-    rows = score_questions(questions, pages, chunks, ks=ks, threshold=threshold, placements=known)
+        if isinstance(src, SqliteReader):  # also leaves out texts scoring does not need
+            chunks, known = load_placed_run(src, run, questions, keyed)
+        else:
+            chunks = load_run(src, run)
+            known = placements_for(src.placements(run), keyed, questions)
+        rows = score_questions(
+            questions, pages, chunks, ks=ks, threshold=threshold, placements=known
+        )
+        run_ids = list(chunks)
     return aggregate(
-        questions, rows, chunks, ks=ks, threshold=threshold, gold_set=gold_set, run_name=run
+        questions, rows, run_ids, ks=ks, threshold=threshold, gold_set=gold_set, run_name=run
     )
 
 
@@ -209,7 +211,8 @@ def evaluate(
     """
     with gc_paused():
         questions, pages, stale = load_gold(source, gold_set)
-        result = _score(source, questions, pages, gold_set, run, ks, threshold, jobs)
+        keyed = page_keys(pages)
+        result = _score(source, questions, pages, keyed, gold_set, run, ks, threshold, jobs)
     return Evaluation(result, stale)
 
 
@@ -229,8 +232,12 @@ def compare(
     for :func:`evaluate`)."""
     with gc_paused():
         questions, pages, stale = load_gold(source, gold_set)
+        keyed = page_keys(pages)  # once for both runs
         scored = [
-            Evaluation(_score(source, questions, pages, gold_set, name, ks, threshold, jobs), stale)
+            Evaluation(
+                _score(source, questions, pages, keyed, gold_set, name, ks, threshold, jobs),
+                stale,
+            )
             for name in (run_a, run_b)
         ]
     from scoring import compare_runs  # off the path of `labeler score`

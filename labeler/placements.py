@@ -23,7 +23,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from labeler.store.fastread import SqliteReader
 from scoring import Chunk, GoldQuestion, PageIndex, Placement
 
-__all__ = ["Placer", "decode", "encode", "load_placed_run", "placements_for", "text_key"]
+__all__ = [
+    "PageKeys",
+    "Placer",
+    "decode",
+    "encode",
+    "load_placed_run",
+    "page_keys",
+    "placements_for",
+    "text_key",
+]
 
 Stored = tuple[str, str, str, str]
 """A stored placement: ``(starts, repeated, occurrences, lengths)`` as in ``run_placement``."""
@@ -79,15 +88,25 @@ def decode(stored: Stored, labels: Iterable[str] = ()) -> Placement:
     )
 
 
+PageKeys = dict[str, list[str]]
+"""Page key → the documents whose current text has it (see ``page_keys``)."""
+
+
+def page_keys(pages: Mapping[str, str]) -> PageKeys:
+    """Key the current text of each of ``pages`` (document id → text). Hashing every page
+    costs ~10 ms on the bundled corpus: done once per scoring command, before any fork."""
+    keys: PageKeys = {}
+    for doc, text in pages.items():
+        keys.setdefault(text_key(text), []).append(doc)
+    return keys
+
+
 def placements_for(
-    stored: StoredPlacements, pages: Mapping[str, str], questions: Iterable[GoldQuestion]
+    stored: StoredPlacements, keys: PageKeys, questions: Iterable[GoldQuestion]
 ) -> dict[str, dict[str, Placement]]:
     """Scoring's placements (query id → document id → placement) from the stored ones, for
-    the documents of ``pages`` (id → current text) whose text they were made on, with the
-    occurrences of the ``questions``' current label texts."""
-    docs_by_key: dict[str, list[str]] = {}
-    for doc, text in pages.items():
-        docs_by_key.setdefault(text_key(text), []).append(doc)
+    the documents whose current text (``keys``, from ``page_keys``) they were made on, with
+    the occurrences of the ``questions``' current label texts."""
     out: dict[str, dict[str, Placement]] = {}
     for question in questions:
         by_key = stored.get(question.query_id)
@@ -95,7 +114,7 @@ def placements_for(
             continue
         mine: dict[str, Placement] = {}
         for key, placement in by_key.items():
-            for doc in docs_by_key.get(key, ()):
+            for doc in keys.get(key, ()):
                 labels = [e.text for e in question.elements if e.doc == doc]
                 mine[doc] = decode(placement, labels)
         if mine:
@@ -153,20 +172,21 @@ def load_placed_run(
     source: SqliteReader,
     run: str,
     questions: Sequence[GoldQuestion],
-    pages: Mapping[str, str],
+    keys: PageKeys,
     *,
     since: str | None = None,
     until: str | None = None,
 ) -> tuple[dict[str, list[Chunk]], dict[str, dict[str, Placement]]]:
     """The run's chunks (query ids bounded as in ``SqliteReader.run_rows``) and scoring's
-    placements for ``questions``, reading a chunk's text only where scoring needs it.
+    placements for ``questions`` (pages keyed by ``page_keys``), reading a chunk's text only
+    where scoring needs it.
 
     A chunk found at import on every page its question's labels cited comes without text
     when the question's current labels cite only pages whose stored placement still
     applies; scoring then has its place and length. For any other question with such a
     chunk (a page re-ingested, a label on a new page), every text is read.
     """
-    known = placements_for(source.placements(run, since=since, until=until), pages, questions)
+    known = placements_for(source.placements(run, since=since, until=until), keys, questions)
     rows = source.lean_run_rows(run, since=since, until=until)
     unread = []
     for question in questions:

@@ -23,7 +23,7 @@ import signal
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from labeler.placements import load_placed_run
+from labeler.placements import PageKeys, load_placed_run, page_keys
 from labeler.store.fastread import SqliteReader
 from scoring import GoldQuestion, Pages, QueryScore, score_questions
 from scoring.metrics import METRIC_NAMES, check_ks
@@ -86,14 +86,18 @@ def score_in_processes(
     ks: Sequence[int],
     threshold: float,
     processes: int,
+    keyed_pages: PageKeys | None = None,
 ) -> ShardResult:
     """Rows for every gold question with elements (in no particular order) and the run's
     query ids in ascending order, scored in ``processes`` processes.
 
     The rows and ids are what :func:`scoring.aggregate` takes; ``reader`` must be open on
-    a SQLite file (the other processes open their own connection to it).
+    a SQLite file (the other processes open their own connection to it). ``keyed_pages``
+    are the pages' keys (``labeler.placements.page_keys``), worked out here when not given, and
+    once for every process.
     """
     reader.run_id(run)  # an unknown run fails here, before any process starts
+    keyed = page_keys(pages) if keyed_pages is None else keyed_pages
     scored = [q for q in questions if q.elements]
     shards = split_ids([q.query_id for q in scored], processes)
     keys = [metric_key(name, k) for name in METRIC_NAMES for k in check_ks(ks)]
@@ -101,7 +105,7 @@ def score_in_processes(
     def work(source: SqliteReader, shard: Shard) -> ShardResult:
         since, until = shard
         mine = [q for q in scored if _in_range(q.query_id, shard)]
-        chunks, known = load_placed_run(source, run, mine, pages, since=since, until=until)
+        chunks, known = load_placed_run(source, run, mine, keyed, since=since, until=until)
         return (
             score_questions(mine, pages, chunks, ks=ks, threshold=threshold, placements=known),
             list(chunks),

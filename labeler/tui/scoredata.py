@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from labeler.evaluate import StoreSource, load_gold, load_run
 from labeler.gcpause import gc_paused
-from labeler.placements import placements_for
+from labeler.placements import page_keys, placements_for
 from labeler.store import RunSummary, Store
 from scoring import Chunk as Chunk
 from scoring import (
@@ -40,7 +40,8 @@ def score_stored_run(store: Store, gold_set: str, run: RunSummary) -> ScoredRun:
     with gc_paused():  # see labeler.gcpause; safe in a worker thread
         questions, pages, stale = load_gold(store, gold_set)
         chunks = load_run(store, run.name)
-        known = placements_for(StoreSource(store).placements(run.name), pages, questions)
+        stored = StoreSource(store).placements(run.name)
+        known = placements_for(stored, page_keys(pages), questions)
         rows = score_questions(questions, pages, chunks, placements=known)
         result = aggregate(questions, rows, chunks, gold_set=gold_set, run_name=run.name)
     return ScoredRun(result, {q.query_id: q for q in questions}, chunks, pages, stale)
