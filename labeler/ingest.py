@@ -6,7 +6,12 @@ default jsoup profile, ``.txt``/``.md`` → ``text``; anything else is skipped a
 stores it under a document id:
 
 * for a file inside a directory argument: its path relative to that directory, with ``/``;
-* for a file argument: its name.
+* for a file argument: its name (a symbolic link given as a file argument is followed:
+  the id is the link's name, the text its target's).
+
+Inside a directory argument, a symbolic link to a file outside that directory is not
+followed: it is counted as skipped, with a note; links to directories are not descended
+(links to files inside the directory are read like the files they point at).
 
 Behaviour worth knowing:
 
@@ -15,7 +20,13 @@ Behaviour worth knowing:
   the extractor now produces something else).
 * A changed file replaces the page text; its labelled elements are re-anchored by text and
   context (:mod:`labeler.reanchor`): moved ones and ones marked stale are listed in the
-  report; nothing is ever dropped.
+  report, and stale ones whose exact text is back at their offsets become ok again
+  (``restored``); nothing is ever dropped.
+* A document id already stored from *another* source file (another resolved path) with
+  other bytes is not replaced: the file is listed in ``failed`` naming both paths, unless
+  ``replace_source`` is true (e.g. the corpus folder moved). The same id from the same path
+  is an ordinary update; identical bytes from another path are ``unchanged`` (with
+  ``replace_source``: ``updated``, recording the new path).
 * Each document is one short write transaction (all or nothing); a failure on one file
   (unreadable, not a regular file, too large, extraction error, duplicate id) is collected
   in ``failed`` with the reason and the walk goes on.
@@ -38,8 +49,8 @@ from typing import NamedTuple
 
 from labeler.errors import InputError, IntegrityError
 from labeler.extract import HTML_SUFFIXES, TEXT_SUFFIXES, page_text, profile_for_path
-from labeler.store import Fingerprint, StaleElement, Store, document_fingerprint, upsert_document
-from labeler.store.documents import MovedElement
+from labeler.store import StaleElement, Store, document_fingerprint, upsert_document
+from labeler.store.documents import MovedElement, RestoredElement, SourceConflict, same_source
 
 ProgressFn = Callable[[int, int, str], None]
 """``progress(done, total, path)``, called once per file after it is handled."""
@@ -62,7 +73,8 @@ class IngestReport:
     ``added``/``updated``/``unchanged``/``skipped`` are counts; the matching ``*_ids``
     (document ids) and ``skipped_paths`` say which. ``failed`` holds (path, reason) pairs,
     ``stale`` the elements newly marked stale, ``moved`` the elements re-anchored to new
-    offsets, ``empty`` the ids stored with empty text,
+    offsets, ``restored`` the stale elements ok again, ``empty`` the ids stored with empty
+    text,
     ``notes`` remarks for the user (e.g. a directory with nothing to ingest), ``bytes`` the
     bytes read and ``seconds`` the wall time.
     """
@@ -78,6 +90,7 @@ class IngestReport:
     bytes: int = 0
     moved: tuple[MovedElement, ...] = ()
     seconds: float = 0.0
+    restored: tuple[RestoredElement, ...] = ()
 
     @property
     def added(self) -> int:
@@ -121,6 +134,7 @@ class _Tally:
     failed: list[IngestFailure] = field(default_factory=list)
     stale: list[StaleElement] = field(default_factory=list)
     moved: list[MovedElement] = field(default_factory=list)
+    restored: list[RestoredElement] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     bytes_read: int = 0
@@ -133,11 +147,24 @@ def _walk(root: Path, tally: _Tally) -> Iterable[_Candidate]:
     def on_error(exc: OSError) -> None:
         tally.fail(exc.filename or root, f"cannot list directory: {exc.strerror or exc}")
 
+    inside = os.path.realpath(root)
     for dirpath, dirnames, filenames in os.walk(root, onerror=on_error):
         dirnames.sort()
         for name in sorted(filenames):
             path = Path(dirpath, name)
+            if path.is_symlink() and not _within(os.path.realpath(path), inside):
+                # a link out of the folder would store a file the user did not give
+                tally.skipped.append(str(path))
+                tally.notes.append(
+                    f"{path}: symbolic link to {os.path.realpath(path)}, outside {root}; "
+                    "not followed (give the file itself to ingest it)"
+                )
+                continue
             yield _Candidate(path, path.relative_to(root).as_posix(), profile_for_path(name))
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
 def collect(paths: Sequence[str | Path], tally: _Tally) -> list[_Candidate]:
@@ -182,7 +209,14 @@ def _read(path: Path, max_bytes: int) -> bytes | str:
 
 
 def _ingest_one(
-    store: Store, cand: _Candidate, profile: str, tally: _Tally, *, reextract: bool, max_bytes: int
+    store: Store,
+    cand: _Candidate,
+    profile: str,
+    tally: _Tally,
+    *,
+    reextract: bool,
+    max_bytes: int,
+    replace_source: bool,
 ) -> None:
     data = _read(cand.path, max_bytes)
     if isinstance(data, str):
@@ -190,11 +224,19 @@ def _ingest_one(
         return
     tally.bytes_read += len(data)
     sha = hashlib.sha256(data).hexdigest()
+    source = os.path.abspath(cand.path)
     with store.session() as session:
         known = document_fingerprint(session, cand.doc_id)
-    if known == Fingerprint(sha, profile) and not reextract:
-        tally.unchanged.append(cand.doc_id)
-        return
+    if known is not None:
+        elsewhere = not same_source(known.source_path, source)
+        if elsewhere and known.sha256 != sha and not replace_source:
+            # refused before extracting; upsert_document checks again in its transaction
+            tally.fail(cand.path, str(SourceConflict(cand.doc_id, known.source_path, source)))
+            return
+        same = (known.sha256, known.profile) == (sha, profile)
+        if same and not reextract and not (elsewhere and replace_source):
+            tally.unchanged.append(cand.doc_id)
+            return
     try:
         text = page_text(data, profile)
     except Exception as exc:  # the extractor must never take the whole ingest down
@@ -206,10 +248,11 @@ def _ingest_one(
             result = upsert_document(
                 session,
                 doc_id=cand.doc_id,
-                source_path=os.path.abspath(cand.path),
+                source_path=source,
                 sha256=sha,
                 profile=profile,
                 text=text,
+                replace_source=replace_source,
             )
     except IntegrityError as exc:
         tally.fail(cand.path, str(exc))
@@ -218,6 +261,7 @@ def _ingest_one(
     by_outcome[result.outcome].append(cand.doc_id)
     tally.stale.extend(result.stale)
     tally.moved.extend(result.moved)
+    tally.restored.extend(result.restored)
     if not text and result.outcome != "unchanged":
         tally.empty.append(cand.doc_id)
 
@@ -229,8 +273,11 @@ def ingest_paths(
     progress: ProgressFn | None = None,
     reextract: bool = False,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    replace_source: bool = False,
 ) -> IngestReport:
     """Ingest files and directories into ``store``; see the module docstring.
+
+    ``replace_source`` lets a file replace a page stored from another source file.
 
     Raises :class:`InputError` when a path does not exist (before anything is written).
     ``progress(done, total, path)`` is called after each file, skipped ones included.
@@ -250,7 +297,15 @@ def ingest_paths(
             tally.fail(cand.path, f"document id {cand.doc_id!r} is already taken by {first}")
         else:
             seen[cand.doc_id] = cand.path
-            _ingest_one(store, cand, cand.profile, tally, reextract=reextract, max_bytes=max_bytes)
+            _ingest_one(
+                store,
+                cand,
+                cand.profile,
+                tally,
+                reextract=reextract,
+                max_bytes=max_bytes,
+                replace_source=replace_source,
+            )
         if progress is not None:
             progress(done, total, str(cand.path))
     return IngestReport(
@@ -265,6 +320,7 @@ def ingest_paths(
         bytes=tally.bytes_read,
         seconds=time.perf_counter() - started,
         moved=tuple(tally.moved),
+        restored=tuple(tally.restored),
     )
 
 

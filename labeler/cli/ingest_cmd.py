@@ -19,10 +19,22 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "profile, .txt/.md as they are. A document's id is its path relative to the folder "
             "given (with '/'), or the file name for a single file. Unchanged files are left "
             "alone; changed files are updated, labels on them follow their text (moved) or, "
-            "when it cannot be found unambiguously, are marked stale; both are reported."
+            "when it cannot be found unambiguously, are marked stale; stale labels whose text "
+            "is back at their offsets are ok again; all are reported. A file whose document "
+            "id is stored from another file is refused (exit 1) unless --replace-source. "
+            "A symbolic link given as PATH is followed; inside a folder, links to files "
+            "outside it are skipped and links to folders are not descended."
         ),
     )
     p.add_argument("paths", nargs="+", metavar="PATH")
+    p.add_argument(
+        "--replace-source",
+        action="store_true",
+        help=(
+            "let these files replace pages stored from other source files with the same "
+            "document id (e.g. after moving the corpus folder)"
+        ),
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
 
@@ -64,7 +76,11 @@ def run(args: argparse.Namespace) -> int:
 
     store = open_store(resolve_db(args.db))
     with progress_bar(not args.quiet) as progress:
-        report = ingest_paths(store, args.paths, progress=progress)
+        report = ingest_paths(
+            store, args.paths, progress=progress, replace_source=args.replace_source
+        )
+    for note in report.notes:
+        print(f"labeler: {note}", file=sys.stderr)
     for path, reason in report.failed:
         print(f"labeler: {path}: {reason}", file=sys.stderr)
     for moved in report.moved[:MOVED_SHOWN]:
@@ -73,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"labeler: ... and {len(report.moved) - MOVED_SHOWN} more moved", file=sys.stderr)
     for stale in report.stale:
         print(f"labeler: stale label: {stale}", file=sys.stderr)
+    for back in report.restored:
+        print(f"labeler: label ok again: {back}", file=sys.stderr)
     print(
         f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
         f"skipped {report.skipped}, failed {len(report.failed)}; "
@@ -85,4 +103,6 @@ def run(args: argparse.Namespace) -> int:
             f"{len(report.stale)} labelled element(s) no longer match their page (stale); "
             "'labeler doctor' lists them"
         )
+    if report.restored:
+        print(f"{len(report.restored)} stale labelled element(s) match their page again (ok)")
     return 1 if report.failed else 0

@@ -1,13 +1,22 @@
 """Pages: look them up, list them, and add or replace them with change detection.
 
 :func:`upsert_document` is the one write path for page text. When a page's text changes,
-every ``ok`` element that no longer equals ``new_text[start:end]`` is marked ``stale`` (and
-audited) *before* the text is replaced, in the same transaction; elements are never dropped
-and their offsets and text are never rewritten here.
+every element of the page is checked again, in the same transaction and audited:
+
+* an ``ok`` element follows its text (:mod:`labeler.reanchor`): kept, moved to new
+  offsets, or marked ``stale`` *before* the text is replaced;
+* a ``stale`` element whose exact text is back at the offsets it was labelled at becomes
+  ``ok`` again (e.g. the page it was labelled on is ingested again). Its context is not
+  stored, so its own offsets are the evidence: a copy of the text elsewhere does not count.
+
+Elements are never dropped. A page is never replaced by another file's content without
+being asked: an update whose bytes come from a different source file than the stored one
+raises :class:`SourceConflict` unless ``replace_source`` is given.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -45,10 +54,31 @@ class DocumentSummary:
 
 @dataclass(frozen=True)
 class Fingerprint:
-    """What decides whether a file must be extracted again."""
+    """What decides whether a file must be extracted again, and where it last came from."""
 
     sha256: str
     profile: str
+    source_path: str
+
+
+class SourceConflict(IntegrityError):
+    """An update would replace a page with the content of another source file."""
+
+    def __init__(self, doc_id: str, stored: str, offered: str) -> None:
+        self.doc_id = doc_id
+        self.stored = stored
+        self.offered = offered
+        super().__init__(
+            f"document id {doc_id!r} is already stored from another file, {stored}; not "
+            "replaced. If this file is now that page's source (e.g. the corpus folder moved), "
+            "ingest it again with --replace-source"
+        )
+
+
+def same_source(stored: str, offered: str) -> bool:
+    """True when two source paths name the same file: equal, or equal once symbolic links
+    and ``..`` are resolved (a path that no longer exists is compared as written)."""
+    return stored == offered or os.path.realpath(stored) == os.path.realpath(offered)
 
 
 @dataclass(frozen=True)
@@ -95,13 +125,35 @@ class MovedElement:
 
 
 @dataclass(frozen=True)
+class RestoredElement:
+    """A stale element whose exact text is back at its offsets: ok again."""
+
+    element_id: int
+    document_id: str
+    gold_set: str
+    query_external_id: str
+    start: int
+    end: int
+    text: str
+
+    def __str__(self) -> str:
+        shown = self.text if len(self.text) <= 60 else self.text[:59] + "…"
+        return (
+            f"{self.document_id} [{self.start}:{self.end}] {self.gold_set}/"
+            f"{self.query_external_id}: {shown!r}"
+        )
+
+
+@dataclass(frozen=True)
 class UpsertResult:
-    """What :func:`upsert_document` did, and which elements it moved or marked stale."""
+    """What :func:`upsert_document` did, and which elements it moved, marked stale or
+    restored (stale → ok)."""
 
     doc_id: str
     outcome: UpsertOutcome
     stale: tuple[StaleElement, ...] = ()
     moved: tuple[MovedElement, ...] = ()
+    restored: tuple[RestoredElement, ...] = ()
 
 
 def find_document(session: Session, doc_id: str) -> Document | None:
@@ -118,11 +170,12 @@ def get_document(session: Session, doc_id: str) -> Document:
 
 
 def document_fingerprint(session: Session, doc_id: str) -> Fingerprint | None:
-    """sha256 and profile of ``doc_id`` without loading its text; None when absent."""
+    """sha256, profile and source path of ``doc_id`` without loading its text; None when
+    absent."""
     row = session.exec(
-        select(Document.sha256, Document.profile).where(Document.id == doc_id)
+        select(Document.sha256, Document.profile, Document.source_path).where(Document.id == doc_id)
     ).one_or_none()
-    return None if row is None else Fingerprint(row[0], row[1])
+    return None if row is None else Fingerprint(row[0], row[1], row[2])
 
 
 def list_documents(session: Session) -> list[DocumentSummary]:
@@ -137,25 +190,40 @@ def list_documents(session: Session) -> list[DocumentSummary]:
 class _Reanchored:
     stale: list[StaleElement]
     moved: list[tuple[Element, MovedElement, dict[str, object]]]
+    restored: list[tuple[Element, RestoredElement, dict[str, object]]]
 
 
 def _reanchor(session: Session, doc_id: str, old: str, new: str, actor: str) -> _Reanchored:
-    """Relocate every ok element of ``doc_id`` from page text ``old`` to ``new``.
+    """Check every element of ``doc_id`` against the change of its page from ``old`` to ``new``.
 
-    Stale elements are marked and audited here. Elements to move are only *parked* (status
-    stale, not audited) so that the page text can be replaced; :func:`_place_moved` puts
-    them at their new offsets afterwards.
+    Ok elements that go stale are marked and audited here. Ok elements to move are only
+    *parked* (status stale, not audited) so that the page text can be replaced; stale
+    elements whose text is back at their offsets are only listed: :func:`_apply` puts both
+    in place afterwards, once the new text is stored (the span triggers check against it).
     """
     rows = session.exec(
         select(Element, Query.external_id, GoldSet.name)
         .join(Query, col(Query.id) == col(Element.query_id))
         .join(GoldSet, col(GoldSet.id) == col(Query.gold_set_id))
-        .where(Element.document_id == doc_id, Element.status == ELEMENT_OK)
+        .where(Element.document_id == doc_id)
         .order_by(col(Element.id))
     ).all()
-    done = _Reanchored([], [])
+    done = _Reanchored([], [], [])
     for element, external_id, gold_set in rows:
         assert element.id is not None  # loaded from the database
+        if element.status != ELEMENT_OK:
+            if span_problem(new, element.start, element.end, element.text) is None:
+                back = RestoredElement(
+                    element_id=element.id,
+                    document_id=doc_id,
+                    gold_set=gold_set,
+                    query_external_id=external_id,
+                    start=element.start,
+                    end=element.end,
+                    text=element.text,
+                )
+                done.restored.append((element, back, snapshot(element)))
+            continue
         where = None
         if old[element.start : element.end] == element.text:
             where = relocate(old, new, element.start, element.end)
@@ -212,13 +280,17 @@ def _reanchor(session: Session, doc_id: str, old: str, new: str, actor: str) -> 
     return done
 
 
-def _place_moved(
-    session: Session, moves: list[tuple[Element, MovedElement, dict[str, object]]], actor: str
-) -> None:
-    """Give parked elements their new offsets and status ok, one audited change each."""
-    for element, moved, before in moves:
+def _apply(session: Session, changes: _Reanchored, actor: str) -> None:
+    """Give parked elements their new offsets and restored ones their ok status again, one
+    audited change each (run after the new page text is stored)."""
+    placed: list[tuple[Element, int, dict[str, object]]] = [
+        (element, moved.element_id, before) for element, moved, before in changes.moved
+    ]
+    for element, moved, _ in changes.moved:
         element.start = moved.start
         element.end = moved.end
+    placed += [(element, back.element_id, before) for element, back, before in changes.restored]
+    for element, element_id, before in placed:
         element.status = ELEMENT_OK
         session.add(element)
         record_change(
@@ -226,7 +298,7 @@ def _place_moved(
             actor=actor,
             action="change",
             entity="element",
-            entity_id=moved.element_id,
+            entity_id=element_id,
             before=before,
             after=snapshot(element),
         )
@@ -252,16 +324,20 @@ def upsert_document(
     profile: str,
     text: str,
     actor: str = "ingest",
+    replace_source: bool = False,
 ) -> UpsertResult:
     """Add page ``doc_id`` or bring it up to date; flushes, the caller commits.
 
     * absent → ``added``;
+    * stored from another source file (:func:`same_source` says no) with other bytes
+      (sha256) → :class:`SourceConflict`, nothing written, unless ``replace_source``;
     * same sha256, profile and text → ``unchanged``, nothing is written at all (a different
-      ``source_path`` alone is not a change);
+      ``source_path`` alone is not a change, except with ``replace_source``, which records
+      the new path: ``updated``);
     * otherwise → ``updated``: text, sha256, profile, source path and time are replaced, and
-      when the text changed its ok elements are re-anchored (module docstring): those moved
-      are returned in ``moved``, those marked stale in ``stale``, each audited under
-      ``actor``.
+      when the text changed every element of the page is checked again (module docstring):
+      those moved are returned in ``moved``, those marked stale in ``stale``, stale ones
+      whose text is back in ``restored``, each audited under ``actor``.
 
     Raises :class:`IntegrityError` when ``doc_id`` or ``text`` cannot be stored as UTF-8.
     """
@@ -275,9 +351,17 @@ def upsert_document(
         )
         session.flush()
         return UpsertResult(doc_id, "added")
-    if existing.sha256 == sha256 and existing.profile == profile and existing.text == text:
+    elsewhere = not same_source(existing.source_path, source_path)
+    if elsewhere and existing.sha256 != sha256 and not replace_source:
+        raise SourceConflict(doc_id, existing.source_path, source_path)
+    if (
+        existing.sha256 == sha256
+        and existing.profile == profile
+        and existing.text == text
+        and not (elsewhere and replace_source)
+    ):
         return UpsertResult(doc_id, "unchanged")
-    changes = _Reanchored([], [])
+    changes = _Reanchored([], [], [])
     if existing.text != text:
         changes = _reanchor(session, doc_id, existing.text, text, actor)
     session.flush()  # stale marks first: the document trigger checks the remaining ok ones
@@ -288,7 +372,11 @@ def upsert_document(
     existing.ingested_at = utcnow()
     session.add(existing)
     session.flush()
-    _place_moved(session, changes.moved, actor)
+    _apply(session, changes, actor)
     return UpsertResult(
-        doc_id, "updated", tuple(changes.stale), tuple(moved for _, moved, _ in changes.moved)
+        doc_id,
+        "updated",
+        tuple(changes.stale),
+        tuple(moved for _, moved, _ in changes.moved),
+        tuple(back for _, back, _ in changes.restored),
     )

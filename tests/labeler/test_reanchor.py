@@ -220,3 +220,41 @@ def test_cli_ingest_prints_moved_and_stale_counts(db_url: str, tmp_path: Path) -
     assert "1 labelled element(s) no longer match their page (stale)" in proc.stdout
     assert "moved label: policy.txt" in proc.stderr
     assert "stale label: policy.txt" in proc.stderr
+
+
+def test_stale_label_whose_text_is_back_is_ok_again_in_the_same_pass(
+    store: Store, tmp_path: Path
+) -> None:
+    """v1 → v2 edits inside the second label (stale); v2 → v3 undoes that edit and edits
+    inside the first (same length, so the second is back at its offsets 162-177, counted by
+    hand): one pass marks the first stale and brings the second back. v4 puts the first's
+    text back, shifted: it stays stale."""
+    page = tmp_path / "policy.txt"
+    page.write_text(OLD, encoding="utf-8")
+    ingest_paths(store, [page])
+    first = _label(store, "policy.txt", ELEMENT, "q1")
+    second = _label(store, "policy.txt", "security office", "q2")
+    page.write_text(OLD.replace("security office", "security team"), encoding="utf-8")
+    v2 = ingest_paths(store, [page])
+    assert ([s.element_id for s in v2.stale], v2.restored) == ([second], ())
+
+    page.write_text(OLD.replace("approved by", "accepted by"), encoding="utf-8")
+    v3 = ingest_paths(store, [page])
+
+    assert [s.element_id for s in v3.stale] == [first]
+    assert [r.element_id for r in v3.restored] == [second]
+    back = _element(store, second)
+    assert (back.status, back.start, back.end) == (ELEMENT_OK, 162, 177)
+    assert _element(store, first).status == ELEMENT_STALE
+    with store.session() as s:
+        last = list_audit(s, entity="element", entity_id=second)[0]
+    assert (last.actor, last.action) == ("ingest", "change")
+    assert last.before is not None and last.after is not None
+    assert (last.before["status"], last.after["status"]) == (ELEMENT_STALE, ELEMENT_OK)
+
+    # Its context is not stored, so only a stale label's own offsets vouch for it: the first
+    # label's text back 9 code points further on (after a preface) is not enough.
+    page.write_text("Preface. " + OLD, encoding="utf-8")
+    v4 = ingest_paths(store, [page])
+    assert (v4.restored, [m.element_id for m in v4.moved]) == ((), [second])
+    assert _element(store, first).status == ELEMENT_STALE
