@@ -1,13 +1,16 @@
 """Gold set import and export orchestration (JSONL v1), independent of the UI.
 
 Import is all-or-nothing: every line is parsed and every element anchored in its page
-before anything is written, so a bad line leaves the database as it was.
+before anything is written, so a bad line leaves the database as it was. A stale element
+(``"status": "stale"``) is stored stale as written: its offsets and text are what was
+labelled on its page as it was then, so they are not anchored (its page must exist).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from dataclasses import replace as replace_summary
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,11 +20,12 @@ from labeler.formats.gold_jsonl import GoldLine, read_gold
 
 if TYPE_CHECKING:
     from labeler.store import Store
+    from labeler.store.goldsets import DroppedElement
 
 
 @dataclass(frozen=True)
 class ResolvedElement:
-    """An element placed in its page: ``text == page[start:end]`` holds."""
+    """An element placed in its page: ``text == page[start:end]`` holds unless ``stale``."""
 
     doc: str
     start: int
@@ -30,6 +34,7 @@ class ResolvedElement:
     grade: int
     reanchored: bool
     repeated: bool
+    stale: bool = False
 
 
 @dataclass(frozen=True)
@@ -43,10 +48,14 @@ class ResolvedQuestion:
 
 @dataclass(frozen=True)
 class ResolveSummary:
+    """Counts of an import; ``removed`` the elements a replaced set lost (``--force``)."""
+
     questions: int
     elements: int
     reanchored: int
     repeated: int
+    stale: int = 0
+    removed: tuple[DroppedElement, ...] = ()
 
 
 def resolve_gold(
@@ -56,7 +65,8 @@ def resolve_gold(
 
     ``page_of`` returns a document's stored text, or None when no such document exists.
     Elements with offsets are checked against the page and re-anchored by text when they do
-    not match; elements without offsets take the text's first occurrence. Raises
+    not match; elements without offsets take the text's first occurrence; stale elements
+    are kept as written. Raises
     :class:`InputError` naming the line on an unknown document or a text not on its page.
     """
     questions = list(_resolve(read_gold(path), path, page_of))
@@ -66,6 +76,7 @@ def resolve_gold(
         elements=len(elements),
         reanchored=sum(e.reanchored for e in elements),
         repeated=sum(e.repeated for e in elements),
+        stale=sum(e.stale for e in elements),
     )
     return questions, summary
 
@@ -84,6 +95,20 @@ def _resolve(
                 raise InputError(
                     path, f"elements[{i}]: unknown document {element.doc!r}", line.line
                 )
+            if element.stale and element.start is not None and element.end is not None:
+                placed.append(
+                    ResolvedElement(
+                        element.doc,
+                        element.start,
+                        element.end,
+                        element.text,
+                        element.grade,
+                        reanchored=False,
+                        repeated=False,
+                        stale=True,
+                    )
+                )
+                continue
             try:
                 a = anchor(page, element.text, element.start, element.end)
             except AnchorFailure as err:
@@ -112,12 +137,16 @@ def import_gold_file(
     annotator: str,
     description: str = "",
     replace: bool = False,
+    force: bool = False,
 ) -> tuple[list[ResolvedQuestion], ResolveSummary]:
     """Import gold JSONL ``path`` into gold set ``gold_set``, all or nothing.
 
     Every element is resolved against the stored pages first (:func:`resolve_gold`); only
     then is the set written, in one transaction. ``replace`` overwrites an existing set of
-    that name (otherwise that is an :class:`~labeler.errors.IntegrityError`).
+    that name (otherwise that is an :class:`~labeler.errors.IntegrityError`); when that
+    would remove elements the file does not hold, :class:`~labeler.store.goldsets.DropRefused`
+    is raised and nothing is written, unless ``force`` (then the summary's ``removed`` lists
+    them).
     """
     from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
 
@@ -136,13 +165,20 @@ def import_gold_file(
             q.query,
             q.notes or "",
             tuple(
-                NewElement(e.doc, e.start, e.end, e.text, e.grade, annotator) for e in q.elements
+                NewElement(e.doc, e.start, e.end, e.text, e.grade, annotator, e.stale)
+                for e in q.elements
             ),
         )
         for q in questions
     ]
     with store.write() as session:
-        import_gold_set(
-            session, gold_set, new, actor=annotator, description=description, replace=replace
+        removed = import_gold_set(
+            session,
+            gold_set,
+            new,
+            actor=annotator,
+            description=description,
+            replace=replace,
+            force=force,
         )
-    return questions, summary
+    return questions, replace_summary(summary, removed=removed)

@@ -8,11 +8,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from labeler.cli.output import open_output
 from labeler.errors import UsageError
+
+if TYPE_CHECKING:
+    from labeler.store.goldsets import DroppedElement
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -28,8 +32,10 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         description=(
             "Read a gold JSONL v1 file. Elements with offsets are checked against the stored "
             "page (and re-anchored by text when they do not match); elements without offsets "
-            "are anchored at the first occurrence of their text. Any bad line rejects the whole "
-            "file, naming the line; the database is then unchanged."
+            "are anchored at the first occurrence of their text; elements marked "
+            '"status": "stale" are stored stale as written. Any bad line rejects the whole '
+            "file, naming the line; the database is then unchanged. --replace refuses to "
+            "remove elements the file does not hold (listing them) unless --force."
         ),
     )
     imp.add_argument("file", metavar="FILE")
@@ -47,6 +53,14 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     imp.add_argument("--gold-set", required=True, metavar="NAME")
     imp.add_argument("--description", default="")
     imp.add_argument("--replace", action="store_true", help="overwrite an existing gold set")
+    imp.add_argument(
+        "--force",
+        action="store_true",
+        help=(
+            "with --replace: remove the set's elements the file does not hold (listed on "
+            "stderr); without it such a replace is refused"
+        ),
+    )
     imp.add_argument("--annotator", default=None, help="recorded on elements (default: you)")
     imp.set_defaults(handler=run_import)
 
@@ -55,7 +69,8 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         parents=[common],
         help="write a gold set as JSONL v1 (offsets in code points), TREC, BEIR or Ragas",
         description=(
-            "jsonl: gold JSONL v1. trec / beir: the gold set projected onto a chunk file "
+            'jsonl: gold JSONL v1 (stale elements included, marked "status": "stale"). '
+            "trec / beir: the gold set projected onto a chunk file "
             "(--chunks): a chunk is relevant to a question when it holds one of its elements "
             "whole, with that element's grade (the highest if several); chunk ids are "
             "<doc>#<start>-<end>. trec writes 'qid 0 chunk_id grade' lines; beir writes "
@@ -84,6 +99,7 @@ def run_import(args: argparse.Namespace) -> int:
     from labeler.store import open_store, resolve_db
 
     annotator = resolve_annotator(args.annotator)
+    _check_force(args)
     questions, summary = import_gold_file(
         open_store(resolve_db(args.db)),
         args.file,
@@ -91,6 +107,7 @@ def run_import(args: argparse.Namespace) -> int:
         annotator=annotator,
         description=args.description,
         replace=args.replace,
+        force=args.force,
     )
     for q in questions:
         for e in q.elements:
@@ -106,12 +123,38 @@ def run_import(args: argparse.Namespace) -> int:
                     f"on the page (kept at {e.start}-{e.end}; scoring flags it as repeated)",
                     file=sys.stderr,
                 )
+    _report_removed(args, summary.removed, annotator)
+    stale = f", {summary.stale} stale" if summary.stale else ""
     print(
         f"imported gold set {args.gold_set!r}: {summary.questions} questions, "
         f"{summary.elements} elements ({summary.reanchored} re-anchored, "
-        f"{summary.repeated} repeated on their page)"
+        f"{summary.repeated} repeated on their page{stale})"
     )
     return 0
+
+
+def _check_force(args: argparse.Namespace) -> None:
+    if args.force and not args.replace:
+        raise UsageError("--force only makes sense with --replace")
+
+
+def _report_removed(args: argparse.Namespace, removed: Sequence[DroppedElement], who: str) -> None:
+    """List on stderr every element a forced replace removed, and how to get them back."""
+    if not removed:
+        return
+    print(
+        f"labeler: --force: removed {len(removed)} element(s) of gold set {args.gold_set!r} "
+        "that the file does not hold (question, page, offsets, text):",
+        file=sys.stderr,
+    )
+    for element in removed:
+        print(f"labeler:   {element}", file=sys.stderr)
+    print(
+        f"labeler: each removal is in the audit log (actor {who!r}, action 'remove', with the "
+        "element as it was); to get them back, import a file that holds them (an export "
+        "taken before the replace) with --replace",
+        file=sys.stderr,
+    )
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -130,19 +173,12 @@ def run_export(args: argparse.Namespace) -> int:
     with store.session() as session, open_output(args.output) as out:
         for q in export_gold_set(session, args.gold_set):
             stale += sum(e.stale for e in q.elements)
-            out.write(
-                gold_line_json(
-                    q.external_id,
-                    q.text,
-                    [(e.doc, e.start, e.end, e.text, e.grade) for e in q.elements if not e.stale],
-                    q.notes,
-                )
-            )
+            out.write(gold_line_json(q.external_id, q.text, q.elements, q.notes))
             out.write("\n")
     if stale:
         print(
-            f"labeler: {stale} stale element(s) left out: their page changed under them; "
-            "re-anchor them first",
+            f'labeler: {stale} stale element(s) written with "status": "stale" (their page '
+            "changed under them; 'labeler doctor' lists them)",
             file=sys.stderr,
         )
     if args.output != "-":
@@ -160,6 +196,7 @@ def _import_spans(args: argparse.Namespace) -> int:
     from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
 
     annotator = resolve_annotator(args.annotator)
+    _check_force(args)
     tasks = read_labelstudio(args.file) if args.format == "labelstudio" else read_doccano(args.file)
     store = open_store(resolve_db(args.db))
     with store.session() as session:
@@ -189,14 +226,16 @@ def _import_spans(args: argparse.Namespace) -> int:
         for q in result.questions
     ]
     with store.write() as session:
-        import_gold_set(
+        removed = import_gold_set(
             session,
             args.gold_set,
             new,
             actor=annotator,
             description=args.description,
             replace=args.replace,
+            force=args.force,
         )
+    _report_removed(args, removed, annotator)
     for note in result.notes:
         print(f"labeler: {args.file}: {note}", file=sys.stderr)
     elements = sum(len(q.elements) for q in result.questions)

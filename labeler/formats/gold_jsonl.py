@@ -6,6 +6,10 @@
                "text": "Exceptions are approved by the data owner.", "grade": 1}],
  "notes": "optional"}
 ```
+
+An element may carry ``"status": "stale"``: its page changed under it, and ``start``/``end``
+and ``text`` are what was labelled on the page as it was then (the text need not be on the
+page now). Export writes it only for stale elements; ``"ok"`` is the default.
 """
 
 from __future__ import annotations
@@ -18,19 +22,23 @@ from typing import IO, Any
 
 from labeler.errors import InputError
 from labeler.formats.jsonlines import optional, read_objects, require
+from labeler.store.rows import StoredElement
 
 OFFSET_UNIT = "codepoint"
+STATUSES = ("ok", "stale")
 
 
 @dataclass(frozen=True)
 class GoldElementLine:
-    """One expected element as written in the file (offsets optional on import)."""
+    """One expected element as written in the file (offsets optional on import, required
+    for a stale one)."""
 
     doc: str
     text: str
     start: int | None
     end: int | None
     grade: int
+    stale: bool = False
 
 
 @dataclass(frozen=True)
@@ -48,7 +56,7 @@ def read_gold(path: str | Path) -> Iterator[GoldLine]:
     """Parse a gold JSONL file line by line.
 
     Checks shape only (fields, types, grade ≥ 1, offsets paired and ordered, unique
-    ``query_id``); whether documents exist and texts are on their pages is the importer's
+    ``query_id``, ``status`` ``ok`` or ``stale``, offsets present on a stale element); whether documents exist and texts are on their pages is the importer's
     job. Raises :class:`InputError` with the line number on the first problem.
     """
     seen: set[str] = set()
@@ -95,26 +103,45 @@ def _element(item: Any, index: int, path: str | Path, line: int) -> GoldElementL
         raise InputError(
             path, f"{where[:-1]} has offset_unit {unit!r}; version 1 counts code points", line
         )
-    return GoldElementLine(doc, text, start, end, grade)
+    status = optional(item, "status", str, path, line, where)
+    status = "ok" if status is None else status
+    if status not in STATUSES:
+        raise InputError(
+            path, f"field {where}'status' must be 'ok' or 'stale', got {status!r}", line
+        )
+    stale = status == "stale"
+    if stale and start is None:
+        raise InputError(
+            path,
+            f"{where[:-1]} is stale but has no 'start'/'end' (the offsets it was labelled at)",
+            line,
+        )
+    return GoldElementLine(doc, text, start, end, grade, stale)
 
 
 def gold_line_json(
     query_id: str,
     query: str,
-    elements: Iterable[tuple[str, int, int, str, int]],
+    elements: Iterable[tuple[str, int, int, str, int] | StoredElement],
     notes: str | None,
 ) -> str:
     """One export line: every field, offsets in code points, ``"offset_unit": "codepoint"``.
 
-    ``elements`` are ``(doc, start, end, text, grade)`` in the order to write them.
+    ``elements`` are ``(doc, start, end, text, grade)`` or stored elements, in the order to
+    write them; a stale stored element gets ``"status": "stale"`` (ok ones no status).
     """
+    written: list[dict[str, Any]] = []
+    for element in elements:
+        doc, start, end, text, grade = element[:5]
+        item: dict[str, Any] = {"doc": doc, "start": start, "end": end, "text": text}
+        item["grade"] = grade
+        if isinstance(element, StoredElement) and element.stale:
+            item["status"] = "stale"
+        written.append(item)
     obj: dict[str, Any] = {
         "query_id": query_id,
         "query": query,
-        "elements": [
-            {"doc": doc, "start": start, "end": end, "text": text, "grade": grade}
-            for doc, start, end, text, grade in elements
-        ],
+        "elements": written,
         "notes": notes,
         "offset_unit": OFFSET_UNIT,
     }

@@ -2,7 +2,11 @@
 
 Import inserts with multi-row statements (no per-row ORM objects) so large gold sets load in
 seconds; every element and question still gets its ``add`` audit entry, and the element span
-triggers still check every row.
+triggers still check every ok row (a stale element is stored as given: its page changed).
+
+Replacing a set never loses an element silently: :func:`dropped_elements` lists the stored
+elements the new content does not hold, and :func:`import_gold_set` refuses to remove them
+(:class:`DropRefused`, nothing written) unless forced.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from sqlmodel import Session, col, select
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.models import (
     ELEMENT_OK,
+    ELEMENT_STALE,
     AuditEntry,
     Document,
     Element,
@@ -30,7 +35,8 @@ from labeler.store.rows import StoredElement, StoredQuestion
 
 @dataclass(frozen=True)
 class NewElement:
-    """An element ready to store: ``text == page[start:end]`` was checked by the caller."""
+    """An element ready to store: ``text == page[start:end]`` was checked by the caller,
+    unless ``stale`` (offsets and text as labelled on the page as it was then)."""
 
     doc: str
     start: int
@@ -38,6 +44,44 @@ class NewElement:
     text: str
     grade: int
     annotator: str
+    stale: bool = False
+
+
+@dataclass(frozen=True)
+class DroppedElement:
+    """A stored element that replacing its gold set would remove (or removed)."""
+
+    query_id: str
+    doc: str
+    start: int
+    end: int
+    text: str
+    stale: bool
+
+    def __str__(self) -> str:
+        shown = self.text if len(self.text) <= 50 else self.text[:49] + "…"
+        flag = " (stale)" if self.stale else ""
+        return f"{self.query_id} {self.doc} [{self.start}:{self.end}] {shown!r}{flag}"
+
+
+class DropRefused(IntegrityError):
+    """Replacing a gold set would remove elements the new content does not hold."""
+
+    #: elements listed in the message (all of them are in ``dropped``)
+    SHOWN = 50
+
+    def __init__(self, name: str, dropped: Sequence[DroppedElement]) -> None:
+        self.dropped = tuple(dropped)
+        lines = [f"  {d}" for d in self.dropped[: self.SHOWN]]
+        if len(self.dropped) > self.SHOWN:
+            lines.append(f"  ... and {len(self.dropped) - self.SHOWN} more")
+        super().__init__(
+            f"gold set {name!r}: replacing it would remove {len(self.dropped)} element(s) "
+            "the new file does not hold (question, page, offsets, text); nothing was "
+            "changed:\n" + "\n".join(lines) + "\nKeep them in the file, or replace anyway "
+            f"with --force (to keep a copy, first: labeler gold export --gold-set {name} "
+            "-o FILE)"
+        )
 
 
 @dataclass(frozen=True)
@@ -70,16 +114,24 @@ def import_gold_set(
     actor: str,
     description: str = "",
     replace: bool = False,
-) -> GoldSet:
+    force: bool = False,
+) -> tuple[DroppedElement, ...]:
     """Create gold set ``name`` holding ``questions``, in the caller's transaction.
 
     An existing set of that name is an :class:`IntegrityError` unless ``replace`` is true,
-    in which case its questions and elements are deleted first (audited as removals).
+    in which case its questions and elements are deleted first (audited as removals). When
+    that would remove elements ``questions`` do not hold (:func:`dropped_elements`),
+    :class:`DropRefused` is raised before anything is written, unless ``force``. Returns
+    the elements removed that way (empty when none).
     """
     existing = session.exec(select(GoldSet).where(col(GoldSet.name) == name)).first()
     if existing is not None and not replace:
         raise IntegrityError(f"gold set {name!r} already exists (use --replace to overwrite it)")
+    dropped: tuple[DroppedElement, ...] = ()
     if existing is not None:
+        dropped = tuple(dropped_elements(session, existing, questions))
+        if dropped and not force:
+            raise DropRefused(name, dropped)
         _clear(session, existing, actor)
         gold_set = existing
     else:
@@ -119,7 +171,7 @@ def import_gold_set(
             "grade": e.grade,
             "annotator": e.annotator,
             "created_at": now,
-            "status": ELEMENT_OK,
+            "status": ELEMENT_STALE if e.stale else ELEMENT_OK,
         }
         for q in questions
         for e in q.elements
@@ -139,7 +191,37 @@ def import_gold_set(
     for batch in _batches(audit_rows):
         session.execute(insert(AuditEntry), batch)
     session.flush()
-    return gold_set
+    return dropped
+
+
+def dropped_elements(
+    session: Session, gold_set: GoldSet, questions: Sequence[NewQuestion]
+) -> list[DroppedElement]:
+    """Stored elements of ``gold_set`` that ``questions`` do not hold, in label order.
+
+    An element is held when the same question id has an element on the same page with the
+    same offsets or the same text (a re-anchored or regraded element is not lost).
+    """
+    spans = {(q.external_id, e.doc, e.start, e.end) for q in questions for e in q.elements}
+    texts = {(q.external_id, e.doc, e.text) for q in questions for e in q.elements}
+    rows = session.execute(
+        sa_select(
+            col(Query.external_id),
+            col(Element.document_id),
+            col(Element.start),
+            col(Element.end),
+            col(Element.text),
+            col(Element.status),
+        )
+        .join(Query, col(Query.id) == col(Element.query_id))
+        .where(col(Query.gold_set_id) == gold_set.id)
+        .order_by(col(Query.id), col(Element.id))
+    )
+    return [
+        DroppedElement(qid, doc, start, end, text, status != ELEMENT_OK)
+        for qid, doc, start, end, text, status in rows
+        if (qid, doc, start, end) not in spans and (qid, doc, text) not in texts
+    ]
 
 
 def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
