@@ -7,6 +7,7 @@ import pytest
 
 from labeler.errors import InputError
 from labeler.formats.gold_jsonl import gold_line_json, read_gold
+from labeler.store.rows import StoredElement
 
 
 def write(tmp_path: Path, *lines: str) -> Path:
@@ -65,6 +66,15 @@ def test_offsets_and_grade_optional_and_empty_elements_allowed(tmp_path: Path) -
         ('{"query_id": "q", "elements": [{"doc": "d", "text": "t", "start": 3, "end": 3}]}', "<"),
         ('{"query_id": "q", "offset_unit": "utf16", "elements": []}', "code points"),
         ('{"query_id": "", "elements": []}', "empty"),
+        (
+            '{"query_id": "q", "elements": [{"doc": "d", "text": "t", "status": "gone"}]}',
+            "elements\\[0\\].'status' must be 'ok' or 'stale', got 'gone'",
+        ),
+        ('{"query_id": "q", "elements": [{"doc": "d", "text": "t", "status": 1}]}', "status"),
+        (
+            '{"query_id": "q", "elements": [{"doc": "d", "text": "t", "status": "stale"}]}',
+            "stale but has no 'start'/'end'",
+        ),
     ],
 )
 def test_bad_line_named_with_its_number(tmp_path: Path, bad: str, message: str) -> None:
@@ -95,3 +105,29 @@ def test_export_line_reads_back(tmp_path: Path) -> None:
     assert json.loads(line)["offset_unit"] == "codepoint"
     (g,) = read_gold(write(tmp_path, line))
     assert g.elements[0].start == 3 and g.elements[0].end == 5 and g.elements[0].grade == 2
+
+
+def test_stale_elements_are_marked_and_read_back(tmp_path: Path) -> None:
+    line = gold_line_json(
+        "q",
+        "Q?",
+        [
+            StoredElement("d.html", 3, 5, "ab", 1, False),
+            StoredElement("d.html", 7, 9, "cd", 2, True),
+        ],
+        None,
+    )
+    assert line == (
+        '{"query_id": "q", "query": "Q?", "elements": ['
+        '{"doc": "d.html", "start": 3, "end": 5, "text": "ab", "grade": 1}, '
+        '{"doc": "d.html", "start": 7, "end": 9, "text": "cd", "grade": 2, "status": "stale"}'
+        '], "notes": null, "offset_unit": "codepoint"}'
+    )
+    (g,) = read_gold(write(tmp_path, line))
+    assert [(e.start, e.stale) for e in g.elements] == [(3, False), (7, True)]
+    (ok,) = read_gold(
+        write(
+            tmp_path, '{"query_id": "q", "elements": [{"doc": "d", "text": "t", "status": "ok"}]}'
+        )
+    )
+    assert ok.elements[0].stale is False
