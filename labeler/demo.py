@@ -6,7 +6,8 @@
    :data:`EXTRA_PAGES` other top-level pages of the bundled corpus as distractors (pages
    already stored unchanged are not re-read; a database holding the whole corpus is reused
    as it is);
-2. imports the demo gold set as gold set ``demo``, replacing an older copy;
+2. imports the demo gold set as gold set ``demo``, replacing an older copy (refused,
+   listing them, when that copy has elements the bundled file does not hold);
 3. chunks those pages twice, as stored: fixed windows of ``size`` tokens
    (:func:`~labeler.chunking.fixed_token_chunks`) and structure-aware chunks cut at the
    page's block boundaries (:func:`~labeler.chunking.structure_chunks`);
@@ -105,6 +106,11 @@ def _import_gold(store: Store, gold: Path) -> list[ResolvedQuestion]:
         annotator=ANNOTATOR,
         description="SQLite questions with hand-picked answer spans (the demo)",
         replace=True,
+        hint=(
+            f"The demo rebuilds gold set {GOLD_SET!r} from {gold}; to keep these labels, "
+            f"export the set (labeler gold export --gold-set {GOLD_SET} --db ... -o FILE) and "
+            "run the demo on another --db"
+        ),
     )
     return questions
 

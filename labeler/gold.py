@@ -138,6 +138,7 @@ def import_gold_file(
     description: str = "",
     replace: bool = False,
     force: bool = False,
+    hint: str = "",
 ) -> tuple[list[ResolvedQuestion], ResolveSummary]:
     """Import gold JSONL ``path`` into gold set ``gold_set``, all or nothing.
 
@@ -145,8 +146,8 @@ def import_gold_file(
     then is the set written, in one transaction. ``replace`` overwrites an existing set of
     that name (otherwise that is an :class:`~labeler.errors.IntegrityError`); when that
     would remove elements the file does not hold, :class:`~labeler.store.goldsets.DropRefused`
-    is raised and nothing is written, unless ``force`` (then the summary's ``removed`` lists
-    them).
+    is raised (with ``hint`` appended to its message) and nothing is written, unless
+    ``force`` (then the summary's ``removed`` lists them).
     """
     from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
 
@@ -180,5 +181,6 @@ def import_gold_file(
             description=description,
             replace=replace,
             force=force,
+            hint=hint,
         )
     return questions, replace_summary(summary, removed=removed)

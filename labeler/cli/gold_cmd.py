@@ -108,6 +108,7 @@ def run_import(args: argparse.Namespace) -> int:
         description=args.description,
         replace=args.replace,
         force=args.force,
+        hint=_force_hint(args),
     )
     for q in questions:
         for e in q.elements:
@@ -136,6 +137,13 @@ def run_import(args: argparse.Namespace) -> int:
 def _check_force(args: argparse.Namespace) -> None:
     if args.force and not args.replace:
         raise UsageError("--force only makes sense with --replace")
+
+
+def _force_hint(args: argparse.Namespace) -> str:
+    return (
+        "Keep them in the file, or replace anyway with --force (to keep a copy, first: "
+        f"labeler gold export --gold-set {args.gold_set} -o FILE)"
+    )
 
 
 def _report_removed(args: argparse.Namespace, removed: Sequence[DroppedElement], who: str) -> None:
@@ -234,6 +242,7 @@ def _import_spans(args: argparse.Namespace) -> int:
             description=args.description,
             replace=args.replace,
             force=args.force,
+            hint=_force_hint(args),
         )
     _report_removed(args, removed, annotator)
     for note in result.notes:

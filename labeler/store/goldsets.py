@@ -65,22 +65,24 @@ class DroppedElement:
 
 
 class DropRefused(IntegrityError):
-    """Replacing a gold set would remove elements the new content does not hold."""
+    """Replacing a gold set would remove elements the new content does not hold.
 
-    #: elements listed in the message (all of them are in ``dropped``)
+    ``dropped`` lists them all (the message shows the first :attr:`SHOWN`); ``hint`` is
+    the caller's way out, appended to the message (the store knows no command line).
+    """
+
     SHOWN = 50
 
-    def __init__(self, name: str, dropped: Sequence[DroppedElement]) -> None:
+    def __init__(self, name: str, dropped: Sequence[DroppedElement], hint: str = "") -> None:
+        self.name = name
         self.dropped = tuple(dropped)
         lines = [f"  {d}" for d in self.dropped[: self.SHOWN]]
         if len(self.dropped) > self.SHOWN:
             lines.append(f"  ... and {len(self.dropped) - self.SHOWN} more")
         super().__init__(
             f"gold set {name!r}: replacing it would remove {len(self.dropped)} element(s) "
-            "the new file does not hold (question, page, offsets, text); nothing was "
-            "changed:\n" + "\n".join(lines) + "\nKeep them in the file, or replace anyway "
-            f"with --force (to keep a copy, first: labeler gold export --gold-set {name} "
-            "-o FILE)"
+            "the new content does not hold (question, page, offsets, text); nothing was "
+            "changed:\n" + "\n".join(lines) + (f"\n{hint}" if hint else "")
         )
 
 
@@ -115,14 +117,15 @@ def import_gold_set(
     description: str = "",
     replace: bool = False,
     force: bool = False,
+    hint: str = "",
 ) -> tuple[DroppedElement, ...]:
     """Create gold set ``name`` holding ``questions``, in the caller's transaction.
 
     An existing set of that name is an :class:`IntegrityError` unless ``replace`` is true,
     in which case its questions and elements are deleted first (audited as removals). When
     that would remove elements ``questions`` do not hold (:func:`dropped_elements`),
-    :class:`DropRefused` is raised before anything is written, unless ``force``. Returns
-    the elements removed that way (empty when none).
+    :class:`DropRefused` (with ``hint``) is raised before anything is written, unless
+    ``force``. Returns the elements removed that way (empty when none).
     """
     existing = session.exec(select(GoldSet).where(col(GoldSet.name) == name)).first()
     if existing is not None and not replace:
@@ -131,7 +134,7 @@ def import_gold_set(
     if existing is not None:
         dropped = tuple(dropped_elements(session, existing, questions))
         if dropped and not force:
-            raise DropRefused(name, dropped)
+            raise DropRefused(name, dropped, hint)
         _clear(session, existing, actor)
         gold_set = existing
     else:

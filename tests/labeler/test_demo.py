@@ -91,3 +91,25 @@ def test_bad_size_is_a_usage_error(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "positive integer" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_rerun_refuses_to_drop_labels_added_to_the_demo_set(
+    built: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path
+) -> None:
+    """A label added in the demo's database is not wiped by the demo's next run."""
+    from labeler.store import add_element, add_query, get_gold_set, open_store
+
+    out, _ = built
+    db = tmp_path / "copy.db"
+    with sqlite3.connect(out / "demo.db") as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    with open_store(str(db)) as store, store.write() as s:
+        query = add_query(s, get_gold_set(s, "demo"), "mine", "My question?", actor="ana")
+        add_element(s, query, "foreignkeys.html", 0, 7, annotator="ana")
+    before = db.read_bytes()
+    proc = demo(tmp_path / "again", "--db", str(db))
+    assert proc.returncode == 1
+    assert "replacing it would remove 1 element(s)" in proc.stderr
+    assert "  mine foreignkeys.html [0:7]" in proc.stderr
+    assert "The demo rebuilds gold set 'demo'" in proc.stderr and "--force" not in proc.stderr
+    assert db.read_bytes() == before
