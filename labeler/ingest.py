@@ -50,7 +50,8 @@ from typing import NamedTuple
 from labeler.errors import InputError, IntegrityError
 from labeler.extract import HTML_SUFFIXES, TEXT_SUFFIXES, page_text, profile_for_path
 from labeler.store import StaleElement, Store, document_fingerprint, upsert_document
-from labeler.store.documents import MovedElement, RestoredElement, SourceConflict, same_source
+from labeler.store.documents import SourceConflict, same_source
+from labeler.store.recheck import MovedElement, RestoredElement
 
 ProgressFn = Callable[[int, int, str], None]
 """``progress(done, total, path)``, called once per file after it is handled."""

@@ -48,7 +48,6 @@ if TYPE_CHECKING:
     from labeler.store.documents import (
         DocumentSummary,
         Fingerprint,
-        StaleElement,
         UpsertResult,
         document_fingerprint,
         find_document,
@@ -94,6 +93,7 @@ if TYPE_CHECKING:
         Run,
         RunResult,
     )
+    from labeler.store.recheck import StaleElement
     from labeler.store.session import (
         Store,
         open_store,
@@ -127,7 +127,7 @@ _HOMES: dict[str, str] = {
     "RunResult": "labeler.store.models",
     "RunSummary": "labeler.store.browse",
     "SCHEMA_VERSION": "labeler.store.migrations",
-    "StaleElement": "labeler.store.documents",
+    "StaleElement": "labeler.store.recheck",
     "Store": "labeler.store.session",
     "UndoConflict": "labeler.store.history",
     "UpsertResult": "labeler.store.documents",

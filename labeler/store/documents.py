@@ -1,13 +1,9 @@
 """Pages: look them up, list them, and add or replace them with change detection.
 
 :func:`upsert_document` is the one write path for page text. When a page's text changes,
-every element of the page is checked again, in the same transaction and audited:
-
-* an ``ok`` element follows its text (:mod:`labeler.reanchor`): kept, moved to new
-  offsets, or marked ``stale`` *before* the text is replaced;
-* a ``stale`` element whose exact text is back at the offsets it was labelled at becomes
-  ``ok`` again (e.g. the page it was labelled on is ingested again). Its context is not
-  stored, so its own offsets are the evidence: a copy of the text elsewhere does not count.
+every element of the page is checked again, in the same transaction and audited
+(:mod:`labeler.store.recheck`): ok ones are kept, moved or marked stale, stale ones whose
+exact text is back at their offsets become ok again.
 
 Elements are never dropped. A page is never replaced by another file's content without
 being asked: an update whose bytes come from a different source file than the stored one
@@ -25,18 +21,32 @@ from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
-from labeler.reanchor import relocate
-from labeler.store.audit import record_change, snapshot
-from labeler.store.models import (
-    ELEMENT_OK,
-    ELEMENT_STALE,
-    Document,
-    Element,
-    GoldSet,
-    Query,
-    utcnow,
+from labeler.store.models import Document, utcnow
+from labeler.store.recheck import (
+    MovedElement,
+    Recheck,
+    RestoredElement,
+    StaleElement,
+    apply_recheck,
+    recheck,
 )
-from labeler.store.validation import span_problem
+
+__all__ = [  # the element records are defined in labeler.store.recheck; named here too
+    "DocumentSummary",
+    "Fingerprint",
+    "MovedElement",
+    "RestoredElement",
+    "SourceConflict",
+    "StaleElement",
+    "UpsertOutcome",
+    "UpsertResult",
+    "document_fingerprint",
+    "find_document",
+    "get_document",
+    "list_documents",
+    "same_source",
+    "upsert_document",
+]
 
 UpsertOutcome = Literal["added", "updated", "unchanged"]
 
@@ -82,69 +92,6 @@ def same_source(stored: str, offered: str) -> bool:
 
 
 @dataclass(frozen=True)
-class StaleElement:
-    """An element that no longer matches its page after the page changed."""
-
-    element_id: int
-    document_id: str
-    gold_set: str
-    query_external_id: str
-    start: int
-    end: int
-    text: str
-    reason: str
-
-    def __str__(self) -> str:
-        shown = self.text if len(self.text) <= 60 else self.text[:59] + "…"
-        return (
-            f"{self.document_id} [{self.start}:{self.end}] {self.gold_set}/"
-            f"{self.query_external_id}: {shown!r} ({self.reason})"
-        )
-
-
-@dataclass(frozen=True)
-class MovedElement:
-    """An element re-anchored to new offsets after its page changed (same text)."""
-
-    element_id: int
-    document_id: str
-    gold_set: str
-    query_external_id: str
-    old_start: int
-    old_end: int
-    start: int
-    end: int
-    text: str
-
-    def __str__(self) -> str:
-        shown = self.text if len(self.text) <= 60 else self.text[:59] + "…"
-        return (
-            f"{self.document_id} [{self.old_start}:{self.old_end}] → [{self.start}:{self.end}] "
-            f"{self.gold_set}/{self.query_external_id}: {shown!r}"
-        )
-
-
-@dataclass(frozen=True)
-class RestoredElement:
-    """A stale element whose exact text is back at its offsets: ok again."""
-
-    element_id: int
-    document_id: str
-    gold_set: str
-    query_external_id: str
-    start: int
-    end: int
-    text: str
-
-    def __str__(self) -> str:
-        shown = self.text if len(self.text) <= 60 else self.text[:59] + "…"
-        return (
-            f"{self.document_id} [{self.start}:{self.end}] {self.gold_set}/"
-            f"{self.query_external_id}: {shown!r}"
-        )
-
-
-@dataclass(frozen=True)
 class UpsertResult:
     """What :func:`upsert_document` did, and which elements it moved, marked stale or
     restored (stale → ok)."""
@@ -184,125 +131,6 @@ def list_documents(session: Session) -> list[DocumentSummary]:
     skip_text = defer(Document.text)  # type: ignore[arg-type]
     docs = session.exec(select(Document).options(skip_text).order_by(col(Document.id))).all()
     return [DocumentSummary(d.id, d.source_path, d.sha256, d.profile, d.ingested_at) for d in docs]
-
-
-@dataclass
-class _Reanchored:
-    stale: list[StaleElement]
-    moved: list[tuple[Element, MovedElement, dict[str, object]]]
-    restored: list[tuple[Element, RestoredElement, dict[str, object]]]
-
-
-def _reanchor(session: Session, doc_id: str, old: str, new: str, actor: str) -> _Reanchored:
-    """Check every element of ``doc_id`` against the change of its page from ``old`` to ``new``.
-
-    Ok elements that go stale are marked and audited here. Ok elements to move are only
-    *parked* (status stale, not audited) so that the page text can be replaced; stale
-    elements whose text is back at their offsets are only listed: :func:`_apply` puts both
-    in place afterwards, once the new text is stored (the span triggers check against it).
-    """
-    rows = session.exec(
-        select(Element, Query.external_id, GoldSet.name)
-        .join(Query, col(Query.id) == col(Element.query_id))
-        .join(GoldSet, col(GoldSet.id) == col(Query.gold_set_id))
-        .where(Element.document_id == doc_id)
-        .order_by(col(Element.id))
-    ).all()
-    done = _Reanchored([], [], [])
-    for element, external_id, gold_set in rows:
-        assert element.id is not None  # loaded from the database
-        if element.status != ELEMENT_OK:
-            if span_problem(new, element.start, element.end, element.text) is None:
-                back = RestoredElement(
-                    element_id=element.id,
-                    document_id=doc_id,
-                    gold_set=gold_set,
-                    query_external_id=external_id,
-                    start=element.start,
-                    end=element.end,
-                    text=element.text,
-                )
-                done.restored.append((element, back, snapshot(element)))
-            continue
-        where = None
-        if old[element.start : element.end] == element.text:
-            where = relocate(old, new, element.start, element.end)
-            if where.outcome == "kept":
-                continue
-            problem = where.reason
-        else:  # not at its offsets even in the old text: judge by the new text alone
-            problem = span_problem(new, element.start, element.end, element.text) or ""
-            if not problem:
-                continue
-        before = snapshot(element)
-        element.status = ELEMENT_STALE
-        session.add(element)
-        if (
-            where is not None
-            and where.outcome == "moved"
-            and where.start is not None
-            and where.end is not None
-        ):
-            moved = MovedElement(
-                element_id=element.id,
-                document_id=doc_id,
-                gold_set=gold_set,
-                query_external_id=external_id,
-                old_start=element.start,
-                old_end=element.end,
-                start=where.start,
-                end=where.end,
-                text=element.text,
-            )
-            done.moved.append((element, moved, before))
-            continue
-        record_change(
-            session,
-            actor=actor,
-            action="change",
-            entity="element",
-            entity_id=element.id,
-            before=before,
-            after=snapshot(element),
-        )
-        done.stale.append(
-            StaleElement(
-                element_id=element.id,
-                document_id=doc_id,
-                gold_set=gold_set,
-                query_external_id=external_id,
-                start=element.start,
-                end=element.end,
-                text=element.text,
-                reason=problem,
-            )
-        )
-    return done
-
-
-def _apply(session: Session, changes: _Reanchored, actor: str) -> None:
-    """Give parked elements their new offsets and restored ones their ok status again, one
-    audited change each (run after the new page text is stored)."""
-    placed: list[tuple[Element, int, dict[str, object]]] = [
-        (element, moved.element_id, before) for element, moved, before in changes.moved
-    ]
-    for element, moved, _ in changes.moved:
-        element.start = moved.start
-        element.end = moved.end
-    placed += [(element, back.element_id, before) for element, back, before in changes.restored]
-    for element, element_id, before in placed:
-        element.status = ELEMENT_OK
-        session.add(element)
-        record_change(
-            session,
-            actor=actor,
-            action="change",
-            entity="element",
-            entity_id=element_id,
-            before=before,
-            after=snapshot(element),
-        )
-    session.flush()
 
 
 def _storable(value: str) -> bool:
@@ -361,9 +189,9 @@ def upsert_document(
         and not (elsewhere and replace_source)
     ):
         return UpsertResult(doc_id, "unchanged")
-    changes = _Reanchored([], [], [])
+    changes = Recheck([], [], [])
     if existing.text != text:
-        changes = _reanchor(session, doc_id, existing.text, text, actor)
+        changes = recheck(session, doc_id, existing.text, text, actor)
     session.flush()  # stale marks first: the document trigger checks the remaining ok ones
     existing.text = text
     existing.sha256 = sha256
@@ -372,7 +200,7 @@ def upsert_document(
     existing.ingested_at = utcnow()
     session.add(existing)
     session.flush()
-    _apply(session, changes, actor)
+    apply_recheck(session, changes, actor)
     return UpsertResult(
         doc_id,
         "updated",
