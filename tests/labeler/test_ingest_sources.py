@@ -22,7 +22,9 @@ from labeler.store import (
     create_gold_set,
     get_document,
     list_audit,
+    upsert_document,
 )
+from labeler.store.documents import SourceConflict
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
@@ -156,3 +158,28 @@ def test_links_out_of_a_folder_are_not_followed(store: Store, tmp_path: Path) ->
     given = ingest_paths(store, [corpus / "leak.txt"])
     assert given.added_ids == ("leak.txt",)
     assert page(store, "leak.txt") == ("not part of the corpus", str(corpus / "leak.txt"))
+
+
+def test_the_store_refuses_too_inside_its_transaction(store: Store, tmp_path: Path) -> None:
+    """upsert_document checks again (ingest's early check reads before the write lock)."""
+    with store.write() as s:
+        upsert_document(
+            s, doc_id="fk.txt", source_path="/a/fk.txt", sha256="1", profile="text", text=PAGE
+        )
+    refused = r"already stored from another file, /a/fk\.txt"
+    with pytest.raises(SourceConflict, match=refused), store.write() as s:
+        upsert_document(
+            s, doc_id="fk.txt", source_path="/b/fk.txt", sha256="2", profile="text", text=OTHER
+        )
+    assert page(store, "fk.txt") == (PAGE, "/a/fk.txt")
+    with store.write() as s:
+        done = upsert_document(
+            s,
+            doc_id="fk.txt",
+            source_path="/b/fk.txt",
+            sha256="2",
+            profile="text",
+            text=OTHER,
+            replace_source=True,
+        )
+    assert done.outcome == "updated" and page(store, "fk.txt") == (OTHER, "/b/fk.txt")
