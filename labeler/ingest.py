@@ -153,7 +153,8 @@ def _walk(root: Path, tally: _Tally) -> Iterable[_Candidate]:
         dirnames.sort()
         for name in sorted(filenames):
             path = Path(dirpath, name)
-            if path.is_symlink() and not _within(os.path.realpath(path), inside):
+            profile = profile_for_path(name)
+            if profile and path.is_symlink() and not _within(os.path.realpath(path), inside):
                 # a link out of the folder would store a file the user did not give
                 tally.skipped.append(str(path))
                 tally.notes.append(
@@ -161,7 +162,7 @@ def _walk(root: Path, tally: _Tally) -> Iterable[_Candidate]:
                     "not followed (give the file itself to ingest it)"
                 )
                 continue
-            yield _Candidate(path, path.relative_to(root).as_posix(), profile_for_path(name))
+            yield _Candidate(path, path.relative_to(root).as_posix(), profile)
 
 
 def _within(path: str, folder: str) -> bool:
