@@ -7,6 +7,7 @@ Export: ``jsonl`` (default, v1), ``trec`` qrels and ``beir`` (projected onto a c
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -142,7 +143,7 @@ def _check_force(args: argparse.Namespace) -> None:
 def _force_hint(args: argparse.Namespace) -> str:
     return (
         "Keep them in the file, or replace anyway with --force (to keep a copy, first: "
-        f"labeler gold export --gold-set {args.gold_set} -o FILE)"
+        f"labeler gold export --gold-set {shlex.quote(args.gold_set)} -o FILE)"
     )
 
 
