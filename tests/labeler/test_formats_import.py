@@ -180,8 +180,9 @@ def test_offset_readings() -> None:
 
 def dump(db: str) -> list[str]:
     import sqlite3
+    from contextlib import closing
 
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn:
         return list(conn.iterdump())
 
 
