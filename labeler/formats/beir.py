@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 from labeler.chunking import id_safe
-from labeler.errors import InputError
+from labeler.errors import InputError, write_failure
 from labeler.formats.qrels import Projection
 
 QRELS_HEADER = "query-id\tcorpus-id\tscore"
@@ -64,7 +64,8 @@ def write_beir(folder: str | Path, projection: Projection) -> None:
     """Write the dataset into ``folder`` (created if needed; the three files replaced).
 
     Each file is written beside its final name and renamed into place. Raises
-    :class:`InputError` when the folder cannot be written.
+    :class:`~labeler.errors.OutputError` on a full disk or an I/O error (naming the folder),
+    :class:`InputError` when the folder cannot be written otherwise.
     """
     root = Path(folder)
     try:
@@ -80,4 +81,6 @@ def write_beir(folder: str | Path, projection: Projection) -> None:
                 Path(tmp).unlink(missing_ok=True)
                 raise
     except OSError as err:
-        raise InputError(folder, f"cannot write the BEIR folder: {err.strerror or err}") from None
+        raise write_failure(err, err.filename or folder) or InputError(
+            folder, f"cannot write the BEIR folder: {err.strerror or err}"
+        ) from None

@@ -132,3 +132,14 @@ def test_chunks_onto_a_full_disk(db: Path, small_fs: Path) -> None:
     args = ["chunks", "make", "--chunker", "fixed", "--size", "5", "--overlap", "4"]
     one_line(labeler(*args, "--db", str(db), "-o", str(target)), str(target))
     assert list(small_fs.iterdir()) == [filler]  # the half-written file was removed
+
+
+def test_beir_folder_onto_a_full_disk(db: Path, small_fs: Path, tmp_path: Path) -> None:
+    chunks = tmp_path / "chunks.jsonl"
+    args = ["chunks", "make", "--chunker", "fixed", "--size", "5", "--overlap", "4"]
+    assert labeler(*args, "--db", str(db), "-o", str(chunks)).returncode == 0
+    (small_fs / "filler").write_bytes(b"x" * (1024 - 64) * 1024)  # 64 KiB left
+    folder = small_fs / "beir"
+    export = ["gold", "export", "--gold-set", "g", "--format", "beir", "--chunks", str(chunks)]
+    one_line(labeler(*export, "--db", str(db), "-o", str(folder)), str(folder))
+    assert [p.name for p in folder.rglob("*") if p.is_file()] == []  # no half-written file
