@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
+
+#: errno values of a write the system refused for lack of room or a failing or read-only
+#: disk: the user's to fix, never an internal error
+WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
 
 
 class LabelerError(Exception):
@@ -29,6 +34,27 @@ class InputError(LabelerError):
         self.reason = message
         where = self.path if line is None else f"{self.path}:{line}"
         super().__init__(f"{where}: {message}")
+
+
+class OutputError(LabelerError):
+    """Output could not be written: disk full, quota, file too large, read-only file system,
+    I/O error. The message is ``<reason>: <path>``, e.g. ``no space left on device: out.tsv``.
+    """
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"{reason}: {self.path}")
+
+
+def write_failure(err: OSError, path: str | Path) -> OutputError | None:
+    """``err`` as an :class:`OutputError` on ``path`` when its errno is one of
+    :data:`WRITE_ERRNOS` (the reason is the system's text in lower case, ``no space left on
+    device``); None for any other error."""
+    if err.errno not in WRITE_ERRNOS:
+        return None
+    reason = (err.strerror or errno.errorcode.get(err.errno or 0, "write failed")).lower()
+    return OutputError(path, reason)
 
 
 class ExtractError(LabelerError):

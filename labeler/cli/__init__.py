@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import io
 import os
 import sys
@@ -27,7 +28,8 @@ from labeler.cli import (
     score_cmd,
     tui_cmd,
 )
-from labeler.errors import LabelerError
+from labeler.cli.output import STDOUT
+from labeler.errors import LabelerError, OutputError, write_failure
 
 #: exit code for a bug in the labeller itself (BSD sysexits EX_SOFTWARE)
 EXIT_INTERNAL = 70
@@ -100,8 +102,11 @@ def main(argv: Sequence[str] | None = None, *, namespace: argparse.Namespace | N
         )
     try:
         code: int = args.handler(args)
+        _flush_stdout()  # now, while a failure can still be reported (not at exit)
         return code
     except LabelerError as err:
+        if isinstance(err, OutputError) and err.path == STDOUT:
+            _discard_stdout()
         print(f"labeler: error: {err}", file=sys.stderr)
         return err.exit_code
     except KeyboardInterrupt:
@@ -109,17 +114,60 @@ def main(argv: Sequence[str] | None = None, *, namespace: argparse.Namespace | N
         return 130
     except BrokenPipeError:
         # the reader of stdout went away (e.g. `| head`); not an error of ours
+        _discard_stdout()
+        return 0
+    except OSError as err:
+        failure = _write_failure(err)
+        if failure is None:
+            return _internal(err)
+        print(f"labeler: error: {failure}", file=sys.stderr)
+        return failure.exit_code
+    except Exception as err:
+        return _internal(err)
+
+
+def _flush_stdout() -> None:
+    """Flush stdout; a write the system refuses becomes :class:`OutputError`."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise write_failure(err, STDOUT) or err from None
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's flush at exit of what is still
+    buffered neither fails again nor prints a second message."""
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 0
-    except Exception as err:
-        if os.environ.get("LABELER_DEBUG"):
-            import traceback
 
-            traceback.print_exc()
-        print(
-            f"labeler: internal error: {type(err).__name__}: {err} "
-            "(set LABELER_DEBUG=1 for the traceback)",
-            file=sys.stderr,
-        )
-        return EXIT_INTERNAL
+
+def _write_failure(err: OSError) -> OutputError | None:
+    """A disk-full, quota, read-only or I/O error as the labeller error naming the file.
+
+    Files the labeller writes are written through :func:`~labeler.cli.output.open_output`
+    or name themselves in ``err.filename``; a full disk with no file named is standard
+    output (printed tables and messages).
+    """
+    if err.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) and err.filename is None:
+        return write_failure(err, "(file not known)")
+    failure = write_failure(err, err.filename if err.filename is not None else STDOUT)
+    if failure is not None and failure.path == STDOUT:
+        _discard_stdout()
+    return failure
+
+
+def _internal(err: BaseException) -> int:
+    """Report a bug of the labeller itself (exit :data:`EXIT_INTERNAL`)."""
+    if os.environ.get("LABELER_DEBUG"):
+        import traceback
+
+        traceback.print_exception(err)
+    print(
+        f"labeler: internal error: {type(err).__name__}: {err} "
+        "(set LABELER_DEBUG=1 for the traceback)",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL

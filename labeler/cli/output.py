@@ -9,7 +9,18 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from labeler.errors import InputError
+from labeler.errors import InputError, OutputError, write_failure
+
+#: how diagnostics name standard output
+STDOUT = "standard output"
+
+
+def _failed(err: OSError, target: str) -> OutputError | None:
+    """The labeller error for a failed write of ``target``: disk full, I/O error... name
+    ``target``; an error that names another file is left alone (it is not about ours)."""
+    if err.filename is not None:
+        return None
+    return write_failure(err, STDOUT if target == "-" else target)
 
 
 @contextmanager
@@ -18,8 +29,23 @@ def open_output(target: str) -> Iterator[TextIO]:
 
     A regular file is written beside its final name and renamed into place when the block
     ends without error, so a failed export never leaves half a file behind. Anything else
-    that exists (``/dev/null``, a FIFO) is written in place.
+    that exists (``/dev/null``, a FIFO) is written in place. A write the system refuses
+    (disk full, quota, I/O error: :data:`labeler.errors.WRITE_ERRNOS`), in the block or
+    when the stream is flushed, raises :class:`~labeler.errors.OutputError` naming
+    ``target`` (``standard output`` for ``-``).
     """
+    try:
+        with _open(target) as out:
+            yield out
+    except OSError as err:
+        mapped = _failed(err, target)
+        if mapped is None:
+            raise
+        raise mapped from None
+
+
+@contextmanager
+def _open(target: str) -> Iterator[TextIO]:
     if target == "-":
         yield sys.stdout
         sys.stdout.flush()
@@ -41,7 +67,9 @@ def open_output(target: str) -> Iterator[TextIO]:
 
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
     except OSError as err:
-        raise InputError(target, f"cannot write: {err.strerror or err}") from None
+        raise write_failure(err, target) or InputError(
+            target, f"cannot write: {err.strerror or err}"
+        ) from None
     try:
         with open(fd, "w", encoding="utf-8", newline="\n") as out:
             yield out

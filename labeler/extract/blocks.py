@@ -1,13 +1,15 @@
 """Where blocks begin in a page's text: the boundaries a structure-aware chunker cuts at.
 
 :func:`block_starts` walks the same lexbor tree, with the same jsoup rules, as the
-``jsoup-1.15.3`` profile's extractor (:mod:`labeler.extract.engine_lexbor`), but recursively
-so it sees where each element ends, and notes the text offset at each block boundary. It is
+``jsoup-1.15.3`` profile's extractor (:mod:`labeler.extract.engine_lexbor`), but element by
+element (with its own stack, not recursion) so it sees where each element ends, and notes the text offset at each block boundary. It is
 a separate code path: :func:`labeler.extract.page_text` is untouched and pays nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 from selectolax.lexbor import LexborHTMLParser
@@ -130,14 +132,44 @@ def _jsoup_blocks(data: bytes) -> tuple[str, list[int]]:
 
 
 class _Walker:
-    """engine_lexbor's ``_walk`` as a recursion, with block enter/exit events."""
+    """engine_lexbor's ``_walk`` with block enter/exit events.
+
+    The walk keeps its own stack of open elements instead of recursing: a page may nest
+    tens of thousands of elements (20,000 tables inside each other), far past Python's
+    recursion limit.
+    """
 
     def __init__(self, acc: TextAcc, marks: _Marks, maps: SentinelMaps | None) -> None:
         self.acc = acc
         self.marks = marks
         self.maps = maps
 
-    def element(self, node: Any, preserved: set[int]) -> None:
+    def element(self, root: Any, preserved: set[int]) -> None:
+        """Walk ``root`` and everything below it, in document order."""
+        # each open element: its remaining children, and whether it is a block to close
+        stack: list[tuple[Iterator[tuple[Any, set[int], bool]], bool]] = []
+        self._enter(root, preserved, stack)
+        while stack:
+            items, block = stack[-1]
+            item = next(items, None)
+            if item is None:
+                stack.pop()
+                if block:
+                    self.marks.boundary()
+                continue
+            node, inherited, is_text = item
+            if is_text:
+                self.text(node, inherited)
+            else:
+                self._enter(node, inherited, stack)
+
+    def _enter(
+        self,
+        node: Any,
+        preserved: set[int],
+        stack: list[tuple[Iterator[tuple[Any, set[int], bool]], bool]],
+    ) -> None:
+        """What the walk does on reaching element ``node``; pushes its children, if any."""
         tag_id = node.tag_id
         is_data = tag_id in _DATA_IDS
         block = tag_id in _BLOCK_IDS and (node.tag or "") not in _IGNORED
@@ -160,23 +192,29 @@ class _Walker:
             self.marks.boundary()
         if tag_id in _HEAD_IDS:
             self.acc.separator()
+        items = self.children(node, preserved, skip_first_text=is_data)
         if tag_id == _TEMPLATE:
             for fragment in node.template_fragments()[:1]:
                 inner = _preserved_ids(fragment) if fragment.css_first(_PRESERVE_CSS) else set()
-                self.children(fragment, preserved | inner, skip_first_text=False)
-        self.children(node, preserved, skip_first_text=is_data)
-        if block:
-            self.marks.boundary()
+                items = chain(
+                    self.children(fragment, preserved | inner, skip_first_text=False), items
+                )
+        stack.append((items, block))
 
-    def children(self, node: Any, preserved: set[int], *, skip_first_text: bool) -> None:
+    @staticmethod
+    def children(
+        node: Any, preserved: set[int], *, skip_first_text: bool
+    ) -> Iterator[tuple[Any, set[int], bool]]:
+        """``(child, preserved, is_text)`` for the children of ``node`` the walk visits,
+        read lazily (as the walk reaches each)."""
         child = node.first_child
         first = True
         while child is not None:
             if child.tag_id == _TEXT:
                 if not (first and skip_first_text):  # script/style content is data
-                    self.text(child, preserved)
+                    yield child, preserved, True
             else:
-                self.element(child, preserved)
+                yield child, preserved, False
             first = False
             child = child.next
 

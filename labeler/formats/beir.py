@@ -10,7 +10,10 @@ A BEIR dataset folder:
 * ``qrels/test.tsv``: header ``query-id	corpus-id	score``, one row per relevant
   (question, chunk).
 
-Tabs and newlines in question ids are written as spaces (they would break the TSV).
+Query ids are written with :func:`labeler.chunking.id_safe` in both ``queries.jsonl`` and
+``qrels/test.tsv`` (whitespace, control characters and ``%`` as ``%XX`` UTF-8 bytes: a tab
+or newline would break the TSV), the same encoding as the chunk ids; distinct questions
+keep distinct ids, and plain ids are written unchanged.
 """
 
 from __future__ import annotations
@@ -20,14 +23,11 @@ import os
 import tempfile
 from pathlib import Path
 
-from labeler.errors import InputError
+from labeler.chunking import id_safe
+from labeler.errors import InputError, write_failure
 from labeler.formats.qrels import Projection
 
 QRELS_HEADER = "query-id\tcorpus-id\tscore"
-
-
-def _qid(query_id: str) -> str:
-    return query_id.replace("\t", " ").replace("\r", " ").replace("\n", " ")
 
 
 def beir_files(projection: Projection) -> dict[str, str]:
@@ -46,13 +46,13 @@ def beir_files(projection: Projection) -> dict[str, str]:
         for c in projection.corpus
     )
     queries = "".join(
-        json.dumps({"_id": _qid(q.query_id), "text": q.text}, ensure_ascii=False) + "\n"
+        json.dumps({"_id": id_safe(q.query_id), "text": q.text}, ensure_ascii=False) + "\n"
         for q in projection.questions
     )
     rows = [QRELS_HEADER]
     for q in projection.questions:
         for cid, grade in projection.qrels.get(q.query_id, {}).items():
-            rows.append(f"{_qid(q.query_id)}\t{cid}\t{grade}")
+            rows.append(f"{id_safe(q.query_id)}\t{cid}\t{grade}")
     return {
         "corpus.jsonl": corpus,
         "queries.jsonl": queries,
@@ -64,7 +64,8 @@ def write_beir(folder: str | Path, projection: Projection) -> None:
     """Write the dataset into ``folder`` (created if needed; the three files replaced).
 
     Each file is written beside its final name and renamed into place. Raises
-    :class:`InputError` when the folder cannot be written.
+    :class:`~labeler.errors.OutputError` on a full disk or an I/O error (naming the folder),
+    :class:`InputError` when the folder cannot be written otherwise.
     """
     root = Path(folder)
     try:
@@ -80,4 +81,6 @@ def write_beir(folder: str | Path, projection: Projection) -> None:
                 Path(tmp).unlink(missing_ok=True)
                 raise
     except OSError as err:
-        raise InputError(folder, f"cannot write the BEIR folder: {err.strerror or err}") from None
+        raise write_failure(err, err.filename or folder) or InputError(
+            folder, f"cannot write the BEIR folder: {err.strerror or err}"
+        ) from None

@@ -11,7 +11,10 @@ Chunk ids are ``<doc>#<start>-<end>`` (:func:`labeler.chunking.chunk_id`); an un
 is ``<doc>#line<N>`` after its line in the chunk file.
 
 TREC qrels: one ``qid 0 chunk_id grade`` line per relevant (question, chunk), questions in
-gold-set order, chunks in file order.
+gold-set order, chunks in file order. ``qid`` is the query id written with
+:func:`labeler.chunking.id_safe` (whitespace, control characters and ``%`` as ``%XX`` UTF-8
+bytes; other ids unchanged), so distinct questions keep distinct ids and
+:func:`labeler.chunking.id_restore` gives the query id back.
 """
 
 from __future__ import annotations
@@ -141,11 +144,11 @@ def project(corpus: Sequence[CorpusChunk], questions: Sequence[Question]) -> Pro
 
 
 def write_trec_qrels(out: IO[str], projection: Projection) -> int:
-    """Write ``qid 0 chunk_id grade`` lines; returns how many. Ids never hold whitespace
-    (chunk ids escape it); a question id with whitespace has it written as ``_``."""
+    """Write ``qid 0 chunk_id grade`` lines; returns how many. Neither id holds whitespace:
+    both are written with :func:`~labeler.chunking.id_safe` (reversible, injective)."""
     count = 0
     for q in projection.questions:
-        qid = "_".join(q.query_id.split())
+        qid = id_safe(q.query_id)
         for cid, grade in projection.qrels.get(q.query_id, {}).items():
             out.write(f"{qid} 0 {cid} {grade}\n")
             count += 1

@@ -138,14 +138,23 @@ def resolve_tasks(
 
     ``page_of(doc)`` gives a stored page's text (None if absent); ``docs_with_text(text)``
     the ids of stored pages with exactly that text. Raises :class:`InputError` naming the
-    task (and line, for JSONL) for an unknown ``doc``, a text matching no stored page, or a
-    span that can be placed neither by offsets nor by text.
+    task (and line, for JSONL) for a label that is empty or only whitespace (it would be a
+    question id no export can write and no import accepts), an unknown ``doc``, a text
+    matching no stored page, or a span that can be placed neither by offsets nor by text.
     """
     questions: dict[str, ImportedQuestion] = {}
     seen: set[tuple[str, str, int, int]] = set()
     counts = {"spans": 0, "utf16": 0, "reanchored": 0, "repeated": 0}
     ambiguous: list[str] = []
     for task in tasks:
+        for span in task.spans:
+            if not span.label.strip():
+                raise InputError(
+                    path,
+                    f"{task.where}, {span.where}: label {span.label!r} is empty or only "
+                    "whitespace (a label is the question's id)",
+                    task.line,
+                )
         doc, page = _page(path, task, page_of, docs_with_text, ambiguous)
         src = task.text if task.text is not None else page
         for span in task.spans:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from labeler.report.tables import markdown_table, text_table
+from labeler.report.tables import markdown_table, markdown_text, text_table
 from scoring import (
     RunComparison,
     RunScore,
@@ -29,7 +29,7 @@ Table = Callable[[Sequence[Any], Sequence[Sequence[Any]]], str]
 
 def _renderer(fmt: str) -> tuple[Table, Callable[[str], str]]:
     if fmt == "markdown":
-        return markdown_table, lambda title: f"## {title}"
+        return markdown_table, lambda title: f"## {markdown_text(title)}"
     return text_table, lambda title: f"{title}\n{'=' * len(title)}"
 
 

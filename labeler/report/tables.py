@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
+
+# the line boundaries of str.splitlines
+_LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def cell(value: Any) -> str:
@@ -38,11 +42,24 @@ def text_table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> str:
     return "\n".join(lines)
 
 
+def markdown_text(text: str) -> str:
+    r"""``text`` safe in Markdown prose, headings and table cells (GitHub-flavoured).
+
+    ``&``, ``<`` and ``>`` become ``&amp;``, ``&lt;`` and ``&gt;`` (a name like
+    ``<script>`` is shown, never run or swallowed as HTML); ``\`` and ``|`` are
+    backslash-escaped (a ``|`` would split a table cell); every line break (those of
+    ``str.splitlines``: ``\n``, ``\r\n``, U+2028...) becomes ``<br>`` (a row is one line).
+    """
+    out = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    out = out.replace("\\", "\\\\").replace("|", "\\|")
+    return _LINE_BREAK.sub("<br>", out)
+
+
 def markdown_table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> str:
-    """A GitHub-flavoured Markdown table (pipes in cells escaped)."""
+    """A GitHub-flavoured Markdown table; every cell through :func:`markdown_text`."""
 
     def esc(value: Any) -> str:
-        return cell(value).replace("|", "\\|")
+        return markdown_text(cell(value))
 
     out = ["| " + " | ".join(esc(h) for h in header) + " |"]
     out.append("|" + "|".join("---" for _ in header) + "|")

@@ -69,6 +69,7 @@ def _refuse_flush(session: Session, _context: Any, _instances: Any) -> None:
 T = TypeVar("T")
 
 _BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (low byte of extended codes)
+_FULL_CODE = 13  # SQLITE_FULL
 _BUSY_TEXTS = ("database is locked", "database is busy", "database table is locked")
 
 
@@ -95,16 +96,37 @@ def busy_message(where: str) -> str:
 def translate_errors(where: str) -> Iterator[None]:
     """Turn SQLAlchemy / driver errors raised inside the block into labeller errors.
 
-    A busy / locked error becomes :class:`StoreError` with :func:`busy_message`.
+    A busy / locked error becomes :class:`StoreError` with :func:`busy_message`; SQLite's
+    "database or disk is full" becomes ``no space left on device: <where>`` (the transaction
+    is rolled back: nothing of it was written). The driver's own errors (``sqlite3``, from
+    statements run on its cursor) are translated the same way.
     """
     try:
         yield
     except sa_exc.IntegrityError as exc:
         raise IntegrityError(f"{where}: {sqlite_error_text(exc)}") from None
-    except sa_exc.DBAPIError as exc:
+    except (sa_exc.DBAPIError, sqlite3.Error) as exc:
+        if isinstance(exc, sqlite3.IntegrityError):
+            raise IntegrityError(f"{where}: {exc}") from None
         if is_busy(exc):
             raise StoreError(busy_message(where)) from None
+        if is_full(exc):
+            raise StoreError(
+                f"no space left on device: {where} (the database's disk is full; "
+                "nothing of this change was written)"
+            ) from None
         raise StoreError(f"{where}: {sqlite_error_text(exc)}") from None
+
+
+def is_full(exc: BaseException) -> bool:
+    """True when ``exc`` (a SQLAlchemy or sqlite3 error) is SQLite's SQLITE_FULL."""
+    orig = getattr(exc, "orig", exc)
+    if not isinstance(orig, sqlite3.OperationalError):
+        return False
+    code = getattr(orig, "sqlite_errorcode", None)
+    return (isinstance(code, int) and code & 0xFF == _FULL_CODE) or (
+        "database or disk is full" in str(orig)
+    )
 
 
 @dataclass(frozen=True)

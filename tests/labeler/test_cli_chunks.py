@@ -130,3 +130,37 @@ def test_audit_places_chunks_without_offsets(
     out, err = capsys.readouterr()
     assert "1 chunk(s) whose text is not on their page (lines 2)" in err
     assert "elements whole 1" in out and "(1 not found on their page)" in out
+
+
+def test_structure_chunks_of_deeply_nested_pages(tmp_path: Path) -> None:
+    """20,000 tables and 5,000 divs nested inside each other (the block walk recursed once
+    per level: RecursionError, and no chunk of any page written): every page chunked. The
+    texts are worked out by hand: each level holds one word, blocks are separated by one
+    space. (Divs are fewer because lexbor parses nested divs in quadratic time: 100,000 take
+    about two minutes, chunked fine by hand.)"""
+    folder = tmp_path / "deep"
+    folder.mkdir()
+    depth = 20_000
+    tables = "<table><tr><td>cell " * depth + "deep" + "</td></tr></table>" * depth
+    divs = "<div>d " * 5000 + "deep" + "</div>" * 5000
+    pages = {
+        "tables.html": f"<p>Before tables.</p>{tables}<p>After tables.</p>",
+        "divs.html": f"<p>Before divs.</p>{divs}<p>After divs.</p>",
+        "normal.html": "<h1>Normal</h1><p>One paragraph.</p>",
+    }
+    for name, html in pages.items():
+        (folder / name).write_text(html, encoding="utf-8")
+    db = str(tmp_path / "labels.db")
+    assert main(["ingest", str(folder), "--db", db, "-q"]) == 0
+    out = tmp_path / "chunks.jsonl"
+    assert main(["chunks", "make", "--chunker", "structure", "-o", str(out), "--db", db]) == 0
+    texts: dict[str, list[str]] = {}
+    for r in read(out):
+        texts.setdefault(str(r["doc"]), []).append(str(r["text"]))
+    assert texts["normal.html"] == ["Normal One paragraph."]
+    # chunks are cut at block boundaries or spaces, each keeps its words whole
+    assert " ".join(texts["tables.html"]) == (
+        "Before tables. " + "cell " * depth + "deep After tables."
+    )
+    assert " ".join(texts["divs.html"]) == "Before divs. " + "d " * 5000 + "deep After divs."
+    assert all(len(t) <= 2000 for ts in texts.values() for t in ts)
