@@ -18,6 +18,7 @@ from typing import Any
 
 from labeler.errors import InputError
 from labeler.formats.jsonlines import optional, read_objects, require
+from labeler.formats.jsontext import finite_problem
 
 
 @dataclass(frozen=True)
@@ -42,14 +43,19 @@ class RunLine:
 
 
 def read_run(
-    path: str | Path, on_progress: Callable[[int], None] | None = None
+    path: str | Path,
+    on_progress: Callable[[int], None] | None = None,
+    *,
+    allow_nul: bool = True,
 ) -> Iterator[RunLine]:
-    """Parse a run JSONL file line by line (streaming; bounded memory).
+    """Parse a run JSONL file line by line (streaming; bounded memory; ``-``: standard input).
 
     Raises :class:`InputError` with the line number for broken JSON, missing or mistyped
-    fields, ranks given on only some results, or repeated ranks.
+    fields, a score that is not a finite float (NaN, infinite, too large), ranks given on
+    only some results, repeated ranks, or text that cannot be stored (see
+    :func:`~labeler.formats.jsonlines.read_objects` for ``allow_nul``).
     """
-    for number, obj in read_objects(path, on_progress):
+    for number, obj in read_objects(path, on_progress, allow_nul=allow_nul):
         if "results" in obj:
             yield _native(obj, path, number)
         elif "retrieved_contexts" in obj:
@@ -84,6 +90,11 @@ def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
         text = require(item, "text", str, path, number, where)
         doc = optional(item, "doc", (str, int), path, number, where)
         score = optional(item, "score", (int, float), path, number, where)
+        problem = None if score is None else finite_problem(score)
+        if problem is not None:
+            raise InputError(
+                path, f"field {where}'score' must be a finite number, got {problem}", number
+            )
         rank = optional(item, "rank", int, path, number, where)
         ranked.append(
             (
