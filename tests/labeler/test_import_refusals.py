@@ -10,11 +10,22 @@ messages and character positions are worked out by hand from the lines below.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from _db_dump import dump
+from _import_inputs import (
+    CHUNK_OK,
+    DOCCANO_OK,
+    GOLD_OK,
+    RAGAS_OK,
+    ROW_OK,
+    RUN_OK,
+    command,
+    ls_file,
+    ls_task,
+    seed,
+)
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -23,41 +34,10 @@ from labeler.store.postgres import with_driver
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
-PAGE = "Intro. FR-001: The index is never the source of record. Outro."
 DEEP = "[" * 6000 + "]" * 6000  # json gives up near 1,000 levels (RecursionError)
 DIGITS_5000 = "9" * 5000  # past Python's 4,300-digit limit on reading integers
 DIGITS_400 = "9" * 400  # an int, but too large for a float
 SURROGATE = "lone surrogate \\ud800 at character {} (not valid Unicode text)"
-
-GOLD_OK = (
-    '{"query_id": "q1", "query": "Who?", "elements": [{"doc": "policy.txt", "text": "FR-001"}]}'
-)
-RUN_OK = '{"query_id": "q1", "results": [{"text": "FR-001", "score": 1.5}]}'
-RAGAS_OK = '{"user_input": "question one?", "retrieved_contexts": ["FR-001"]}'
-DOCCANO_OK = '{"doc": "policy.txt", "label": [[7, 13, "q1"]]}'
-CHUNK_OK = '{"doc": "policy.txt", "text": "FR-001", "start": 7, "end": 13}'
-ROW_OK = json.dumps(
-    {
-        "input_id": "1",
-        "prompt": "p",
-        "reference_contexts": ["alpha beta"],
-        "sut_response": "",
-        "retrieved_context": ["alpha beta"],
-    }
-)
-
-
-def ls_task(label: str = "q1", text: str = "FR-001", start: str = "7") -> str:
-    """One Label Studio task (JSON text) labelling ``text`` at ``start`` on policy.txt."""
-    return (
-        '{"id": 5, "data": {"doc": "policy.txt"}, "annotations": [{"result": [{"type": '
-        f'"labels", "value": {{"start": {start}, "end": 13, "text": "{text}", '
-        f'"labels": ["{label}"]}}}}]}}]}}'
-    )
-
-
-def ls_file(second: str) -> str:
-    return "[\n" + ls_task() + ",\n" + second + "\n]\n"
 
 
 # (case id, importer, file content, expected message after "labeler: error: FILE")
@@ -140,31 +120,7 @@ CASES = [
 
 @pytest.fixture()
 def db(tmp_path: Path, db_url: str) -> str:
-    """policy.txt ingested, gold set ``keep`` (q1 on FR-001) and run ``keep`` imported."""
-    page = tmp_path / "policy.txt"
-    page.write_text(PAGE, encoding="utf-8")
-    assert main(["ingest", str(page), "--db", db_url, "-q"]) == 0
-    gold = tmp_path / "keep.jsonl"
-    gold.write_text(GOLD_OK.replace('"Who?"', '"question one?"') + "\n", encoding="utf-8")
-    assert main(["gold", "import", str(gold), "--gold-set", "keep", "--db", db_url]) == 0
-    run = tmp_path / "keep-run.jsonl"
-    run.write_text(RUN_OK + "\n", encoding="utf-8")
-    assert main(["run", "import", "-q", str(run), "--name", "keep", "--db", db_url]) == 0
-    return db_url
-
-
-def command(importer: str, path: str, db: str, out: Path) -> list[str]:
-    """The CLI arguments that make ``importer`` read ``path``."""
-    return {
-        "gold": ["gold", "import", path, "--gold-set", "new", "--db", db],
-        "labelstudio": ["gold", "import", path, "--format", "labelstudio", "--gold-set", "new", "--db", db],
-        "doccano": ["gold", "import", path, "--format", "doccano", "--gold-set", "new", "--db", db],
-        "run": ["run", "import", "-q", path, "--name", "new", "--db", db],
-        "audit": ["chunks", "audit", path, "--gold-set", "keep", "--db", db],
-        "trec": ["gold", "export", "--gold-set", "keep", "--format", "trec", "--chunks", path,
-                 "-o", str(out), "--db", db],
-        "correctness": ["correctness", path, "-o", str(out)],
-    }[importer]  # fmt: skip
+    return seed(tmp_path, db_url)
 
 
 def refused(
