@@ -162,96 +162,101 @@ def test_refused_with_file_line_and_field(
 # NUL: SQLite stores it (a page may hold one); PostgreSQL text cannot, so there it is refused
 # up front, naming the field, instead of failing in the driver mid-import.
 NUL = "NUL character (\\u0000) at character {}; PostgreSQL text cannot hold it"
-# (case id, importer, file content, message on PostgreSQL, exit code on SQLite: 1 where the
-# NUL is in a name that must exist, which no stored name has)
+NUL_RUN = '{"query_id": "q2", "results": [{"text": "FR\\u0000x"}]}\n'
 NUL_CASES = [
-    ("run-text", "run", '{"query_id": "q2", "results": [{"text": "FR\\u0000x"}]}\n',
-     ":1: field 'results[0].text': " + NUL.format(3), 0),
+    ("run-text", "run", NUL_RUN, ":1: field 'results[0].text': " + NUL.format(3)),
     ("ragas-user-input", "run", RUN_OK + '\n{"query_id": "q3", "user_input": "\\u0000", "retrieved_contexts": []}\n',
-     ":2: field 'user_input': " + NUL.format(1), 0),
+     ":2: field 'user_input': " + NUL.format(1)),
     ("gold-query", "gold", '{"query_id": "q2", "query": "a\\u0000", "elements": []}\n',
-     ":1: field 'query': " + NUL.format(2), 0),
+     ":1: field 'query': " + NUL.format(2)),
     ("gold-doc", "gold", '{"query_id": "q2", "elements": [{"doc": "policy.txt\\u0000", "text": "FR"}]}\n',
-     ":1: field 'elements[0].doc': " + NUL.format(11), 1),
+     ":1: field 'elements[0].doc': " + NUL.format(11)),
     ("doccano-label", "doccano", '{"doc": "policy.txt", "label": [[7, 13, "q\\u0000"]]}\n',
-     ":1: field 'label[0][2]': " + NUL.format(2), 0),
+     ":1: field 'label[0][2]': " + NUL.format(2)),
     ("labelstudio-label", "labelstudio", ls_file(ls_task(label="\\u0000")),
-     ": task 2: field 'annotations[0].result[0].value.labels[0]': " + NUL.format(1), 0),
+     ": task 2: field 'annotations[0].result[0].value.labels[0]': " + NUL.format(1)),
     ("chunks-doc", "audit", '{"doc": "policy.txt\\u0000", "text": "FR-001"}\n',
-     ":1: field 'doc': " + NUL.format(11), 1),
+     ":1: field 'doc': " + NUL.format(11)),
 ]  # fmt: skip
 
 
+@pytest.mark.backends("postgresql")
 @pytest.mark.parametrize(
-    ("importer", "content", "message", "sqlite_code"),
-    [pytest.param(*case[1:], id=case[0]) for case in NUL_CASES],
+    ("importer", "content", "message"), [pytest.param(*c[1:], id=c[0]) for c in NUL_CASES]
 )
-def test_nul_refused_on_postgresql_only(
+def test_nul_refused_on_postgresql(
     db: str,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
-    backend: str,
     importer: str,
     content: str,
     message: str,
-    sqlite_code: int,
 ) -> None:
-    if backend == "postgresql":
-        assert refused(db, tmp_path, capsys, importer, content) == message
-        return
-    path = tmp_path / "input.jsonl"
-    path.write_text(content, encoding="utf-8")
-    code = main(command(importer, str(path), db, tmp_path / "out.txt"))
-    err = capsys.readouterr().err
-    assert "NUL" not in err and "internal error" not in err
-    assert code == sqlite_code, err
+    assert refused(db, tmp_path, capsys, importer, content) == message
 
 
-@pytest.mark.backends("sqlite")
-def test_nul_in_run_text_is_stored_on_sqlite(db: str, tmp_path: Path) -> None:
-    path = tmp_path / "run.jsonl"
-    path.write_text('{"query_id": "q2", "results": [{"text": "FR\\u0000x"}]}\n', encoding="utf-8")
-    assert main(["run", "import", "-q", str(path), "--name", "nul", "--db", db]) == 0
-    engine = create_engine(f"sqlite:///{db}")
-    with engine.connect() as conn:
-        stored = conn.execute(
-            text(
-                "SELECT r.chunk_text FROM run_result r JOIN run ON run.id = r.run_id WHERE name = 'nul'"
-            )
-        ).scalar_one()
-    engine.dispose()
-    assert stored == "FR\x00x"
+def stored(db: str, sql: str) -> tuple[object, ...]:
+    """The one row ``sql`` selects, read through a plain connection."""
+    engine = create_engine(with_driver(make_url(db)) if "://" in db else f"sqlite:///{db}")
+    try:
+        with engine.connect() as conn:
+            return tuple(conn.execute(text(sql)).one())
+    finally:
+        engine.dispose()
 
 
-def test_edge_values_that_fit_are_imported(db: str, tmp_path: Path) -> None:
-    """The largest grade PostgreSQL's INTEGER holds, a surrogate pair (one astral character)
-    and the largest finite float are stored as given, on both backends."""
+RUN_TEXT = "SELECT r.chunk_text FROM run_result r JOIN run ON run.id = r.run_id WHERE name = 'nul'"
+
+
+@pytest.mark.backends("postgresql")
+def test_nul_in_run_text_kept_on_sqlite_refused_on_postgresql(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same run file: SQLite stores the NUL as given, PostgreSQL refuses the file."""
+    (tmp_path / "lite").mkdir()
+    lite = seed(tmp_path / "lite", str(tmp_path / "lite" / "labels.db"))
+    path = tmp_path / "nul.jsonl"
+    path.write_text(NUL_RUN, encoding="utf-8")
+    assert main(["run", "import", "-q", str(path), "--name", "nul", "--db", lite]) == 0
+    assert stored(lite, RUN_TEXT) == ("FR\x00x",)
+    assert refused(db, tmp_path, capsys, "run", NUL_RUN) == NUL_CASES[0][3]
+
+
+GRADE = (
+    'SELECT e.grade, q.text FROM element e JOIN "query" q ON q.id = e.query_id '
+    "JOIN gold_set g ON g.id = q.gold_set_id WHERE g.name = 'new'"
+)
+SCORE = "SELECT r.score FROM run_result r JOIN run ON run.id = r.run_id WHERE name = 'new'"
+
+
+def test_values_at_the_limits_are_stored_one_past_refused(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The largest grade PostgreSQL's INTEGER holds is stored, one more is refused; a
+    surrogate pair (one astral character) is stored, its high half alone is refused; the
+    largest finite float is stored as a score, the next decimal step past it is refused."""
+    line = (
+        '{{"query_id": "q2", "query": "smile {}", "elements": '
+        '[{{"doc": "policy.txt", "text": "FR-001", "grade": {}}}]}}\n'
+    )
+    assert refused(db, tmp_path, capsys, "gold", line.format("\\ud83d\\ude00", 2**31)) == (
+        ":1: field elements[0].'grade' must be <= 2,147,483,647 (a database integer), "
+        "got 2147483648"
+    )
+    assert refused(db, tmp_path, capsys, "gold", line.format("\\ud83d", 2**31 - 1)) == (
+        ":1: field 'query': lone surrogate \\ud83d at character 7 (not valid Unicode text)"
+    )
     gold = tmp_path / "edge.jsonl"
-    gold.write_text(
-        '{"query_id": "q2", "query": "smile \\ud83d\\ude00", "elements": '
-        '[{"doc": "policy.txt", "text": "FR-001", "grade": 2147483647}]}\n',
-        encoding="utf-8",
+    gold.write_text(line.format("\\ud83d\\ude00", 2**31 - 1), encoding="utf-8")
+    assert main(["gold", "import", str(gold), "--gold-set", "new", "--db", db]) == 0
+    assert stored(db, GRADE) == (2**31 - 1, "smile \U0001f600")
+
+    run = '{{"query_id": "q2", "results": [{{"text": "FR-001", "score": {}}}]}}\n'
+    assert refused(db, tmp_path, capsys, "run", run.format("1.7976931348623159e308")) == (
+        ":1: field results[0].'score' must be a finite number, got infinite (or beyond a "
+        "float's range, like 1e400)"
     )
-    assert main(["gold", "import", str(gold), "--gold-set", "edge", "--db", db]) == 0
-    run = tmp_path / "edge-run.jsonl"
-    run.write_text(
-        '{"query_id": "q2", "results": [{"text": "FR-001", "score": 1.7976931348623157e308}]}\n',
-        encoding="utf-8",
-    )
-    assert main(["run", "import", "-q", str(run), "--name", "edge", "--db", db]) == 0
-    url = with_driver(make_url(db)) if "://" in db else f"sqlite:///{db}"
-    engine = create_engine(url)
-    with engine.connect() as conn:
-        query, grade = conn.execute(
-            text(
-                'SELECT q.text, e.grade FROM "query" q JOIN element e ON e.query_id = q.id '
-                "JOIN gold_set g ON g.id = q.gold_set_id WHERE g.name = 'edge'"
-            )
-        ).one()
-        score = conn.execute(
-            text(
-                "SELECT r.score FROM run_result r JOIN run ON run.id = r.run_id WHERE name = 'edge'"
-            )
-        ).scalar_one()
-    engine.dispose()
-    assert (query, grade, score) == ("smile \U0001f600", 2**31 - 1, 1.7976931348623157e308)
+    path = tmp_path / "edge-run.jsonl"
+    path.write_text(run.format("1.7976931348623157e308"), encoding="utf-8")
+    assert main(["run", "import", "-q", str(path), "--name", "new", "--db", db]) == 0
+    assert stored(db, SCORE) == (1.7976931348623157e308,)
