@@ -23,10 +23,18 @@ from typing import Any
 # A lone surrogate in decoded text (a valid escaped pair decodes to one astral character).
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SURROGATE_OR_NUL = re.compile("[\ud800-\udfff\x00]")
-# Escapes of NUL and of UTF-16 surrogate halves (JSON spells escapes with a lowercase u).
-_SUSPECT_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})")
-_HIGH_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
-_LOW_ESCAPE = re.compile(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+# JSON source that may decode to a lone surrogate (JSON spells escapes with a lowercase u).
+# Never misses one: a real escape of a high half decodes alone unless a low-half escape
+# follows at once (1); a real low half alone unless a real high half comes just before (2).
+# Whether an escape is real depends on how many backslashes precede it, so a low half after
+# a high half's text that is itself after a backslash is suspect too (3). Valid pairs, the
+# common case (emoji as json.dumps writes them), never match; a match only costs a walk of
+# the decoded value. Every branch starts with a backslash: the scan skips to those.
+_HIGH = r"u[dD][89abAB][0-9a-fA-F]{2}"
+_LOW = r"u[dD][c-fC-F]"
+_LONE = rf"{_HIGH}(?!\\{_LOW})|{_LOW}(?<!\\{_HIGH}\\{_LOW})|\\{_HIGH}\\{_LOW}"
+_SUSPECT = re.compile(rf"\\(?:{_LONE})")
+_SUSPECT_OR_NUL = re.compile(rf"\\(?:u0000|{_LONE})")
 
 
 @dataclass(frozen=True)
@@ -73,10 +81,9 @@ def bad_text(source: str, value: Any, *, allow_nul: bool = True) -> BadText | No
     """The first string (key or value, in document order) of ``value`` (decoded from JSON
     ``source``) holding a lone surrogate, or NUL unless ``allow_nul``; None when all are
     storable. Walks iteratively: a value nested as deep as the decoder allows is fine."""
-    nul, surrogate = _suspects(source, allow_nul)
-    if not (nul or surrogate):
+    if (_SUSPECT if allow_nul else _SUSPECT_OR_NUL).search(source) is None:
         return None
-    pattern = _SURROGATE_OR_NUL if nul else _SURROGATE
+    pattern = _SURROGATE if allow_nul else _SURROGATE_OR_NUL
     stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
     while stack:
         path, item = stack.pop()
@@ -95,33 +102,6 @@ def bad_text(source: str, value: Any, *, allow_nul: bool = True) -> BadText | No
         elif isinstance(item, list):
             stack.extend(((*path, i), child) for i, child in reversed(list(enumerate(item))))
     return None
-
-
-def _suspects(source: str, allow_nul: bool) -> tuple[bool, bool]:
-    """Whether JSON ``source`` may decode to NUL (looked for unless ``allow_nul``) and to a
-    lone surrogate: one scan of the text, never missing either.
-
-    A real escape of a high half decodes alone unless a low-half escape follows at once; a
-    real low half alone unless a real high half comes just before. Whether an escape is
-    real depends on how many backslashes precede it, so a low half after a high half's text
-    that is itself after a backslash counts as suspect. Valid pairs, the common case (emoji
-    as ``json.dumps`` writes them), are never suspect; a suspect source only costs a walk
-    of its decoded value.
-    """
-    nul = surrogate = False
-    for found in _SUSPECT_ESCAPE.finditer(source):
-        at = found.start()
-        if found.group() == "\\u0000":
-            nul = nul or not allow_nul
-        elif _HIGH_ESCAPE.match(source, at):
-            surrogate = surrogate or not _LOW_ESCAPE.match(source, at + 6)
-        else:
-            surrogate = surrogate or not (
-                at >= 6 and _HIGH_ESCAPE.match(source, at - 6) and source[at - 7 : at - 6] != "\\"
-            )
-        if surrogate and (nul or allow_nul):
-            break
-    return nul, surrogate
 
 
 def finite_problem(value: int | float) -> str | None:

@@ -11,6 +11,7 @@ too; it is matched to a question by its text (or by ``query_id`` when it has one
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -90,11 +91,16 @@ def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
         text = require(item, "text", str, path, number, where)
         doc = optional(item, "doc", (str, int), path, number, where)
         score = optional(item, "score", (int, float), path, number, where)
-        problem = None if score is None else finite_problem(score)
-        if problem is not None:
-            raise InputError(
-                path, f"field {where}'score' must be a finite number, got {problem}", number
-            )
+        if score is not None:
+            try:
+                score = float(score)
+            except OverflowError:  # an integer past a float's range
+                score = math.inf
+            if not math.isfinite(score):  # NaN, Infinity, 1e400 (json reads those)
+                problem = finite_problem(item["score"])
+                raise InputError(
+                    path, f"field {where}'score' must be a finite number, got {problem}", number
+                )
         rank = optional(item, "rank", int, path, number, where)
         ranked.append(
             (
@@ -102,7 +108,7 @@ def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
                 i,
                 text,
                 None if doc is None else str(doc),
-                None if score is None else float(score),
+                score,
             )
         )
     with_rank = [r for r in ranked if r[0] is not None]

@@ -11,7 +11,7 @@ import json
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from labeler.formats.jsontext import BadText, bad_text, field_path, finite_problem
@@ -21,6 +21,7 @@ from labeler.formats.jsontext import BadText, bad_text, field_path, finite_probl
 PIECES = [
     "\\ud83d", "\\ude00", "\\uD800", "\\uDFFF", "\\udbff", "\\udc00", "\\u0000", "\\u0041",
     "\\\\", "\\n", "\\\"", "u", "d83d", "de00", "a", "😀", "é",
+    "\\\\ud83d", "\\\\\\ud83d",  # a high half's text after an escaped backslash, and a real one
 ]  # fmt: skip
 LONE = re.compile("[\ud800-\udfff]")
 
@@ -35,7 +36,10 @@ def decoded_strings(value: object) -> list[str]:
     return []
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=1000, deadline=None)
+@example(key=[], body=["\\\\ud83d", "\\ude00"], allow_nul=True)  # fake high, real low
+@example(key=["\\\\\\ud83d"], body=["\\\\", "\\udc00"], allow_nul=True)  # real high alone
+@example(key=[], body=["\\\\", "u0000"], allow_nul=False)  # "\\u0000" is no NUL
 @given(
     key=st.lists(st.sampled_from(PIECES), max_size=4),
     body=st.lists(st.sampled_from(PIECES), max_size=12),
