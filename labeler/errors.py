@@ -9,6 +9,16 @@ from pathlib import Path
 #: disk: the user's to fix, never an internal error
 WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
 
+#: the file name that means standard input (the Unix convention), and how messages name it
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+
+def input_name(path: str | Path) -> str:
+    """How messages name an input file: ``<stdin>`` for ``-``, else the path as given."""
+    text = str(path)
+    return STDIN_NAME if text == STDIN else text
+
 
 class LabelerError(Exception):
     """Base of every error the labeller raises on purpose; its message is for the user."""
@@ -25,11 +35,12 @@ class UsageError(LabelerError):
 class InputError(LabelerError):
     """A user-supplied file is unreadable or malformed.
 
-    ``path`` and ``line`` (1-based, when the file is line-oriented) locate the problem.
+    ``path`` and ``line`` (1-based, when the file is line-oriented) locate the problem; a
+    ``path`` of ``-`` (standard input) is shown as ``<stdin>``.
     """
 
     def __init__(self, path: str | Path, message: str, line: int | None = None) -> None:
-        self.path = str(path)
+        self.path = input_name(path)
         self.line = line
         self.reason = message
         where = self.path if line is None else f"{self.path}:{line}"

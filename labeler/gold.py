@@ -59,9 +59,10 @@ class ResolveSummary:
 
 
 def resolve_gold(
-    path: str | Path, page_of: Callable[[str], str | None]
+    path: str | Path, page_of: Callable[[str], str | None], *, allow_nul: bool = True
 ) -> tuple[list[ResolvedQuestion], ResolveSummary]:
-    """Parse ``path`` and anchor each element in ``page_of(doc)``'s text.
+    """Parse ``path`` and anchor each element in ``page_of(doc)``'s text (``allow_nul``: see
+    :func:`~labeler.formats.gold_jsonl.read_gold`).
 
     ``page_of`` returns a document's stored text, or None when no such document exists.
     Elements with offsets are checked against the page and re-anchored by text when they do
@@ -69,7 +70,7 @@ def resolve_gold(
     are kept as written. Raises
     :class:`InputError` naming the line on an unknown document or a text not on its page.
     """
-    questions = list(_resolve(read_gold(path), path, page_of))
+    questions = list(_resolve(read_gold(path, allow_nul=allow_nul), path, page_of))
     elements = [e for q in questions for e in q.elements]
     summary = ResolveSummary(
         questions=len(questions),
@@ -150,6 +151,7 @@ def import_gold_file(
     ``force`` (then the summary's ``removed`` lists them).
     """
     from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
+    from labeler.store.postgres import text_holds_nul
 
     with store.session() as session:
         cache: dict[str, str | None] = {}
@@ -159,7 +161,7 @@ def import_gold_file(
                 cache[doc] = page_texts(session, [doc]).get(doc)
             return cache[doc]
 
-        questions, summary = resolve_gold(path, page_of)
+        questions, summary = resolve_gold(path, page_of, allow_nul=text_holds_nul(store.engine))
     new = [
         NewQuestion(
             q.query_id,

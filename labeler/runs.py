@@ -9,11 +9,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import InputError
+from labeler.errors import InputError, input_name
+from labeler.formats.jsonlines import input_size
 from labeler.formats.run_jsonl import read_run
 from labeler.placements import Placer
 from labeler.store import Store
 from labeler.store.goldsets import page_texts
+from labeler.store.postgres import text_holds_nul
 from labeler.store.runs import (
     add_run_placements,
     add_run_results,
@@ -57,10 +59,7 @@ def import_run_file(
     """
     started = time.perf_counter()
     path = Path(path)
-    try:
-        size = path.stat().st_size
-    except OSError as err:
-        raise InputError(path, f"cannot read: {err.strerror or err}") from None
+    size = input_size(path)  # 0 for standard input
     seen: set[str] = set()
     results = 0
     by_text: dict[str, set[str]] | None = None
@@ -71,12 +70,12 @@ def import_run_file(
 
     with store.write() as session:
         run = create_run(
-            session, name, source_file=str(path), parameters=parameters, replace=replace
+            session, name, source_file=input_name(path), parameters=parameters, replace=replace
         )
         placer = Placer(labelled_pages(session), partial(page_texts, session))
         rows: list[tuple[str, int, str, str | None, float | None, bool]] = []
         placed: list[tuple[str, str, str, str, str, str]] = []
-        for line in read_run(path, report):
+        for line in read_run(path, report, allow_nul=text_holds_nul(store.engine)):
             qid = line.query_id
             if qid is None:
                 if by_text is None:

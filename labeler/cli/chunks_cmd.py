@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from labeler.cli.output import open_output
-from labeler.errors import InputError, UsageError
+from labeler.errors import InputError, UsageError, input_name
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -119,23 +119,27 @@ def _source_bytes(doc_id: str, source_path: str, sha256: str) -> bytes:
 
 
 def placed_chunks(session: Session, path: str) -> list[PlacedChunk]:
-    """The chunk file ``path`` placed on the stored pages; warns about unplaced chunks."""
+    """The chunk file ``path`` (``-``: standard input) placed on the stored pages; warns
+    about unplaced chunks."""
     from labeler.formats.chunks_jsonl import place_chunks, read_chunks
     from labeler.store import page_text
+    from labeler.store.postgres import text_holds_nul
 
-    placed = place_chunks(path, read_chunks(path), lambda doc: page_text(session, doc))
+    chunk_lines = read_chunks(path, allow_nul=text_holds_nul(session.get_bind().engine))
+    placed = place_chunks(path, chunk_lines, lambda doc: page_text(session, doc))
+    shown = input_name(path)
     missing = [p for p in placed if p.chunk is None]
     moved = sum(p.how == "text" and p.line.start is not None for p in placed)
     if moved:
         print(
-            f"labeler: {path}: {moved} chunk(s) had offsets that do not match their page; "
+            f"labeler: {shown}: {moved} chunk(s) had offsets that do not match their page; "
             "placed by text",
             file=sys.stderr,
         )
     if missing:
         lines = ", ".join(str(p.line.line) for p in missing[:10])
         print(
-            f"labeler: {path}: {len(missing)} chunk(s) whose text is not on their page "
+            f"labeler: {shown}: {len(missing)} chunk(s) whose text is not on their page "
             f"(lines {lines}{', ...' if len(missing) > 10 else ''})",
             file=sys.stderr,
         )
@@ -179,7 +183,7 @@ def run_audit(args: argparse.Namespace) -> int:
     if stale:
         print(f"labeler: {stale} stale element(s) left out of the audit", file=sys.stderr)
     if args.format == "json":
-        obj = {"gold_set": args.gold_set, "chunk_file": args.file, **report.to_json()}
+        obj = {"gold_set": args.gold_set, "chunk_file": input_name(args.file), **report.to_json()}
         obj["unplaced_chunks"] = sum(p.chunk is None for p in placed)
         print(json.dumps(obj, ensure_ascii=False, indent=2))
     else:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from labeler.cli.output import open_output
-from labeler.errors import UsageError
+from labeler.errors import UsageError, input_name
 
 if TYPE_CHECKING:
     from labeler.store.goldsets import DroppedElement
@@ -111,17 +111,18 @@ def run_import(args: argparse.Namespace) -> int:
         force=args.force,
         hint=_force_hint(args),
     )
+    shown = input_name(args.file)
     for q in questions:
         for e in q.elements:
             if e.reanchored:
                 print(
-                    f"labeler: {args.file}:{q.line}: {e.doc}: offsets did not match the page; "
+                    f"labeler: {shown}:{q.line}: {e.doc}: offsets did not match the page; "
                     f"re-anchored by text at {e.start}-{e.end}",
                     file=sys.stderr,
                 )
             if e.repeated:
                 print(
-                    f"labeler: {args.file}:{q.line}: {e.doc}: element text occurs more than once "
+                    f"labeler: {shown}:{q.line}: {e.doc}: element text occurs more than once "
                     f"on the page (kept at {e.start}-{e.end}; scoring flags it as repeated)",
                     file=sys.stderr,
                 )
@@ -203,11 +204,13 @@ def _import_spans(args: argparse.Namespace) -> int:
     from labeler.identity import resolve_annotator
     from labeler.store import open_store, page_text, resolve_db
     from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
+    from labeler.store.postgres import text_holds_nul
 
     annotator = resolve_annotator(args.annotator)
     _check_force(args)
-    tasks = read_labelstudio(args.file) if args.format == "labelstudio" else read_doccano(args.file)
     store = open_store(resolve_db(args.db))
+    read = read_labelstudio if args.format == "labelstudio" else read_doccano
+    tasks = read(args.file, allow_nul=text_holds_nul(store.engine))
     with store.session() as session:
         by_text: dict[str, list[str]] | None = None
 
@@ -247,7 +250,7 @@ def _import_spans(args: argparse.Namespace) -> int:
         )
     _report_removed(args, removed, annotator)
     for note in result.notes:
-        print(f"labeler: {args.file}: {note}", file=sys.stderr)
+        print(f"labeler: {input_name(args.file)}: {note}", file=sys.stderr)
     elements = sum(len(q.elements) for q in result.questions)
     print(
         f"imported gold set {args.gold_set!r} from {args.format}: {len(new)} questions "

@@ -22,10 +22,11 @@ from labeler.formats.span_import import RawSpan, RawTask
 _SPAN_KEYS = ("label", "labels", "entities")
 
 
-def read_doccano(path: str | Path) -> list[RawTask]:
-    """Parse a doccano JSONL export; :class:`InputError` names the line on problems."""
+def read_doccano(path: str | Path, *, allow_nul: bool = True) -> list[RawTask]:
+    """Parse a doccano JSONL export (``-``: standard input); :class:`InputError` names the
+    line on problems (see :func:`~labeler.formats.jsonlines.read_objects` for ``allow_nul``)."""
     tasks: list[RawTask] = []
-    for number, obj in read_objects(path):
+    for number, obj in read_objects(path, allow_nul=allow_nul):
         text = optional(obj, "text", str, path, number)
         meta = obj["meta"] if isinstance(obj.get("meta"), dict) else {}
         doc = obj.get("doc") or meta.get("doc")

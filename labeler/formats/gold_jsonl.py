@@ -26,6 +26,8 @@ from labeler.store.rows import StoredElement
 
 OFFSET_UNIT = "codepoint"
 STATUSES = ("ok", "stale")
+#: the largest grade: PostgreSQL's INTEGER column is 32-bit (SQLite's 64), the smaller bounds
+MAX_GRADE = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -52,15 +54,17 @@ class GoldLine:
     notes: str | None
 
 
-def read_gold(path: str | Path) -> Iterator[GoldLine]:
-    """Parse a gold JSONL file line by line.
+def read_gold(path: str | Path, *, allow_nul: bool = True) -> Iterator[GoldLine]:
+    """Parse a gold JSONL file line by line (``-``: standard input).
 
-    Checks shape only (fields, types, grade ≥ 1, offsets paired and ordered, unique
-    ``query_id``, ``status`` ``ok`` or ``stale``, offsets present on a stale element); whether documents exist and texts are on their pages is the importer's
+    Checks shape only (fields, types, 1 ≤ grade ≤ :data:`MAX_GRADE`, offsets paired and
+    ordered, unique ``query_id``, ``status`` ``ok`` or ``stale``, offsets present on a stale
+    element, storable text: see :func:`~labeler.formats.jsonlines.read_objects` for
+    ``allow_nul``); whether documents exist and texts are on their pages is the importer's
     job. Raises :class:`InputError` with the line number on the first problem.
     """
     seen: set[str] = set()
-    for number, obj in read_objects(path):
+    for number, obj in read_objects(path, allow_nul=allow_nul):
         qid = require(obj, "query_id", (str, int), path, number)
         qid = str(qid)
         if not qid.strip():
@@ -96,8 +100,10 @@ def _element(item: Any, index: int, path: str | Path, line: int) -> GoldElementL
         raise InputError(path, f"{where[:-1]} needs 0 <= start < end, got {start}-{end}", line)
     grade = optional(item, "grade", int, path, line, where)
     grade = 1 if grade is None else grade
-    if grade < 1:
-        raise InputError(path, f"field {where}'grade' must be >= 1, got {grade}", line)
+    if not 1 <= grade <= MAX_GRADE:
+        shown = grade if abs(grade) < 10**12 else f"an integer of {len(str(abs(grade)))} digits"
+        bound = ">= 1" if grade < 1 else f"<= {MAX_GRADE:,} (a database integer)"
+        raise InputError(path, f"field {where}'grade' must be {bound}, got {shown}", line)
     unit = item.get("offset_unit", OFFSET_UNIT)
     if unit != OFFSET_UNIT:
         raise InputError(

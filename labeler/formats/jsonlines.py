@@ -3,28 +3,86 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from labeler.errors import InputError
+from labeler.errors import STDIN, InputError
+from labeler.formats.jsontext import bad_text
 
 
-def read_objects(
-    path: str | Path, on_progress: Callable[[int], None] | None = None
-) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield ``(line_number, object)`` for each non-blank line of a JSONL file.
+@contextmanager
+def open_input(path: str | Path) -> Iterator[IO[bytes]]:
+    """``path`` opened for reading bytes; ``-`` is standard input (left open afterwards).
 
-    Streams: memory stays bounded by the longest line. ``on_progress`` is called with the
-    number of bytes read so far every 1,000 lines. Raises :class:`InputError` naming the
-    file and 1-based line for unreadable files, bytes that are not UTF-8, broken JSON, or a
-    line that is not a JSON object.
+    Raises :class:`InputError` when the file cannot be opened.
     """
+    if str(path) == STDIN:
+        yield sys.stdin.buffer
+        return
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by the with below
     except OSError as err:
         raise InputError(path, f"cannot read: {err.strerror or err}") from None
     with handle:
+        yield handle
+
+
+def input_size(path: str | Path) -> int:
+    """The size of input ``path`` in bytes, 0 for standard input (not known in advance).
+
+    Raises :class:`InputError` when the file cannot be read.
+    """
+    if str(path) == STDIN:
+        return 0
+    try:
+        return Path(path).stat().st_size
+    except OSError as err:
+        raise InputError(path, f"cannot read: {err.strerror or err}") from None
+
+
+def decode_json(text: str, path: str | Path, line: int | None = None) -> Any:
+    """``json.loads(text)``, every failure an :class:`InputError` naming ``path``.
+
+    The one place input JSON is decoded. ``line`` is the line ``text`` came from (JSON
+    Lines); for a whole file (None) a syntax error names its line within ``text``. Besides
+    broken JSON this covers what :mod:`json` raises other errors for: nesting deeper than
+    the interpreter's recursion limit (about 1,000 levels; the limit is not raised, a
+    deeper file is refused) and integers longer than Python reads
+    (``sys.get_int_max_str_digits()``, 4,300 digits by default).
+    """
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        at = line if line is not None else err.lineno
+        raise InputError(path, f"broken JSON: {err.msg} (column {err.colno})", at) from None
+    except RecursionError:
+        raise InputError(path, "JSON nested too deeply", line) from None
+    except ValueError:
+        # int() refuses longer digit strings (CVE-2020-10735); json lets that ValueError out
+        limit = sys.get_int_max_str_digits()
+        raise InputError(path, f"a number with more than {limit:,} digits", line) from None
+
+
+def read_objects(
+    path: str | Path,
+    on_progress: Callable[[int], None] | None = None,
+    *,
+    allow_nul: bool = True,
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line_number, object)`` for each non-blank line of a JSONL file.
+
+    ``path`` ``-`` reads standard input. Streams: memory stays bounded by the longest
+    line. ``on_progress`` is called with the number of bytes read so far every 1,000 lines.
+    Raises :class:`InputError` naming the file and 1-based line for unreadable files,
+    bytes that are not UTF-8, broken or too deeply nested JSON (see :func:`decode_json`),
+    a line that is not a JSON object, and a string (field name or value, anywhere in the
+    line) holding a lone surrogate (``"\\ud800"``) or, unless ``allow_nul``, a NUL
+    character: neither can be stored (PostgreSQL text holds no NUL).
+    """
+    with open_input(path) as handle:
         consumed = 0
         for number, raw in enumerate(handle, start=1):
             consumed += len(raw)
@@ -40,14 +98,12 @@ def read_objects(
                 line = line[1:]  # a UTF-8 byte order mark some editors write
             if not line.strip():
                 continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise InputError(
-                    path, f"broken JSON: {err.msg} (column {err.colno})", number
-                ) from None
+            obj = decode_json(line, path, number)
             if not isinstance(obj, dict):
                 raise InputError(path, f"expected a JSON object, got {type(obj).__name__}", number)
+            bad = bad_text(line, obj, allow_nul=allow_nul)
+            if bad is not None:
+                raise InputError(path, bad.describe(), number)
             yield number, obj
 
 

@@ -15,30 +15,37 @@ JavaScript string indices (UTF-16 units): see :mod:`labeler.formats.span_import`
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from labeler.errors import InputError
+from labeler.formats.jsonlines import decode_json, open_input
+from labeler.formats.jsontext import bad_text
 from labeler.formats.span_import import RawSpan, RawTask
 
 
-def read_labelstudio(path: str | Path) -> list[RawTask]:
-    """Parse a Label Studio JSON export; :class:`InputError` names the task on problems."""
-    try:
-        raw = Path(path).read_text(encoding="utf-8-sig")
-    except OSError as err:
-        raise InputError(path, f"cannot read: {err.strerror or err}") from None
-    except UnicodeDecodeError as err:
-        raise InputError(path, f"not UTF-8 (byte {err.start + 1}: {err.reason})") from None
-    try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as err:
-        raise InputError(path, f"broken JSON: {err.msg}", err.lineno) from None
+def read_labelstudio(path: str | Path, *, allow_nul: bool = True) -> list[RawTask]:
+    """Parse a Label Studio JSON export (``-``: standard input).
+
+    :class:`InputError` names the task on problems; a string holding a lone surrogate (or,
+    unless ``allow_nul``, a NUL character) is refused as in
+    :func:`~labeler.formats.jsonlines.read_objects`.
+    """
+    with open_input(path) as handle:
+        try:
+            raw = handle.read().decode("utf-8-sig")
+        except OSError as err:
+            raise InputError(path, f"cannot read: {err.strerror or err}") from None
+        except UnicodeDecodeError as err:
+            raise InputError(path, f"not UTF-8 (byte {err.start + 1}: {err.reason})") from None
+    data = decode_json(raw, path)
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list):
         raise InputError(path, "expected a JSON list of tasks (a Label Studio JSON export)")
+    bad = bad_text(raw, data, allow_nul=allow_nul)
+    if bad is not None:  # its path starts with the task's index in the list
+        raise InputError(path, f"task {int(bad.path[0]) + 1}: {bad.describe(skip=1)}")
     return [_task(path, i, item) for i, item in enumerate(data, start=1)]
 
 

@@ -11,6 +11,7 @@ too; it is matched to a question by its text (or by ``query_id`` when it has one
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 
 from labeler.errors import InputError
 from labeler.formats.jsonlines import optional, read_objects, require
+from labeler.formats.jsontext import finite_problem
 
 
 @dataclass(frozen=True)
@@ -42,14 +44,19 @@ class RunLine:
 
 
 def read_run(
-    path: str | Path, on_progress: Callable[[int], None] | None = None
+    path: str | Path,
+    on_progress: Callable[[int], None] | None = None,
+    *,
+    allow_nul: bool = True,
 ) -> Iterator[RunLine]:
-    """Parse a run JSONL file line by line (streaming; bounded memory).
+    """Parse a run JSONL file line by line (streaming; bounded memory; ``-``: standard input).
 
     Raises :class:`InputError` with the line number for broken JSON, missing or mistyped
-    fields, ranks given on only some results, or repeated ranks.
+    fields, a score that is not a finite float (NaN, infinite, too large), ranks given on
+    only some results, repeated ranks, or text that cannot be stored (see
+    :func:`~labeler.formats.jsonlines.read_objects` for ``allow_nul``).
     """
-    for number, obj in read_objects(path, on_progress):
+    for number, obj in read_objects(path, on_progress, allow_nul=allow_nul):
         if "results" in obj:
             yield _native(obj, path, number)
         elif "retrieved_contexts" in obj:
@@ -84,6 +91,16 @@ def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
         text = require(item, "text", str, path, number, where)
         doc = optional(item, "doc", (str, int), path, number, where)
         score = optional(item, "score", (int, float), path, number, where)
+        if score is not None:
+            try:
+                score = float(score)
+            except OverflowError:  # an integer past a float's range
+                score = math.inf
+            if not math.isfinite(score):  # NaN, Infinity, 1e400 (json reads those)
+                problem = finite_problem(item["score"])
+                raise InputError(
+                    path, f"field {where}'score' must be a finite number, got {problem}", number
+                )
         rank = optional(item, "rank", int, path, number, where)
         ranked.append(
             (
@@ -91,7 +108,7 @@ def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
                 i,
                 text,
                 None if doc is None else str(doc),
-                None if score is None else float(score),
+                score,
             )
         )
     with_rank = [r for r in ranked if r[0] is not None]

@@ -54,6 +54,12 @@ def is_postgresql(url: URL) -> bool:
     return url.get_backend_name() == "postgresql"
 
 
+def text_holds_nul(engine: Engine) -> bool:
+    """Whether ``engine``'s database can store NUL (U+0000) in text: SQLite can, PostgreSQL
+    cannot. Importers refuse NUL up front where it cannot be stored."""
+    return not is_postgresql(engine.url)
+
+
 def with_driver(url: URL) -> URL:
     """``url`` with psycopg 3 as its driver when it names none (``postgresql://``)."""
     if url.drivername == "postgresql":

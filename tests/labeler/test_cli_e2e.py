@@ -10,12 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine
-from sqlalchemy.engine import make_url
+from _db_dump import dump
 
 from labeler.cli import main
 from labeler.extract import page_text
-from labeler.store.postgres import with_driver
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
@@ -244,20 +242,6 @@ def test_gold_round_trip_is_identical(
     element = lines[1]["elements"][0]
     assert element["grade"] == 2 and lines[1]["offset_unit"] == "codepoint"
     assert element["end"] - element["start"] == len(E3)
-
-
-def dump(db: str) -> list[tuple[object, ...]]:
-    """Every label and run row, through a plain connection (none of the store's setup)."""
-    engine = create_engine(with_driver(make_url(db)) if "://" in db else f"sqlite:///{db}")
-    try:
-        with engine.connect() as conn:
-            return [
-                tuple(row)
-                for table in ("gold_set", "query", "element", "run", "run_result", "audit_entry")
-                for row in conn.exec_driver_sql(f"SELECT '{table}', * FROM {table} ORDER BY 2")
-            ]
-    finally:
-        engine.dispose()
 
 
 @pytest.mark.parametrize(

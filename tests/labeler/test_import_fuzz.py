@@ -6,7 +6,9 @@ error naming the file and the line (exit 1, ``labeler: error: FILE:LINE: ...``),
 database is exactly as before. Never another exception (exit 70), never a partial write.
 
 Two strategies per importer: raw bytes, and JSON lines built from the format's fields with
-values of the wrong type, out of range, or pointing at nothing, with stray bytes mixed in.
+values of the wrong type, out of range (beyond a database integer or a float), pointing at
+nothing or not valid Unicode (lone surrogates), nested past the decoder's limit or holding
+integers too long to read, with stray bytes mixed in.
 Example counts are kept modest (the suite runs on two cores).
 """
 
@@ -40,7 +42,8 @@ scalars = st.one_of(
     st.integers(-(2**65), 2**65),
     st.floats(allow_nan=True),
     st.text(max_size=12),
-    st.sampled_from(["q1", "policy.txt", "FR-001", PAGE[7:55], "\ud800", ""]),
+    st.sampled_from(["q1", "policy.txt", "FR-001", PAGE[7:55], "\ud800", "\udc00x", ""]),
+    st.sampled_from([2**31 - 1, 2**31, 10**30, 10**400, -(10**400)]),  # column and float limits
 )
 values = st.recursive(
     scalars,
@@ -111,10 +114,30 @@ run_objects = st.fixed_dictionaries(
 )
 
 
+# JSON the decoder chokes on rather than rejects: nesting past its recursion limit, integers
+# past Python's 4,300-digit limit (json.dumps cannot even write those, so they are spliced in)
+_deep = st.integers(900, 6000).map(lambda d: b"[" * d + b"]" * d)
+_too_long = st.integers(4301, 6000).map(lambda n: b"9" * n)
+
+
+def _spliced(objects: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[bytes]:
+    """A line of ``objects`` with one value replaced by a deep list or a too-long number."""
+
+    def splice(obj: dict[str, Any], raw: bytes) -> bytes:
+        if not obj:
+            return raw
+        text = json.dumps({**obj, sorted(obj)[0]: "SPLICE-HERE"})
+        return text.replace('"SPLICE-HERE"', raw.decode(), 1).encode()
+
+    return st.builds(splice, objects, st.one_of(_deep, _too_long))
+
+
 def _lines(objects: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[bytes]:
     line = st.one_of(
         objects.map(lambda o: json.dumps(o).encode()),
         objects.map(lambda o: json.dumps(o, ensure_ascii=False).encode("utf-8", "surrogatepass")),
+        _spliced(objects),
+        _deep,
         st.binary(max_size=20),
         st.just(b""),
     )
