@@ -39,6 +39,8 @@ class DocumentsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("document", "chars", "elements", "match")
+        # element counts change with every write, whichever screen made it
+        self.watch(self.labeler, "revision", self.reload, init=False)
         self.reload()
 
     def reload(self) -> None:
