@@ -21,13 +21,16 @@ from labeler.errors import IntegrityError
 from labeler.store import (
     MIGRATIONS,
     Store,
+    UndoConflict,
     add_query,
     attach_element,
     create_gold_set,
     list_audit,
     open_store,
     page_elements,
+    remove_element,
     span_overlaps,
+    undo,
     upsert_document,
 )
 from labeler.store.engine import create_store_engine
@@ -202,3 +205,19 @@ def test_gold_import_with_the_same_span_twice_names_the_line(
     with open_store(db_url) as store, store.session() as s:
         names = [r[0] for r in s.connection().execute(sql_text("SELECT name FROM gold_set"))]
     assert names == ["gold"]
+
+
+def test_undo_of_a_removal_refuses_a_second_copy(store: Store) -> None:
+    q1 = seed(store)
+    with store.write() as s:
+        first = attach_element(s, q1, "w.html", 0, 11, annotator="ana")
+        attach_element(s, q1, "w.html", 33, 42, annotator="ana")  # keeps ids from reuse
+        remove_element(s, first.id, actor="ana")
+    with store.write() as s:  # bob labels the same span again meanwhile
+        attach_element(s, q1, "w.html", 0, 11, annotator="bob")
+    with (
+        pytest.raises(UndoConflict, match=r"w\.html 0–11 was labelled again since"),
+        store.write() as s,
+    ):
+        undo(s, actor="ana")
+    assert spans_of(store) == [(q1, "w.html", 0, 11), (q1, "w.html", 33, 42)]
