@@ -282,3 +282,34 @@ def test_notes_edited_many_times_in_a_row_are_each_stored(store: Store, db: Path
         notes = [q.notes for q in list_questions(s, 1)]
     assert changes == expected
     assert notes == ["", expected[-1]]
+
+
+def test_documents_list_counts_labels_made_on_its_page(store: Store) -> None:
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        screen = await open_wal_from_documents(app, pilot)
+        await select_sentence(screen, pilot, 45)
+        await pilot.press("a")
+        await settle(app, pilot)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DocumentsScreen)
+        table = app.screen.query_one(DataTable)
+        rows = [[str(c) for c in table.get_row_at(i)[:3]] for i in range(table.row_count)]
+        assert rows == [["wal.html", "72", "1"]]
+
+        # now a label made in another mode: a page opened from the questions screen
+        await pilot.press("f2")
+        await settle(app, pilot)
+        page = PageScreen("wal.html")
+        await app.push_screen(page)
+        await settle(app, pilot)
+        await select_sentence(page, pilot, 2)
+        await pilot.press("a")
+        await settle(app, pilot)
+        await pilot.press("f3")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DocumentsScreen)
+        rows = [[str(c) for c in table.get_row_at(i)[:3]] for i in range(table.row_count)]
+        assert rows == [["wal.html", "72", "2"]]
+
+    run_app(store, body)
