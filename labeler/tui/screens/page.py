@@ -21,20 +21,17 @@ from textual.widgets import Footer, Header, Input, Static
 
 from labeler.store import (
     ElementRow,
-    QuestionRow,
     Store,
-    attach_element,
     page_elements,
     page_text,
     remove_element,
     set_grade,
-    span_overlaps,
 )
 from labeler.tui import spans
 from labeler.tui.assist import AssistChunk, assist_chunks
+from labeler.tui.attach import attach_selection, quote
 from labeler.tui.bars import coverage_bar
 from labeler.tui.pagemap import PageMap
-from labeler.tui.screens.forms import ConfirmDialog
 from labeler.tui.widgets.page_view import CURRENT, FOCUSED, FOUND, OTHER, STALE, PageView, Span
 
 if TYPE_CHECKING:
@@ -297,92 +294,8 @@ class PageScreen(Screen[None]):
         return next((e for e in mine if e.id == self.focused_id), None)
 
     def action_attach(self) -> None:
-        """Attach the selection to the current question (committed at once).
-
-        The target is fixed when the key is pressed and named in every message. The same
-        span twice is refused; a span overlapping another element of the question is
-        stored only after a y/n confirmation.
-        """
-        app = self.labeler
-        q = app.current_question
-        start, end = self.view.offsets
-        if q is None:
-            self.notify("no current question: add one first (F2, a)", severity="warning")
-            return
-        if start == end:
-            self.notify("select some text first", severity="warning", timeout=3)
-            return
-        document_id = self.document_id
-
-        def check(store: Store) -> tuple[bool, list[ElementRow]]:
-            with store.session() as s:
-                rows = page_elements(s, document_id)
-                overlaps = span_overlaps(s, q.id, document_id, start, end)
-            duplicate = any((e.query_id, e.start, e.end) == (q.id, start, end) for e in rows)
-            return duplicate, overlaps
-
-        def checked(result: tuple[bool, list[ElementRow]]) -> None:
-            duplicate, overlaps = result
-            if duplicate:
-                self._refuse_duplicate(q, start, end)
-                return
-            if not overlaps:
-                self._store_element(q, start, end)
-                return
-            spans_text = ", ".join(f"{e.start}–{e.end}" for e in overlaps)
-
-            def confirmed(yes: bool | None) -> None:
-                if yes:
-                    self._store_element(q, start, end)
-                else:
-                    self.notify(f"not attached to {q.external_id}", timeout=3)
-
-            app.push_screen(
-                ConfirmDialog(
-                    f"{start}–{end} overlaps {q.external_id}'s element(s) {spans_text} on "
-                    f"{document_id}. Attach to {q.external_id} anyway?"
-                ),
-                confirmed,
-            )
-
-        app.db(check, checked, what="attach")
-
-    def _refuse_duplicate(self, q: QuestionRow, start: int, end: int) -> None:
-        self.notify(
-            f"{q.external_id} already has {self.document_id} {start}–{end}: not stored again",
-            title="not attached",
-            severity="warning",
-            timeout=5,
-        )
-
-    def _store_element(self, q: QuestionRow, start: int, end: int) -> None:
-        app = self.labeler
-        document_id, actor, assisted = self.document_id, app.annotator, app.assist
-
-        def job(store: Store) -> tuple[ElementRow, list[ElementRow]]:
-            with store.write() as s:
-                row = attach_element(
-                    s, q.id, document_id, start, end, annotator=actor, assisted=assisted
-                )
-            with store.session() as s:
-                return row, page_elements(s, document_id)
-
-        def done(result: tuple[ElementRow, list[ElementRow]]) -> None:
-            row, self.elements = result
-            self.focused_id = row.id
-            repeated = spans.count_occurrences(self.page.stored, row.text) > 1
-            note = " (assisted)" if row.assisted else ""
-            self.notify(
-                f"attached to {q.external_id}: {_quote(row.text)} g{row.grade}{note}  "
-                f"({row.start}–{row.end})" + ("  ⚠ text occurs more than once" if repeated else ""),
-                title="saved",
-                severity="warning" if repeated else "information",
-                timeout=3,
-            )
-            self.refresh_all()
-            app.changed()
-
-        app.db(job, done, what=f"attach to {q.external_id}")
+        """Attach the selection to the current question (see :mod:`labeler.tui.attach`)."""
+        attach_selection(self)
 
     def action_grade(self, grade: int) -> None:
         """Set the grade of the element under the cursor (or the focused one)."""
@@ -399,7 +312,7 @@ class PageScreen(Screen[None]):
         def done(row: ElementRow) -> None:
             self.focused_id = row.id
             self.notify(
-                f"{self._question_name(row.query_id)}: {_quote(row.text)} now g{row.grade}",
+                f"{self._question_name(row.query_id)}: {quote(row.text)} now g{row.grade}",
                 title="saved",
                 timeout=3,
             )
@@ -422,7 +335,7 @@ class PageScreen(Screen[None]):
         def done(_: None) -> None:
             self.focused_id = None
             self.notify(
-                f"removed from {self._question_name(target.query_id)}: {_quote(target.text)} "
+                f"removed from {self._question_name(target.query_id)}: {quote(target.text)} "
                 f"g{target.grade} ({target.document_id} {target.start}–{target.end})"
                 "  ·  ctrl+z: undo",
                 title="saved",
@@ -509,9 +422,3 @@ class PageScreen(Screen[None]):
         self.query_one("#readout", Static).update(
             f"match {self.match_index + 1}/{len(self.matches)} of {self.needle!r} at {m}"
         )
-
-
-def _quote(text: str, limit: int = 40) -> str:
-    """``text`` quoted for a message, cut to ``limit`` characters with an ellipsis."""
-    shown = text if len(text) <= limit else text[: limit - 1] + "…"
-    return repr(shown)
