@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.audit import record_change, snapshot
 from labeler.store.documents import get_document
-from labeler.store.models import Document, Element, GoldSet, Query
+from labeler.store.models import ELEMENT_STALE, Document, Element, GoldSet, Query
 from labeler.store.validation import check_element_fields, check_element_span
 
 
@@ -148,7 +148,7 @@ def check_not_duplicate(
     this check only gives the refusal a readable message.
     """
     same = session.exec(
-        select(Element.id).where(
+        select(Element.status).where(
             Element.query_id == question.id,
             Element.document_id == document_id,
             Element.start == start,
@@ -156,7 +156,10 @@ def check_not_duplicate(
         )
     ).first()
     if same is not None:
-        raise IntegrityError(duplicate_message(question.external_id, document_id, start, end))
+        message = duplicate_message(question.external_id, document_id, start, end)
+        if same == ELEMENT_STALE:
+            message += " (stale: its page changed; remove that element first, x in the TUI)"
+        raise IntegrityError(message)
 
 
 def overlapping_elements(

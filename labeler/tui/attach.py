@@ -42,17 +42,17 @@ def attach_selection(screen: PageScreen) -> None:
         return
     document_id = screen.document_id
 
-    def check(store: Store) -> tuple[bool, list[ElementRow]]:
+    def check(store: Store) -> tuple[ElementRow | None, list[ElementRow]]:
         with store.session() as s:
             rows = page_elements(s, document_id)
             overlaps = span_overlaps(s, q.id, document_id, start, end)
-        duplicate = any((e.query_id, e.start, e.end) == (q.id, start, end) for e in rows)
-        return duplicate, overlaps
+        same = [e for e in rows if (e.query_id, e.start, e.end) == (q.id, start, end)]
+        return same[0] if same else None, overlaps
 
-    def checked(result: tuple[bool, list[ElementRow]]) -> None:
+    def checked(result: tuple[ElementRow | None, list[ElementRow]]) -> None:
         duplicate, overlaps = result
-        if duplicate:
-            _refuse_duplicate(screen, q, start, end)
+        if duplicate is not None:
+            _refuse_duplicate(screen, q, duplicate)
             return
         if not overlaps:
             _store_element(screen, q, start, end)
@@ -76,9 +76,11 @@ def attach_selection(screen: PageScreen) -> None:
     app.db(check, checked, what="attach")
 
 
-def _refuse_duplicate(screen: PageScreen, q: QuestionRow, start: int, end: int) -> None:
+def _refuse_duplicate(screen: PageScreen, q: QuestionRow, same: ElementRow) -> None:
+    stale = " (stale: its page changed; remove it with x first)" if same.status == "stale" else ""
     screen.notify(
-        f"{q.external_id} already has {screen.document_id} {start}–{end}: not stored again",
+        f"{q.external_id} already has {same.document_id} {same.start}–{same.end}{stale}: "
+        "not stored again",
         title="not attached",
         severity="warning",
         timeout=5,

@@ -221,3 +221,15 @@ def test_undo_of_a_removal_refuses_a_second_copy(store: Store) -> None:
     ):
         undo(s, actor="ana")
     assert spans_of(store) == [(q1, "w.html", 0, 11), (q1, "w.html", 33, 42)]
+
+
+def test_a_stale_element_on_the_same_span_is_named_stale(store: Store) -> None:
+    q1 = seed(store)
+    with store.write() as s:
+        attach_element(s, q1, "w.html", 0, 11, annotator="ana")
+        s.connection().execute(sql_text("UPDATE element SET status = 'stale'"))
+    with (
+        pytest.raises(IntegrityError, match=r"^q1 already has w\.html 0–11 \(stale: its page"),
+        store.write() as s,
+    ):
+        attach_element(s, q1, "w.html", 0, 11, annotator="ana")

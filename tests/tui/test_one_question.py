@@ -104,6 +104,7 @@ def test_acceptance_session(store: Store) -> None:
 
         screen = await open_wal_from_documents(app, pilot)
         assert bar(app).startswith("q2 (2/2)")
+        assert stored(store) == []
         await select_sentence(screen, pilot, 45)
         assert OTHER_PAGE[slice(*screen.view.offsets)] == WAL
         await pilot.press("a")
