@@ -16,6 +16,9 @@ or a database. Checks, in order:
   confirms that each constraint is validated (one added ``NOT VALID`` never checked the rows
   that were already there: an error naming it);
 * ``spans``: every ``ok`` element's text equals its page's ``text[start:end]``;
+* ``duplicates`` (error), ``overlaps`` (warning), ``dedup`` (warning: what the schema 5
+  upgrade removed): elements of one question against each other, see
+  :mod:`labeler.doctor_spans`;
 * ``stale``: no element is stale (each is listed: gold set, question, page, offsets,
   text); stale labels are left out of scores, so they count as something to fix;
 * ``run_questions``: run results whose question is in no gold set, counted per run. A
@@ -39,6 +42,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy import text as sql_text
 from sqlalchemy.pool import NullPool
 
+from labeler import doctor_spans
 from labeler.errors import StoreError
 from labeler.store.engine import database_url, display_location, sqlite_error_text
 from labeler.store.location import sqlite_file
@@ -47,6 +51,13 @@ from labeler.store.postgres import CONNECT_TIMEOUT_S, with_driver
 from labeler.store.validation import span_problem
 
 Status = Literal["ok", "warning", "error", "skipped"]
+
+#: checks of elements against each other (see :mod:`labeler.doctor_spans`)
+_SPAN_CHECKS = (
+    ("duplicates", doctor_spans.duplicates),
+    ("overlaps", doctor_spans.overlaps),
+    ("dedup", doctor_spans.dedup),
+)
 
 #: examples listed per failing check (stale labels are always listed in full)
 MAX_DETAILS = 50
@@ -244,6 +255,7 @@ def _diagnose(where: str, db: _Database) -> DoctorReport:
         schema,
         _foreign_keys(db),
         _spans(db),
+        *(Check(name, *check(db)) for name, check in _SPAN_CHECKS),
         _stale_check(stale),
         _run_check(unknown),
     )

@@ -88,6 +88,9 @@ def _resolve(
     cache: dict[str, str | None] = {}
     for line in lines:
         placed = []
+        # The store holds one element per question, page and span: say so by line here
+        # rather than let the all-or-nothing write fail on the unique index.
+        seen: dict[tuple[str, int, int], int] = {}
         for i, element in enumerate(line.elements):
             if element.doc not in cache:
                 cache[element.doc] = page_of(element.doc)
@@ -116,6 +119,14 @@ def _resolve(
                 raise InputError(
                     path, f"elements[{i}] in {element.doc!r}: {err}", line.line
                 ) from None
+            first = seen.setdefault((element.doc, a.start, a.end), i)
+            if first != i:
+                raise InputError(
+                    path,
+                    f"elements[{i}] repeats elements[{first}]: {element.doc} "
+                    f"{a.start}–{a.end} twice for question {line.query_id!r}",
+                    line.line,
+                )
             placed.append(
                 ResolvedElement(
                     doc=element.doc,

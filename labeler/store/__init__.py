@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         page_elements,
         question_elements,
         set_grade,
+        span_overlaps,
         update_query,
     )
     from labeler.store.audit import (
@@ -66,6 +67,7 @@ if TYPE_CHECKING:
     from labeler.store.labels import (
         add_element,
         add_query,
+        check_not_duplicate,
         create_gold_set,
         get_gold_set,
         get_query,
@@ -133,6 +135,8 @@ _HOMES: dict[str, str] = {
     "UpsertResult": "labeler.store.documents",
     "add_element": "labeler.store.labels",
     "add_query": "labeler.store.labels",
+    "check_not_duplicate": "labeler.store.labels",
+    "span_overlaps": "labeler.store.annotate",
     "attach_element": "labeler.store.annotate",
     "can_redo": "labeler.store.history",
     "can_undo": "labeler.store.history",
@@ -205,6 +209,7 @@ __all__ = [
     "attach_element",
     "can_redo",
     "can_undo",
+    "check_not_duplicate",
     "count_documents",
     "create_gold_set",
     "delete_query",
@@ -234,6 +239,7 @@ __all__ = [
     "search_documents",
     "set_grade",
     "snapshot",
+    "span_overlaps",
     "span_problem",
     "undo",
     "update_query",

@@ -16,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.audit import record_change, snapshot
-from labeler.store.labels import add_element
+from labeler.store.labels import add_element, overlapping_elements
 from labeler.store.models import ELEMENT_STALE, Element, GoldSet, Query
 
 
@@ -197,6 +197,19 @@ def attach_element(
         assisted=assisted,
     )
     return element_row(element)
+
+
+def span_overlaps(
+    session: Session, query_id: int, document_id: str, start: int, end: int
+) -> list[ElementRow]:
+    """The question's elements on the page overlapping ``[start, end)`` (not equal to it).
+
+    An overlap is allowed (two elements may share words), but an annotator should be
+    asked before storing one; an exact duplicate is refused by :func:`attach_element`.
+    """
+    return [
+        element_row(e) for e in overlapping_elements(session, query_id, document_id, start, end)
+    ]
 
 
 def set_grade(session: Session, element_id: int, grade: int, *, actor: str) -> ElementRow:

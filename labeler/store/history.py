@@ -122,6 +122,24 @@ def _restore(model: type[Element] | type[Query], data: dict[str, Any]) -> Elemen
     return model(**values)
 
 
+def _refuse_duplicate(session: Session, element: dict[str, Any], where: str) -> None:
+    """:class:`UndoConflict` when bringing ``element`` back would store its span twice for
+    its question (the schema forbids it: the same span was labelled again since)."""
+    same = session.exec(
+        select(Element.id).where(
+            Element.query_id == element["query_id"],
+            Element.document_id == element["document_id"],
+            Element.start == element["start"],
+            Element.end == element["end"],
+        )
+    ).first()
+    if same is not None:
+        raise UndoConflict(
+            f"{where}: {element['document_id']} {element['start']}–{element['end']} was "
+            f"labelled again since (element {same}); cannot bring back a second copy"
+        )
+
+
 def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reversal:
     """Write ``entry.before`` back (checking the row still equals ``entry.after``)."""
     assert entry.id is not None
@@ -152,6 +170,9 @@ def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reve
             session.flush()
         session.delete(row)
     elif row is None:
+        restored = [before] if model is Element else list(before.get("elements", []))
+        for data in restored:
+            _refuse_duplicate(session, data, where)
         session.add(_restore(model, before))
         session.flush()
         for data in before.get("elements", []):

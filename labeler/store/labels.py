@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.audit import record_change, snapshot
 from labeler.store.documents import get_document
-from labeler.store.models import Document, Element, GoldSet, Query
+from labeler.store.models import ELEMENT_STALE, Document, Element, GoldSet, Query
 from labeler.store.validation import check_element_fields, check_element_span
 
 
@@ -101,8 +101,10 @@ def add_element(
     """
     doc = get_document(session, document) if isinstance(document, str) else document
     query_id = query if isinstance(query, int) else query.id
-    if query_id is None or session.get(Query, query_id) is None:
+    question = None if query_id is None else session.get(Query, query_id)
+    if query_id is None or question is None:
         raise NotFoundError(f"no question with id {query_id!r} in the database")
+    check_not_duplicate(session, question, doc.id, start, end)
     in_range = isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(doc.text)
     element = Element(
         query_id=query_id,
@@ -130,6 +132,52 @@ def add_element(
     )
     session.flush()
     return element
+
+
+def duplicate_message(external_id: str, document_id: str, start: int, end: int) -> str:
+    """What a refused duplicate says, e.g. ``q1 already has wal.html 120–162``."""
+    return f"{external_id} already has {document_id} {start}–{end}"
+
+
+def check_not_duplicate(
+    session: Session, question: Query, document_id: str, start: int, end: int
+) -> None:
+    """:class:`IntegrityError` when ``question`` already has this exact span of the page.
+
+    The unique index ``uq_element_span`` (schema version 5) refuses it for every writer;
+    this check only gives the refusal a readable message.
+    """
+    same = session.exec(
+        select(Element.status).where(
+            Element.query_id == question.id,
+            Element.document_id == document_id,
+            Element.start == start,
+            Element.end == end,
+        )
+    ).first()
+    if same is not None:
+        message = duplicate_message(question.external_id, document_id, start, end)
+        if same == ELEMENT_STALE:
+            message += " (stale: its page changed; remove that element first, x in the TUI)"
+        raise IntegrityError(message)
+
+
+def overlapping_elements(
+    session: Session, query_id: int, document_id: str, start: int, end: int
+) -> list[Element]:
+    """The elements of ``query_id`` on the page that overlap ``[start, end)`` without
+    being that exact span, ordered by start (what an annotator is asked to confirm)."""
+    stmt = (
+        select(Element)
+        .where(
+            Element.query_id == query_id,
+            Element.document_id == document_id,
+            Element.start < end,
+            Element.end > start,
+        )
+        .order_by(col(Element.start), col(Element.id))
+    )
+    return [e for e in session.exec(stmt).all() if (e.start, e.end) != (start, end)]
 
 
 def remove_element(session: Session, element_id: int, *, actor: str) -> None:

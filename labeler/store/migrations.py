@@ -32,7 +32,14 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, insert, inspect, text
 
 from labeler.errors import StoreError
-from labeler.store.models import SchemaVersion, utcnow
+from labeler.store.models import (
+    AUDIT_DO,
+    AuditEntry,
+    Element,
+    SchemaVersion,
+    UTCDateTime,
+    utcnow,
+)
 
 DIALECTS = ("sqlite", "postgresql")
 
@@ -48,10 +55,15 @@ class Migration:
 
 @dataclass(frozen=True)
 class DialectSQL:
-    """A step's statements for each dialect; calling it runs those of the connection's."""
+    """A step's statements for each dialect; calling it runs those of the connection's.
+
+    ``first``, when given, runs before the statements on every dialect: data work written
+    once with SQLAlchemy Core (e.g. removing rows a new constraint would refuse).
+    """
 
     sqlite: tuple[str, ...]
     postgresql: tuple[str, ...]
+    first: Callable[[Connection], None] | None = None
 
     def statements(self, dialect: str) -> tuple[str, ...]:
         """The statements for ``dialect``; :class:`StoreError` for a dialect not in
@@ -63,7 +75,10 @@ class DialectSQL:
         raise StoreError(f"no schema for {dialect!r} databases (supported: {', '.join(DIALECTS)})")
 
     def __call__(self, conn: Connection) -> None:
-        for statement in self.statements(conn.dialect.name):
+        statements = self.statements(conn.dialect.name)
+        if self.first is not None:
+            self.first(conn)
+        for statement in statements:
             conn.exec_driver_sql(statement)
 
 
@@ -366,6 +381,50 @@ _V4_SQL = (
     "ALTER TABLE run_result ADD COLUMN located INTEGER DEFAULT 0 NOT NULL",
 )
 
+#: the audit log's actor for the duplicate elements schema version 5 removed
+DEDUP_ACTOR = "labeler-migration-5"
+
+_V5_INDEX = (
+    'CREATE UNIQUE INDEX uq_element_span ON element (query_id, document_id, start, "end")',
+)
+
+
+def _v5_remove_duplicates(conn: Connection) -> None:
+    """Remove duplicate elements (same question, page, start, end) before ``_V5_INDEX``.
+
+    The oldest (lowest id) of each group stays. Each removed row is recorded in the audit
+    log as a ``remove`` by :data:`DEDUP_ACTOR` with its full before-state, so that
+    ``labeler doctor`` can report what the upgrade removed and the row can be restored by
+    hand. The statement names the version-4 columns (not the current model's) so the step
+    keeps working when later versions add columns.
+    """
+    rows = conn.execute(
+        text(
+            'SELECT e.id, e.query_id, e.document_id, e.start, e."end", e.text, e.grade, '
+            "e.annotator, e.created_at, e.status, e.assisted FROM element AS e "
+            "WHERE EXISTS (SELECT 1 FROM element AS o WHERE o.query_id = e.query_id "
+            "AND o.document_id = e.document_id AND o.start = e.start "
+            'AND o."end" = e."end" AND o.id < e.id) ORDER BY e.id'
+        ).columns(created_at=UTCDateTime())
+    ).mappings()
+    removed = [dict(row) for row in rows]
+    for row in removed:
+        before = Element(**{**row, "assisted": bool(row["assisted"])}).model_dump(mode="json")
+        conn.execute(
+            insert(AuditEntry).values(
+                actor=DEDUP_ACTOR,
+                at=utcnow(),
+                action="remove",
+                entity="element",
+                entity_id=row["id"],
+                before=before,
+                after=None,
+                kind=AUDIT_DO,
+            )
+        )
+        conn.execute(text("DELETE FROM element WHERE id = :id"), {"id": row["id"]})
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -385,6 +444,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         4,
         "chunk placements of imported runs",
         DialectSQL(sqlite=_V4_SQL, postgresql=_V4_SQL),
+    ),
+    Migration(
+        5,
+        "one element per question, page and span",
+        DialectSQL(sqlite=_V5_INDEX, postgresql=_V5_INDEX, first=_v5_remove_duplicates),
     ),
 )
 

@@ -117,6 +117,8 @@ class Element(SQLModel, table=True):
         # Added by schema version 2.
         Index("ix_element_document_status", "document_id", "status"),
         Index("ix_element_query", "query_id"),
+        # Added by schema version 5: one element per question, page and span.
+        Index("uq_element_span", "query_id", "document_id", "start", "end", unique=True),
     )
 
     id: int | None = Field(default=None, primary_key=True)

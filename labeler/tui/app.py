@@ -1,5 +1,11 @@
 """The annotator's Textual app: shared state, database jobs, modes and app-wide keys.
 
+What is current lives in one place, reactive attributes of :class:`LabelerApp`:
+``gold_set_id``, ``questions`` (with their counts), ``current_query_id``, ``assist`` and
+``revision`` (bumped after every committed write). Screens never keep a copy of them: each
+one watches the attributes it shows (``self.watch(app, ...)``) and redraws, or re-reads its
+own rows, when they change, whether it is on screen or waiting in another mode.
+
 Database work never runs on the event loop: :meth:`LabelerApp.db` runs a job in a thread
 and hands its result back on the loop. Jobs go through one FIFO lock, so they commit in the
 order the user asked for them (an attach pressed before an undo is committed first), and a
@@ -12,10 +18,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, TypeVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.reactive import var
 from textual.worker import Worker
 
 from labeler.errors import LabelerError
@@ -41,13 +48,6 @@ T = TypeVar("T")
 DEFAULT_GOLD_SET = "gold"
 
 
-@runtime_checkable
-class Reloadable(Protocol):
-    """A screen that can re-read what it shows after the data changed."""
-
-    def reload(self) -> None: ...
-
-
 class LabelerApp(App[int]):
     """Label exact spans of stored pages for the questions of a gold set."""
 
@@ -70,6 +70,17 @@ class LabelerApp(App[int]):
         Binding("ctrl+y", "redo", "Redo", priority=True),
     ]
 
+    #: the gold set being labelled
+    gold_set_id: var[int | None] = var(None)
+    #: its questions in creation order, with n_gold and who labelled them
+    questions: var[tuple[QuestionRow, ...]] = var(())
+    #: the question every screen shows and every attach goes to
+    current_query_id: var[int | None] = var(None)
+    #: assist mode: a run's chunks beside the page, new elements recorded as assisted
+    assist: var[bool] = var(False)
+    #: bumped after every committed write; screens showing stored rows re-read them
+    revision: var[int] = var(0)
+
     def __init__(
         self,
         store: Store,
@@ -83,11 +94,7 @@ class LabelerApp(App[int]):
         self.annotator = annotator
         self.corpus = corpus
         self.wanted_gold_set = gold_set
-        self.gold_set_id: int | None = None
         self.gold_set_name = ""
-        self.questions: list[QuestionRow] = []
-        self.current_query_id: int | None = None
-        self.assist = False
         self.runs: list[RunSummary] = []
         self.assist_run: RunSummary | None = None
         self._db_lock = asyncio.Lock()
@@ -176,13 +183,20 @@ class LabelerApp(App[int]):
 
     def select_gold_set(self, gold_set_id: int, name: str) -> None:
         """Make ``name`` the gold set being labelled and reload its questions."""
-        self.gold_set_id, self.gold_set_name = gold_set_id, name
-        self.current_query_id = None
+        self.gold_set_name = name
         self.sub_title = f"{name} · {self.annotator}"
+        self.questions = ()
+        self.current_query_id = None
+        self.gold_set_id = gold_set_id
         self.reload_questions()
 
-    def reload_questions(self, then: Callable[[], None] | None = None) -> None:
-        """Re-read the questions of the current gold set, then reload the screen."""
+    def changed(self) -> None:
+        """Call after every committed write: screens re-read their rows, counts reload."""
+        self.revision += 1
+        self.reload_questions()
+
+    def reload_questions(self) -> None:
+        """Re-read the questions of the current gold set (counts, texts, notes)."""
         gold_set_id = self.gold_set_id
         if gold_set_id is None:
             return
@@ -192,21 +206,14 @@ class LabelerApp(App[int]):
                 return list_questions(s, gold_set_id)
 
         def loaded(rows: list[QuestionRow]) -> None:
-            self.questions = rows
+            if gold_set_id != self.gold_set_id:
+                return  # another gold set was chosen meanwhile; its own load follows
+            self.questions = tuple(rows)
             ids = [q.id for q in rows]
             if self.current_query_id not in ids:
                 self.current_query_id = ids[0] if ids else None
-            self.reload_screen()
-            if then is not None:
-                then()
 
         self.db(load, loaded, what="load questions")
-
-    def reload_screen(self) -> None:
-        """Ask the visible screen (and the mode's base screen) to re-read its data."""
-        for screen in {self.screen, *self.screen_stack}:
-            if isinstance(screen, Reloadable):
-                screen.reload()
 
     # -- questions ------------------------------------------------------------------------
 
@@ -227,7 +234,6 @@ class LabelerApp(App[int]):
     def goto_question(self, query_id: int) -> None:
         """Make ``query_id`` the current question (palette, question list)."""
         self.current_query_id = query_id
-        self.reload_screen()
         q = self.current_question
         if q is not None:
             self.notify(f"{q.external_id}: {q.text}", title="Current question", timeout=3)
@@ -260,7 +266,7 @@ class LabelerApp(App[int]):
                 self.notify(f"nothing to {name}", severity="warning", timeout=3)
                 return
             self.notify(message, title="saved", timeout=3)
-            self.reload_questions()
+            self.changed()
 
         self.db(job, done, what=name)
 
@@ -283,7 +289,6 @@ class LabelerApp(App[int]):
             )
         else:
             self.notify("assist OFF: blind labelling", timeout=3)
-        self.reload_screen()
 
     def refresh_runs(self) -> None:
         """Re-read the stored runs (after an import in another process)."""

@@ -95,6 +95,9 @@ def test_healthy_database_passes_and_is_not_written(
             "schema": "ok",
             "foreign_keys": "ok",
             "spans": "ok",
+            "duplicates": "ok",
+            "overlaps": "ok",
+            "dedup": "ok",
             "stale": "ok",
             "run_questions": "ok",
         }

@@ -48,7 +48,11 @@ def test_select_with_keys_and_attach(store: Store) -> None:
         assert "7–55" in readout(app) and f"{len(FR)} chars" in readout(app)
         await pilot.press("a")
         await settle(app, pilot)
-        assert any(m.startswith("q1 ← 7–55") for m in messages(app))
+        assert any(
+            m.startswith("attached to q1: 'FR-001: The index is never the source o…' g1")
+            and "(7–55)" in m
+            for m in messages(app)
+        )
 
     run_app(store, body)
     assert elements(store) == [(1, FR, 1, "ana", False)]
@@ -261,6 +265,8 @@ def test_page_with_every_line_ending_attaches_exact_text(store: Store) -> None:
         start = text.index("two")
         view.select_offsets(start, text.index("five") + 4)
         await pilot.press("a")
+        await settle(app, pilot)
+        await pilot.press("y")  # it overlaps the first element: confirm
         await settle(app, pilot)
 
     run_app(store, body)

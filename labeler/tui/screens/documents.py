@@ -25,6 +25,7 @@ class DocumentsScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.hits: list[DocumentHit] = []
+        self.out_of_date = False
 
     @property
     def labeler(self) -> LabelerApp:
@@ -39,9 +40,24 @@ class DocumentsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("document", "chars", "elements", "match")
+        # Element counts change with every write, whichever screen made it. A search
+        # reads every page (~0.1 s on the demo corpus), so a screen not on view only
+        # notes that it is out of date and searches again when it is shown.
+        self.watch(self.labeler, "revision", self._data_changed, init=False)
         self.reload()
 
+    def _data_changed(self) -> None:
+        if self.is_current:
+            self.reload()
+        else:
+            self.out_of_date = True
+
+    def on_screen_resume(self) -> None:
+        if self.out_of_date:
+            self.reload()
+
     def reload(self) -> None:
+        self.out_of_date = False
         self._search(self.query_one("#search", Input).value)
 
     def _search(self, needle: str) -> None:

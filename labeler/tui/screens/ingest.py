@@ -56,7 +56,7 @@ class IngestScreen(ModalScreen[None]):
             if demo is not None and app.wanted_gold_set is None:
                 app.open_gold_set(DEMO_GOLD_SET)
             else:
-                app.reload_screen()
+                app.changed()
 
         app.db(job, done, what="ingest")
 

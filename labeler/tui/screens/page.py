@@ -1,4 +1,11 @@
-"""The page view: select exact spans of one stored page and attach them to questions."""
+"""The page view: select exact spans of one stored page and attach them to questions.
+
+The question bar, the elements panel and the attach target all read the app's one
+``current_query_id`` at the moment they draw or act; the screen watches it (and the
+questions, assist mode and the write ``revision``) so it redraws the instant any screen,
+the palette or ``.``/``,`` changes it. A question change also drops the selection, so text
+chosen for one question is never attached to the next by a stray ``a``.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +22,6 @@ from textual.widgets import Footer, Header, Input, Static
 from labeler.store import (
     ElementRow,
     Store,
-    attach_element,
     page_elements,
     page_text,
     remove_element,
@@ -23,6 +29,7 @@ from labeler.store import (
 )
 from labeler.tui import spans
 from labeler.tui.assist import AssistChunk, assist_chunks
+from labeler.tui.attach import attach_selection, quote
 from labeler.tui.bars import coverage_bar
 from labeler.tui.pagemap import PageMap
 from labeler.tui.widgets.page_view import CURRENT, FOCUSED, FOUND, OTHER, STALE, PageView, Span
@@ -93,6 +100,11 @@ class PageScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#find", Input).display = False
         self.view.focus()
+        app = self.labeler
+        self.watch(app, "current_query_id", self._question_changed, init=False)
+        self.watch(app, "questions", self._questions_changed, init=False)
+        self.watch(app, "assist", self._questions_changed, init=False)
+        self.watch(app, "revision", self.reload, init=False)
         document_id = self.document_id
 
         def load(store: Store) -> tuple[PageMap, list[ElementRow]]:
@@ -116,8 +128,22 @@ class PageScreen(Screen[None]):
 
     # -- redraw ---------------------------------------------------------------------------
 
+    def _question_changed(self) -> None:
+        """Another question is current: redraw everything and drop the selection."""
+        self.focused_id = None
+        if not self.loaded:
+            return
+        cursor = self.view.cursor_offset
+        self.view.select_offsets(cursor, cursor)
+        self.refresh_all()
+
+    def _questions_changed(self) -> None:
+        if self.loaded:
+            self._show_question()
+            self._load_assist()
+
     def reload(self) -> None:
-        """Re-read this page's elements (after a write, undo, redo or question switch)."""
+        """Re-read this page's elements (after any committed write, undo or redo)."""
         if not self.loaded:
             return
         document_id = self.document_id
@@ -268,42 +294,8 @@ class PageScreen(Screen[None]):
         return next((e for e in mine if e.id == self.focused_id), None)
 
     def action_attach(self) -> None:
-        """Attach the selection to the current question (committed at once)."""
-        app = self.labeler
-        q = app.current_question
-        start, end = self.view.offsets
-        if q is None:
-            self.notify("no current question: add one first (F2, a)", severity="warning")
-            return
-        if start == end:
-            self.notify("select some text first", severity="warning", timeout=3)
-            return
-        document_id, actor, assisted, qid = self.document_id, app.annotator, app.assist, q.id
-
-        def job(store: Store) -> tuple[ElementRow, list[ElementRow]]:
-            with store.write() as s:
-                row = attach_element(
-                    s, qid, document_id, start, end, annotator=actor, assisted=assisted
-                )
-            with store.session() as s:
-                return row, page_elements(s, document_id)
-
-        def done(result: tuple[ElementRow, list[ElementRow]]) -> None:
-            row, self.elements = result
-            self.focused_id = row.id
-            repeated = spans.count_occurrences(self.page.stored, row.text) > 1
-            note = " (assisted)" if row.assisted else ""
-            self.notify(
-                f"{q.external_id} ← {row.start}–{row.end}{note}"
-                + ("  ⚠ text occurs more than once" if repeated else ""),
-                title="saved",
-                severity="warning" if repeated else "information",
-                timeout=3,
-            )
-            self.refresh_all()
-            app.reload_questions()
-
-        app.db(job, done, what="attach")
+        """Attach the selection to the current question (see :mod:`labeler.tui.attach`)."""
+        attach_selection(self)
 
     def action_grade(self, grade: int) -> None:
         """Set the grade of the element under the cursor (or the focused one)."""
@@ -319,8 +311,12 @@ class PageScreen(Screen[None]):
 
         def done(row: ElementRow) -> None:
             self.focused_id = row.id
-            self.notify(f"element {row.id}: grade {row.grade}", title="saved", timeout=3)
-            self.reload()
+            self.notify(
+                f"{self._question_name(row.query_id)}: {quote(row.text)} now g{row.grade}",
+                title="saved",
+                timeout=3,
+            )
+            self.labeler.changed()
 
         self.labeler.db(job, done, what="grade")
 
@@ -338,8 +334,14 @@ class PageScreen(Screen[None]):
 
         def done(_: None) -> None:
             self.focused_id = None
-            self.notify(f"element {target.id} removed (ctrl+z to undo)", title="saved")
-            self.labeler.reload_questions()
+            self.notify(
+                f"removed from {self._question_name(target.query_id)}: {quote(target.text)} "
+                f"g{target.grade} ({target.document_id} {target.start}–{target.end})"
+                "  ·  ctrl+z: undo",
+                title="saved",
+                timeout=6,
+            )
+            self.labeler.changed()
 
         self.labeler.db(job, done, what="remove")
 
@@ -361,13 +363,14 @@ class PageScreen(Screen[None]):
         self.refresh_all()
 
     def action_question_step(self, delta: int) -> None:
-        """Switch to the next/previous question without leaving the page."""
-        q = self.labeler.step_question(delta)
-        self.focused_id = None
-        if q is None:
+        """Switch to the next/previous question without leaving the page (the watcher
+        redraws and drops the selection)."""
+        if self.labeler.step_question(delta) is None:
             self.notify("this gold set has no questions yet", severity="warning")
-            return
-        self.refresh_all()
+
+    def _question_name(self, query_id: int) -> str:
+        q = next((x for x in self.labeler.questions if x.id == query_id), None)
+        return q.external_id if q is not None else f"question {query_id}"
 
     def action_assist(self) -> None:
         self.labeler.toggle_assist()

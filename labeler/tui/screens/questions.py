@@ -1,4 +1,9 @@
-"""Gold sets and their questions: progress at a glance; add, edit, delete questions."""
+"""Gold sets and their questions: progress at a glance; add, edit, delete questions.
+
+The table is drawn from the app's ``questions`` and ``current_query_id`` whenever they
+change (watchers), and the progress header is re-read after every write (``revision``),
+so the list is right even when the change was made from a page opened through F3.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets.data_table import ColumnKey, RowKey
 
 from labeler.store import (
     ElementRow,
@@ -19,8 +25,8 @@ from labeler.store import (
     get_gold_set,
     gold_set_progress,
     question_elements,
-    update_query,
 )
+from labeler.tui.question_edit import edit_question
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
 
 if TYPE_CHECKING:
@@ -45,6 +51,7 @@ class QuestionsScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.sets: list[GoldSetProgress] = []
+        self._id_column: ColumnKey | None = None
 
     @property
     def labeler(self) -> LabelerApp:
@@ -59,11 +66,19 @@ class QuestionsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#questions", DataTable)
-        table.add_columns("id", "n_gold", "labelled by", "question")
+        self._id_column, *_ = table.add_columns("id", "n_gold", "labelled by", "question")
         table.focus()
+        app = self.labeler
+        self.watch(app, "questions", self._show_questions, init=False)
+        self.watch(app, "current_query_id", self._show_current, init=False)
+        self.watch(app, "revision", self.reload, init=False)
+        self.watch(app, "gold_set_id", self.reload, init=False)
+        self._show_questions()
         self.reload()
 
     def reload(self) -> None:
+        """Re-read the gold sets' progress (the questions come from the app)."""
+
         def load(store: Store) -> list[GoldSetProgress]:
             with store.session() as s:
                 return gold_set_progress(s)
@@ -85,8 +100,11 @@ class QuestionsScreen(Screen[None]):
         if not sets:
             header.append("no gold set yet")
         self.query_one("#progress", Static).update(header)
+
+    def _show_questions(self) -> None:
+        """Redraw the table from the app's questions, the cursor on the current one."""
+        app = self.labeler
         table = self.query_one("#questions", DataTable)
-        keep = table.cursor_row
         table.clear()
         for q in app.questions:
             n_gold = Text(str(q.n_gold), style="bold red" if q.n_gold == 0 else "")
@@ -96,19 +114,34 @@ class QuestionsScreen(Screen[None]):
             table.add_row(
                 mark + q.external_id, n_gold, _annotators(q.by_annotator), q.text, key=str(q.id)
             )
-        if app.questions:
-            index = next(
-                (i for i, q in enumerate(app.questions) if q.id == app.current_query_id), keep
-            )
-            table.move_cursor(row=min(max(index, 0), len(app.questions) - 1))
+        self._show_current()
+
+    def _show_current(self) -> None:
+        """Move the ▶ mark and the cursor to the app's current question."""
+        app = self.labeler
+        table = self.query_one("#questions", DataTable)
+        if self._id_column is not None:
+            for q in app.questions:
+                key = RowKey(str(q.id))
+                if key not in table.rows:
+                    continue
+                mark = "▶ " if q.id == app.current_query_id else ""
+                table.update_cell(key, self._id_column, mark + q.external_id)
+        ids = [q.id for q in app.questions]
+        if app.current_query_id in ids:
+            row = ids.index(app.current_query_id)
+            if table.cursor_row != row:
+                table.move_cursor(row=row)
         self._show_notes()
 
     def _selected_id(self) -> int | None:
+        """The question under the table's cursor, by the row's key (never by position in
+        a list that may have been reloaded since the table was drawn)."""
         table = self.query_one("#questions", DataTable)
-        if not self.labeler.questions or table.cursor_row < 0:
+        if table.row_count == 0 or table.cursor_row < 0:
             return None
-        row = min(table.cursor_row, len(self.labeler.questions) - 1)
-        return self.labeler.questions[row].id
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return None if key is None else int(key)
 
     def _show_notes(self) -> None:
         qid = self._selected_id()
@@ -117,10 +150,13 @@ class QuestionsScreen(Screen[None]):
         self.query_one("#notes", Static).update(text)
 
     def on_data_table_row_highlighted(self) -> None:
-        # The highlighted question is the current one: the page view labels for it.
-        qid = self._selected_id()
-        if qid is not None:
-            self.labeler.current_query_id = qid
+        # The highlighted question is the current one: the page view labels for it. Only
+        # the user moving the cursor here counts; redraws of a screen in the background
+        # (another mode, a dialog on top) must not change the question behind their back.
+        if self.is_current:
+            qid = self._selected_id()
+            if qid is not None:
+                self.labeler.current_query_id = qid
         self._show_notes()
 
     def on_data_table_row_selected(self) -> None:
@@ -152,44 +188,19 @@ class QuestionsScreen(Screen[None]):
             def done(query_id: int) -> None:
                 app.current_query_id = query_id
                 self.notify(f"question {form.external_id} added", title="saved", timeout=3)
-                app.reload_questions()
+                app.changed()
 
             app.db(job, done, what="add question")
 
         self.app.push_screen(QuestionDialog(f"New question in {name}"), save)
 
     def action_edit(self) -> None:
-        app = self.labeler
+        """Edit the question under the cursor (see :func:`edit_question`)."""
         qid = self._selected_id()
-        q = next((x for x in app.questions if x.id == qid), None)
-        if q is None:
+        if qid is None:
             self.notify("no question selected", severity="warning")
             return
-        actor = app.annotator
-
-        def save(form: QuestionForm | None) -> None:
-            if form is None:
-                return
-
-            def job(store: Store) -> None:
-                with store.write() as s:
-                    update_query(
-                        s,
-                        q.id,
-                        actor=actor,
-                        external_id=form.external_id,
-                        text=form.text,
-                        notes=form.notes,
-                    )
-
-            def done(_: None) -> None:
-                self.notify(f"question {form.external_id} updated", title="saved", timeout=3)
-                app.reload_questions()
-
-            app.db(job, done, what="edit question")
-
-        initial = QuestionForm(q.external_id, q.text, q.notes)
-        self.app.push_screen(QuestionDialog(f"Edit {q.external_id}", initial), save)
+        edit_question(self.labeler, qid)
 
     def action_delete(self) -> None:
         app = self.labeler
@@ -210,7 +221,7 @@ class QuestionsScreen(Screen[None]):
 
             def done(_: None) -> None:
                 self.notify(f"question {q.external_id} deleted (ctrl+z to undo)", title="saved")
-                app.reload_questions()
+                app.changed()
 
             app.db(job, done, what="delete question")
 

@@ -1,0 +1,123 @@
+"""Attaching a page selection to the current question (the page view's ``a``).
+
+The target question is fixed when the key is pressed and named in every message. The
+same span twice for one question is refused (the store refuses it too); a span that
+overlaps another element of the question is stored only after a y/n confirmation.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from labeler.store import (
+    ElementRow,
+    QuestionRow,
+    Store,
+    attach_element,
+    page_elements,
+    span_overlaps,
+)
+from labeler.tui import spans
+from labeler.tui.screens.forms import ConfirmDialog
+
+if TYPE_CHECKING:
+    from labeler.tui.screens.page import PageScreen
+
+
+def attach_selection(screen: PageScreen) -> None:
+    """Attach the selection to the current question (committed at once).
+
+    The target is fixed when the key is pressed and named in every message. The same
+    span twice is refused; a span overlapping another element of the question is
+    stored only after a y/n confirmation.
+    """
+    app = screen.labeler
+    q = app.current_question
+    start, end = screen.view.offsets
+    if q is None:
+        screen.notify("no current question: add one first (F2, a)", severity="warning")
+        return
+    if start == end:
+        screen.notify("select some text first", severity="warning", timeout=3)
+        return
+    document_id = screen.document_id
+
+    def check(store: Store) -> tuple[ElementRow | None, list[ElementRow]]:
+        with store.session() as s:
+            rows = page_elements(s, document_id)
+            overlaps = span_overlaps(s, q.id, document_id, start, end)
+        same = [e for e in rows if (e.query_id, e.start, e.end) == (q.id, start, end)]
+        return same[0] if same else None, overlaps
+
+    def checked(result: tuple[ElementRow | None, list[ElementRow]]) -> None:
+        duplicate, overlaps = result
+        if duplicate is not None:
+            _refuse_duplicate(screen, q, duplicate)
+            return
+        if not overlaps:
+            _store_element(screen, q, start, end)
+            return
+        spans_text = ", ".join(f"{e.start}–{e.end}" for e in overlaps)
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                _store_element(screen, q, start, end)
+            else:
+                screen.notify(f"not attached to {q.external_id}", timeout=3)
+
+        app.push_screen(
+            ConfirmDialog(
+                f"{start}–{end} overlaps {q.external_id}'s element(s) {spans_text} on "
+                f"{document_id}. Attach to {q.external_id} anyway?"
+            ),
+            confirmed,
+        )
+
+    app.db(check, checked, what="attach")
+
+
+def _refuse_duplicate(screen: PageScreen, q: QuestionRow, same: ElementRow) -> None:
+    stale = " (stale: its page changed; remove it with x first)" if same.status == "stale" else ""
+    screen.notify(
+        f"{q.external_id} already has {same.document_id} {same.start}–{same.end}{stale}: "
+        "not stored again",
+        title="not attached",
+        severity="warning",
+        timeout=5,
+    )
+
+
+def _store_element(screen: PageScreen, q: QuestionRow, start: int, end: int) -> None:
+    app = screen.labeler
+    document_id, actor, assisted = screen.document_id, app.annotator, app.assist
+
+    def job(store: Store) -> tuple[ElementRow, list[ElementRow]]:
+        with store.write() as s:
+            row = attach_element(
+                s, q.id, document_id, start, end, annotator=actor, assisted=assisted
+            )
+        with store.session() as s:
+            return row, page_elements(s, document_id)
+
+    def done(result: tuple[ElementRow, list[ElementRow]]) -> None:
+        row, screen.elements = result
+        screen.focused_id = row.id
+        repeated = spans.count_occurrences(screen.page.stored, row.text) > 1
+        note = " (assisted)" if row.assisted else ""
+        screen.notify(
+            f"attached to {q.external_id}: {quote(row.text)} g{row.grade}{note}  "
+            f"({row.start}–{row.end})" + ("  ⚠ text occurs more than once" if repeated else ""),
+            title="saved",
+            severity="warning" if repeated else "information",
+            timeout=3,
+        )
+        screen.refresh_all()
+        app.changed()
+
+    app.db(job, done, what=f"attach to {q.external_id}")
+
+
+def quote(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters with an ellipsis."""
+    shown = text if len(text) <= limit else text[: limit - 1] + "…"
+    return repr(shown)

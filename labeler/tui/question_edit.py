@@ -1,0 +1,114 @@
+"""Editing a question (``e``) so that "updated" always means "stored".
+
+Edits used to be lost like this: the dialog was filled from the app's copy of the
+questions, which is re-read only after the previous save's job and the reload behind it
+ran. An ``e`` pressed before that reload finished opened the dialog on the *old* notes,
+and saving it wrote them back over the edit just confirmed as "updated". Now:
+
+* the dialog is filled from a read of the database queued behind every earlier job (the
+  job queue is FIFO), so it starts from what was last committed;
+* the save stores only the fields the user changed, and refuses (nothing stored, a
+  message) when the row no longer holds what the dialog started from, e.g. another
+  annotator edited it meanwhile;
+* "updated" is said only after a fresh read, in a new transaction after the commit, holds
+  exactly what the user saved; anything else is reported as an error.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from labeler.errors import NotFoundError, StoreError
+from labeler.store import Query, Store, update_query
+from labeler.tui.screens.forms import QuestionDialog, QuestionForm
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from labeler.tui.app import LabelerApp
+
+
+def _stored(session: Session, query_id: int) -> QuestionForm | None:
+    q = session.get(Query, query_id)
+    return None if q is None else QuestionForm(q.external_id, q.text, q.notes)
+
+
+def edit_question(app: LabelerApp, query_id: int) -> None:
+    """Open the question dialog for ``query_id`` and store what the user saves."""
+    actor = app.annotator
+
+    def load(store: Store) -> QuestionForm | None:
+        with store.session() as s:
+            return _stored(s, query_id)
+
+    def loaded(initial: QuestionForm | None) -> None:
+        if initial is None:
+            app.notify("that question no longer exists", severity="warning", timeout=4)
+            return
+
+        def save(form: QuestionForm | None) -> None:
+            if form is None:
+                return
+            if form == initial:
+                app.notify(f"{initial.external_id}: nothing changed", timeout=3)
+                return
+            _save(app, query_id, initial, form, actor)
+
+        app.push_screen(QuestionDialog(f"Edit {initial.external_id}", initial), save)
+
+    app.db(load, loaded, what="open question")
+
+
+def _save(
+    app: LabelerApp, query_id: int, initial: QuestionForm, form: QuestionForm, actor: str
+) -> None:
+    def job(store: Store) -> QuestionForm:
+        with store.write() as s:
+            now = _stored(s, query_id)
+            if now is None:
+                raise NotFoundError(f"question {initial.external_id} no longer exists")
+            if now != initial:
+                raise StoreError(
+                    f"{initial.external_id} was changed elsewhere while the dialog was open; "
+                    "nothing stored: press e again to edit what is stored now"
+                )
+            update_query(
+                s,
+                query_id,
+                actor=actor,
+                external_id=form.external_id if form.external_id != now.external_id else None,
+                text=form.text if form.text != now.text else None,
+                notes=form.notes if form.notes != now.notes else None,
+            )
+        with store.session() as s:  # a new transaction: what any reader now sees
+            stored = _stored(s, query_id)
+        if stored is None:
+            raise StoreError(f"question {initial.external_id} vanished after saving")
+        return stored
+
+    def done(stored: QuestionForm) -> None:
+        if stored != form:
+            app.notify(
+                f"{form.external_id}: the database does not hold what was saved",
+                title="edit not stored",
+                severity="error",
+                timeout=10,
+            )
+        else:
+            fields = [
+                name
+                for name, old, new in (
+                    ("id", initial.external_id, form.external_id),
+                    ("text", initial.text, form.text),
+                    ("notes", initial.notes, form.notes),
+                )
+                if old != new
+            ]
+            app.notify(
+                f"question {stored.external_id} updated ({', '.join(fields)})",
+                title="saved",
+                timeout=3,
+            )
+        app.changed()
+
+    app.db(job, done, what=f"edit {initial.external_id}")
