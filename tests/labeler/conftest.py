@@ -18,6 +18,7 @@ machines without PostgreSQL (CI never sets it).
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -130,9 +131,22 @@ def pg_databases(pg_admin: Engine) -> Iterator[Callable[[], str]]:
         return base.set(database=name).render_as_string(hide_password=False)
 
     yield new_database
-    with pg_admin.connect() as conn:
-        for name in created:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    for name in created:
+        _drop_database(pg_admin, name)
+
+
+def _drop_database(admin: Engine, name: str, attempts: int = 20) -> None:
+    """Drop a test database, retrying while a server-side process (autovacuum, run as the
+    superuser, which our role may not terminate) is still connected to it."""
+    for attempt in range(attempts):
+        try:
+            with admin.connect() as conn:
+                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            return
+        except Exception:
+            if attempt == attempts - 1:
+                raise
+            time.sleep(0.25)
 
 
 @pytest.fixture
