@@ -1,0 +1,143 @@
+"""One chunk against one reference (DESIGN §6): the two-stage rapidfuzz match, kept fast.
+
+The definition (stage 1 ``fuzz.ratio``, stage 2 ``fuzz.partial_ratio_alignment`` with a
+coverage floor) is what ``match_pair`` decides. rapidfuzz's partial alignment compares the
+shorter text (length n) with every window of the longer one, including the n − 1 shorter
+windows at each edge, each an Indel computation of O(n²/64) word steps: O(n³/64) in all,
+minutes for two 20 KB texts. ``match_pair`` therefore decides by exact shortcuts first
+(each gives the answer the full computation would give) and runs the full stage 2 only while
+the shorter text has at most ``EXACT_LIMIT`` code points; beyond that, stage 2 alone works on
+the first ``EXACT_LIMIT`` code points of both texts and the result says ``truncated``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.correctness_config import CorrectnessConfig
+
+__all__ = ["EXACT_LIMIT", "PairMatch", "match_pair", "stage_two_may_pass"]
+
+EXACT_LIMIT = 2000
+"""Longest shorter text (code points) for which stage 2 runs on the whole texts."""
+
+_MARGIN = 1e-6
+"""Slack (0–100 scale) on every bound: far above rapidfuzz's float error (~1e-13), so a
+bound only rules out what the float computation would also reject."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairMatch:
+    """The decision for one (chunk, reference) pair.
+
+    ``found`` is ``(stage, score, coverage)`` or ``None``; ``truncated`` is true when stage 2
+    was decided on the texts' first ``EXACT_LIMIT`` code points (see ``match_pair``).
+    """
+
+    found: tuple[int, float, float] | None
+    truncated: bool = False
+
+
+_NO_MATCH = PairMatch(None)
+
+
+def match_pair(chunk: str, reference: str, config: CorrectnessConfig) -> PairMatch:
+    """Match one chunk against one reference; empty texts never match.
+
+    Stage 1: ``fuzz.ratio(chunk, reference) ≥ 100·t1`` → ``(1, ratio, 1.0)``.
+    Stage 2: ``a = fuzz.partial_ratio_alignment(reference, chunk)``, ``a.score ≥ 100·t2`` and
+    ``share = min(a.src_end − a.src_start, a.dest_end − a.dest_start) ÷ |reference| ≥
+    coverage`` → ``(2, a.score, share)`` (at the edges rapidfuzz may align a whole short
+    reference with a shorter piece of the chunk, hence the shorter of the two spans).
+
+    Exact shortcuts, n ≤ m the two lengths, L = n + m, d the Indel distance, K the length of
+    the longest common subsequence:
+
+    - ratio = 100·(1 − d/L) ≤ 200·n/L (d ≥ m − n): stage 1 is skipped when that bound is
+      below 100·t1; otherwise d is computed and ``fuzz.ratio`` called only if
+      100·(1 − d/L) reaches 100·t1.
+    - a chunk shorter than the reference covers at most |chunk| of it: no stage 2 when
+      |chunk| ÷ |reference| < coverage.
+    - the reference inside the chunk: stage 2 gives ``(2, 100.0, 1.0)``; the chunk inside the
+      reference: ``(2, 100.0, |chunk| ÷ |reference|)``.
+    - no window can score above 200·K'/(n + K') (``stage_two_may_pass``): no stage 2 when
+      that is below 100·t2.
+
+    Only when none of these decides and n > ``EXACT_LIMIT`` is stage 2 approximated: it
+    runs on ``chunk[:EXACT_LIMIT]`` and ``reference[:EXACT_LIMIT]`` (coverage then relative
+    to the cut reference) and the result is marked ``truncated``. Cost: one Indel
+    computation of the whole texts (O(n·m/64)) plus at most one stage 2 of
+    ``EXACT_LIMIT``-long texts.
+    """
+    from rapidfuzz import fuzz  # lazy: keeps ``import scoring`` light
+    from rapidfuzz.distance import Indel
+
+    if not chunk or not reference:
+        return _NO_MATCH
+    len_c, len_r = len(chunk), len(reference)
+    n, total = min(len_c, len_r), len_c + len_r
+    t1, t2 = 100.0 * config.t1, 100.0 * config.t2
+    common: int | None = None  # K of the whole texts, once known
+    if 200.0 * n / total >= t1 - _MARGIN:
+        distance = Indel.distance(chunk, reference)
+        common = (total - distance) // 2
+        if 100.0 * (total - distance) / total >= t1 - _MARGIN:
+            ratio = fuzz.ratio(chunk, reference)
+            if ratio >= t1:
+                return PairMatch((1, ratio, 1.0))
+    if len_c < len_r:
+        share = len_c / len_r
+        if share < config.coverage:
+            return _NO_MATCH
+        if chunk in reference:
+            return PairMatch((2, 100.0, share))
+    elif len_r < len_c and reference in chunk:
+        return PairMatch((2, 100.0, 1.0))
+    short, long = (chunk, reference) if len_c <= len_r else (reference, chunk)
+    if not stage_two_may_pass(short, long, t2 - _MARGIN, common):
+        return _NO_MATCH
+    if n <= EXACT_LIMIT:
+        return PairMatch(_stage_two(chunk, reference, config))
+    return PairMatch(
+        _stage_two(chunk[:EXACT_LIMIT], reference[:EXACT_LIMIT], config), truncated=True
+    )
+
+
+def stage_two_may_pass(short: str, long: str, threshold: float, common: int | None) -> bool:
+    """False when no window of rapidfuzz's partial alignment can score ``threshold`` (0–100).
+
+    Every window w compared with the shorter text s (|s| = n) lies, if it is a piece of the
+    longer text t, within one segment ``t[j·n : j·n + 2n]`` for j = 0 … (|t| − n) // n (a
+    window starts at some p ≤ |t| − n and is at most n long); if it is a piece of s (equal
+    lengths), it is compared with t whole. LCS(s, w) ≤ K' = the largest LCS of s with a
+    segment, and ≤ |w|, so its score 200·LCS/(n + |w|) ≤ 200·K'/(n + K'). ``common`` is
+    LCS(s, t), already known when |t| ≤ 2n (one segment). Stops at the first segment that
+    lets the threshold be reached.
+    """
+    from rapidfuzz.distance import LCSseq
+
+    n, m = len(short), len(long)
+    if m <= 2 * n and common is not None:
+        return 200.0 * common / (n + common) >= threshold
+    for j in range((m - n) // n + 1):
+        best = LCSseq.similarity(short, long[j * n : j * n + 2 * n])
+        if 200.0 * best / (n + best) >= threshold:
+            return True
+    return False
+
+
+def _stage_two(
+    chunk: str, reference: str, config: CorrectnessConfig
+) -> tuple[int, float, float] | None:
+    from rapidfuzz import fuzz
+
+    alignment = fuzz.partial_ratio_alignment(reference, chunk, score_cutoff=100.0 * config.t2)
+    if alignment is None:
+        return None
+    covered = min(
+        alignment.src_end - alignment.src_start, alignment.dest_end - alignment.dest_start
+    )
+    share = covered / len(reference)
+    if alignment.score >= 100.0 * config.t2 and share >= config.coverage:
+        return 2, alignment.score, share
+    return None
