@@ -4,8 +4,9 @@ The definition (stage 1 ``fuzz.ratio``, stage 2 ``fuzz.partial_ratio_alignment``
 coverage floor) is what ``match_pair`` decides. rapidfuzz's partial alignment compares the
 shorter text (length n) with every window of the longer one, including the n − 1 shorter
 windows at each edge, each an Indel computation of O(n²/64) word steps: O(n³/64) in all,
-minutes for two 20 KB texts. ``match_pair`` therefore decides by exact shortcuts first
-(each gives the answer the full computation would give) and runs the full stage 2 only while
+minutes for two 20 KB texts. ``match_pair`` decides by exact shortcuts first (each gives the
+answer the full computation would give), then computes stage 2 with
+``scoring.correctness_align.partial_alignment`` (rapidfuzz's result, edges in O(n²/64)) while
 the shorter text has at most ``EXACT_LIMIT`` code points; beyond that, stage 2 alone works on
 the first ``EXACT_LIMIT`` code points of both texts and the result says ``truncated``.
 """
@@ -13,13 +14,21 @@ the first ``EXACT_LIMIT`` code points of both texts and the result says ``trunca
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from scoring.correctness_align import Alignment, partial_alignment
 from scoring.correctness_config import CorrectnessConfig
+
+if TYPE_CHECKING:
+    from rapidfuzz.distance import ScoreAlignment
 
 __all__ = ["EXACT_LIMIT", "PairMatch", "match_pair", "stage_two_may_pass"]
 
-EXACT_LIMIT = 2000
+EXACT_LIMIT = 20_000
 """Longest shorter text (code points) for which stage 2 runs on the whole texts."""
+
+_RAPIDFUZZ_UP_TO = 128
+"""Up to this shorter length rapidfuzz's own partial alignment is the quicker (cubic but in C)."""
 
 _MARGIN = 1e-6
 """Slack (0–100 scale) on every bound: far above rapidfuzz's float error (~1e-13), so a
@@ -67,7 +76,8 @@ def match_pair(chunk: str, reference: str, config: CorrectnessConfig) -> PairMat
     runs on ``chunk[:EXACT_LIMIT]`` and ``reference[:EXACT_LIMIT]`` (coverage then relative
     to the cut reference) and the result is marked ``truncated``. Cost: one Indel
     computation of the whole texts (O(n·m/64)) plus at most one stage 2 of
-    ``EXACT_LIMIT``-long texts.
+    ``EXACT_LIMIT``-long texts, whose edge windows cost O(n²/64) (two bit-parallel passes)
+    and whose full-length windows are rapidfuzz's bisection.
     """
     from rapidfuzz import fuzz  # lazy: keeps ``import scoring`` light
     from rapidfuzz.distance import Indel
@@ -131,7 +141,12 @@ def _stage_two(
 ) -> tuple[int, float, float] | None:
     from rapidfuzz import fuzz
 
-    alignment = fuzz.partial_ratio_alignment(reference, chunk, score_cutoff=100.0 * config.t2)
+    cutoff = 100.0 * config.t2
+    alignment: ScoreAlignment | Alignment | None
+    if min(len(chunk), len(reference)) <= _RAPIDFUZZ_UP_TO:
+        alignment = fuzz.partial_ratio_alignment(reference, chunk, score_cutoff=cutoff)
+    else:
+        alignment = partial_alignment(reference, chunk, cutoff)
     if alignment is None:
         return None
     covered = min(

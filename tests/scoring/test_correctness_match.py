@@ -33,7 +33,8 @@ fractions = st.one_of(st.sampled_from([0.0, 0.5, 0.65, 0.7, 1.0]), st.floats(0, 
 @st.composite
 def pairs(draw: st.DrawFn) -> tuple[str, str]:
     """(chunk, reference) pairs: unrelated, edited, embedded, cut out of each other."""
-    reference = draw(texts)
+    # repeated: long enough (up to 320) for scoring.correctness_align to do stage 2
+    reference = draw(texts) * draw(st.sampled_from([1, 1, 1, 4, 8]))
     kind = draw(st.sampled_from(["unrelated", "edited", "embedded", "piece", "overlap", "edge"]))
     if kind == "unrelated":
         return draw(texts), reference
@@ -85,29 +86,29 @@ def test_chunk_inside_a_reference_covers_its_share() -> None:
 
 
 def test_texts_beyond_the_limit_are_compared_on_their_beginnings() -> None:
-    # reference = X + Y, chunk = X + Z: X 1,500 letters shared, Y letters and Z digits, so
-    # nothing of Y or Z is common. Whole texts (3,000 each): ratio 2·1500/6000 = 50 < 70, and
-    # the best window would be the chunk's first 1,500 against the reference: 200·1500/4500 ≈
-    # 66.7 covering 1500/3000 = 0.5. Both are longer than EXACT_LIMIT = 2,000, so stage 2 runs
-    # on the first 2,000 of each: X + 500 of Y against X + 500 of Z, best window again X,
-    # 200·1500/(2000+1500) ≈ 85.7, covering 1500/2000 = 0.75 of the cut reference.
-    assert EXACT_LIMIT == 2000
-    shared = ("lorem ipsum dolor sit amet " * 60)[:1500]
-    reference = shared + ("qwertyuiop" * 150)
-    chunk = shared + ("0123456789" * 150)
+    # reference = X + Y, chunk = X + Z: X 15,000 letters shared, Y letters and Z digits, so
+    # nothing of Y or Z is common. Whole texts (30,000 each): ratio 2·15000/60000 = 50 < 70,
+    # and the best window would be the chunk's first 15,000 against the reference:
+    # 200·15000/45000 ≈ 66.7 covering 0.5. Both are longer than EXACT_LIMIT = 20,000, so
+    # stage 2 runs on the first 20,000 of each: X + 5,000 of Y against X + 5,000 of Z, best
+    # window again X: 200·15000/(20000+15000) ≈ 85.7, covering 15000/20000 = 0.75.
+    assert EXACT_LIMIT == 20_000
+    shared = ("lorem ipsum dolor sit amet " * 600)[:15_000]
+    reference = shared + ("qwertyuiop" * 1500)
+    chunk = shared + ("0123456789" * 1500)
     cfg = CorrectnessConfig()
     result = match_pair(chunk, reference, cfg)
     assert result.truncated is True
     assert result.found is not None
     stage, score, coverage = result.found
     assert (stage, coverage) == (2, 0.75)
-    assert score == pytest.approx(200 * 1500 / 3500)
+    assert score == pytest.approx(200 * 15_000 / 35_000)
     row = CorrectnessRow("1", "p", (reference,), "a", (chunk,))
     scored = retrieval_correctness(row, cfg)
     assert scored.truncated is True and scored.to_dict()["truncated"] is True
-    assert scored.explanation.endswith("compared on their first 2000 characters only.")
+    assert scored.explanation.endswith("compared on their first 20000 characters only.")
     german = retrieval_correctness(row, CorrectnessConfig(language="de")).explanation
-    assert german.endswith("nur über ihre ersten 2000 Zeichen verglichen.")
+    assert german.endswith("nur über ihre ersten 20000 Zeichen verglichen.")
 
 
 def test_short_rows_are_not_truncated() -> None:
