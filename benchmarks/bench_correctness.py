@@ -70,9 +70,17 @@ def rows() -> dict[str, Callable[[], tuple[str, str]]]:
         return reference, words(r, 40_000) + edited(r, reference, 0.05) + words(r, 40_000)
 
     def half(name: str) -> tuple[str, str]:
+        return half_of(20_000, name)
+
+    def half_of(size: int, name: str) -> tuple[str, str]:
         r = rng(name)
-        reference = words(r, 20_000)
-        return reference, reference[10_000:] + words(r, 10_000)
+        reference = words(r, size)
+        return reference, reference[size // 2 :] + words(r, size // 2)
+
+    def repetitive_inside(name: str) -> tuple[str, str]:
+        r = rng(name)
+        reference = repeated("Backups run nightly at two. ", 10_000)
+        return reference, words(r, 45_000) + edited(r, reference, 0.05) + words(r, 45_000)
 
     return {
         "20KB random": lambda: (words(rng("a"), 20_000), words(rng("b"), 20_000)),
@@ -93,6 +101,13 @@ def rows() -> dict[str, Callable[[], tuple[str, str]]]:
         "100KB near-duplicate": lambda: near_duplicate(100_000, "f"),
         "20KB edited inside 100KB": lambda: inside("g"),
         "20KB half overlapping 20KB": lambda: half("h"),
+        "100KB half overlapping 100KB": lambda: half_of(100_000, "i"),
+        "20KB repetitive, half of it": lambda: (
+            repeated("Backups run nightly at two. ", 20_000),
+            repeated("Backups run nightly at two. ", 10_000)
+            + repeated("Passwords rotate every ninety days. ", 10_000),
+        ),
+        "10KB repetitive edited inside 100KB": lambda: repetitive_inside("j"),
     }
 
 

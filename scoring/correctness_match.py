@@ -63,8 +63,7 @@ def match_pair(chunk: str, reference: str, config: CorrectnessConfig) -> PairMat
     the longest common subsequence:
 
     - ratio = 100·(1 − d/L) ≤ 200·n/L (d ≥ m − n): stage 1 is skipped when that bound is
-      below 100·t1; otherwise d is computed and ``fuzz.ratio`` called only if
-      100·(1 − d/L) reaches 100·t1.
+      below 100·t1; otherwise d (and K = (L − d)/2) is read back from ``fuzz.ratio``.
     - a chunk shorter than the reference covers at most |chunk| of it: no stage 2 when
       |chunk| ÷ |reference| < coverage.
     - the reference inside the chunk: stage 2 gives ``(2, 100.0, 1.0)``; the chunk inside the
@@ -89,12 +88,15 @@ def match_pair(chunk: str, reference: str, config: CorrectnessConfig) -> PairMat
     t1, t2 = 100.0 * config.t1, 100.0 * config.t2
     common: int | None = None  # K of the whole texts, once known
     if 200.0 * n / total >= t1 - _MARGIN:
-        distance = Indel.distance(chunk, reference)
+        ratio = fuzz.ratio(chunk, reference)
+        if ratio >= t1:
+            return PairMatch((1, ratio, 1.0))
+        # ratio = 100·(1 − d/L) to a few units in the last place, so this rounds to d
+        # exactly for any L below 2**40; the parity check guards the argument
+        distance = round((1.0 - ratio / 100.0) * total)
+        if (total - distance) % 2 or not 0 <= distance <= total:
+            distance = Indel.distance(chunk, reference)
         common = (total - distance) // 2
-        if 100.0 * (total - distance) / total >= t1 - _MARGIN:
-            ratio = fuzz.ratio(chunk, reference)
-            if ratio >= t1:
-                return PairMatch((1, ratio, 1.0))
     if len_c < len_r:
         share = len_c / len_r
         if share < config.coverage:
