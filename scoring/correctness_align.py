@@ -24,7 +24,6 @@ ties included (tests compare the two on random texts).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import NamedTuple
 
 __all__ = ["Alignment", "partial_alignment"]
@@ -104,7 +103,7 @@ def _impl(s: str, t: str, cutoff: float) -> Alignment:
                 cutoff = score = norm * 100
                 start, end = 0, i
     # suffixes t[i:], i ≥ m − n: LCS ≤ LCS(s, t[m − n:])
-    tail = Indel.distance(s, t[m - n :])
+    tail = head if m == n else Indel.distance(s, t[m - n :])
     if _may_beat(n, (2 * n - tail) // 2, max(score, cutoff)):
         lcs = _prefix_lcs(s[::-1], t[::-1][:n])
         for i in range(m - n, m):
@@ -134,7 +133,10 @@ def _middle(s: str, t: str, cutoff: float) -> tuple[int | None, int, int]:
     best: int | None = None
     start = 0
     scores: dict[int, int] = {}
-    distance: Callable[[int], int] = lambda p: Indel.distance(s, t[p : p + n])  # noqa: E731
+
+    def distance(p: int) -> int:
+        return int(Indel.distance(s, t[p : p + n]))
+
     windows = [(0, m - n - 1)]
     while windows:
         following: list[tuple[int, int]] = []
