@@ -71,12 +71,14 @@ def match_pair(chunk: str, reference: str, config: CorrectnessConfig) -> PairMat
     - no window can score above 200·K'/(n + K') (``stage_two_may_pass``): no stage 2 when
       that is below 100·t2.
 
-    Only when none of these decides and n > ``EXACT_LIMIT`` is stage 2 approximated: it
-    runs on ``chunk[:EXACT_LIMIT]`` and ``reference[:EXACT_LIMIT]`` (coverage then relative
-    to the cut reference) and the result is marked ``truncated``. Cost: one Indel
-    computation of the whole texts (O(n·m/64)) plus at most one stage 2 of
-    ``EXACT_LIMIT``-long texts, whose edge windows cost O(n²/64) (two bit-parallel passes)
-    and whose full-length windows are rapidfuzz's bisection.
+    Otherwise stage 2 is computed exactly (``partial_alignment``, rapidfuzz's own result) while
+    n ≤ ``EXACT_LIMIT``. Only beyond is it approximated: it runs on ``chunk[:EXACT_LIMIT]``
+    and ``reference[:EXACT_LIMIT]`` (coverage then relative to the cut reference) and the
+    result is marked ``truncated``. Cost: about two Indel computations of the whole texts
+    (O(n·m/64): stage 1 and the bound), then, if needed, a stage 2 whose edge windows cost
+    O(n²/64) (bit-parallel passes, n ≤ ``EXACT_LIMIT``) and whose full-length windows are
+    rapidfuzz's bisection, each probe O(n²/64) (usually a few dozen probes, not bounded in
+    the worst case).
     """
     from rapidfuzz import fuzz  # lazy: keeps ``import scoring`` light
     from rapidfuzz.distance import Indel
