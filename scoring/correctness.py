@@ -89,8 +89,9 @@ class ChunkMatch:
 class CorrectnessResult:
     """The result of one row, with the config's metadata carried along.
 
-    ``truncated`` is true when at least one (chunk, reference) pair had both texts longer
-    than ``EXACT_LIMIT`` code points and was decided by stage 2 on their beginnings (see
+    ``truncated`` is true when stage 2 of at least one (chunk, reference) pair was
+    approximated: both texts longer than ``EXACT_LIMIT`` code points, decided on their
+    beginnings, or a window search stopped after its budget (see
     ``scoring.correctness_match.match_pair``); the explanation then says so.
     """
 

@@ -47,26 +47,49 @@ def partial_alignment(s1: str, s2: str, score_cutoff: float) -> Alignment | None
     ``None`` when the best score is below ``score_cutoff`` (0–100), as rapidfuzz. Spans
     refer to ``s1`` (src) and ``s2`` (dest) whichever is shorter.
     """
+    return bounded_alignment(s1, s2, score_cutoff, math.inf)[0]
+
+
+def bounded_alignment(
+    s1: str, s2: str, score_cutoff: float, max_probes: float
+) -> tuple[Alignment | None, bool]:
+    """``partial_alignment`` with at most ``max_probes`` full-length windows computed.
+
+    The bisection over full-length windows (step 1) needs few probes when one window stands
+    out, but many for periodic texts (thousands for 10,000 code points of a repeated
+    sentence in 100,000). Once ``max_probes`` are spent it stops and keeps the best window
+    probed so far; the edges are still exact. Returns the alignment and whether the budget
+    ran out (the score is then a real window's score, at most the exact one).
+    """
+    probes = _Probes(max_probes)
     len1, len2 = len(s1), len(s2)
     if len1 > len2:
-        found = _alignment(s2, s1, score_cutoff)
+        found = _alignment(s2, s1, score_cutoff, probes)
         found = Alignment(
             found.score, found.dest_start, found.dest_end, found.src_start, found.src_end
         )
     else:
-        found = _alignment(s1, s2, score_cutoff)
-    return found if found.score >= score_cutoff else None
+        found = _alignment(s1, s2, score_cutoff, probes)
+    return (found if found.score >= score_cutoff else None), probes.exhausted
 
 
-def _alignment(s1: str, s2: str, cutoff: float) -> Alignment:
+class _Probes:
+    """What is left of a bisection's probe budget, and whether it ran out."""
+
+    def __init__(self, left: float) -> None:
+        self.left = left
+        self.exhausted = False
+
+
+def _alignment(s1: str, s2: str, cutoff: float, probes: _Probes) -> Alignment:
     len1, len2 = len(s1), len(s2)
     if cutoff > 100:
         return Alignment(0.0, 0, len1, 0, len1)
     if not len1 or not len2:
         return Alignment(100.0 if len1 == len2 else 0.0, 0, len1, 0, len1)
-    found = _impl(s1, s2, cutoff)
+    found = _impl(s1, s2, cutoff, probes)
     if found.score != 100 and len1 == len2:
-        other = _impl(s2, s1, max(cutoff, found.score))
+        other = _impl(s2, s1, max(cutoff, found.score), probes)
         if other.score > found.score:
             return Alignment(
                 other.score, other.dest_start, other.dest_end, other.src_start, other.src_end
@@ -74,7 +97,7 @@ def _alignment(s1: str, s2: str, cutoff: float) -> Alignment:
     return found
 
 
-def _impl(s: str, t: str, cutoff: float) -> Alignment:
+def _impl(s: str, t: str, cutoff: float, probes: _Probes) -> Alignment:
     """rapidfuzz's ``partial_ratio_impl`` for |s| ≤ |t| (src is always the whole of s)."""
     from rapidfuzz.distance import Indel
 
@@ -82,7 +105,7 @@ def _impl(s: str, t: str, cutoff: float) -> Alignment:
     score, start, end = 0.0, 0, n
     first_window: int | None = None  # Indel distance of t[:n], when known
     if m > n:
-        best, start, first_window = _middle(s, t, cutoff)
+        best, start, first_window = _middle(s, t, cutoff, probes)
         end = start + n
         if best == 0:
             return Alignment(100.0, 0, n, start, end)
@@ -119,11 +142,12 @@ def _impl(s: str, t: str, cutoff: float) -> Alignment:
     return Alignment(score, 0, n, start, end)
 
 
-def _middle(s: str, t: str, cutoff: float) -> tuple[int | None, int, int]:
+def _middle(s: str, t: str, cutoff: float, probes: _Probes) -> tuple[int | None, int, int]:
     """rapidfuzz's bisection over the full-length windows t[p : p+n], p < m − n.
 
     Returns the best Indel distance (``None`` when no window got below the cutoff's
-    distance), its window's start, and the distance of the first window t[:n].
+    distance), its window's start, and the distance of the first window t[:n]. Stops early,
+    with the best probed so far, when ``probes`` runs out.
     """
     from rapidfuzz.distance import Indel
 
@@ -143,6 +167,10 @@ def _middle(s: str, t: str, cutoff: float) -> tuple[int | None, int, int]:
         for first, second in windows:
             for p in (first, second):
                 if p not in scores:
+                    if probes.left <= 0 and scores:
+                        probes.exhausted = True
+                        return best, start, scores[0]
+                    probes.left -= 1
                     scores[p] = distance(p)
                     if scores[p] < cutoff_dist:
                         cutoff_dist = best = scores[p]

@@ -16,16 +16,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scoring.correctness_align import Alignment, partial_alignment
+from scoring.correctness_align import Alignment, bounded_alignment
 from scoring.correctness_config import CorrectnessConfig
 
 if TYPE_CHECKING:
     from rapidfuzz.distance import ScoreAlignment
 
-__all__ = ["EXACT_LIMIT", "PairMatch", "match_pair", "stage_two_may_pass"]
+__all__ = ["EXACT_LIMIT", "PROBE_CELLS", "PairMatch", "match_pair", "stage_two_may_pass"]
 
 EXACT_LIMIT = 20_000
 """Longest shorter text (code points) for which stage 2 runs on the whole texts."""
+
+PROBE_CELLS = 16_000_000_000
+"""Budget of rapidfuzz's window bisection in stage 2: at most PROBE_CELLS ÷ n² full-length
+windows (n the shorter length; each costs an n × n Indel computation), at least 16."""
 
 _RAPIDFUZZ_UP_TO = 128
 """Up to this shorter length rapidfuzz's own partial alignment is the quicker (cubic but in C)."""
@@ -40,7 +44,8 @@ class PairMatch:
     """The decision for one (chunk, reference) pair.
 
     ``found`` is ``(stage, score, coverage)`` or ``None``; ``truncated`` is true when stage 2
-    was decided on the texts' first ``EXACT_LIMIT`` code points (see ``match_pair``).
+    was approximated: decided on the texts' first ``EXACT_LIMIT`` code points, or with the
+    window search stopped after its ``PROBE_CELLS`` budget (see ``match_pair``).
     """
 
     found: tuple[int, float, float] | None
@@ -77,8 +82,10 @@ def match_pair(chunk: str, reference: str, config: CorrectnessConfig) -> PairMat
     result is marked ``truncated``. Cost: about two Indel computations of the whole texts
     (O(n·m/64): stage 1 and the bound), then, if needed, a stage 2 whose edge windows cost
     O(n²/64) (bit-parallel passes, n ≤ ``EXACT_LIMIT``) and whose full-length windows are
-    rapidfuzz's bisection, each probe O(n²/64) (usually a few dozen probes, not bounded in
-    the worst case).
+    rapidfuzz's bisection, each probe O(n²/64): usually a few dozen probes, but periodic
+    texts can need thousands, so it stops after ``PROBE_CELLS`` ÷ n² probes (at least 16)
+    with the best window probed so far (a real window's score, at most the exact one), and
+    the result is marked ``truncated`` too.
     """
     from rapidfuzz import fuzz  # lazy: keeps ``import scoring`` light
     from rapidfuzz.distance import Indel
@@ -111,10 +118,9 @@ def match_pair(chunk: str, reference: str, config: CorrectnessConfig) -> PairMat
     if not stage_two_may_pass(short, long, t2 - _MARGIN, common):
         return _NO_MATCH
     if n <= EXACT_LIMIT:
-        return PairMatch(_stage_two(chunk, reference, config))
-    return PairMatch(
-        _stage_two(chunk[:EXACT_LIMIT], reference[:EXACT_LIMIT], config), truncated=True
-    )
+        return _stage_two(chunk, reference, config)
+    found = _stage_two(chunk[:EXACT_LIMIT], reference[:EXACT_LIMIT], config).found
+    return PairMatch(found, truncated=True)
 
 
 def stage_two_may_pass(short: str, long: str, threshold: float, common: int | None) -> bool:
@@ -140,23 +146,25 @@ def stage_two_may_pass(short: str, long: str, threshold: float, common: int | No
     return False
 
 
-def _stage_two(
-    chunk: str, reference: str, config: CorrectnessConfig
-) -> tuple[int, float, float] | None:
+def _stage_two(chunk: str, reference: str, config: CorrectnessConfig) -> PairMatch:
+    """Stage 2 on these texts; ``truncated`` when the window search ran out of budget."""
     from rapidfuzz import fuzz
 
     cutoff = 100.0 * config.t2
     alignment: ScoreAlignment | Alignment | None
-    if min(len(chunk), len(reference)) <= _RAPIDFUZZ_UP_TO:
+    n = min(len(chunk), len(reference))
+    stopped = False
+    if n <= _RAPIDFUZZ_UP_TO:
         alignment = fuzz.partial_ratio_alignment(reference, chunk, score_cutoff=cutoff)
     else:
-        alignment = partial_alignment(reference, chunk, cutoff)
+        probes = max(16, PROBE_CELLS // (n * n))
+        alignment, stopped = bounded_alignment(reference, chunk, cutoff, probes)
     if alignment is None:
-        return None
+        return PairMatch(None, stopped)
     covered = min(
         alignment.src_end - alignment.src_start, alignment.dest_end - alignment.dest_start
     )
     share = covered / len(reference)
     if alignment.score >= 100.0 * config.t2 and share >= config.coverage:
-        return 2, alignment.score, share
-    return None
+        return PairMatch((2, alignment.score, share), stopped)
+    return PairMatch(None, stopped)

@@ -115,8 +115,8 @@ def result_json_schema() -> dict[str, Any]:
         "truncated": {
             "type": "boolean",
             "description": (
-                f"some (chunk, reference) pair was decided on the first {EXACT_LIMIT} "
-                "code points of both texts"
+                "stage 2 of some (chunk, reference) pair was approximated: on the first "
+                f"{EXACT_LIMIT} code points of both texts, or with a bounded window search"
             ),
         },
     }

@@ -29,9 +29,18 @@ _NOTHING = {
 
 
 _TRUNCATED = {
-    "en": " Some long texts were compared on their first {limit} characters only.",
-    "de": " Einige lange Texte wurden nur über ihre ersten {limit} Zeichen verglichen.",
-    "fr": " Certains textes longs n'ont été comparés que sur leurs {limit} premiers caractères.",
+    "en": (
+        " Some long texts were compared approximately (on their first {limit} characters, "
+        "or with a bounded search)."
+    ),
+    "de": (
+        " Einige lange Texte wurden nur näherungsweise verglichen (über ihre ersten {limit} "
+        "Zeichen oder mit begrenzter Suche)."
+    ),
+    "fr": (
+        " Certains textes longs n'ont été comparés qu'approximativement (sur leurs {limit} "
+        "premiers caractères, ou par une recherche bornée)."
+    ),
 }
 
 
@@ -54,7 +63,7 @@ def explain(
 ) -> str:
     """One-sentence explanation in ``language`` (``en``, ``de`` or ``fr``; numbers with two
     decimals, a decimal comma in German and French). ``truncated`` adds a second sentence
-    saying that some long texts were compared on their beginnings only."""
+    saying that some long texts were compared approximately."""
     fmt = {
         "score": _number(score, language),
         "precision": _number(precision, language),

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
-from scoring.correctness_align import partial_alignment
+from scoring.correctness_align import bounded_alignment, partial_alignment
 
 
 def rapidfuzz_says(s1: str, s2: str, cutoff: float) -> tuple[float, int, int, int, int] | None:
@@ -71,3 +71,24 @@ def test_same_alignment_on_longer_prose() -> None:
         for s1, s2 in cases:
             for cutoff in (0.0, 65.0):
                 assert ours(s1, s2, cutoff) == rapidfuzz_says(s1, s2, cutoff)
+
+
+def test_window_search_stops_at_its_budget_with_a_real_window() -> None:
+    # a repeated sentence (1,300 code points, a few letters edited) in a longer repetition:
+    # every shift by the period scores alike, so the bisection needs many probes
+    rng = random.Random(5)
+    sentence = "the cat sat. "
+    s1 = "".join(c if rng.random() > 0.02 else "x" for c in sentence * 100)
+    s2 = "".join(c if rng.random() > 0.02 else "x" for c in sentence * 1000)
+    exact = rapidfuzz_says(s1, s2, 65.0)
+    assert exact is not None
+    assert bounded_alignment(s1, s2, 65.0, float("inf")) == (partial_alignment(s1, s2, 65.0), False)
+    assert ours(s1, s2, 65.0) == exact
+    found, stopped = bounded_alignment(s1, s2, 65.0, 3)
+    assert stopped is True
+    assert found is not None
+    # the score is that of the window it names, recomputed independently, and no better
+    # than the exact search's
+    window = fuzz.ratio(s1[found.src_start : found.src_end], s2[found.dest_start : found.dest_end])
+    assert found.score == window
+    assert found.score <= exact[0]

@@ -106,13 +106,13 @@ def test_texts_beyond_the_limit_are_compared_on_their_beginnings() -> None:
     row = CorrectnessRow("1", "p", (reference,), "a", (chunk,))
     scored = retrieval_correctness(row, cfg)
     assert scored.truncated is True and scored.to_dict()["truncated"] is True
-    assert scored.explanation.endswith("compared on their first 20000 characters only.")
+    assert "compared approximately (on their first 20000 characters" in scored.explanation
     german = retrieval_correctness(row, CorrectnessConfig(language="de")).explanation
-    assert german.endswith("nur über ihre ersten 20000 Zeichen verglichen.")
+    assert "näherungsweise verglichen (über ihre ersten 20000 Zeichen" in german
 
 
 def test_short_rows_are_not_truncated() -> None:
     row = CorrectnessRow("1", "p", ("a b c",), "a", ("a b c d",))
     result = retrieval_correctness(row)
     assert result.truncated is False
-    assert "characters only" not in result.explanation
+    assert "approximately" not in result.explanation
