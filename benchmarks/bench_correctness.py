@@ -77,6 +77,12 @@ def rows() -> dict[str, Callable[[], tuple[str, str]]]:
         reference = words(r, size)
         return reference, reference[size // 2 :] + words(r, size // 2)
 
+    def periodic(name: str) -> tuple[str, str]:
+        # every shift by the period scores alike: the window bisection's worst case
+        r = rng(name)
+        chars = [c if r.random() > 0.02 else "x" for c in repeated("the cat sat. ", 110_000)]
+        return "".join(chars[:10_000]), "".join(chars[10_000:])
+
     def repetitive_inside(name: str) -> tuple[str, str]:
         r = rng(name)
         reference = repeated("Backups run nightly at two. ", 10_000)
@@ -108,6 +114,7 @@ def rows() -> dict[str, Callable[[], tuple[str, str]]]:
             + repeated("Passwords rotate every ninety days. ", 10_000),
         ),
         "10KB repetitive edited inside 100KB": lambda: repetitive_inside("j"),
+        "10KB repetitive in 100KB repetitive": lambda: periodic("k"),
     }
 
 
