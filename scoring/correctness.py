@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.correctness_config import CorrectnessConfig, RowError
+from scoring.correctness_match import match_pair
 from scoring.correctness_text import explain
 
 __all__ = [
@@ -86,7 +87,13 @@ class ChunkMatch:
 
 @dataclass(frozen=True, slots=True)
 class CorrectnessResult:
-    """The result of one row, with the config's metadata carried along."""
+    """The result of one row, with the config's metadata carried along.
+
+    ``truncated`` is true when stage 2 of at least one (chunk, reference) pair was
+    approximated: both texts longer than ``EXACT_LIMIT`` code points, decided on their
+    beginnings, or a window search stopped after its budget (see
+    ``scoring.correctness_match.match_pair``); the explanation then says so.
+    """
 
     input_id: str
     score: float
@@ -102,6 +109,7 @@ class CorrectnessResult:
     max: float
     weight: float
     inverted: bool
+    truncated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready mapping (validates against ``result_json_schema()``)."""
@@ -120,6 +128,7 @@ class CorrectnessResult:
             "max": self.max,
             "weight": self.weight,
             "inverted": self.inverted,
+            "truncated": self.truncated,
         }
 
 
@@ -134,24 +143,10 @@ def match_chunk(
     |reference| ≥ coverage``. rapidfuzz slides the shorter string over the longer one and,
     at the edges, may align a whole short reference with a shorter piece of the chunk, so
     the covered length is the shorter of the two aligned spans. Empty texts never match.
+    ``match_pair`` (scoring.correctness_match) computes it, with exact shortcuts and, for
+    two texts both longer than ``EXACT_LIMIT``, a stage 2 on their beginnings it reports.
     """
-    from rapidfuzz import fuzz  # lazy: keeps ``import scoring`` light
-
-    if not chunk or not reference:
-        return None
-    ratio = fuzz.ratio(chunk, reference)
-    if ratio >= 100.0 * config.t1:
-        return 1, ratio, 1.0
-    alignment = fuzz.partial_ratio_alignment(reference, chunk, score_cutoff=100.0 * config.t2)
-    if alignment is None:
-        return None
-    covered = min(
-        alignment.src_end - alignment.src_start, alignment.dest_end - alignment.dest_start
-    )
-    share = covered / len(reference)
-    if alignment.score >= 100.0 * config.t2 and share >= config.coverage:
-        return 2, alignment.score, share
-    return None
+    return match_pair(chunk, reference, config).found
 
 
 def retrieval_correctness(
@@ -173,10 +168,13 @@ def retrieval_correctness(
     matched_chunks: list[int] = []
     matched_refs: set[int] = set()
     precision_sum = 0.0
+    truncated = False
     for r, chunk in enumerate(row.retrieved_context):
         hit = False
         for i, reference in enumerate(row.reference_contexts):
-            found = match_chunk(chunk, reference, cfg)
+            pair = match_pair(chunk, reference, cfg)
+            truncated = truncated or pair.truncated
+            found = pair.found
             if found is not None:
                 stage, score, share = found
                 matches.append(ChunkMatch(r, i, stage, score, share))
@@ -200,6 +198,7 @@ def retrieval_correctness(
         references=n_refs,
         matched_chunks=len(matched_chunks),
         chunks=len(row.retrieved_context),
+        truncated=truncated,
     )
     return CorrectnessResult(
         input_id=row.input_id,
@@ -216,4 +215,5 @@ def retrieval_correctness(
         max=cfg.max,
         weight=cfg.weight,
         inverted=cfg.inverted,
+        truncated=truncated,
     )

@@ -29,11 +29,16 @@ class RowError(ValueError):
 
 
 def _number(name: str, value: object) -> float:
+    """``value`` as a finite float; integers too large for a float are rejected, not an
+    ``OverflowError``."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ConfigError(name, f"must be a number, got {value!r}")
-    number = float(value)
+    try:
+        number = float(value)
+    except OverflowError:
+        raise ConfigError(name, "is too large a number") from None
     if not math.isfinite(number):
-        raise ConfigError(name, f"must be finite, got {value!r}")
+        raise ConfigError(name, f"must be a finite number, got {value!r}")
     return number
 
 
@@ -52,7 +57,7 @@ class CorrectnessConfig:
         coverage: share of a reference the stage-2 alignment must cover, in [0, 1].
         t1: stage-1 ``fuzz.ratio`` threshold as a fraction, in [0, 1].
         t2: stage-2 ``partial_ratio_alignment`` threshold as a fraction, in [0, 1].
-        weight_precision, weight_recall: non-negative weights, not both 0.
+        weight_precision, weight_recall: non-negative weights, not both 0, with a finite sum.
         language: explanation language, one of ``en``, ``de``, ``fr``.
         metric_name, min, max, weight, inverted: metadata carried into the result;
             ``metric_name`` non-empty, ``min < max``, ``weight ≥ 0``, ``inverted`` a bool.
@@ -83,6 +88,9 @@ class CorrectnessConfig:
             object.__setattr__(self, name, number)
         if self.weight_precision + self.weight_recall <= 0:
             raise ConfigError("weight_precision", "and 'weight_recall' must not both be 0")
+        if not math.isfinite(self.weight_precision + self.weight_recall):
+            # the score divides by their sum: an infinite sum would make it NaN
+            raise ConfigError("weight_recall", "plus 'weight_precision' is too large a number")
         if self.language not in LANGUAGES:
             raise ConfigError("language", f"must be one of en, de, fr, got {self.language!r}")
         if not isinstance(self.metric_name, str) or not self.metric_name.strip():
@@ -102,7 +110,10 @@ class CorrectnessConfig:
     def from_mapping(cls, data: Mapping[str, Any]) -> CorrectnessConfig:
         """Build a config from a JSON object; absent keys take defaults, unknown keys and
         invalid values raise ``ConfigError``. A nested ``"metadata"`` object may hold
-        ``metric_name``, ``min``, ``max``, ``weight`` and ``inverted``."""
+        ``metric_name``, ``min``, ``max``, ``weight`` and ``inverted``. Anything but a
+        mapping raises ``ConfigError`` too."""
+        if not isinstance(data, Mapping):
+            raise ConfigError("config", f"must be an object, got {type(data).__name__}")
         flat = dict(data)
         metadata = flat.pop("metadata", None)
         if metadata is not None:

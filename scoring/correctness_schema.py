@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.correctness_config import LANGUAGES, CorrectnessConfig
+from scoring.correctness_match import EXACT_LIMIT
 
 __all__ = ["config_json_schema", "result_json_schema", "row_json_schema"]
 
@@ -111,6 +112,13 @@ def result_json_schema() -> dict[str, Any]:
         "max": {"type": "number"},
         "weight": {"type": "number", "minimum": 0},
         "inverted": {"type": "boolean"},
+        "truncated": {
+            "type": "boolean",
+            "description": (
+                "stage 2 of some (chunk, reference) pair was approximated: on the first "
+                f"{EXACT_LIMIT} code points of both texts, or with a bounded window search"
+            ),
+        },
     }
     return {
         "$schema": _DRAFT,

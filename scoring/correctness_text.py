@@ -28,6 +28,22 @@ _NOTHING = {
 }
 
 
+_TRUNCATED = {
+    "en": (
+        " Some long texts were compared approximately (on their first {limit} characters, "
+        "or with a bounded search)."
+    ),
+    "de": (
+        " Einige lange Texte wurden nur näherungsweise verglichen (über ihre ersten {limit} "
+        "Zeichen oder mit begrenzter Suche)."
+    ),
+    "fr": (
+        " Certains textes longs n'ont été comparés qu'approximativement (sur leurs {limit} "
+        "premiers caractères, ou par une recherche bornée)."
+    ),
+}
+
+
 def _number(value: float, language: str) -> str:
     text = f"{value:.2f}"
     return text if language == "en" else text.replace(".", ",")
@@ -43,9 +59,11 @@ def explain(
     references: int,
     matched_chunks: int,
     chunks: int,
+    truncated: bool = False,
 ) -> str:
     """One-sentence explanation in ``language`` (``en``, ``de`` or ``fr``; numbers with two
-    decimals, a decimal comma in German and French)."""
+    decimals, a decimal comma in German and French). ``truncated`` adds a second sentence
+    saying that some long texts were compared approximately."""
     fmt = {
         "score": _number(score, language),
         "precision": _number(precision, language),
@@ -56,4 +74,9 @@ def explain(
         "nc": chunks,
     }
     template = _NOTHING[language] if chunks == 0 else _TEMPLATES[language]
-    return template.format(**fmt)
+    text = template.format(**fmt)
+    if truncated:
+        from scoring.correctness_match import EXACT_LIMIT
+
+        text += _TRUNCATED[language].format(limit=EXACT_LIMIT)
+    return text

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from labeler.cli.output import open_output
+from labeler.cli.output import json_text, open_output
 from labeler.errors import InputError
 
 
@@ -31,8 +31,6 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from labeler.formats.jsonlines import read_objects
     from scoring import (
-        ConfigError,
-        CorrectnessConfig,
         CorrectnessRow,
         RowError,
         config_json_schema,
@@ -52,10 +50,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.file is None:
         raise InputError("correctness", "give a ROWS.jsonl file (or --schema)")
-    try:
-        config = CorrectnessConfig.from_mapping(json.loads(args.config) if args.config else {})
-    except (json.JSONDecodeError, ConfigError) as err:
-        raise InputError("--config", str(err)) from None
+    config = _config(args.config)
     results = []
     for line, obj in read_objects(args.file):
         try:
@@ -65,5 +60,37 @@ def run(args: argparse.Namespace) -> int:
         results.append(retrieval_correctness(row, config).to_dict())
     with open_output(args.output) as out:
         for result in results:
-            out.write(json.dumps(result, ensure_ascii=False) + "\n")
+            out.write(json_text(result) + "\n")
     return 0
+
+
+_JSON_KINDS = {list: "an array", str: "a string", bool: "true or false", type(None): "null"}
+
+
+def _parse_int(digits: str) -> int | float:
+    # Python refuses to read integers of more than 4,300 digits (ValueError); as a float
+    # such a number is infinite, which the config check names with its field
+    return int(digits) if len(digits) <= 4000 else float(digits)
+
+
+def _config(text: str | None) -> Any:
+    """The ``--config`` JSON text as a ``CorrectnessConfig``; every problem, whatever JSON
+    was given (not an object, nested too deep, numbers too large), is an ``InputError``
+    naming ``--config`` and, for a bad value, its field."""
+    from scoring import ConfigError, CorrectnessConfig
+
+    if not text:
+        return CorrectnessConfig()
+    try:
+        data = json.loads(text, parse_int=_parse_int)
+    except json.JSONDecodeError as err:
+        raise InputError("--config", f"broken JSON: {err.msg} (column {err.colno})") from None
+    except RecursionError:
+        raise InputError("--config", "JSON nested too deeply") from None
+    if not isinstance(data, dict):
+        kind = _JSON_KINDS.get(type(data), "a number")
+        raise InputError("--config", f"must be a JSON object {{...}}, got {kind}")
+    try:
+        return CorrectnessConfig.from_mapping(data)
+    except ConfigError as err:
+        raise InputError("--config", str(err)) from None

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from labeler.errors import InputError, OutputError, write_failure
 
@@ -77,3 +79,18 @@ def _open(target: str) -> Iterator[TextIO]:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False)`` that any UTF-8 stream can take.
+
+    A string read from JSON may hold a lone surrogate (``"\\ud800"`` in the input), which
+    UTF-8 cannot encode: such code points are written as the ``\\uXXXX`` escape they came
+    in as, so the output is valid JSON that reads back to the same string, and the same
+    bytes go to a file and to stdout. Everything else is written as itself.
+    """
+    text = json.dumps(value, ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

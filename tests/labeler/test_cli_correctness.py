@@ -3,6 +3,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -82,3 +84,64 @@ def test_output_to_a_special_file_writes_through_it(tmp_path: Path) -> None:
     reader.join(timeout=10)
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
     assert json.loads(received[0])["row"]
+
+
+@pytest.mark.parametrize(
+    ("config", "field"),
+    [
+        ("[1,2]", "got an array"),
+        ('"x"', "got a string"),
+        ("null", "got null"),
+        ("5", "got a number"),
+        ('{"t1": 1e400}', "'t1'"),  # JSON reads it as infinity
+        ('{"weight": 1' + "0" * 5000 + "}", "'weight'"),  # past Python's 4,300-digit limit
+        ('{"weight": 1' + "0" * 400 + "}", "'weight'"),  # an int no float can hold
+        ('{"t1": 1' + "0" * 30 + "}", "'t1'"),  # 10**30 where a fraction belongs
+        ('{"weight_precision": 1e308, "weight_recall": 1e308}', "'weight_recall'"),  # sum inf
+        ("[" * 100_000, "nested too deeply"),
+    ],
+    ids=[
+        "array",
+        "string",
+        "null",
+        "number",
+        "1e400",
+        "5000-digits",
+        "10**400",
+        "10**30",
+        "weights-sum-inf",
+        "deep",
+    ],
+)
+def test_config_of_any_shape_is_a_one_line_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], config: str, field: str
+) -> None:
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(ROW) + "\n", encoding="utf-8")
+    assert main(["correctness", str(rows), "--config", config]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("labeler: error: --config: ")
+    assert captured.err.count("\n") == 1
+    assert field in captured.err
+    assert "internal error" not in captured.err
+
+
+def test_lone_surrogate_in_a_row_is_written_as_its_escape(tmp_path: Path) -> None:
+    """``"a\\ud800b"`` in the input (valid JSON, not encodable as UTF-8) comes out as the same
+    escape, in a file and on stdout alike: valid UTF-8 and JSON that reads back the same."""
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(
+        json.dumps({**ROW, "input_id": "a\ud800b"}, ensure_ascii=True) + "\n", encoding="ascii"
+    )
+    out = tmp_path / "out.jsonl"
+    assert main(["correctness", str(rows), "-o", str(out)]) == 0
+    written = out.read_bytes()
+    assert b'"input_id": "a\\ud800b"' in written
+    assert json.loads(written.decode("utf-8"))["input_id"] == "a\ud800b"
+    child = subprocess.run(
+        [sys.executable, "-m", "labeler", "correctness", str(rows)],
+        capture_output=True,
+        check=True,
+    )
+    assert child.stdout == written
