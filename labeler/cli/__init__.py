@@ -109,6 +109,17 @@ def main(argv: Sequence[str] | None = None, *, namespace: argparse.Namespace | N
             _discard_stdout()
         print(f"labeler: error: {err}", file=sys.stderr)
         return err.exit_code
+    except UnicodeEncodeError as err:
+        # Python hands over command-line bytes that are not UTF-8 as lone surrogates; the
+        # database and every output refuse them when they are written.
+        bad = err.object[err.start : err.end] if isinstance(err.object, str) else ""
+        shown = ascii(err.object)[:200] if isinstance(err.object, str) else "?"
+        print(
+            f"labeler: error: {shown}: not valid Unicode text (lone surrogate {bad!a}: "
+            "a name or path given in bytes that are not UTF-8?)",
+            file=sys.stderr,
+        )
+        return 1
     except KeyboardInterrupt:
         print("labeler: interrupted", file=sys.stderr)
         return 130
