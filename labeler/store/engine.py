@@ -29,6 +29,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
 from labeler.errors import StoreError
+from labeler.store.integrity import note_wal
 from labeler.store.location import DB_ENV, DEFAULT_DB, display_location, resolve_db
 from labeler.store.postgres import create_postgres_engine, driver_message, is_postgresql
 
@@ -90,7 +91,7 @@ def _check_sqlite_path(url: URL, where: str) -> None:
         raise StoreError(f"{where}: directory {str(target.parent)!r} does not exist")
 
 
-def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+def _on_connect(dbapi_connection: Any, record: Any) -> None:
     # Take BEGIN away from the sqlite3 driver; _on_begin emits it (SQLAlchemy's recipe).
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
@@ -101,6 +102,7 @@ def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor.execute("PRAGMA synchronous = NORMAL")
     finally:
         cursor.close()
+    note_wal(dbapi_connection, record.info)  # see labeler.store.integrity
 
 
 def _on_begin(conn: Connection) -> None:

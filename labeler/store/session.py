@@ -46,6 +46,14 @@ from labeler.store.engine import (
     sqlite_error_text,
     write_engine,
 )
+from labeler.store.integrity import (
+    confirm_wal,
+    damaged_message,
+    is_damage,
+    quick_check,
+    remember_checked,
+    sqlite_file,
+)
 from labeler.store.migrations import (
     MIGRATIONS,
     Migration,
@@ -95,7 +103,8 @@ def busy_message(where: str) -> str:
 def translate_errors(where: str) -> Iterator[None]:
     """Turn SQLAlchemy / driver errors raised inside the block into labeller errors.
 
-    A busy / locked error becomes :class:`StoreError` with :func:`busy_message`.
+    A busy / locked error becomes :class:`StoreError` with :func:`busy_message`, a damaged
+    file's error one that points at ``labeler doctor``.
     """
     try:
         yield
@@ -104,6 +113,8 @@ def translate_errors(where: str) -> Iterator[None]:
     except sa_exc.DBAPIError as exc:
         if is_busy(exc):
             raise StoreError(busy_message(where)) from None
+        if is_damage(exc):
+            raise StoreError(damaged_message(where, sqlite_error_text(exc))) from None
         raise StoreError(f"{where}: {sqlite_error_text(exc)}") from None
 
 
@@ -163,6 +174,9 @@ class Store:
         self.location = location
         self.retry = retry
         self._writer = write_engine(engine)
+        # the SQLite file, checked (quick_check) before this store's first write
+        self._file = sqlite_file(engine) if is_sqlite(engine.url) else None
+        self._checked = False
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -184,6 +198,10 @@ class Store:
         and propagates; database errors become :class:`IntegrityError` / :class:`StoreError`.
         Keep blocks short: the write lock is held until the block ends. Objects stay usable
         after the commit.
+
+        On SQLite the store's first write checks the file for damage first, and every commit
+        confirms that its WAL is still the database's (:mod:`labeler.store.integrity`):
+        :class:`StoreError` rather than a write into a damaged file or a lost commit.
         """
         with (
             translate_errors(self.location),
@@ -198,8 +216,18 @@ class Store:
                     raise
 
             retry_busy(take_lock, self.retry, where=self.location)
+            fairy = session.connection().connection
+            if self._file is not None:
+                if not self._checked:
+                    quick_check(fairy.dbapi_connection, self._file, self.location)
+                    self._checked = True
+                confirm_wal(fairy.info, self.location, committed=False)
             yield session
+            if self._file is not None:
+                confirm_wal(fairy.info, self.location, committed=False)
             session.commit()
+            if self._file is not None:
+                confirm_wal(fairy.info, self.location, committed=True)
 
     def schema_version(self) -> int:
         """The schema version recorded in the database."""
@@ -207,8 +235,11 @@ class Store:
             return current_version(conn)
 
     def close(self) -> None:
-        """Close every pooled connection (SQLite then checkpoints and removes the WAL)."""
+        """Close every pooled connection (SQLite then checkpoints and removes the WAL); a
+        file this store checked is recorded as checked as it is now."""
         self.engine.dispose()
+        if self._file is not None and self._checked:
+            remember_checked(self._file)
 
     def __enter__(self) -> Store:
         return self
