@@ -48,7 +48,7 @@ def file_identity(path: str) -> Identity | None:
     return (stat.st_dev, stat.st_ino)
 
 
-def sqlite_file(engine: Engine) -> Path | None:
+def store_file(engine: Engine) -> Path | None:
     """The file of a SQLite engine; None for an in-memory or ``file:`` URI database."""
     name = engine.url.database
     if not name or name == ":memory:" or name.startswith("file:"):

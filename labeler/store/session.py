@@ -52,7 +52,7 @@ from labeler.store.integrity import (
     is_damage,
     quick_check,
     remember_checked,
-    sqlite_file,
+    store_file,
 )
 from labeler.store.migrations import (
     MIGRATIONS,
@@ -175,7 +175,7 @@ class Store:
         self.retry = retry
         self._writer = write_engine(engine)
         # the SQLite file, checked (quick_check) before this store's first write
-        self._file = sqlite_file(engine) if is_sqlite(engine.url) else None
+        self._file = store_file(engine) if is_sqlite(engine.url) else None
         self._checked = False
 
     @contextmanager
