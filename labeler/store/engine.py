@@ -146,11 +146,12 @@ def write_engine(engine: Engine) -> Engine:
 
 
 def sqlite_error_text(exc: BaseException) -> str:
-    """The driver's message of a wrapped DB-API error, without SQLAlchemy's SQL echo.
+    """The driver's message of a DB-API error (wrapped by SQLAlchemy or raised by a driver
+    cursor), without SQLAlchemy's SQL echo.
 
     Any driver's, always on one line: for PostgreSQL the primary message (and a short
     DETAIL); libpq's multi-line connection failures ("...refused" + a hint line) joined.
     """
-    orig = getattr(exc, "orig", None)
-    text = str(exc) if orig is None else driver_message(orig) or str(orig)
+    orig = getattr(exc, "orig", None) or exc  # a SQLAlchemy error wraps the driver's
+    text = driver_message(orig) or str(orig)
     return " ".join(line.strip() for line in text.splitlines() if line.strip())

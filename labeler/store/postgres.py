@@ -163,8 +163,17 @@ def bound_replies(engine: Engine) -> None:
     seconds = statement_timeout() + REPLY_GRACE_S
 
     class BoundedConnection(psycopg.Connection[Any]):
+        stalled = False
+
+        def rollback(self) -> None:
+            # Nothing to roll back on a connection given up on (the server rolls back when
+            # it notices); failing here would replace the error that says why.
+            if not self.stalled:
+                super().rollback()
+
         def wait(self, gen: Any, *args: Any, **kwargs: Any) -> Any:
             def stalled() -> BaseException:
+                self.stalled = True
                 self.pgconn.finish()  # closed: later calls fail at once instead of waiting
                 return psycopg.OperationalError(
                     f"the server stopped answering: nothing received for {seconds:g} s (is "

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -103,19 +104,29 @@ def busy_message(where: str) -> str:
 def translate_errors(where: str) -> Iterator[None]:
     """Turn SQLAlchemy / driver errors raised inside the block into labeller errors.
 
-    A busy / locked error becomes :class:`StoreError` with :func:`busy_message`, a damaged
-    file's error one that points at ``labeler doctor``.
+    Errors a driver cursor raises unwrapped (the bulk run inserts) count too. Constraint
+    and trigger violations become :class:`IntegrityError`; a busy / locked error
+    :class:`StoreError` with :func:`busy_message`, a damaged file's error one that points
+    at ``labeler doctor``.
     """
     try:
         yield
-    except sa_exc.IntegrityError as exc:
-        raise IntegrityError(f"{where}: {sqlite_error_text(exc)}") from None
-    except sa_exc.DBAPIError as exc:
+    except Exception as exc:
+        if not isinstance(exc, (sa_exc.DBAPIError, *_driver_errors("Error"))):
+            raise
+        if isinstance(exc, (sa_exc.IntegrityError, *_driver_errors("IntegrityError"))):
+            raise IntegrityError(f"{where}: {sqlite_error_text(exc)}") from None
         if is_busy(exc):
             raise StoreError(busy_message(where)) from None
         if is_damage(exc):
             raise StoreError(damaged_message(where, sqlite_error_text(exc))) from None
         raise StoreError(f"{where}: {sqlite_error_text(exc)}") from None
+
+
+def _driver_errors(name: str) -> tuple[type[Exception], ...]:
+    """The drivers' DB-API exception class ``name`` (psycopg's only once it is loaded)."""
+    drivers = [sqlite3, sys.modules.get("psycopg")]
+    return tuple(getattr(driver, name) for driver in drivers if driver is not None)
 
 
 @dataclass(frozen=True)
