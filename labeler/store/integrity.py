@@ -64,12 +64,43 @@ def main_file(dbapi_connection: Any) -> str | None:
     return None  # pragma: no cover  (SQLite always lists main)
 
 
+#: the identity noted for a WAL that was gone as soon as the connection had opened it
+MISSING: Identity = (-1, -1)
+
+
 def note_wal(dbapi_connection: Any, info: dict[str, Any]) -> None:
-    """Record in ``info`` (the pool record's) the main file and its WAL's identity as this
-    connection opened them; the identity stays None until the WAL exists (a new file)."""
+    """Record in ``info`` (the pool record's) the main file and the identity of the WAL the
+    connection (in WAL mode) opened. A read makes the connection open it first (a database
+    just switched to WAL mode has none until then); should the file still be missing, it
+    was deleted at once (:data:`MISSING`: every write fails). An empty new database has no
+    WAL until its first write: None, adopted by :func:`confirm_wal`."""
     path = main_file(dbapi_connection)
-    if path is not None:
-        info[WAL_KEY] = (path, file_identity(path + "-wal"))
+    if path is None:
+        return
+    identity = file_identity(path + "-wal")
+    if identity is None and os.path.getsize(path) > 0:
+        dbapi_connection.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        identity = file_identity(path + "-wal") or MISSING
+    info[WAL_KEY] = (path, identity)
+
+
+def _held_deleted(wal: str) -> bool:
+    """True when this process holds ``wal`` open although the file was deleted (Linux
+    names such a descriptor's target "PATH (deleted)"; elsewhere: always False).
+
+    This catches what identities cannot: the file deleted and made anew by another program
+    between the moment a connection opened it and the moment its identity was noted.
+    """
+    targets = {f"{wal} (deleted)", f"{os.path.realpath(wal)} (deleted)"}
+    try:
+        fds = os.listdir("/proc/self/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/self/fd/{fd}") in targets:
+                return True
+    return False
 
 
 def confirm_wal(info: dict[str, Any], where: str, *, committed: bool) -> None:
@@ -85,10 +116,10 @@ def confirm_wal(info: dict[str, Any], where: str, *, committed: bool) -> None:
         return
     path, identity = noted
     current = file_identity(path + "-wal")
-    if identity is None:
+    if identity is None and not _held_deleted(path + "-wal"):
         info[WAL_KEY] = (path, current)
         return
-    if current == identity:
+    if current == identity and not _held_deleted(path + "-wal"):
         return
     what = "removed" if current is None else "replaced"
     if committed:
