@@ -38,7 +38,8 @@ the doctor's, :func:`connect_args` and :func:`bound_replies`) get:
   when the socket shows no progress at all for that long (a frozen server: SIGSTOP, a hung
   VM; neither keepalives nor the server's own timeout can notice it, the kernel still
   acknowledges), the connection is closed and :class:`~labeler.errors.StoreError` says the
-  server stopped answering. The transaction was never committed: nothing is written.
+  server stopped answering. The server rolls back the unfinished transaction (a freeze
+  while a COMMIT was in flight leaves its outcome to the server).
 
 psycopg's own complaint when a pipeline (``executemany``) is torn down on a dead
 connection ("error ignored terminating <psycopg.Pipeline [BAD]>") is a log record with no
@@ -177,8 +178,7 @@ def bound_replies(engine: Engine) -> None:
                 self.pgconn.finish()  # closed: later calls fail at once instead of waiting
                 return psycopg.OperationalError(
                     f"the server stopped answering: nothing received for {seconds:g} s (is "
-                    f"it stopped or overloaded? ${STATEMENT_TIMEOUT_ENV} sets the limit); "
-                    "nothing was committed"
+                    f"it stopped or overloaded? ${STATEMENT_TIMEOUT_ENV} sets the limit)"
                 )
 
             return super().wait(_deadline(gen, seconds, stalled), *args, **kwargs)
