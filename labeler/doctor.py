@@ -47,7 +47,7 @@ from labeler.errors import StoreError
 from labeler.store.engine import database_url, display_location, sqlite_error_text
 from labeler.store.location import sqlite_file
 from labeler.store.migrations import SCHEMA_VERSION
-from labeler.store.postgres import CONNECT_TIMEOUT_S, with_driver
+from labeler.store.postgres import bound_replies, connect_args, with_driver
 from labeler.store.validation import span_problem
 
 Status = Literal["ok", "warning", "error", "skipped"]
@@ -166,15 +166,16 @@ class _PostgresDatabase(_Database):
 
 def _connect(db: str) -> tuple[Path, sqlite3.Connection]:
     path = sqlite_file(db)
+    where = display_location(db)
     if path is None:
-        raise StoreError(f"{db}: not a SQLite database file")
+        raise StoreError(f"{where}: not a SQLite database file")
     if not path.is_file():
-        raise StoreError(f"{db}: no such database file")
+        raise StoreError(f"{where}: no such database file")
     try:
         conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
         conn.execute("PRAGMA busy_timeout = 10000")
     except sqlite3.Error as err:
-        raise StoreError(f"{db}: cannot open: {err}") from None
+        raise StoreError(f"{where}: cannot open: {err}") from None
     return path, conn
 
 
@@ -194,13 +195,13 @@ def postgresql_snapshot(db: str) -> Iterator[Connection]:
     """
     where = display_location(db)
     url = with_driver(database_url(db))
-    connect_args: dict[str, Any] = {}
-    if url.get_driver_name() in ("psycopg", "psycopg2"):
-        connect_args = {"connect_timeout": CONNECT_TIMEOUT_S, "application_name": "labeler doctor"}
     try:
-        engine = create_engine(url, poolclass=NullPool, connect_args=connect_args)
+        engine = create_engine(
+            url, poolclass=NullPool, connect_args=connect_args(url, "labeler doctor")
+        )
     except (sa_exc.ArgumentError, ImportError) as exc:
         raise StoreError(f"{where}: cannot use this database: {exc}") from None
+    bound_replies(engine)
     try:
         try:
             conn = engine.connect()
@@ -230,7 +231,8 @@ def diagnose(db: str) -> DoctorReport:
             return _diagnose(display_location(db), _PostgresDatabase(pg))
     if sqlite_file(db) is None:
         raise StoreError(
-            f"{db}: the doctor checks SQLite database files and PostgreSQL databases only"
+            f"{display_location(db)}: the doctor checks SQLite database files and "
+            "PostgreSQL databases only"
         )
     path, conn = _connect(db)
     with closing(conn):

@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from labeler.demo import GOLD_SET, demo_report, run_demo
     from labeler.errors import InputError
     from labeler.store import open_store
+    from labeler.store.location import display_location
 
     out = Path(args.output)
     try:
@@ -82,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
         )
     finally:
         store.close()
-    print(f"demo built in {outcome.seconds:.1f} s; database {db}", file=sys.stderr)
+    print(
+        f"demo built in {outcome.seconds:.1f} s; database {display_location(db)}", file=sys.stderr
+    )
     if args.no_tui:
         sys.stdout.write(demo_report(outcome))
         return 0

@@ -29,10 +29,12 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError
 
 from labeler.errors import StoreError
-from labeler.store.location import DB_ENV, DEFAULT_DB, resolve_db
+from labeler.store.integrity import note_wal
+from labeler.store.location import DB_ENV, DEFAULT_DB, display_location, resolve_db
 from labeler.store.postgres import create_postgres_engine, driver_message, is_postgresql
 
-__all__ = ["DB_ENV", "DEFAULT_DB", "resolve_db"]  # re-exported: they lived here first
+# re-exported: they lived here first
+__all__ = ["DB_ENV", "DEFAULT_DB", "display_location", "resolve_db"]
 
 BUSY_TIMEOUT_MS = 10_000
 WRITE_OPTION = "labeler_write"
@@ -41,26 +43,28 @@ WRITE_OPTION = "labeler_write"
 def database_url(db: str) -> URL:
     """Turn a ``--db`` value into a URL: anything with ``://`` is a URL, the rest a path.
 
-    Raises :class:`StoreError` for an empty value or a malformed URL.
+    Raises :class:`StoreError` for an empty value or a malformed URL (one that does not
+    parse, or whose port is not a number); the message shows the URL password masked.
     """
     if not db.strip():
         raise StoreError("no database given (empty --db / $LABELER_DB)")
     if "://" in db:
+        scheme, _, rest = db.partition("://")
+        if scheme.split("+")[0] != "sqlite" and "@" in rest.partition("?")[0].rpartition("@")[0]:
+            # SQLAlchemy splits at the first "@" and would hand the rest of the password to
+            # the driver as a host name, which its error message then shows
+            raise StoreError(
+                f"{display_location(db)}: not a valid database URL (more than one '@': "
+                "write an '@' in the user name or password as %40)"
+            )
         try:
             return make_url(db)
-        except ArgumentError as exc:
-            raise StoreError(f"{db}: not a valid database URL: {exc}") from None
+        except ArgumentError:
+            problem = "expected scheme://user:password@host:port/database"
+        except ValueError:  # SQLAlchemy's int() of the port
+            problem = "the port is not a number"
+        raise StoreError(f"{display_location(db)}: not a valid database URL ({problem})")
     return URL.create("sqlite+pysqlite", database=str(Path(db).expanduser()))
-
-
-def display_location(db: str) -> str:
-    """``db`` as messages show it: a URL's password replaced by ``***``."""
-    if "://" not in db:
-        return db
-    try:
-        return make_url(db).render_as_string(hide_password=True)
-    except ArgumentError:
-        return db
 
 
 def is_sqlite(url: URL) -> bool:
@@ -76,18 +80,18 @@ def is_supported(url: URL) -> bool:
     return is_sqlite(url) or is_postgresql(url)
 
 
-def _check_sqlite_path(url: URL, db: str) -> None:
+def _check_sqlite_path(url: URL, where: str) -> None:
     path = url.database
     if not path or path == ":memory:" or path.startswith("file:"):
         return
     target = Path(path)
     if target.is_dir():
-        raise StoreError(f"{db}: is a directory, not a database file")
+        raise StoreError(f"{where}: is a directory, not a database file")
     if not target.parent.is_dir():
-        raise StoreError(f"{db}: directory {str(target.parent)!r} does not exist")
+        raise StoreError(f"{where}: directory {str(target.parent)!r} does not exist")
 
 
-def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+def _on_connect(dbapi_connection: Any, record: Any) -> None:
     # Take BEGIN away from the sqlite3 driver; _on_begin emits it (SQLAlchemy's recipe).
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
@@ -98,6 +102,7 @@ def _on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor.execute("PRAGMA synchronous = NORMAL")
     finally:
         cursor.close()
+    note_wal(dbapi_connection, record.info)  # see labeler.store.integrity
 
 
 def _on_begin(conn: Connection) -> None:
@@ -121,8 +126,8 @@ def create_store_engine(db: str) -> Engine:
         )
     try:
         if is_postgresql(url):
-            return create_postgres_engine(url, WRITE_OPTION)
-        _check_sqlite_path(url, db)
+            return create_postgres_engine(url, WRITE_OPTION, where=where)
+        _check_sqlite_path(url, where)
         engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
     except (ArgumentError, ImportError) as exc:
         raise StoreError(f"{where}: cannot use this database: {exc}") from None
@@ -141,11 +146,12 @@ def write_engine(engine: Engine) -> Engine:
 
 
 def sqlite_error_text(exc: BaseException) -> str:
-    """The driver's message of a wrapped DB-API error, without SQLAlchemy's SQL echo.
+    """The driver's message of a DB-API error (wrapped by SQLAlchemy or raised by a driver
+    cursor), without SQLAlchemy's SQL echo.
 
-    Any driver's: for PostgreSQL the primary message (and a short DETAIL) on one line.
+    Any driver's, always on one line: for PostgreSQL the primary message (and a short
+    DETAIL); libpq's multi-line connection failures ("...refused" + a hint line) joined.
     """
-    orig = getattr(exc, "orig", None)
-    if orig is None:
-        return str(exc)
-    return driver_message(orig) or str(orig)
+    orig = getattr(exc, "orig", None) or exc  # a SQLAlchemy error wraps the driver's
+    text = driver_message(orig) or str(orig)
+    return " ".join(line.strip() for line in text.splitlines() if line.strip())

@@ -25,10 +25,33 @@ differently; :func:`instr` compiles to ``strpos`` and a scalar (two-argument) ``
 
 Text on PostgreSQL cannot hold U+0000 (NUL); storing such a page fails with a
 :class:`~labeler.errors.StoreError` naming the problem. SQLite stores it.
+
+**Timeouts: a server that stops answering ends the command.** Connections (the store's and
+the doctor's, :func:`connect_args` and :func:`bound_replies`) get:
+
+* ``connect_timeout`` :data:`CONNECT_TIMEOUT_S` (10 s) for establishing the connection;
+* TCP keepalives (idle 30 s, then every 10 s, 3 probes) against a host that vanished;
+* ``statement_timeout`` (``$LABELER_PG_STATEMENT_TIMEOUT`` seconds, default
+  :data:`STATEMENT_TIMEOUT_S` = 120 s, more than the 60 s write-lock wait): the server
+  cancels any one statement running longer;
+* a client-side reply deadline of the statement timeout plus :data:`REPLY_GRACE_S` (10 s):
+  when the socket shows no progress at all for that long (a frozen server: SIGSTOP, a hung
+  VM; neither keepalives nor the server's own timeout can notice it, the kernel still
+  acknowledges), the connection is closed and :class:`~labeler.errors.StoreError` says the
+  server stopped answering. The server rolls back the unfinished transaction (a freeze
+  while a COMMIT was in flight leaves its outcome to the server).
+
+psycopg's own complaint when a pipeline (``executemany``) is torn down on a dead
+connection ("error ignored terminating <psycopg.Pipeline [BAD]>") is a log record with no
+handler; it is silenced (the error itself reaches the user as one message).
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import time
+from collections.abc import Callable, Generator
 from typing import Any
 
 from sqlalchemy import Connection, Engine, create_engine, event
@@ -46,7 +69,14 @@ DEFAULT_DRIVER = "psycopg"
 WRITE_LOCK_KEY = 0x6C6162656C6572
 WRITE_LOCK_TIMEOUT_MS = 60_000
 CONNECT_TIMEOUT_S = 10
+STATEMENT_TIMEOUT_ENV = "LABELER_PG_STATEMENT_TIMEOUT"
+STATEMENT_TIMEOUT_S = 120.0
+REPLY_GRACE_S = 10.0
 _LOCK_NOT_AVAILABLE = "55P03"
+
+# psycopg logs "error ignored terminating <psycopg.Pipeline [BAD]>" when a dead connection's
+# pipeline is closed; without a handler Python prints it on stderr as a stray line.
+logging.getLogger("psycopg").addHandler(logging.NullHandler())
 
 
 def is_postgresql(url: URL) -> bool:
@@ -67,30 +97,114 @@ def with_driver(url: URL) -> URL:
     return url
 
 
-def shown(url: URL) -> str:
-    """``url`` as the user may read it (password hidden)."""
-    return url.render_as_string(hide_password=True)
-
-
-def busy_message(url: URL) -> str:
+def busy_message(where: str) -> str:
     """What the user reads when another writer held the write lock for too long."""
     return (
-        f"{shown(url)}: the database stayed busy: another process kept it locked for writing "
+        f"{where}: the database stayed busy: another process kept it locked for writing "
         f"(a long import?) for {WRITE_LOCK_TIMEOUT_MS / 1000:g} s; nothing was written, try again"
     )
 
 
-def create_postgres_engine(url: URL, write_option: str) -> Engine:
+def statement_timeout() -> float:
+    """Seconds any one statement may run: ``$LABELER_PG_STATEMENT_TIMEOUT`` when it is a
+    positive number, else :data:`STATEMENT_TIMEOUT_S`."""
+    try:
+        seconds = float(os.environ.get(STATEMENT_TIMEOUT_ENV, ""))
+    except ValueError:
+        return STATEMENT_TIMEOUT_S
+    return seconds if seconds > 0 else STATEMENT_TIMEOUT_S
+
+
+def connect_args(url: URL, application_name: str) -> dict[str, Any]:
+    """The driver's connection arguments for ``url`` (a psycopg URL; others get none):
+    connect timeout, keepalives, ``statement_timeout`` (module docstring). Options the URL
+    itself passes (``?options=...``) are kept, ours appended."""
+    if url.get_driver_name() not in ("psycopg", "psycopg2"):
+        return {}
+    own = url.query.get("options", "")
+    options = f"-c statement_timeout={round(statement_timeout() * 1000)}"
+    return {
+        "connect_timeout": CONNECT_TIMEOUT_S,
+        "application_name": application_name,
+        "keepalives": 1,
+        "keepalives_idle": 30,
+        "keepalives_interval": 10,
+        "keepalives_count": 3,
+        "options": f"{own} {options}".strip() if isinstance(own, str) else options,
+    }
+
+
+def _deadline(
+    gen: Generator[Any, Any, Any], seconds: float, stalled: Callable[[], BaseException]
+) -> Generator[Any, Any, Any]:
+    """Drive psycopg's wait generator ``gen``, raising ``stalled()`` when the socket shows no
+    progress for ``seconds``. psycopg's wait loop wakes every fraction of a second and sends
+    0 (nothing ready) into the generator; any readiness restarts the clock."""
+    limit = time.monotonic() + seconds
+    try:
+        state = next(gen)
+    except StopIteration as done:  # finished without waiting
+        return done.value
+    while True:
+        ready = yield state
+        if ready:
+            limit = time.monotonic() + seconds
+        elif time.monotonic() > limit:
+            gen.close()
+            raise stalled()
+        try:
+            state = gen.send(ready)
+        except StopIteration as done:
+            return done.value
+
+
+def bound_replies(engine: Engine) -> None:
+    """Make every psycopg connection of ``engine`` give up on a server that sends nothing
+    for the statement timeout plus :data:`REPLY_GRACE_S` (module docstring); such a
+    connection is closed at once so that nothing else (rollback, pipeline exit) waits on it.
+    """
+    if engine.dialect.driver != "psycopg":
+        return
+    import psycopg
+
+    seconds = statement_timeout() + REPLY_GRACE_S
+
+    class BoundedConnection(psycopg.Connection[Any]):
+        stalled = False
+
+        def rollback(self) -> None:
+            # Nothing to roll back on a connection given up on (the server rolls back when
+            # it notices); failing here would replace the error that says why.
+            if not self.stalled:
+                super().rollback()
+
+        def wait(self, gen: Any, *args: Any, **kwargs: Any) -> Any:
+            def stalled() -> BaseException:
+                self.stalled = True
+                self.pgconn.finish()  # closed: later calls fail at once instead of waiting
+                return psycopg.OperationalError(
+                    f"the server stopped answering: nothing received for {seconds:g} s (is "
+                    f"it stopped or overloaded? ${STATEMENT_TIMEOUT_ENV} sets the limit)"
+                )
+
+            return super().wait(_deadline(gen, seconds, stalled), *args, **kwargs)
+
+    @event.listens_for(engine, "do_connect")
+    def connect(_dialect: Any, _record: Any, cargs: Any, cparams: Any) -> Any:
+        return BoundedConnection.connect(*cargs, **cparams)
+
+
+def create_postgres_engine(url: URL, write_option: str, *, where: str) -> Engine:
     """An engine for ``url`` whose transactions carrying ``write_option`` take the write lock.
 
-    Raises ``ImportError`` / :class:`sqlalchemy.exc.ArgumentError` for a missing driver or
-    a bad URL (the caller turns them into :class:`StoreError`). No connection is made yet.
+    ``where`` names the database in messages
+    (:func:`labeler.store.location.display_location`). Raises
+    ``ImportError`` / :class:`sqlalchemy.exc.ArgumentError` for a missing driver or a bad
+    URL (the caller turns them into :class:`StoreError`). No connection is made yet.
     """
     url = with_driver(url)
-    connect_args: dict[str, Any] = {}
-    if url.get_driver_name() in ("psycopg", "psycopg2"):
-        connect_args = {"connect_timeout": CONNECT_TIMEOUT_S, "application_name": "labeler"}
-    engine = create_engine(url, connect_args=connect_args, pool_pre_ping=True)
+    engine = create_engine(url, connect_args=connect_args(url, "labeler"), pool_pre_ping=True)
+    bound_replies(engine)
 
     def on_begin(conn: Connection) -> None:
         if not conn.get_execution_options().get(write_option, False):
@@ -102,7 +216,7 @@ def create_postgres_engine(url: URL, write_option: str) -> Engine:
             conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_KEY})")
         except sa_exc.OperationalError as exc:
             if getattr(exc.orig, "sqlstate", None) == _LOCK_NOT_AVAILABLE:
-                raise StoreError(busy_message(url)) from None
+                raise StoreError(busy_message(where)) from None
             raise
 
     event.listen(engine, "begin", on_begin)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -45,6 +46,14 @@ from labeler.store.engine import (
     is_sqlite,
     sqlite_error_text,
     write_engine,
+)
+from labeler.store.integrity import (
+    confirm_wal,
+    damaged_message,
+    is_damage,
+    quick_check,
+    remember_checked,
+    store_file,
 )
 from labeler.store.migrations import (
     MIGRATIONS,
@@ -96,18 +105,19 @@ def busy_message(where: str) -> str:
 def translate_errors(where: str) -> Iterator[None]:
     """Turn SQLAlchemy / driver errors raised inside the block into labeller errors.
 
-    A busy / locked error becomes :class:`StoreError` with :func:`busy_message`; SQLite's
-    "database or disk is full" becomes ``no space left on device: <where>`` (the transaction
-    is rolled back: nothing of it was written). The driver's own errors (``sqlite3``, from
-    statements run on its cursor) are translated the same way.
+    Errors a driver cursor raises unwrapped (the bulk run inserts) count too. Constraint
+    and trigger violations become :class:`IntegrityError`; a busy / locked error
+    :class:`StoreError` with :func:`busy_message`; SQLite's "database or disk is full"
+    ``no space left on device: <where>`` (the transaction is rolled back: nothing of it was
+    written); a damaged file's error one that points at ``labeler doctor``.
     """
     try:
         yield
-    except sa_exc.IntegrityError as exc:
-        raise IntegrityError(f"{where}: {sqlite_error_text(exc)}") from None
-    except (sa_exc.DBAPIError, sqlite3.Error) as exc:
-        if isinstance(exc, sqlite3.IntegrityError):
-            raise IntegrityError(f"{where}: {exc}") from None
+    except Exception as exc:
+        if not isinstance(exc, (sa_exc.DBAPIError, *_driver_errors("Error"))):
+            raise
+        if isinstance(exc, (sa_exc.IntegrityError, *_driver_errors("IntegrityError"))):
+            raise IntegrityError(f"{where}: {sqlite_error_text(exc)}") from None
         if is_busy(exc):
             raise StoreError(busy_message(where)) from None
         if is_full(exc):
@@ -115,7 +125,15 @@ def translate_errors(where: str) -> Iterator[None]:
                 f"no space left on device: {where} (the database's disk is full; "
                 "nothing of this change was written)"
             ) from None
+        if is_damage(exc):
+            raise StoreError(damaged_message(where, sqlite_error_text(exc))) from None
         raise StoreError(f"{where}: {sqlite_error_text(exc)}") from None
+
+
+def _driver_errors(name: str) -> tuple[type[Exception], ...]:
+    """The drivers' DB-API exception class ``name`` (psycopg's only once it is loaded)."""
+    drivers = [sqlite3, sys.modules.get("psycopg")]
+    return tuple(getattr(driver, name) for driver in drivers if driver is not None)
 
 
 def is_full(exc: BaseException) -> bool:
@@ -185,6 +203,9 @@ class Store:
         self.location = location
         self.retry = retry
         self._writer = write_engine(engine)
+        # the SQLite file, checked (quick_check) before this store's first write
+        self._file = store_file(engine) if is_sqlite(engine.url) else None
+        self._checked = False
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -206,6 +227,10 @@ class Store:
         and propagates; database errors become :class:`IntegrityError` / :class:`StoreError`.
         Keep blocks short: the write lock is held until the block ends. Objects stay usable
         after the commit.
+
+        On SQLite the store's first write checks the file for damage first, and every commit
+        confirms that its WAL is still the database's (:mod:`labeler.store.integrity`):
+        :class:`StoreError` rather than a write into a damaged file or a lost commit.
         """
         with (
             translate_errors(self.location),
@@ -220,8 +245,18 @@ class Store:
                     raise
 
             retry_busy(take_lock, self.retry, where=self.location)
+            fairy = session.connection().connection
+            if self._file is not None:
+                if not self._checked:
+                    quick_check(fairy.dbapi_connection, self._file, self.location)
+                    self._checked = True
+                confirm_wal(fairy.info, self.location, committed=False)
             yield session
+            if self._file is not None:
+                confirm_wal(fairy.info, self.location, committed=False)
             session.commit()
+            if self._file is not None:
+                confirm_wal(fairy.info, self.location, committed=True)
 
     def schema_version(self) -> int:
         """The schema version recorded in the database."""
@@ -229,8 +264,11 @@ class Store:
             return current_version(conn)
 
     def close(self) -> None:
-        """Close every pooled connection (SQLite then checkpoints and removes the WAL)."""
+        """Close every pooled connection (SQLite then checkpoints and removes the WAL); a
+        file this store checked is recorded as checked as it is now."""
         self.engine.dispose()
+        if self._file is not None and self._checked:
+            remember_checked(self._file)
 
     def __enter__(self) -> Store:
         return self
