@@ -31,6 +31,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -62,12 +63,18 @@ TIMED_CLI = r"""
 import sys, time
 from sqlalchemy import Engine, event
 from sqlalchemy.orm import Session
-spans, held = [], {}
+spans, waits, held = [], [], {}
+
+@event.listens_for(Engine, "before_cursor_execute")
+def asks(conn, cursor, statement, *args):
+    if statement.startswith("BEGIN IMMEDIATE"):
+        held["asked"] = time.perf_counter()
 
 @event.listens_for(Engine, "after_cursor_execute")
 def began(conn, cursor, statement, *args):
     if statement.startswith("BEGIN IMMEDIATE"):
         held["t"] = time.perf_counter()
+        waits.append(held["t"] - held.pop("asked"))
 
 @event.listens_for(Session, "after_commit")
 def committed(session):
@@ -76,14 +83,23 @@ def committed(session):
 
 from labeler.cli import main
 code = main(sys.argv[1:])
-print(f"LOCKHELD {max(spans, default=0.0):.3f} {len(spans)}", file=sys.stderr)
+print(f"LOCKHELD {max(spans, default=0.0):.3f} {len(spans)} {sum(waits):.3f}", file=sys.stderr)
 sys.exit(code)
 """
 
 
+# Python puts the working directory first on sys.path for -m and -c: run the CLI from
+# elsewhere, so that PYTHONPATH (not a checkout one happens to be in) chooses the code.
+OUTSIDE = tempfile.gettempdir()
+
+
 def labeler(*args: str) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "labeler", *args], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "labeler", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=OUTSIDE,
     )
     if proc.returncode != 0:
         raise SystemExit(f"labeler {' '.join(args)} failed:\n{proc.stderr}")
@@ -141,6 +157,7 @@ def one_round(root: Path, base: Path) -> tuple[float, float, float, int]:
         capture_output=True,
         text=True,
         check=False,
+        cwd=OUTSIDE,
     )
     seconds = time.perf_counter() - started
     (root / "stop").touch()
@@ -148,8 +165,14 @@ def one_round(root: Path, base: Path) -> tuple[float, float, float, int]:
     if proc.returncode != 0:
         raise SystemExit(f"run import failed:\n{proc.stderr}")
     longest, writes = out.split()
+    for line in proc.stderr.splitlines():
+        if "waiting for the database" in line or "free again" in line:
+            print(f"  the import said: {line}", flush=True)
     held = next(line for line in proc.stderr.splitlines() if line.startswith("LOCKHELD"))
-    return seconds, float(held.split()[1]), float(longest), int(writes)
+    _, hold, transactions, waited = held.split()
+    print(f"  the import: {transactions} write transaction(s), {float(waited):.2f} s waiting for")
+    print("  the lock (only successful BEGIN IMMEDIATE counted)")
+    return seconds, float(hold), float(longest), int(writes)
 
 
 def main() -> int:
