@@ -118,20 +118,23 @@ class RunStage:
         engine = session.get_bind()
         assert isinstance(engine, Engine)
         _detach_on_checkin(engine)
-        # SQLite (>= 3.21) attaches inside a transaction; it detaches only outside one,
-        # so the pool's checkin does that once the transaction has ended.
-        dbapi.execute(f"ATTACH DATABASE ? AS {ALIAS}", (str(self.path),))
-        record.info[_ATTACHED] = True
-        for table, staged, columns in (
-            ("run_result", "result", RESULT_COLUMNS),
-            ("run_placement", "placement", PLACEMENT_COLUMNS),
-        ):
-            names = ", ".join(columns)
-            dbapi.execute(
-                f"INSERT INTO {table} ({names}) SELECT ?, {', '.join(columns[1:])} "
-                f"FROM {ALIAS}.{staged} ORDER BY {_ORDER[staged]}",
-                (run.id,),
-            )
+        try:
+            # SQLite (>= 3.21) attaches inside a transaction; it detaches only outside one,
+            # so the pool's checkin does that once the transaction has ended.
+            dbapi.execute(f"ATTACH DATABASE ? AS {ALIAS}", (str(self.path),))
+            record.info[_ATTACHED] = True
+            for table, staged, columns in (
+                ("run_result", "result", RESULT_COLUMNS),
+                ("run_placement", "placement", PLACEMENT_COLUMNS),
+            ):
+                names = ", ".join(columns)
+                dbapi.execute(
+                    f"INSERT INTO {table} ({names}) SELECT ?, {', '.join(columns[1:])} "
+                    f"FROM {ALIAS}.{staged} ORDER BY {_ORDER[staged]}",
+                    (run.id,),
+                )
+        except sqlite3.Error as err:  # the driver's own error: SQLAlchemy never saw it
+            raise StoreError(f"cannot copy the staged run from {self.path}: {err}") from None
 
     def _copy_batches(self, session: Session, run: Run) -> None:
         reader = sqlite3.connect(self.path)

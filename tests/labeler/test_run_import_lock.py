@@ -160,3 +160,29 @@ def test_successive_imports_in_one_process_leave_no_staging(
         import_run_file(store, first, "one", replace=True)
     assert _runs(db) == {"one": (1, 1), "two": (2, 3)}
     assert list(staging.iterdir()) == []
+
+
+@pytest.mark.backends("postgresql")
+def test_writer_giving_up_names_the_holder(
+    db: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """PostgreSQL knows who holds the advisory write lock: the waiting writer's notice
+    and, when it gives up, its error name that server process."""
+    from labeler.errors import NotFoundError, StoreError
+    from labeler.store import postgres
+
+    monkeypatch.setattr(postgres, "WRITE_LOCK_TIMEOUT_MS", 3_000)  # give up after 3 s
+    notices: list[str] = []
+    with open_store(db) as holder, holder.write() as held:
+        pid = held.connection().exec_driver_sql("SELECT pg_backend_pid()").scalar()
+        with (
+            open_store(db, on_wait=notices.append) as waiter,
+            pytest.raises(StoreError) as caught,
+            waiter.write() as s,
+        ):
+            create_gold_set(s, "never")
+    assert "stayed busy" in str(caught.value)
+    assert f"held by server process {pid} (labeler, in a transaction for" in str(caught.value)
+    assert len(notices) == 1 and f"server process {pid} (labeler" in notices[0]
+    with open_store(db) as store, store.session() as s, pytest.raises(NotFoundError):
+        get_gold_set(s, "never")
