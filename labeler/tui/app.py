@@ -95,10 +95,10 @@ class LabelerApp(App[int]):
         store.on_wait = self._waiting  # a write held up by another process says so
 
     def _waiting(self, message: str) -> None:
-        """Show a store message about waiting for the write lock (from its timer thread)."""
-        self.call_from_thread(
-            self.notify, message, title="database busy", severity="warning", timeout=6
-        )
+        """Show a store message about waiting for the write lock. Called from the store's
+        timer thread; ``notify`` is thread-safe and does not wait for the event loop (which
+        may itself be the one waiting)."""
+        self.notify(message, title="database busy", severity="warning", timeout=6)
 
     # -- database jobs --------------------------------------------------------------------
 
