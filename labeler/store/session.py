@@ -198,8 +198,8 @@ class Store:
         The write lock is taken before the block runs, retried per :attr:`retry` while
         SQLite reports the database busy; when it stays busy, :class:`StoreError` is raised
         and the block never runs. A wait longer than a second is announced through
-        :attr:`on_wait` (see :mod:`labeler.store.waiting`). Any exception in the block rolls everything in it back
-        and propagates; database errors become :class:`IntegrityError` / :class:`StoreError`.
+        :attr:`on_wait` (see :mod:`labeler.store.waiting`). Any exception in the block
+        rolls everything in it back and propagates; database errors become :class:`IntegrityError` / :class:`StoreError`.
         Keep blocks short: the write lock is held until the block ends. Objects stay usable
         after the commit.
         """
