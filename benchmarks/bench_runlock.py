@@ -140,7 +140,7 @@ def one_round(root: Path, base: Path) -> tuple[float, float, float, int]:
     )
     time.sleep(0.3)  # the probe is writing before the import starts
     started = time.perf_counter()
-    proc = subprocess.run(
+    proc = subprocess.Popen(
         [
             sys.executable,
             "-c",
@@ -154,21 +154,25 @@ def one_round(root: Path, base: Path) -> tuple[float, float, float, int]:
             "--db",
             str(db),
         ],
-        capture_output=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
         text=True,
-        check=False,
         cwd=OUTSIDE,
     )
+    assert proc.stderr is not None
+    stderr = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - started
     (root / "stop").touch()
     out, _ = probe.communicate()
-    if proc.returncode != 0:
-        raise SystemExit(f"run import failed:\n{proc.stderr}")
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"run import failed:\n{stderr}")
     longest, writes = out.split()
-    for line in proc.stderr.splitlines():
+    print(f"  the import's peak RSS: {usage.ru_maxrss / 1024:.0f} MB")
+    for line in stderr.splitlines():
         if "waiting for the database" in line or "free again" in line:
             print(f"  the import said: {line}", flush=True)
-    held = next(line for line in proc.stderr.splitlines() if line.startswith("LOCKHELD"))
+    held = next(line for line in stderr.splitlines() if line.startswith("LOCKHELD"))
     _, hold, transactions, waited = held.split()
     print(f"  the import: {transactions} write transaction(s), {float(waited):.2f} s waiting for")
     print("  the lock (only successful BEGIN IMMEDIATE counted)")
