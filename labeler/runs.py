@@ -1,9 +1,10 @@
-"""Run import orchestration: stream a run file into the store, all or nothing."""
+"""Run import orchestration: stage a run file outside the write lock, then store it, all or
+nothing, in one short write transaction."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -18,7 +19,7 @@ from labeler.store.goldsets import page_texts
 from labeler.store.postgres import text_holds_nul
 from labeler.store.runs import (
     add_run_placements,
-    add_run_results,
+    check_run_name,
     clear_run_placements,
     create_run,
     get_run,
@@ -27,8 +28,9 @@ from labeler.store.runs import (
     query_ids_by_text,
     run_rows,
 )
+from labeler.store.runstage import RunStage
 
-#: results buffered before one multi-row INSERT; bounds memory on million-line runs
+#: results buffered before one multi-row INSERT into the staging file; bounds memory
 BATCH_RESULTS = 20_000
 
 
@@ -50,59 +52,98 @@ def import_run_file(
     parameters: dict[str, Any] | None = None,
     progress: Callable[[int, int, str], None] | None = None,
 ) -> RunImportReport:
-    """Stream run JSONL ``path`` into a new run ``name`` in one write transaction.
+    """Import run JSONL ``path`` as a new run ``name``, all or nothing.
 
-    Memory stays bounded (results are inserted in batches of :data:`BATCH_RESULTS`). A Ragas
-    line without ``query_id`` is matched to the one question whose text equals its
-    ``user_input``. Any bad line raises :class:`InputError` naming it and rolls the whole
-    import back. ``progress(bytes_read, total_bytes, file_name)`` is called as lines are read.
+    The file is read, checked and placed (see :mod:`labeler.placements`) into a staging
+    file first (:class:`~labeler.store.runstage.RunStage`: bounded memory, no lock held,
+    however long the file or a FIFO takes); only then is the write lock taken, for one
+    short transaction that checks the name again (another import may have created the run
+    meanwhile) and copies the staged rows in. A Ragas line without ``query_id`` is matched
+    to the one question whose text equals its ``user_input``. Any bad line raises
+    :class:`InputError` naming it, before anything is written. An existing run ``name`` is
+    an error unless ``replace``. ``progress(bytes_read, total_bytes, file_name)`` is
+    called as lines are read.
     """
     started = time.perf_counter()
     path = Path(path)
     size = input_size(path)  # 0 for standard input
-    seen: set[str] = set()
-    results = 0
-    by_text: dict[str, set[str]] | None = None
 
     def report(done: int) -> None:
         if progress is not None:
             progress(done, size, path.name)
 
-    with store.write() as session:
-        run = create_run(
-            session, name, source_file=input_name(path), parameters=parameters, replace=replace
-        )
-        placer = Placer(labelled_pages(session), partial(page_texts, session))
-        rows: list[tuple[str, int, str, str | None, float | None, bool]] = []
-        placed: list[tuple[str, str, str, str, str, str]] = []
-        for line in read_run(path, report, allow_nul=text_holds_nul(store.engine)):
-            qid = line.query_id
-            if qid is None:
-                if by_text is None:
-                    by_text = query_ids_by_text(session)
-                matches = by_text.get(line.user_input or "", set())
-                if len(matches) != 1:
-                    why = "no question has" if not matches else f"{len(matches)} questions have"
-                    raise InputError(path, f"{why} this line's user_input as its text", line.line)
-                (qid,) = matches
-            if qid in seen:
-                raise InputError(path, f"query_id {qid!r} appears twice", line.line)
-            seen.add(qid)
-            ranked = sorted(line.chunks, key=lambda c: c.rank)
-            pages, everywhere = placer.place(qid, [c.text for c in ranked])
-            placed.extend((qid, *p) for p in pages)
-            rows.extend(
-                (qid, c.rank, c.text, c.doc, c.score, found)
-                for c, found in zip(ranked, everywhere, strict=True)
+    # The labels are read in one snapshot before staging, the pages as placing needs them,
+    # each read in a short read transaction of its own: readers neither take nor wait for
+    # the write lock. A label or page changed by a writer meanwhile only makes some
+    # placements stale, which scoring already allows for: a placement is keyed by the
+    # digest of the page text it was made on (``page_sha256``) and keeps label occurrences
+    # by the digest of the label text, so scoring uses it only while the page has that
+    # text and only for label texts it was made for, and works the rest out itself
+    # (labeler.placements); a chunk marked located counts only when every page the
+    # question's current labels cite has an applicable placement (``load_placed_run``).
+    with store.session() as session:
+        check_run_name(session, name, replace=replace)  # fail before reading a large file
+        labels = labelled_pages(session)
+
+    def load_pages(doc_ids: Sequence[str]) -> dict[str, str]:
+        with store.session() as session:
+            return page_texts(session, doc_ids)
+
+    stage = RunStage()
+    try:
+        questions = _stage_run(store, path, stage, Placer(labels, load_pages), report)
+        with store.write() as session:
+            run = create_run(
+                session, name, source_file=input_name(path), parameters=parameters, replace=replace
             )
-            if len(rows) >= BATCH_RESULTS:
-                results += add_run_results(session, run, rows)
-                add_run_placements(session, run, placed)
-                rows, placed = [], []
-        results += add_run_results(session, run, rows)
-        add_run_placements(session, run, placed)
+            stage.copy(session, run)
+        results = stage.results
+    finally:
+        stage.close()
     report(size)
-    return RunImportReport(name, len(seen), results, size, time.perf_counter() - started)
+    return RunImportReport(name, questions, results, size, time.perf_counter() - started)
+
+
+def _stage_run(
+    store: Store,
+    path: Path,
+    stage: RunStage,
+    placer: Placer,
+    report: Callable[[int], None],
+) -> int:
+    """Read, check and place every line of ``path`` into ``stage``; the question count."""
+    seen: set[str] = set()
+    by_text: dict[str, set[str]] | None = None
+    rows: list[tuple[str, int, str, str | None, float | None, bool]] = []
+    placed: list[tuple[str, str, str, str, str, str]] = []
+    for line in read_run(path, report, allow_nul=text_holds_nul(store.engine)):
+        qid = line.query_id
+        if qid is None:
+            if by_text is None:
+                with store.session() as session:
+                    by_text = query_ids_by_text(session)
+            matches = by_text.get(line.user_input or "", set())
+            if len(matches) != 1:
+                why = "no question has" if not matches else f"{len(matches)} questions have"
+                raise InputError(path, f"{why} this line's user_input as its text", line.line)
+            (qid,) = matches
+        if qid in seen:
+            raise InputError(path, f"query_id {qid!r} appears twice", line.line)
+        seen.add(qid)
+        ranked = sorted(line.chunks, key=lambda c: c.rank)
+        pages, everywhere = placer.place(qid, [c.text for c in ranked])
+        placed.extend((qid, *p) for p in pages)
+        rows.extend(
+            (qid, c.rank, c.text, c.doc, c.score, found)
+            for c, found in zip(ranked, everywhere, strict=True)
+        )
+        if len(rows) >= BATCH_RESULTS:
+            stage.add_results(rows)
+            stage.add_placements(placed)
+            rows, placed = [], []
+    stage.add_results(rows)
+    stage.add_placements(placed)
+    return len(seen)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from labeler.cli import (
 )
 from labeler.cli.output import STDOUT
 from labeler.errors import LabelerError, OutputError, write_failure
+from labeler.store.waiting import set_wait_notice
 
 #: exit code for a bug in the labeller itself (BSD sysexits EX_SOFTWARE)
 EXIT_INTERNAL = 70
@@ -100,6 +101,8 @@ def main(argv: Sequence[str] | None = None, *, namespace: argparse.Namespace | N
         args = parser.parse_args(
             ["tui", *(sys.argv[1:] if argv is None else argv)], namespace=namespace
         )
+    # a write waiting for another process's write lock says so on stderr after a second
+    set_wait_notice(lambda message: print(f"labeler: {message}", file=sys.stderr, flush=True))
     try:
         code: int = args.handler(args)
         _flush_stdout()  # now, while a failure can still be reported (not at exit)

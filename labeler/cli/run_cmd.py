@@ -18,11 +18,13 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     imp = verbs.add_parser(
         "import",
         parents=[common],
-        help="import a run JSONL file (streamed; all or nothing)",
+        help="import a run JSONL file (streamed; all or nothing; locks only for the write)",
         description=(
             "Read run JSONL v1 lines ({query_id, results: [{text, doc?, score?, rank?}]}) or "
             "Ragas-style lines ({user_input, retrieved_contexts}); a Ragas line without "
-            "query_id is matched to the question with the same text. Streams in bounded memory. "
+            "query_id is matched to the question with the same text. Streams in bounded memory "
+            "into a staging file in $TMPDIR, then writes it in one short transaction: other "
+            "writers are kept out only for that write, not while the file is read. "
             "Any bad line rejects the whole file, naming the line."
         ),
     )

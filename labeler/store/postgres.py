@@ -194,6 +194,31 @@ def bound_replies(engine: Engine) -> None:
         return BoundedConnection.connect(*cargs, **cparams)
 
 
+def write_lock_holder(engine: Engine) -> str | None:
+    """Who holds the write lock of ``engine``'s database now: the backend's process id,
+    the client's program name, how long its transaction has run and the start of its
+    latest statement; None when nobody does (or it cannot be seen)."""
+    sql = (
+        "SELECT a.pid, a.application_name, "
+        "extract(epoch FROM now() - a.xact_start), left(a.query, 60) "
+        "FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
+        "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 "
+        "AND l.classid::bigint = %(hi)s AND l.objid::bigint = %(lo)s "
+        "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+    )
+    key = {"hi": WRITE_LOCK_KEY >> 32, "lo": WRITE_LOCK_KEY & 0xFFFFFFFF}
+    with engine.connect() as conn:
+        row = conn.exec_driver_sql(sql, key).first()
+    if row is None:
+        return None
+    pid, program, seconds, query = row
+    running = f", in a transaction for {float(seconds):.0f} s" if seconds is not None else ""
+    last = " ".join(str(query or "").split())
+    return (
+        f"server process {pid} ({program or 'unnamed client'}{running}; last statement: {last!r})"
+    )
+
+
 def create_postgres_engine(url: URL, write_option: str, *, where: str) -> Engine:
     """An engine for ``url`` whose transactions carrying ``write_option`` take the write lock.
 

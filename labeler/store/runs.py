@@ -34,13 +34,10 @@ def create_run(
     parameters: dict[str, Any] | None = None,
     replace: bool = False,
 ) -> Run:
-    """A new, empty run ``name``; an existing one is an error unless ``replace``."""
-    if not name.strip():
-        raise IntegrityError("a run needs a non-empty name")
-    existing = session.exec(select(Run).where(col(Run.name) == name)).first()
+    """A new, empty run ``name``; an existing one is an error unless ``replace`` (then it
+    is deleted with its results and placements)."""
+    existing = check_run_name(session, name, replace=replace)
     if existing is not None:
-        if not replace:
-            raise IntegrityError(f"run {name!r} already exists (use --replace to overwrite it)")
         session.execute(delete(RunResult).where(col(RunResult.run_id) == existing.id))
         session.execute(delete(RunPlacement).where(col(RunPlacement.run_id) == existing.id))
         session.delete(existing)
@@ -49,6 +46,20 @@ def create_run(
     session.add(run)
     session.flush()
     return run
+
+
+def check_run_name(session: Session, name: str, *, replace: bool = False) -> Run | None:
+    """The run that importing a run ``name`` would replace (None: no such run yet).
+
+    Raises :class:`IntegrityError` for an empty name, and for an existing run unless
+    ``replace``.
+    """
+    if not name.strip():
+        raise IntegrityError("a run needs a non-empty name")
+    existing = session.exec(select(Run).where(col(Run.name) == name)).first()
+    if existing is not None and not replace:
+        raise IntegrityError(f"run {name!r} already exists (use --replace to overwrite it)")
+    return existing
 
 
 @contextmanager
@@ -70,10 +81,24 @@ def _driver_cursor(session: Session) -> Iterator[tuple[Any, str]]:
         cursor.close()
 
 
-def _insert_many(
+#: the columns of ``run_result`` and ``run_placement`` an import fills, run id first
+RESULT_COLUMNS = ("run_id", "query_external_id", "rank", "chunk_text", "doc_id", "score", "located")
+PLACEMENT_COLUMNS = (
+    "run_id",
+    "query_external_id",
+    "page_sha256",
+    "starts",
+    "repeated",
+    "occurrences",
+    "lengths",
+)
+
+
+def insert_rows(
     session: Session, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]
 ) -> None:
-    """Insert ``rows`` through the driver's ``executemany``."""
+    """Insert ``rows`` (values for ``columns``) into ``table`` through the driver's
+    ``executemany``, inside ``session``'s transaction."""
     if not rows:
         return
     with _driver_cursor(session) as (cursor, mark):
@@ -89,8 +114,7 @@ def add_run_results(
     """Insert ``(query_id, rank, text, doc, score, located)`` rows for ``run``; returns the
     count. ``located``: the chunk was found on every page its question's labels cite."""
     batch = [(run.id, q, r, t, d, s, int(found)) for q, r, t, d, s, found in rows]
-    columns = ("run_id", "query_external_id", "rank", "chunk_text", "doc_id", "score", "located")
-    _insert_many(session, "run_result", columns, batch)
+    insert_rows(session, "run_result", RESULT_COLUMNS, batch)
     return len(batch)
 
 
@@ -100,16 +124,7 @@ def add_run_placements(
     """Insert ``(query_id, page key, starts, repeated, occurrences, lengths)`` placements
     for ``run`` (see :mod:`labeler.placements`); returns the count."""
     batch = [(run.id, *row) for row in rows]
-    columns = (
-        "run_id",
-        "query_external_id",
-        "page_sha256",
-        "starts",
-        "repeated",
-        "occurrences",
-        "lengths",
-    )
-    _insert_many(session, "run_placement", columns, batch)
+    insert_rows(session, "run_placement", PLACEMENT_COLUMNS, batch)
     return len(batch)
 
 

@@ -63,6 +63,8 @@ from labeler.store.migrations import (
     current_version,
     pending,
 )
+from labeler.store.postgres import write_lock_holder
+from labeler.store.waiting import Notice, announced_wait, process_notice
 
 
 class ReadSession(Session):
@@ -198,14 +200,29 @@ def retry_busy(action: Callable[[], T], policy: BusyRetry, *, where: str) -> T:
 class Store:
     """An open database. Holds the engine; cheap to keep for the life of a process."""
 
-    def __init__(self, engine: Engine, location: str, retry: BusyRetry = DEFAULT_RETRY) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        location: str,
+        retry: BusyRetry = DEFAULT_RETRY,
+        on_wait: Notice | None = None,
+    ) -> None:
         self.engine = engine
         self.location = location
         self.retry = retry
+        #: receives "waiting for the database ..." messages (see labeler.store.waiting);
+        #: None: the process-wide receiver (the CLI's stderr), if any
+        self.on_wait = on_wait
         self._writer = write_engine(engine)
         # the SQLite file, checked (quick_check) before this store's first write
         self._file = store_file(engine) if is_sqlite(engine.url) else None
         self._checked = False
+
+    def _lock_holder(self) -> str | None:
+        """Who holds the write lock, when the database can tell (PostgreSQL only)."""
+        if is_sqlite(self.engine.url):
+            return None  # SQLite records no lock owner
+        return write_lock_holder(self.engine)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -223,8 +240,9 @@ class Store:
 
         The write lock is taken before the block runs, retried per :attr:`retry` while
         SQLite reports the database busy; when it stays busy, :class:`StoreError` is raised
-        and the block never runs. Any exception in the block rolls everything in it back
-        and propagates; database errors become :class:`IntegrityError` / :class:`StoreError`.
+        and the block never runs. A wait longer than a second is announced through
+        :attr:`on_wait` (see :mod:`labeler.store.waiting`). Any exception in the block
+        rolls everything in it back and propagates; database errors become :class:`IntegrityError` / :class:`StoreError`.
         Keep blocks short: the write lock is held until the block ends. Objects stay usable
         after the commit.
 
@@ -244,7 +262,9 @@ class Store:
                     session.rollback()  # forget the failed BEGIN; the next try starts clean
                     raise
 
-            retry_busy(take_lock, self.retry, where=self.location)
+            notice = self.on_wait or process_notice()
+            with announced_wait(self.location, self._lock_holder, notice):
+                retry_busy(take_lock, self.retry, where=self.location)
             fairy = session.connection().connection
             if self._file is not None:
                 if not self._checked:
@@ -313,13 +333,15 @@ def open_store(
     *,
     migrations: Sequence[Migration] = MIGRATIONS,
     retry: BusyRetry = DEFAULT_RETRY,
+    on_wait: Notice | None = None,
 ) -> Store:
     """Open (creating if needed) and upgrade the database ``db``, a path or a URL.
 
     Raises :class:`StoreError` when the location is unusable, the file is not a SQLite or
     labeller database, its schema is newer than this code, or the backend is not supported.
     ``migrations`` is for tests of the upgrade mechanism; ``retry`` sets how write
-    transactions ride out a busy database (see :class:`BusyRetry`).
+    transactions ride out a busy database (see :class:`BusyRetry`); ``on_wait`` receives
+    the messages of a writer waiting for the lock (see :attr:`Store.on_wait`).
     """
     engine = create_store_engine(db)
     where = display_location(db)  # never a password in a message
@@ -333,4 +355,4 @@ def open_store(
     except BaseException:
         engine.dispose()
         raise
-    return Store(engine, where, retry)
+    return Store(engine, where, retry, on_wait)

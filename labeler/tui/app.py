@@ -99,6 +99,13 @@ class LabelerApp(App[int]):
         self.assist_run: RunSummary | None = None
         self._db_lock = asyncio.Lock()
         self.sub_title = f"{annotator}"
+        store.on_wait = self._waiting  # a write held up by another process says so
+
+    def _waiting(self, message: str) -> None:
+        """Show a store message about waiting for the write lock. Called from the store's
+        timer thread; ``notify`` is thread-safe and does not wait for the event loop (which
+        may itself be the one waiting)."""
+        self.notify(message, title="database busy", severity="warning", timeout=6)
 
     # -- database jobs --------------------------------------------------------------------
 

@@ -342,8 +342,18 @@ def test_killed_gold_import_leaves_before_or_after(
 
 
 def test_killed_run_import_leaves_before_or_after(
-    backend: str, corpus: Corpus, copy_base: Callable[[str], str]
+    backend: str,
+    corpus: Corpus,
+    copy_base: Callable[[str], str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Killed while staging (reading the file, outside any transaction) or while writing:
+    the database is as before or as after, and whatever staging a killed import left in
+    its temporary directory does not disturb the next import."""
+    staging = tmp_path / "tmp"
+    staging.mkdir()
+    monkeypatch.setenv("TMPDIR", str(staging))  # the CLI subprocesses stage there
     before, after, killed = _crash_runs(
         backend,
         copy_base,
@@ -353,6 +363,11 @@ def test_killed_run_import_leaves_before_or_after(
     assert len(states) == 2
     for label, db in killed.items():
         assert whole_state(db) in states, f"{label}: neither before nor after"
+    left = sorted(staging.iterdir())
+    assert all(p.name.startswith("labeler-run-stage-") for p in left)
+    db = next(iter(killed.values()))
+    _cli("run", "import", str(corpus.run), "--name", "again", "-q", "--db", db)
+    assert sorted(staging.iterdir()) == left  # the new import cleaned up its own staging
 
 
 def test_killed_ingest_leaves_each_document_before_or_after(

@@ -272,3 +272,34 @@ def test_page_with_every_line_ending_attaches_exact_text(store: Store) -> None:
     run_app(store, body)
     got = [t for _, t, *_ in elements(store, "eol.txt")]
     assert got == [text[: text.index("six")], text[text.index("two") : text.index("five") + 4]]
+
+
+def test_attach_waiting_for_another_writer_says_so_then_saves(store: Store, db: Path) -> None:
+    """Another process holds the write lock (a real BEGIN IMMEDIATE): the attach waits,
+    the app says what it waits for, and saves once the lock is released."""
+    import sqlite3
+
+    holder = sqlite3.connect(db, isolation_level=None)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await open_page(app, pilot)
+        await pilot.press(*["right"] * 7, *["shift+right"] * len(FR))
+        holder.execute("BEGIN IMMEDIATE")
+        await pilot.press("a")
+        # until the app says something about the wait, or its job ends (gives up)
+        while not any("waiting for the database" in m for m in messages(app)):
+            if not [w for w in app.workers if w.is_running]:
+                break
+            await pilot.pause(0.05)
+        said = [m for m in messages(app) if "waiting for the database" in m]
+        assert said and "another process holds the write lock" in said[0]
+        assert elements(store) == []  # nothing saved while the lock is held
+        holder.execute("ROLLBACK")
+        await settle(app, pilot)
+        assert any(m.startswith("q1 ← 7–55") for m in messages(app))
+
+    try:
+        run_app(store, body)
+    finally:
+        holder.close()
+    assert elements(store) == [(1, FR, 1, "ana", False)]

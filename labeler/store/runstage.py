@@ -1,0 +1,169 @@
+"""Staging a run import outside the write lock, then copying it in one short transaction.
+
+A run file can hold a million lines, or come from a FIFO that stays open for as long as the
+producer likes. Parsing, validating and placing it (see :mod:`labeler.placements`) under the
+write lock would make every other writer (annotators in the TUI included) wait for all of
+that. So :class:`RunStage` spills the parsed rows into a private SQLite file of its own
+(in ``$TMPDIR``: bounded memory, nothing of the database locked), and :meth:`RunStage.copy`,
+called inside :meth:`Store.write`, moves them into the run's tables: on SQLite by attaching
+the staging file and ``INSERT ... SELECT`` (no row passes through Python), on PostgreSQL
+by reading the file in batches into the driver's ``executemany``.
+
+The staging file is removed by :meth:`RunStage.close` (also on errors and Ctrl-C). A process
+killed outright leaves its ``labeler-run-stage-*.sqlite`` behind in ``$TMPDIR``; no later
+import reads it (each makes a new, uniquely named one), and the database never saw it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, event
+from sqlmodel import Session
+
+from labeler.errors import StoreError
+from labeler.store.models import Run
+from labeler.store.runs import PLACEMENT_COLUMNS, RESULT_COLUMNS, insert_rows
+
+ALIAS = "labeler_run_stage"
+_ATTACHED = "labeler_run_stage_attached"  # marks a pooled connection that has the stage
+BATCH = 20_000  # staged rows per executemany on PostgreSQL
+#: staged table -> the order its rows are copied in (the key of its database table)
+_ORDER = {"result": "query_external_id, rank", "placement": "query_external_id, page_sha256"}
+
+ResultRow = tuple[str, int, str, str | None, float | None, bool]
+PlacementRow = tuple[str, str, str, str, str, str]
+
+
+class RunStage:
+    """A private SQLite file collecting a run's result and placement rows before the write.
+
+    ``add_results`` / ``add_placements`` take the rows of :func:`add_run_results` /
+    :func:`add_run_placements` without the run id (the run does not exist yet). Raises
+    :class:`StoreError` when the temporary directory is unusable (full, read-only).
+    """
+
+    def __init__(self) -> None:
+        try:
+            fd, name = tempfile.mkstemp(prefix="labeler-run-stage-", suffix=".sqlite")
+        except OSError as err:
+            raise StoreError(f"cannot create a staging file for the run: {err}") from None
+        os.close(fd)
+        self.path = Path(name)
+        self.results = 0
+        self.placements = 0
+        self._conn: sqlite3.Connection | None = sqlite3.connect(name, isolation_level=None)
+        try:
+            # a throwaway file: no journal, no fsync; one transaction for the whole staging
+            self._conn.execute("PRAGMA journal_mode = OFF")
+            self._conn.execute("PRAGMA synchronous = OFF")
+            self._conn.execute(f"CREATE TABLE result ({', '.join(RESULT_COLUMNS[1:])})")
+            self._conn.execute(f"CREATE TABLE placement ({', '.join(PLACEMENT_COLUMNS[1:])})")
+            self._conn.execute("BEGIN")
+        except sqlite3.Error as err:
+            self.close()
+            raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
+
+    def _insert(self, table: str, width: int, rows: Sequence[tuple[Any, ...]]) -> None:
+        assert self._conn is not None, "staging already finished"
+        marks = ", ".join("?" * width)
+        try:
+            self._conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+        except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
+            raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
+
+    def add_results(self, rows: Sequence[ResultRow]) -> None:
+        """Stage ``(query_id, rank, text, doc, score, located)`` rows."""
+        self._insert("result", len(RESULT_COLUMNS) - 1, rows)
+        self.results += len(rows)
+
+    def add_placements(self, rows: Sequence[PlacementRow]) -> None:
+        """Stage ``(query_id, page key, starts, repeated, occurrences, lengths)`` rows."""
+        self._insert("placement", len(PLACEMENT_COLUMNS) - 1, rows)
+        self.placements += len(rows)
+
+    def finish(self) -> None:
+        """End staging: index the rows in the order of the tables' keys and commit the file,
+        so that :meth:`copy` can read it. (Rows arriving in key order append to the
+        database's unique indexes instead of landing all over them: the write is shorter.)
+        """
+        if self._conn is not None:
+            try:
+                for table, key in _ORDER.items():
+                    self._conn.execute(f"CREATE INDEX {table}_order ON {table} ({key})")
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as err:
+                raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
+            self._conn.close()
+            self._conn = None
+
+    def copy(self, session: Session, run: Run) -> None:
+        """Insert the staged rows as ``run``'s, inside ``session``'s write transaction."""
+        self.finish()
+        bind = session.get_bind()
+        if bind.dialect.name == "sqlite":
+            self._copy_attached(session, run)
+        else:
+            self._copy_batches(session, run)
+
+    def _copy_attached(self, session: Session, run: Run) -> None:
+        record = session.connection().connection
+        dbapi = record.dbapi_connection
+        assert dbapi is not None
+        engine = session.get_bind()
+        assert isinstance(engine, Engine)
+        _detach_on_checkin(engine)
+        try:
+            # SQLite (>= 3.21) attaches inside a transaction; it detaches only outside one,
+            # so the pool's checkin does that once the transaction has ended.
+            dbapi.execute(f"ATTACH DATABASE ? AS {ALIAS}", (str(self.path),))
+            record.info[_ATTACHED] = True
+            for table, staged, columns in (
+                ("run_result", "result", RESULT_COLUMNS),
+                ("run_placement", "placement", PLACEMENT_COLUMNS),
+            ):
+                names = ", ".join(columns)
+                dbapi.execute(
+                    f"INSERT INTO {table} ({names}) SELECT ?, {', '.join(columns[1:])} "
+                    f"FROM {ALIAS}.{staged} ORDER BY {_ORDER[staged]}",
+                    (run.id,),
+                )
+        except sqlite3.Error as err:  # the driver's own error: SQLAlchemy never saw it
+            raise StoreError(f"cannot copy the staged run from {self.path}: {err}") from None
+
+    def _copy_batches(self, session: Session, run: Run) -> None:
+        reader = sqlite3.connect(self.path)
+        try:
+            for table, staged, columns in (
+                ("run_result", "result", RESULT_COLUMNS),
+                ("run_placement", "placement", PLACEMENT_COLUMNS),
+            ):
+                cursor = reader.execute(f"SELECT * FROM {staged} ORDER BY {_ORDER[staged]}")
+                while batch := cursor.fetchmany(BATCH):
+                    insert_rows(session, table, columns, [(run.id, *row) for row in batch])
+        finally:
+            reader.close()
+
+    def close(self) -> None:
+        """Drop the staging file (safe to call more than once)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        self.path.unlink(missing_ok=True)
+
+
+def _detach(dbapi: Any, record: Any) -> None:
+    if record.info.pop(_ATTACHED, False):
+        dbapi.execute(f"DETACH DATABASE {ALIAS}")
+
+
+def _detach_on_checkin(engine: Engine) -> None:
+    """Have ``engine``'s pool detach the staging file from a connection handed back to it
+    (after its commit or rollback), so that the file can go and the alias be used again."""
+    if not event.contains(engine.pool, "checkin", _detach):
+        event.listen(engine.pool, "checkin", _detach)
