@@ -29,6 +29,7 @@ from sqlmodel import Session
 from labeler.errors import StoreError
 from labeler.store.models import Run
 from labeler.store.runs import PLACEMENT_COLUMNS, RESULT_COLUMNS, insert_rows
+from labeler.store.session import is_busy, is_full
 
 ALIAS = "labeler_run_stage"
 _ATTACHED = "labeler_run_stage_attached"  # marks a pooled connection that has the stage
@@ -134,6 +135,8 @@ class RunStage:
                     (run.id,),
                 )
         except sqlite3.Error as err:  # the driver's own error: SQLAlchemy never saw it
+            if is_full(err) or is_busy(err):
+                raise  # the database's disk or lock: Store.write says so, naming the database
             raise StoreError(f"cannot copy the staged run from {self.path}: {err}") from None
 
     def _copy_batches(self, session: Session, run: Run) -> None:
