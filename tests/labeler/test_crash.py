@@ -374,7 +374,9 @@ def test_killed_ingest_leaves_each_document_before_or_after(
     backend: str, corpus: Corpus, copy_base: Callable[[str], str]
 ) -> None:
     before, after, killed = _crash_runs(
-        backend, copy_base, lambda db: ["ingest", "-q", str(corpus.new_pages), "--db", db]
+        backend,
+        copy_base,
+        lambda db: ["ingest", "-q", "--replace-source", str(corpus.new_pages), "--db", db],
     )
     old, new = per_document(before), per_document(after)
     assert len(new) == DOCS + NEW_DOCS and len(old) == DOCS
