@@ -2,15 +2,23 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+# the runtime dependencies (what `make run` needs); the test extras (pytest, ruff, mypy,
+# the reference scorers) come on top, once, with the first `make test`, `make lint` or
+# `make bench`
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: run ingest test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $(TEST_STAMP)
 
 run: $(STAMP)
 	$(BIN)/labeler
@@ -18,16 +26,16 @@ run: $(STAMP)
 ingest: $(STAMP)
 	$(BIN)/labeler ingest corpora/sqlite-docs
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	scripts/ensure-jsoup
 	scripts/test-postgres run $(BIN)/python -m pytest -q  # throwaway PostgreSQL, stopped after
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	scripts/ensure-jsoup
 	$(BIN)/python benchmarks/bench_extract.py
 	$(BIN)/python benchmarks/bench_score.py

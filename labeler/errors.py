@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+from collections.abc import Sequence
 from pathlib import Path
 
 #: errno values of a write the system refused for lack of room or a failing or read-only
@@ -82,3 +83,22 @@ class IntegrityError(StoreError):
 
 class NotFoundError(StoreError):
     """A named object (gold set, run, document, question) is not in the database."""
+
+
+#: how many existing names a not-found message lists before it says how many more there are
+NAMES_SHOWN = 20
+
+
+def not_found(kind: str, name: str, known: Sequence[str], *, none_yet: str = "") -> NotFoundError:
+    """The error for ``kind`` ``name`` missing from the database, listing the ``known`` names
+    so the user sees what to type: ``no gold set 'x' in the database (gold sets: a, b)``;
+    the first :data:`NAMES_SHOWN` only, then ``... and N more``. With no names at all,
+    ``none_yet`` is said instead (default ``no gold sets yet``, from ``kind`` + ``s``)."""
+    plural = f"{kind}s"
+    if not known:
+        listed = none_yet or f"no {plural} yet"
+    else:
+        listed = f"{plural}: " + ", ".join(known[:NAMES_SHOWN])
+        if len(known) > NAMES_SHOWN:
+            listed += f", ... and {len(known) - NAMES_SHOWN} more"
+    return NotFoundError(f"no {kind} {name!r} in the database ({listed})")

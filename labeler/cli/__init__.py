@@ -36,15 +36,19 @@ from labeler.store.waiting import set_wait_notice
 EXIT_INTERNAL = 70
 
 
+DB_HELP = "database file or SQLAlchemy URL (default: $LABELER_DB, else ./labels.db)"
+
+
 def db_parent() -> argparse.ArgumentParser:
-    """Options every command that touches the database shares."""
+    """Options every command that touches the database shares.
+
+    They are also options of ``labeler`` itself (:func:`build_parser`), so they may come
+    before the command as well as after it. Here their default is ``SUPPRESS``: a
+    subcommand writes only what was given after it, which then wins over the value given
+    before (and ``None``, the main parser's default, stays when neither was given).
+    """
     parent = argparse.ArgumentParser(add_help=False)
-    parent.add_argument(
-        "--db",
-        metavar="PATH",
-        default=None,
-        help="database file or SQLAlchemy URL (default: $LABELER_DB, else ./labels.db)",
-    )
+    parent.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS, help=DB_HELP)
     return parent
 
 
@@ -54,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Label exact-span gold sets on page text and score retrieval runs.",
     )
     parser.add_argument("--version", action="version", version=f"labeler {__version__}")
+    parser.add_argument("--db", metavar="PATH", default=None, help=DB_HELP)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     common = db_parent()
     extract_cmd.register(commands, common)
@@ -87,13 +92,12 @@ def entry() -> NoReturn:
     raise SystemExit(code)
 
 
-def main(argv: Sequence[str] | None = None, *, namespace: argparse.Namespace | None = None) -> int:
-    """Run one command; returns the process exit code. ``namespace`` receives the parsed
-    arguments (and what the command records in them, such as ``exit_fast``)."""
-    for stream in (sys.stdout, sys.stderr):
-        # page text is Unicode whatever the locale says; never fail on printing it
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+def parse_arguments(
+    argv: Sequence[str] | None = None, *, namespace: argparse.Namespace | None = None
+) -> argparse.Namespace:
+    """The parsed command line (``sys.argv[1:]`` when ``argv`` is None). No command, as in
+    ``labeler`` or ``labeler --db x.db``, is the ``tui`` command with the options given.
+    Bad arguments exit through argparse (status 2, usage on stderr)."""
     parser = build_parser()
     args = parser.parse_args(argv, namespace=namespace)
     if args.command is None:
@@ -101,6 +105,17 @@ def main(argv: Sequence[str] | None = None, *, namespace: argparse.Namespace | N
         args = parser.parse_args(
             ["tui", *(sys.argv[1:] if argv is None else argv)], namespace=namespace
         )
+    return args
+
+
+def main(argv: Sequence[str] | None = None, *, namespace: argparse.Namespace | None = None) -> int:
+    """Run one command; returns the process exit code. ``namespace`` receives the parsed
+    arguments (and what the command records in them, such as ``exit_fast``)."""
+    for stream in (sys.stdout, sys.stderr):
+        # page text is Unicode whatever the locale says; never fail on printing it
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+    args = parse_arguments(argv, namespace=namespace)
     # a write waiting for another process's write lock says so on stderr after a second
     set_wait_notice(lambda message: print(f"labeler: {message}", file=sys.stderr, flush=True))
     try:

@@ -22,7 +22,9 @@ if TYPE_CHECKING:
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
-    chunks = commands.add_parser("chunks", help="make chunk files and audit them on a gold set")
+    chunks = commands.add_parser(
+        "chunks", parents=[common], help="make chunk files and audit them on a gold set"
+    )
     verbs = chunks.add_subparsers(dest="chunks_command", metavar="ACTION", required=True)
 
     make = verbs.add_parser(

@@ -1,4 +1,4 @@
-"""``labeler gold import|export``: gold sets as JSONL v1, and the other formats.
+"""``labeler gold import|export|list``: gold sets as JSONL v1, and the other formats.
 
 Export: ``jsonl`` (default, v1), ``trec`` qrels and ``beir`` (projected onto a chunk file),
 ``ragas``. Import: ``jsonl`` (default), ``labelstudio`` and ``doccano`` span exports.
@@ -7,6 +7,7 @@ Export: ``jsonl`` (default, v1), ``trec`` qrels and ``beir`` (projected onto a c
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import sys
 from collections.abc import Sequence
@@ -22,7 +23,9 @@ if TYPE_CHECKING:
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
     gold = commands.add_parser(
-        "gold", help="import and export gold sets (JSONL v1, TREC, BEIR, Ragas, Label Studio...)"
+        "gold",
+        parents=[common],
+        help="import, export and list gold sets (JSONL v1, TREC, BEIR, Ragas, Label Studio...)",
     )
     verbs = gold.add_subparsers(dest="gold_command", metavar="ACTION", required=True)
 
@@ -86,6 +89,29 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         "-o", "--output", default="-", metavar="PATH", help="default: stdout (beir: a folder)"
     )
     exp.set_defaults(handler=run_export)
+
+    ls = verbs.add_parser(
+        "list",
+        parents=[common],
+        help="list gold sets: questions, elements, annotators, last change",
+        description=(
+            "One row per gold set, by name: its questions, its elements (stale ones "
+            "included), how many distinct annotators labelled them, and when it last "
+            "changed: the newest audit-log entry about one of its questions or elements "
+            "(added, edited, removed, undone, marked stale), else when the set was created. "
+            "Times are UTC."
+        ),
+    )
+    ls.add_argument(
+        "--format",
+        choices=("table", "json"),
+        default="table",
+        help=(
+            "table (default) or json: one JSON object per line, as 'labeler run list' "
+            "prints (annotators as the list of their names, last_change in ISO 8601)"
+        ),
+    )
+    ls.set_defaults(handler=run_list)
 
 
 IMPORT_FORMATS = ("jsonl", "labelstudio", "doccano")
@@ -318,4 +344,44 @@ def _export_ragas(args: argparse.Namespace) -> int:
         print(f"labeler: {skipped} question(s) without elements left out", file=sys.stderr)
     if args.output != "-":
         print(f"wrote {count} questions to {Path(args.output)}", file=sys.stderr)
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from labeler.report.tables import text_table
+    from labeler.store import gold_set_progress, open_store, resolve_db
+    from labeler.store.audit import gold_set_last_changes
+
+    store = open_store(resolve_db(args.db))
+    with store.session() as session:
+        sets = gold_set_progress(session)
+        changed = gold_set_last_changes(session)
+    if not sets:
+        print(
+            "labeler: no gold sets yet (labeler gold import, or label in the TUI)", file=sys.stderr
+        )
+        return 0
+    if args.format == "json":
+        for gs in sets:
+            row = {
+                "name": gs.name,
+                "questions": gs.questions,
+                "elements": gs.elements,
+                "annotators": sorted(gs.by_annotator),
+                "last_change": changed[gs.id].isoformat(),
+            }
+            print(json.dumps(row))
+        return 0
+    header = ["name", "questions", "elements", "annotators", "last change (UTC)"]
+    rows = [
+        [
+            gs.name,
+            gs.questions,
+            gs.elements,
+            len(gs.by_annotator),
+            changed[gs.id].strftime("%Y-%m-%d %H:%M:%S"),
+        ]
+        for gs in sets
+    ]
+    print(text_table(header, rows))
     return 0

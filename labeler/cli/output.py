@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from labeler.errors import InputError, OutputError, write_failure
+from labeler.files import create_beside
 
 #: how diagnostics name standard output
 STDOUT = "standard output"
@@ -30,7 +31,8 @@ def open_output(target: str) -> Iterator[TextIO]:
     """A UTF-8 text stream for ``target`` (``-`` is stdout).
 
     A regular file is written beside its final name and renamed into place when the block
-    ends without error, so a failed export never leaves half a file behind. Anything else
+    ends without error, so a failed export never leaves half a file behind; it gets the
+    permissions ``open()`` would give it (:func:`~labeler.files.create_beside`). Anything else
     that exists (``/dev/null``, a FIFO) is written in place. A write the system refuses
     (disk full, quota, I/O error: :data:`labeler.errors.WRITE_ERRNOS`), in the block or
     when the stream is flushed, raises :class:`~labeler.errors.OutputError` naming
@@ -63,11 +65,8 @@ def _open(target: str) -> Iterator[TextIO]:
         with handle:
             yield handle
         return
-    directory = path.parent if str(path.parent) else Path(".")
     try:
-        import tempfile  # only when writing a file: not on every command's start
-
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        fd, tmp = create_beside(path)  # the user's usual permissions, not mkstemp's 0600
     except OSError as err:
         raise write_failure(err, target) or InputError(
             target, f"cannot write: {err.strerror or err}"

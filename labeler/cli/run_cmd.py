@@ -12,7 +12,7 @@ from labeler.errors import InputError
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
-    run = commands.add_parser("run", help="import and list retrieval runs")
+    run = commands.add_parser("run", parents=[common], help="import and list retrieval runs")
     verbs = run.add_subparsers(dest="run_command", metavar="ACTION", required=True)
 
     imp = verbs.add_parser(

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from labeler.chunking import id_safe
 from labeler.errors import InputError, write_failure
+from labeler.files import create_beside
 from labeler.formats.qrels import Projection
 
 QRELS_HEADER = "query-id\tcorpus-id\tscore"
@@ -63,7 +63,8 @@ def beir_files(projection: Projection) -> dict[str, str]:
 def write_beir(folder: str | Path, projection: Projection) -> None:
     """Write the dataset into ``folder`` (created if needed; the three files replaced).
 
-    Each file is written beside its final name and renamed into place. Raises
+    Each file is written beside its final name and renamed into place (permissions as
+    ``open()`` would give them: :func:`~labeler.files.create_beside`). Raises
     :class:`~labeler.errors.OutputError` on a full disk or an I/O error (naming the folder),
     :class:`InputError` when the folder cannot be written otherwise.
     """
@@ -72,7 +73,7 @@ def write_beir(folder: str | Path, projection: Projection) -> None:
         (root / "qrels").mkdir(parents=True, exist_ok=True)
         for name, content in beir_files(projection).items():
             target = root / name
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+            fd, tmp = create_beside(target)
             try:
                 with open(fd, "w", encoding="utf-8", newline="\n") as out:
                     out.write(content)

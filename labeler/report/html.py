@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 
+from labeler.report.score_report import flag_rows
 from labeler.report.tables import cell
 from scoring import (
     RunComparison,
@@ -33,9 +34,24 @@ def html_table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def gap_chart(series: Sequence[tuple[str, str, Sequence[float]]], ks: Sequence[int]) -> str:
-    """An SVG line chart, y from 0 to 1, one polyline per ``(label, colour, values)``; the
-    band between the first two series (Hit and Partial) is shaded: that is the chunking gap."""
+class Series(NamedTuple):
+    """One line of the chart: ``metric`` (``Hit``) at each k, of run ``run`` when the chart
+    shows several runs."""
+
+    metric: str
+    colour: str
+    values: Sequence[float]
+    run: str = ""
+
+    def label(self, k: int | str) -> str:
+        """``Hit@k`` (the legend) or ``Hit@4`` (a point), followed by the run if any."""
+        return f"{self.metric}@{k}" + (f" {self.run}" if self.run else "")
+
+
+def gap_chart(series: Sequence[Series], ks: Sequence[int]) -> str:
+    """An SVG line chart, y from 0 to 1, one polyline per :class:`Series`, each point with
+    its tooltip (``Hit@4 = 0.500``); the band between the first two series (Hit and
+    Partial) is shaded: that is the chunking gap."""
     width, height, left, bottom, top, right = 560, 260, 44, 30, 14, 120
     plot_w, plot_h = width - left - right, height - top - bottom
     n = len(ks)
@@ -62,12 +78,13 @@ def gap_chart(series: Sequence[tuple[str, str, Sequence[float]]], ks: Sequence[i
             f"k={k}</text>"
         )
     if len(series) >= 2:
-        low, high = series[0][2], series[1][2]
+        low, high = series[0].values, series[1].values
         outline = [(x(i), y(v)) for i, v in enumerate(high)]
         outline += [(x(i), y(v)) for i, v in reversed(list(enumerate(low)))]
         points = " ".join(f"{a:.1f},{b:.1f}" for a, b in outline)
         parts.append(f'<polygon points="{points}" fill="#f4a261" fill-opacity="0.25"/>')
-    for row, (label, colour, values) in enumerate(series):
+    for row, line in enumerate(series):
+        colour, values = line.colour, line.values
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
         parts.append(
             f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>'
@@ -75,13 +92,13 @@ def gap_chart(series: Sequence[tuple[str, str, Sequence[float]]], ks: Sequence[i
         for i, v in enumerate(values):
             parts.append(
                 f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}">'
-                f"<title>{escape(label)}@{ks[i]} = {v:.3f}</title></circle>"
+                f"<title>{escape(line.label(ks[i]))} = {v:.3f}</title></circle>"
             )
         ly = top + 16 * row + 8
         parts.append(
             f'<line x1="{width - right + 12}" x2="{width - right + 30}" y1="{ly}" y2="{ly}" '
             f'stroke="{colour}" stroke-width="2"/><text x="{width - right + 36}" y="{ly + 4}" '
-            f'font-size="12">{escape(label)}</text>'
+            f'font-size="12">{escape(line.label("k"))}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -100,8 +117,8 @@ def score_html(result: RunScore, *, stale_excluded: int = 0, worst: int = 20) ->
     k_max = result.ks[-1]
     chart = gap_chart(
         [
-            ("Hit@k", "#1d3557", [result.value("hit", k) for k in result.ks]),
-            ("Partial@k", "#e76f51", [result.value("partial", k) for k in result.ks]),
+            Series("Hit", "#1d3557", [result.value("hit", k) for k in result.ks]),
+            Series("Partial", "#e76f51", [result.value("partial", k) for k in result.ks]),
         ],
         result.ks,
     )
@@ -126,7 +143,7 @@ def score_html(result: RunScore, *, stale_excluded: int = 0, worst: int = 20) ->
         + f"<h2>By number of expected elements (k = {k_max})</h2>"
         + html_table(*group_table(result, k_max))
         + "<h2>Flags</h2>"
-        + html_table(["flag", "count"], [[k, v] for k, v in result.flags.to_dict().items()])
+        + html_table(*flag_rows(result))
         + f"<h2>Worst questions first (k = {k_max})</h2>"
         + html_table(*worst_table(result, k_max, limit=worst))
     )
@@ -137,10 +154,10 @@ def comparison_html(comparison: RunComparison, a: RunScore, b: RunScore) -> str:
     """The comparison report as one HTML page, with both runs' Hit@k and Partial@k."""
     chart = gap_chart(
         [
-            (f"Hit {a.run}", "#1d3557", [a.value("hit", k) for k in a.ks]),
-            (f"Partial {a.run}", "#e76f51", [a.value("partial", k) for k in a.ks]),
-            (f"Hit {b.run}", "#2a9d8f", [b.value("hit", k) for k in b.ks]),
-            (f"Partial {b.run}", "#e9c46a", [b.value("partial", k) for k in b.ks]),
+            Series("Hit", "#1d3557", [a.value("hit", k) for k in a.ks], a.run),
+            Series("Partial", "#e76f51", [a.value("partial", k) for k in a.ks], a.run),
+            Series("Hit", "#2a9d8f", [b.value("hit", k) for k in b.ks], b.run),
+            Series("Partial", "#e9c46a", [b.value("partial", k) for k in b.ks], b.run),
         ],
         a.ks,
     )

@@ -24,6 +24,15 @@ FLAG_MEANINGS = {
     "fallback_graded": "ranks where such a chunk still held an element (Partial or Full)",
 }
 
+
+def flag_rows(result: RunScore) -> tuple[list[str], list[list[Any]]]:
+    """The flags table: header and one ``[flag, count, meaning]`` row per flag."""
+    return (
+        ["flag", "count", "meaning"],
+        [[k, v, FLAG_MEANINGS.get(k, "")] for k, v in result.flags.to_dict().items()],
+    )
+
+
 Table = Callable[[Sequence[Any], Sequence[Sequence[Any]]], str]
 
 
@@ -64,10 +73,7 @@ def score_report(
         heading(f"By number of expected elements (k = {k_max})"),
         table(*group_table(result, k_max)),
         heading("Flags"),
-        table(
-            ["flag", "count", "meaning"],
-            [[k, v, FLAG_MEANINGS.get(k, "")] for k, v in result.flags.to_dict().items()],
-        ),
+        table(*flag_rows(result)),
         f"missing from run (scored 0): {len(result.missing_from_run)}; "
         f"unknown in run (ignored): {len(result.unknown_in_run)}; "
         f"questions without elements (not scored): {len(result.without_elements)}",

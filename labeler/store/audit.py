@@ -8,11 +8,14 @@ what undo (write ``before`` back) and redo (write ``after`` back) need.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from sqlalchemy import ColumnElement, Integer, func
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, select
 
-from labeler.store.models import AUDIT_ACTIONS, AuditEntry
+from labeler.store.models import AUDIT_ACTIONS, AuditEntry, GoldSet, Query
 
 
 def snapshot(row: SQLModel) -> dict[str, Any]:
@@ -65,3 +68,38 @@ def list_audit(
     if limit is not None:
         stmt = stmt.limit(limit)
     return list(session.exec(stmt).all())
+
+
+def _snapshot_int(key: str) -> ColumnElement[int]:
+    """Integer ``key`` of an entry's ``after`` snapshot, else of its ``before`` one (a
+    removal has no ``after``)."""
+    return func.coalesce(
+        col(AuditEntry.after)[key].as_integer(), col(AuditEntry.before)[key].as_integer()
+    ).cast(Integer)
+
+
+def gold_set_last_changes(session: Session) -> dict[int, datetime]:
+    """Gold set id → when it last changed, for every gold set: the newest audit entry about
+    one of its questions or elements (added, edited, removed, undone, marked stale), read
+    from the entries' snapshots so that removed rows still count; a set no entry is about
+    (created empty): its creation time."""
+    latest: dict[int, datetime] = {
+        gs_id: created
+        for gs_id, created in session.execute(sa_select(col(GoldSet.id), col(GoldSet.created_at)))
+    }
+    query_set = _snapshot_int("gold_set_id")
+    by_query = sa_select(query_set, func.max(col(AuditEntry.at))).where(
+        col(AuditEntry.entity) == "query"
+    )
+    # an element's set is its question's; a question removed with its elements has a
+    # removal entry of its own, at least as recent as theirs
+    by_element = (
+        sa_select(col(Query.gold_set_id), func.max(col(AuditEntry.at)))
+        .join(Query, col(Query.id) == _snapshot_int("query_id"))
+        .where(col(AuditEntry.entity) == "element")
+        .group_by(col(Query.gold_set_id))
+    )
+    for gs_id, at in [*session.execute(by_query.group_by(query_set)), *session.execute(by_element)]:
+        if gs_id in latest and at is not None:
+            latest[gs_id] = max(latest[gs_id], at)
+    return latest

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import cast
 from urllib.parse import quote
 
-from labeler.errors import NotFoundError, StoreError
+from labeler.errors import StoreError, not_found
 from labeler.store.rows import (
     LEAN_TEXT,
     RUN_ROWS_SQL,
@@ -62,7 +62,8 @@ class SqliteReader:
         """Questions of ``gold_set`` in the order added, elements in label order."""
         row = self.conn.execute("SELECT id FROM gold_set WHERE name = ?", (gold_set,)).fetchone()
         if row is None:
-            raise NotFoundError(f"no gold set {gold_set!r} in the database")
+            names = [n for (n,) in self.conn.execute("SELECT name FROM gold_set ORDER BY name")]
+            raise not_found("gold set", gold_set, names)
         set_id = row[0]
         elements: dict[int, list[StoredElement]] = {}
         for qid, doc, start, end, text, grade, status in self.conn.execute(
@@ -94,8 +95,7 @@ class SqliteReader:
         row = self.conn.execute("SELECT id FROM run WHERE name = ?", (run,)).fetchone()
         if row is None:
             names = [n for (n,) in self.conn.execute("SELECT name FROM run ORDER BY name")]
-            known = f"; runs: {', '.join(names)}" if names else "; no runs imported yet"
-            raise NotFoundError(f"no run {run!r} in the database{known}")
+            raise not_found("run", run, names, none_yet="no runs imported yet")
         return int(row[0])
 
     def run_rows(self, run: str, *, since: str | None = None, until: str | None = None) -> RunRows:

@@ -19,7 +19,8 @@ from sqlalchemy import delete, insert
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from labeler.errors import IntegrityError, NotFoundError
+from labeler.errors import IntegrityError, not_found
+from labeler.store.browse import gold_set_names
 from labeler.store.models import (
     ELEMENT_OK,
     ELEMENT_STALE,
@@ -280,7 +281,7 @@ def export_gold_set(session: Session, name: str) -> Iterator[StoredQuestion]:
     """Questions of gold set ``name`` in the order they were added, elements in label order."""
     gold_set = session.exec(select(GoldSet).where(col(GoldSet.name) == name)).first()
     if gold_set is None:
-        raise NotFoundError(f"no gold set {name!r} in the database")
+        raise not_found("gold set", name, gold_set_names(session))
     queries = session.execute(
         select(col(Query.id), col(Query.external_id), col(Query.text), col(Query.notes))
         .where(col(Query.gold_set_id) == gold_set.id)

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, select
 
-from labeler.errors import IntegrityError, NotFoundError
+from labeler.errors import IntegrityError, NotFoundError, not_found
 from labeler.store.audit import record_change, snapshot
+from labeler.store.browse import gold_set_names
 from labeler.store.documents import get_document
 from labeler.store.models import ELEMENT_STALE, Document, Element, GoldSet, Query
 from labeler.store.validation import check_element_fields, check_element_span
@@ -29,10 +30,10 @@ def create_gold_set(session: Session, name: str, description: str = "") -> GoldS
 
 
 def get_gold_set(session: Session, name: str) -> GoldSet:
-    """The gold set ``name``; :class:`NotFoundError` when there is none."""
+    """The gold set ``name``; :class:`NotFoundError` naming the sets there are when absent."""
     gold_set = session.exec(select(GoldSet).where(GoldSet.name == name)).first()
     if gold_set is None:
-        raise NotFoundError(f"no gold set {name!r} in the database")
+        raise not_found("gold set", name, gold_set_names(session))
     return gold_set
 
 

@@ -12,7 +12,7 @@ from sqlalchemy import delete, func, update
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
-from labeler.errors import IntegrityError, NotFoundError
+from labeler.errors import IntegrityError, not_found
 from labeler.store.models import ELEMENT_OK, Element, Query, Run, RunPlacement, RunResult
 from labeler.store.rows import RUN_ROWS_SQL, RunRows, group_run_rows
 
@@ -184,9 +184,8 @@ def get_run(session: Session, name: str) -> Run:
     """Run ``name``; :class:`NotFoundError` naming the runs there are when absent."""
     run = session.exec(select(Run).where(col(Run.name) == name)).first()
     if run is None:
-        names = [r for r in session.exec(select(Run.name).order_by(col(Run.name))).all()]
-        known = f"; runs: {', '.join(names)}" if names else "; no runs imported yet"
-        raise NotFoundError(f"no run {name!r} in the database{known}")
+        names = list(session.exec(select(Run.name).order_by(col(Run.name))).all())
+        raise not_found("run", name, names, none_yet="no runs imported yet")
     return run
 
 

@@ -1,0 +1,73 @@
+"""The Makefile's install steps, read with ``make -n`` (print, do not run) in a copy of the
+repository's Makefile and pyproject.toml: `make run` installs the runtime dependencies
+only, `make test` adds the test extras, each once."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNTIME = "pip install -q -e ."
+EXTRAS = "pip install -q -e '.[test]'"
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    os.utime(tmp_path / "pyproject.toml", (1_000_000_000, 1_000_000_000))  # 2001
+    return tmp_path
+
+
+def dry_run(where: Path, target: str) -> list[str]:
+    """The commands ``make TARGET`` would run there (``make -n``), one per line."""
+    out = subprocess.run(
+        ["make", "-n", target], cwd=where, capture_output=True, text=True, check=True
+    )
+    return out.stdout.splitlines()
+
+
+def installs(lines: list[str]) -> list[str]:
+    return [line.split("/bin/python -m ", 1)[1] for line in lines if "pip install -q -e" in line]
+
+
+def test_run_on_a_fresh_checkout_installs_the_runtime_dependencies_only(checkout: Path) -> None:
+    lines = dry_run(checkout, "run")
+    assert installs(lines) == [RUNTIME]
+    assert any(line.endswith("-m venv .venv") for line in lines)
+    assert lines[-1] == ".venv/bin/labeler"
+
+
+def test_test_on_a_fresh_checkout_installs_the_runtime_then_the_extras(checkout: Path) -> None:
+    assert installs(dry_run(checkout, "test")) == [RUNTIME, EXTRAS]
+
+
+def test_test_after_run_installs_the_extras_once(checkout: Path) -> None:
+    venv = checkout / ".venv"
+    venv.mkdir()
+    (venv / ".installed").touch()  # what `make run` leaves behind
+    lines = dry_run(checkout, "test")
+    assert installs(lines) == [EXTRAS]
+    assert not any("-m venv" in line for line in lines)
+    (venv / ".installed-test").touch()  # ... and what that `make test` leaves
+    assert installs(dry_run(checkout, "test")) == []
+    assert installs(dry_run(checkout, "run")) == []
+
+
+def test_lint_and_bench_have_the_test_extras(checkout: Path) -> None:
+    # ruff, mypy and the reference scorers are test extras
+    for target in ("lint", "bench"):
+        assert installs(dry_run(checkout, target)) == [RUNTIME, EXTRAS], target
+
+
+def test_ci_installs_the_test_extras_before_it_lints() -> None:
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    make_stamp = next(i for i, line in enumerate(script) if line.startswith("make .venv/"))
+    assert script[make_stamp].split()[1] == ".venv/.installed-test"
+    ruff = next(i for i, line in enumerate(script) if line.startswith(".venv/bin/ruff"))
+    assert make_stamp < ruff
