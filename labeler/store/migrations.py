@@ -366,6 +366,15 @@ _V4_SQL = (
     "ALTER TABLE run_result ADD COLUMN located INTEGER DEFAULT 0 NOT NULL",
 )
 
+# Version 5 belongs to another branch (a unique index on element spans); until the merge
+# puts that step here, this no-op stands in for it so the steps stay numbered 1, 2, 3, ...
+# The merge replaces it: it must never ship.
+_V5_PLACEHOLDER = ("SELECT 1",)
+
+# Version 6: each page's block starts (the structure chunker's boundaries), filled at ingest.
+# Existing pages get NULL ("not computed yet"); re-ingesting them fills the column.
+_V6_SQL = ("ALTER TABLE document ADD COLUMN blocks TEXT",)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -386,6 +395,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "chunk placements of imported runs",
         DialectSQL(sqlite=_V4_SQL, postgresql=_V4_SQL),
     ),
+    Migration(
+        5,
+        "placeholder for the element span index (replaced at merge)",
+        DialectSQL(sqlite=_V5_PLACEHOLDER, postgresql=_V5_PLACEHOLDER),
+    ),
+    Migration(6, "page block starts", DialectSQL(sqlite=_V6_SQL, postgresql=_V6_SQL)),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version
