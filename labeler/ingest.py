@@ -20,9 +20,9 @@ Behaviour worth knowing:
   the extractor now produces something else). Except: a page stored without block starts
   (ingested before schema version 6) gets them, and only them (``filled_ids``); that
   takes one block walk of the file checked against the stored text, once.
-* Each stored page gets its block starts (:func:`labeler.extract.blocks.page_blocks`:
+* Each stored page gets its block starts (:func:`labeler.extract.blocks.block_starts`:
   the structure chunker's boundaries, which the TUI's ``b``/``s`` keys follow too); a page
-  whose block walk does not reproduce its text is stored without them.
+  whose block walk fails or does not reproduce its text is stored without them, with a note.
 * A changed file replaces the page text; its labelled elements are re-anchored by text and
   context (:mod:`labeler.reanchor`): moved ones and ones marked stale are listed in the
   report, and stale ones whose exact text is back at their offsets become ok again
@@ -54,11 +54,11 @@ from typing import NamedTuple
 
 from labeler.errors import InputError, IntegrityError
 from labeler.extract import HTML_SUFFIXES, TEXT_SUFFIXES, page_text, profile_for_path
-from labeler.extract.blocks import BLOCK_PROFILES, page_blocks
+from labeler.extract.blocks import BLOCK_PROFILES, block_starts
 from labeler.store import StaleElement, Store, document_fingerprint, upsert_document
 from labeler.store.browse import page_text as stored_text
 from labeler.store.documents import SourceConflict, same_source
-from labeler.store.pageblocks import fill_blocks
+from labeler.store.pageblocks import encode_blocks, fill_blocks
 from labeler.store.recheck import MovedElement, RestoredElement
 
 ProgressFn = Callable[[int, int, str], None]
@@ -287,13 +287,18 @@ def _ingest_one(
 def _blocks(
     cand: _Candidate, data: bytes, profile: str, text: str, tally: _Tally
 ) -> list[int] | None:
-    """The page's block starts; None (with a note) when the walk fails: the page is still
-    stored, and its users fall back to what they did without blocks."""
+    """The block starts of ``text`` (the page ``data`` gave), or None when the profile has
+    none, or (with a note) when the block walk fails or does not reproduce ``text``: the
+    page is still stored, and its users fall back to what they did without blocks."""
+    if profile not in BLOCK_PROFILES:
+        return None
     try:
-        return page_blocks(data, profile, text)
+        blocks = block_starts(data, profile, text=text)
+        encode_blocks(blocks, len(text))  # offsets the store would refuse: none, not a failure
     except Exception as exc:  # a block walk bug must not cost the page its text
         tally.notes.append(f"{cand.path}: no block boundaries stored ({type(exc).__name__}: {exc})")
         return None
+    return blocks
 
 
 def _fill_blocks(

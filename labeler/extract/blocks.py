@@ -97,18 +97,6 @@ BLOCK_PROFILES = frozenset({DEFAULT_PROFILE, "text"})
 """The profiles :func:`block_starts` knows blocks for."""
 
 
-def page_blocks(data: bytes, profile: str, text: str) -> list[int] | None:
-    """:func:`block_starts` of ``data`` for its stored ``text``, or None when there are none
-    to be had: the profile reports no blocks, or the block walk does not reproduce ``text``
-    (then no offsets are better than wrong ones). What ingest stores for each page."""
-    if profile not in BLOCK_PROFILES:
-        return None
-    try:
-        return block_starts(data, profile, text=text)
-    except ExtractError:
-        return None
-
-
 def _paragraph_starts(page: str) -> list[int]:
     offsets: list[int] = []
     pos, blank = 0, True

@@ -187,3 +187,14 @@ def test_decode_rejects_what_encode_never_writes() -> None:
     assert decode_blocks("", 0) == [] and decode_blocks(None, 10) is None
     for value in ("0,5,10", "5,0", "0,x", "0,,5", "-1"):
         assert decode_blocks(value, 10) is None, value
+
+
+def test_page_whose_block_walk_fails_is_stored_without_blocks(store: Store, tmp_path: Path) -> None:
+    """5,000 nested spans: the text walk copes, the (recursive) block walk does not."""
+    page = tmp_path / "deep.html"
+    page.write_bytes(("<p>top</p>" + "<span>" * 5000 + "deep").encode())
+    report = ingest_paths(store, [page])
+    assert report.added_ids == ("deep.html",) and report.failed == ()
+    assert [n for n in report.notes if "no block boundaries stored (RecursionError" in n]
+    with store.session() as s:
+        assert page_and_blocks(s, "deep.html") == ("topdeep", None)
