@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from labeler.cli.output import open_output
-from labeler.errors import InputError, UsageError
+from labeler.errors import ExtractError, InputError, UsageError
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -92,9 +92,12 @@ def run_make(args: argparse.Namespace) -> int:
             if args.chunker == "fixed":
                 chunks = fixed_token_chunks(d.id, text, size=args.size, overlap=args.overlap)
             else:
-                if blocks is None:  # stored before ingest kept block starts
+                if blocks is None:  # stored before ingest kept block starts, or none found
                     data = _source_bytes(d.id, d.source_path, d.sha256)
-                    blocks = block_starts(data, d.profile, text=text)
+                    try:
+                        blocks = block_starts(data, d.profile, text=text)
+                    except ExtractError as err:
+                        raise InputError(d.source_path, f"document {d.id!r}: {err}") from None
                 chunks = structure_chunks(d.id, text, blocks, max_chars=args.max_chars)
             written += write_chunks(out, chunks)
             docs += 1
