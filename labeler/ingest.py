@@ -17,7 +17,12 @@ Behaviour worth knowing:
 
 * A file whose sha256 and profile match the stored page is ``unchanged`` and not even
   extracted; nothing is written (``reextract=True`` extracts anyway and stores the text if
-  the extractor now produces something else).
+  the extractor now produces something else). Except: a page stored without block starts
+  (ingested before schema version 6) gets them, and only them (``filled_ids``); that
+  takes one block walk of the file checked against the stored text, once.
+* Each stored page gets its block starts (:func:`labeler.extract.blocks.block_starts`:
+  the structure chunker's boundaries, which the TUI's ``b``/``s`` keys follow too); a page
+  whose block walk fails or does not reproduce its text is stored without them, with a note.
 * A changed file replaces the page text; its labelled elements are re-anchored by text and
   context (:mod:`labeler.reanchor`): moved ones and ones marked stale are listed in the
   report, and stale ones whose exact text is back at their offsets become ok again
@@ -49,8 +54,11 @@ from typing import NamedTuple
 
 from labeler.errors import InputError, IntegrityError
 from labeler.extract import HTML_SUFFIXES, TEXT_SUFFIXES, page_text, profile_for_path
+from labeler.extract.blocks import BLOCK_PROFILES, block_starts
 from labeler.store import StaleElement, Store, document_fingerprint, upsert_document
+from labeler.store.browse import page_text as stored_text
 from labeler.store.documents import SourceConflict, same_source
+from labeler.store.pageblocks import encode_blocks, fill_blocks
 from labeler.store.recheck import MovedElement, RestoredElement
 
 ProgressFn = Callable[[int, int, str], None]
@@ -75,7 +83,7 @@ class IngestReport:
     (document ids) and ``skipped_paths`` say which. ``failed`` holds (path, reason) pairs,
     ``stale`` the elements newly marked stale, ``moved`` the elements re-anchored to new
     offsets, ``restored`` the stale elements ok again, ``empty`` the ids stored with empty
-    text,
+    text, ``filled_ids`` the unchanged pages that only got their block starts stored,
     ``notes`` remarks for the user (e.g. a directory with nothing to ingest), ``bytes`` the
     bytes read and ``seconds`` the wall time.
     """
@@ -92,6 +100,7 @@ class IngestReport:
     moved: tuple[MovedElement, ...] = ()
     seconds: float = 0.0
     restored: tuple[RestoredElement, ...] = ()
+    filled_ids: tuple[str, ...] = ()
 
     @property
     def added(self) -> int:
@@ -138,6 +147,7 @@ class _Tally:
     restored: list[RestoredElement] = field(default_factory=list)
     empty: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    filled: list[str] = field(default_factory=list)
     bytes_read: int = 0
 
     def fail(self, path: Path | str, reason: str) -> None:
@@ -237,6 +247,8 @@ def _ingest_one(
             return
         same = (known.sha256, known.profile) == (sha, profile)
         if same and not reextract and not (elsewhere and replace_source):
+            if not known.has_blocks and profile in BLOCK_PROFILES:
+                _fill_blocks(store, cand, data, sha, profile, tally)
             tally.unchanged.append(cand.doc_id)
             return
     try:
@@ -244,6 +256,7 @@ def _ingest_one(
     except Exception as exc:  # the extractor must never take the whole ingest down
         tally.fail(cand.path, f"cannot extract text ({profile}): {type(exc).__name__}: {exc}")
         return
+    blocks = _blocks(cand, data, profile, text, tally)
     del data
     try:
         with store.write() as session:
@@ -255,10 +268,13 @@ def _ingest_one(
                 profile=profile,
                 text=text,
                 replace_source=replace_source,
+                blocks=blocks,
             )
     except IntegrityError as exc:
         tally.fail(cand.path, str(exc))
         return
+    if result.blocks_written:
+        tally.filled.append(cand.doc_id)
     by_outcome = {"added": tally.added, "updated": tally.updated, "unchanged": tally.unchanged}
     by_outcome[result.outcome].append(cand.doc_id)
     tally.stale.extend(result.stale)
@@ -266,6 +282,46 @@ def _ingest_one(
     tally.restored.extend(result.restored)
     if not text and result.outcome != "unchanged":
         tally.empty.append(cand.doc_id)
+
+
+def _blocks(
+    cand: _Candidate, data: bytes, profile: str, text: str, tally: _Tally
+) -> list[int] | None:
+    """The block starts of ``text`` (the page ``data`` gave), or None when the profile has
+    none, or (with a note) when the block walk fails or does not reproduce ``text``: the
+    page is still stored, and its users fall back to what they did without blocks."""
+    if profile not in BLOCK_PROFILES:
+        return None
+    try:
+        blocks = block_starts(data, profile, text=text)
+        encode_blocks(blocks, len(text))  # offsets the store would refuse: none, not a failure
+    except Exception as exc:  # a block walk bug must not cost the page its text
+        tally.notes.append(f"{cand.path}: no block boundaries stored ({type(exc).__name__}: {exc})")
+        return None
+    return blocks
+
+
+def _fill_blocks(
+    store: Store, cand: _Candidate, data: bytes, sha: str, profile: str, tally: _Tally
+) -> None:
+    """Store the block starts of an unchanged page that has none, and nothing else.
+
+    The block walk is checked against the stored text (not a fresh extraction), so a page
+    whose text the extractor would now make differently gets none rather than wrong ones.
+    """
+    with store.session() as session:
+        text = stored_text(session, cand.doc_id)
+    if text is None:
+        return
+    blocks = _blocks(cand, data, profile, text, tally)
+    if blocks is None:
+        return
+    with store.write() as session:
+        filled = fill_blocks(
+            session, cand.doc_id, sha256=sha, profile=profile, blocks=blocks, length=len(text)
+        )
+    if filled:
+        tally.filled.append(cand.doc_id)
 
 
 def ingest_paths(
@@ -323,6 +379,7 @@ def ingest_paths(
         seconds=time.perf_counter() - started,
         moved=tuple(tally.moved),
         restored=tuple(tally.restored),
+        filled_ids=tuple(tally.filled),
     )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from labeler.cli.output import open_output
-from labeler.errors import InputError, UsageError, input_name
+from labeler.errors import ExtractError, InputError, UsageError, input_name
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -35,9 +35,10 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "Write one {doc, text, start, end} line per chunk; every chunk is an exact slice of "
             "the stored page text. 'fixed': windows of --size tokens (words or punctuation runs) "
             "sharing --overlap tokens. 'structure': cut at block boundaries (paragraphs, list "
-            "items, headings, cells...), long blocks at sentence ends, small blocks packed up "
-            "to --max-chars; it re-reads each page's source file, which must be unchanged "
-            "since ingest."
+            "items, headings, cells...: the block starts ingest stored), long blocks at "
+            "sentence ends, small blocks packed up to --max-chars; a page stored without "
+            "block starts (ingested by an older labeler) has its source file re-read, which "
+            "must then be unchanged since ingest."
         ),
     )
     make.add_argument("--chunker", choices=("fixed", "structure"), required=True)
@@ -70,7 +71,8 @@ def run_make(args: argparse.Namespace) -> int:
     from labeler.chunking import Chunk, fixed_token_chunks, structure_chunks
     from labeler.extract.blocks import block_starts
     from labeler.formats.chunks_jsonl import write_chunks
-    from labeler.store import list_documents, open_store, page_text, resolve_db
+    from labeler.store import list_documents, open_store, resolve_db
+    from labeler.store.pageblocks import page_and_blocks
 
     store = open_store(resolve_db(args.db))
     try:
@@ -87,13 +89,17 @@ def run_make(args: argparse.Namespace) -> int:
         if not summaries:
             raise UsageError(f"no stored document matches {args.docs!r}")
         for d in summaries:
-            text = page_text(session, d.id) or ""
+            text, blocks = page_and_blocks(session, d.id) or ("", None)
             chunks: list[Chunk]
             if args.chunker == "fixed":
                 chunks = fixed_token_chunks(d.id, text, size=args.size, overlap=args.overlap)
             else:
-                data = _source_bytes(d.id, d.source_path, d.sha256)
-                blocks = block_starts(data, d.profile, text=text)
+                if blocks is None:  # stored before ingest kept block starts, or none found
+                    data = _source_bytes(d.id, d.source_path, d.sha256)
+                    try:
+                        blocks = block_starts(data, d.profile, text=text)
+                    except ExtractError as err:
+                        raise InputError(d.source_path, f"document {d.id!r}: {err}") from None
                 chunks = structure_chunks(d.id, text, blocks, max_chars=args.max_chars)
             written += write_chunks(out, chunks)
             docs += 1

@@ -105,4 +105,6 @@ def run(args: argparse.Namespace) -> int:
         )
     if report.restored:
         print(f"{len(report.restored)} stale labelled element(s) match their page again (ok)")
+    if report.filled_ids:
+        print(f"{len(report.filled_ids)} unchanged page(s): block boundaries stored")
     return 1 if report.failed else 0

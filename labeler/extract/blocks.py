@@ -95,6 +95,10 @@ def block_starts(
     return offsets
 
 
+BLOCK_PROFILES = frozenset({DEFAULT_PROFILE, "text"})
+"""The profiles :func:`block_starts` knows blocks for."""
+
+
 def _paragraph_starts(page: str) -> list[int]:
     offsets: list[int] = []
     pos, blank = 0, True
@@ -120,7 +124,10 @@ def _jsoup_blocks(data: bytes) -> tuple[str, list[int]]:
     marks = _Marks(acc)
     preserved = _preserved_ids(body) if body.css_first(_PRESERVE_CSS) is not None else set()
     maps = SentinelMaps(sentinels) if sentinels is not None else None
-    _Walker(acc, marks, maps).element(body, preserved)
+    try:
+        _Walker(acc, marks, maps).element(body, preserved)
+    except RecursionError:  # the walk recurses per element; page_text's walk does not
+        raise ExtractError("elements nested too deeply for the block walk") from None
     marks.sync()
     raw = "".join(acc.parts)
     page = acc.result()

@@ -95,6 +95,7 @@ if TYPE_CHECKING:
         Run,
         RunResult,
     )
+    from labeler.store.pageblocks import page_and_blocks
     from labeler.store.recheck import StaleElement
     from labeler.store.session import (
         Store,
@@ -157,6 +158,7 @@ _HOMES: dict[str, str] = {
     "list_questions": "labeler.store.annotate",
     "list_runs": "labeler.store.browse",
     "open_store": "labeler.store.session",
+    "page_and_blocks": "labeler.store.pageblocks",
     "page_elements": "labeler.store.annotate",
     "page_text": "labeler.store.browse",
     "pages_of": "labeler.store.browse",
@@ -227,6 +229,7 @@ __all__ = [
     "list_questions",
     "list_runs",
     "open_store",
+    "page_and_blocks",
     "page_elements",
     "page_text",
     "pages_of",

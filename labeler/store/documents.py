@@ -13,6 +13,7 @@ raises :class:`SourceConflict` unless ``replace_source`` is given.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -22,6 +23,7 @@ from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.models import Document, utcnow
+from labeler.store.pageblocks import encode_blocks
 from labeler.store.recheck import (
     MovedElement,
     Recheck,
@@ -69,6 +71,7 @@ class Fingerprint:
     sha256: str
     profile: str
     source_path: str
+    has_blocks: bool = True  # block starts stored (see labeler.store.pageblocks)
 
 
 class SourceConflict(IntegrityError):
@@ -94,13 +97,14 @@ def same_source(stored: str, offered: str) -> bool:
 @dataclass(frozen=True)
 class UpsertResult:
     """What :func:`upsert_document` did, and which elements it moved, marked stale or
-    restored (stale → ok)."""
+    restored (stale → ok); ``blocks_written``: an ``unchanged`` page got new block starts."""
 
     doc_id: str
     outcome: UpsertOutcome
     stale: tuple[StaleElement, ...] = ()
     moved: tuple[MovedElement, ...] = ()
     restored: tuple[RestoredElement, ...] = ()
+    blocks_written: bool = False
 
 
 def find_document(session: Session, doc_id: str) -> Document | None:
@@ -117,19 +121,27 @@ def get_document(session: Session, doc_id: str) -> Document:
 
 
 def document_fingerprint(session: Session, doc_id: str) -> Fingerprint | None:
-    """sha256, profile and source path of ``doc_id`` without loading its text; None when
-    absent."""
+    """sha256, profile, source path and whether block starts are stored, for ``doc_id``,
+    without loading its text; None when absent."""
     row = session.exec(
-        select(Document.sha256, Document.profile, Document.source_path).where(Document.id == doc_id)
+        select(
+            Document.sha256,
+            Document.profile,
+            Document.source_path,
+            col(Document.blocks).is_not(None),
+        ).where(Document.id == doc_id)
     ).one_or_none()
-    return None if row is None else Fingerprint(row[0], row[1], row[2])
+    return None if row is None else Fingerprint(row[0], row[1], row[2], bool(row[3]))
 
 
 def list_documents(session: Session) -> list[DocumentSummary]:
     """Every page, ordered by id, without text."""
     # SQLModel types Document.text as str; at runtime it is the mapped attribute defer wants.
     skip_text = defer(Document.text)  # type: ignore[arg-type]
-    docs = session.exec(select(Document).options(skip_text).order_by(col(Document.id))).all()
+    skip_blocks = defer(Document.blocks)  # type: ignore[arg-type]
+    docs = session.exec(
+        select(Document).options(skip_text, skip_blocks).order_by(col(Document.id))
+    ).all()
     return [DocumentSummary(d.id, d.source_path, d.sha256, d.profile, d.ingested_at) for d in docs]
 
 
@@ -153,6 +165,7 @@ def upsert_document(
     text: str,
     actor: str = "ingest",
     replace_source: bool = False,
+    blocks: Sequence[int] | None = None,
 ) -> UpsertResult:
     """Add page ``doc_id`` or bring it up to date; flushes, the caller commits.
 
@@ -167,15 +180,33 @@ def upsert_document(
       those moved are returned in ``moved``, those marked stale in ``stale``, stale ones
       whose text is back in ``restored``, each audited under ``actor``.
 
-    Raises :class:`IntegrityError` when ``doc_id`` or ``text`` cannot be stored as UTF-8.
+    ``blocks`` are the block starts of ``text`` (:mod:`labeler.store.pageblocks`), None
+    when not computed. They are stored with a new or changed text (None then stores NULL:
+    the old ones were for the old text); for an ``unchanged`` page, given blocks that differ
+    from the stored ones are written and nothing else (``blocks_written``), and None leaves
+    the stored ones as they are.
+
+    Raises :class:`IntegrityError` when ``doc_id`` or ``text`` cannot be stored as UTF-8, or
+    ``blocks`` are not block starts of ``text`` (strictly increasing, in ``0..len - 1``).
     """
     for name, value in (("document id", doc_id), ("page text", text)):
         if not _storable(value):
             raise IntegrityError(f"{doc_id!r}: {name} holds unpaired surrogates (not UTF-8)")
+    try:
+        encoded = encode_blocks(blocks, len(text))
+    except IntegrityError as exc:
+        raise IntegrityError(f"{doc_id!r}: {exc}") from None
     existing = session.get(Document, doc_id)
     if existing is None:
         session.add(
-            Document(id=doc_id, source_path=source_path, sha256=sha256, profile=profile, text=text)
+            Document(
+                id=doc_id,
+                source_path=source_path,
+                sha256=sha256,
+                profile=profile,
+                text=text,
+                blocks=encoded,
+            )
         )
         session.flush()
         return UpsertResult(doc_id, "added")
@@ -188,8 +219,15 @@ def upsert_document(
         and existing.text == text
         and not (elsewhere and replace_source)
     ):
-        return UpsertResult(doc_id, "unchanged")
+        if encoded is None or encoded == existing.blocks:
+            return UpsertResult(doc_id, "unchanged")
+        existing.blocks = encoded  # only this column: no text trigger, no re-check
+        session.add(existing)
+        session.flush()
+        return UpsertResult(doc_id, "unchanged", blocks_written=True)
     changes = Recheck([], [], [])
+    if encoded is not None or existing.text != text:
+        existing.blocks = encoded  # blocks of the old text never outlive it
     if existing.text != text:
         changes = recheck(session, doc_id, existing.text, text, actor)
     session.flush()  # stale marks first: the document trigger checks the remaining ok ones

@@ -425,6 +425,10 @@ def _v5_remove_duplicates(conn: Connection) -> None:
         conn.execute(text("DELETE FROM element WHERE id = :id"), {"id": row["id"]})
 
 
+# Version 6: each page's block starts (the structure chunker's boundaries), filled at ingest.
+# Existing pages get NULL ("not computed yet"); re-ingesting them fills the column.
+_V6_SQL = ("ALTER TABLE document ADD COLUMN blocks TEXT",)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -450,6 +454,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "one element per question, page and span",
         DialectSQL(sqlite=_V5_INDEX, postgresql=_V5_INDEX, first=_v5_remove_duplicates),
     ),
+    Migration(6, "page block starts", DialectSQL(sqlite=_V6_SQL, postgresql=_V6_SQL)),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

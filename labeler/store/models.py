@@ -77,6 +77,9 @@ class Document(SQLModel, table=True):
     profile: str = Field(description="extraction profile, e.g. 'jsoup-1.15.3'")
     text: str = Field(sa_type=Text)
     ingested_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    # Added by schema version 6 (see labeler.store.pageblocks): where each block of the text
+    # begins, as sorted comma-separated offsets ("" for none); NULL until ingest computes them.
+    blocks: str | None = Field(default=None, sa_type=Text)
 
 
 class GoldSet(SQLModel, table=True):

@@ -88,10 +88,15 @@ def to_display(stored: str) -> str:
 
 
 class PageMap:
-    """Offsets into ``stored`` ↔ (row, column) locations in the display copy."""
+    """Offsets into ``stored`` ↔ (row, column) locations in the display copy.
 
-    def __init__(self, stored: str) -> None:
+    ``blocks`` are the page's stored block starts (None: not stored), carried along for the
+    selection keys and the block-start marks; they do not change the display copy.
+    """
+
+    def __init__(self, stored: str, blocks: list[int] | None = None) -> None:
         self.stored = stored
+        self.blocks = blocks
         self.display = to_display(stored)
         if len(self.display) != len(stored):  # pragma: no cover - the table maps 1:1
             raise AssertionError("display copy changed the length of the page")

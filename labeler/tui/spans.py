@@ -2,11 +2,18 @@
 
 All positions are code-point offsets into the stored page text. No Textual here, so the
 rules are cheap to test (including with Hypothesis).
+
+Blocks follow the page's structure when its block starts are stored (paragraphs, list
+items, headings, cells...: the structure chunker's boundaries, passed in as ``blocks``);
+sentences then never run across a block boundary. Without them (pages ingested before
+block starts were stored) a block is a run of text between line breaks, as before.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Sequence
 from typing import Final, Literal
 
 Unit = Literal["word", "sentence", "block"]
@@ -33,8 +40,24 @@ def word_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _sentence_start(text: str, pos: int) -> int:
-    base = max(0, pos - _WINDOW)
+Blocks = Sequence[int] | None
+"""A page's block starts (sorted offsets, see :mod:`labeler.store.pageblocks`), or None when
+the page has none stored: then a block is a run of text between line breaks."""
+
+
+def _block_span(text: str, blocks: Sequence[int], pos: int) -> tuple[int, int]:
+    """The block holding ``pos``, without the whitespace that separates it from the next
+    (text before the first block counts as a block of its own)."""
+    i = bisect_right(blocks, pos) - 1
+    start = blocks[i] if i >= 0 else 0
+    end = blocks[i + 1] if i + 1 < len(blocks) else len(text)
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _sentence_start(text: str, pos: int, floor: int = 0) -> int:
+    base = max(floor, pos - _WINDOW)
     best = base
     for m in _SENTENCE.finditer(text, base, pos):
         if m.end() <= pos:
@@ -50,13 +73,32 @@ def _sentence_end(text: str, pos: int) -> int:
     return len(text)
 
 
-def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    """Grow ``[start, end)`` to whole sentences."""
-    return _sentence_start(text, start), _sentence_end(text, max(end, start + 1))
+def sentence_bounds(text: str, start: int, end: int, blocks: Blocks = None) -> tuple[int, int]:
+    """Grow ``[start, end)`` to whole sentences.
+
+    With ``blocks``, a sentence also ends where its block ends and starts where its block
+    starts (a heading is not the first words of the paragraph after it); the selection
+    itself is never cut: the result holds ``[start, end)``.
+    """
+    if not blocks:
+        return _sentence_start(text, start), _sentence_end(text, max(end, start + 1))
+    floor = _block_span(text, blocks, start)[0]
+    ceiling = _block_span(text, blocks, max(end - 1, start))[1]
+    sentence_end = min(_sentence_end(text, max(end, start + 1)), ceiling)
+    return _sentence_start(text, start, floor), max(sentence_end, end)
 
 
-def block_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    """Grow ``[start, end)`` to whole blocks (runs of text between line breaks)."""
+def block_bounds(text: str, start: int, end: int, blocks: Blocks = None) -> tuple[int, int]:
+    """Grow ``[start, end)`` to whole blocks.
+
+    With ``blocks``: from the start of the block holding ``start`` to the end (without
+    trailing whitespace) of the block holding the selection's last character; never less
+    than ``[start, end)``. Without: runs of text between line breaks.
+    """
+    if blocks:
+        first = _block_span(text, blocks, start)[0]
+        last = _block_span(text, blocks, max(end - 1, start))[1]
+        return first, max(last, end)
     s = start
     while s > 0 and text[s - 1] not in BLOCK_BREAKS:
         s -= 1
@@ -64,34 +106,55 @@ def block_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     return s, m.start() if m else len(text)
 
 
-_GROW = {"word": word_bounds, "sentence": sentence_bounds, "block": block_bounds}
+def _grow(text: str, start: int, end: int, unit: Unit, blocks: Blocks) -> tuple[int, int]:
+    if unit == "word":
+        return word_bounds(text, start, end)
+    if unit == "sentence":
+        return sentence_bounds(text, start, end, blocks)
+    return block_bounds(text, start, end, blocks)
 
 
-def extend(text: str, start: int, end: int, unit: Unit) -> tuple[int, int]:
-    """Grow the selection to ``unit`` boundaries; when it already is one, take the next."""
-    grow = _GROW[unit]
-    new = grow(text, start, end)
+def extend(text: str, start: int, end: int, unit: Unit, blocks: Blocks = None) -> tuple[int, int]:
+    """Grow the selection to ``unit`` boundaries; when it already is one, take the next.
+
+    ``blocks`` (the page's block starts) bound sentences and define blocks; see
+    :func:`sentence_bounds` and :func:`block_bounds`.
+    """
+    new = _grow(text, start, end, unit, blocks)
     if new == (start, end) and end < len(text):
         # Already whole: reach over the gap to the end of the next unit.
         nxt = end
         while nxt < len(text) and (text[nxt].isspace() or not _is_word(text[nxt])):
             nxt += 1
-        new = (start, grow(text, min(nxt, len(text) - 1), min(nxt + 1, len(text)))[1])
+        at = min(nxt, len(text) - 1)
+        new = (start, _grow(text, at, min(nxt + 1, len(text)), unit, blocks)[1])
     return new
 
 
-def _unit_marks(text: str, start: int, end: int, unit: Unit) -> tuple[list[int], list[int]]:
+def _unit_marks(
+    text: str, start: int, end: int, unit: Unit, blocks: Blocks
+) -> tuple[list[int], list[int]]:
     """Sentence/block starts and ends found in (roughly) ``[start, end]``."""
-    pattern = _SENTENCE if unit == "sentence" else _BLOCK
     starts, ends = [0], [len(text)]
+    if blocks:
+        for i in range(max(bisect_right(blocks, start) - 1, 0), bisect_right(blocks, end)):
+            starts.append(blocks[i])
+            ends.append(_block_span(text, blocks, blocks[i])[1])
+        if unit == "block":
+            return starts, ends
+    pattern = _SENTENCE if unit == "sentence" else _BLOCK
     for m in pattern.finditer(text, max(0, start - 8), min(len(text), end + 8)):
         starts.append(m.end())
         ends.append(m.end("p") if unit == "sentence" and m.group("p") else m.start())
     return starts, ends
 
 
-def shrink(text: str, start: int, end: int, unit: Unit) -> tuple[int, int]:
-    """Shrink the selection to the whole ``unit``s inside it (unchanged if there are none)."""
+def shrink(text: str, start: int, end: int, unit: Unit, blocks: Blocks = None) -> tuple[int, int]:
+    """Shrink the selection to the whole ``unit``s inside it (unchanged if there are none).
+
+    With ``blocks``, block boundaries are sentence boundaries too, and blocks are the
+    page's blocks instead of runs between line breaks.
+    """
     if end <= start:
         return start, end
     if unit == "word":
@@ -103,7 +166,7 @@ def shrink(text: str, start: int, end: int, unit: Unit) -> tuple[int, int]:
             while inner_end > inner_start and _is_word(text[inner_end - 1]):
                 inner_end -= 1
     else:
-        starts, ends = _unit_marks(text, start, end, unit)
+        starts, ends = _unit_marks(text, start, end, unit, blocks)
         inner_start = min((s for s in starts if s >= start), default=end)
         inner_end = max((e for e in ends if e <= end), default=start)
     new = trim(text, inner_start, inner_end)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,7 @@ def test_make_errors(
     assert "overlap must be" in capsys.readouterr().err
     assert main([*base, "--chunker", "fixed", "--docs", "nothing*"]) == 2
     assert "no stored document matches" in capsys.readouterr().err
+    forget_blocks(db)  # pages stored without block starts read their source file
     (docs / "hand.html").write_text(HAND + "<p>changed</p>", encoding="utf-8")
     assert main([*base, "--chunker", "structure"]) == 1
     err = capsys.readouterr().err
@@ -74,6 +76,47 @@ def test_make_errors(
     assert main([*base, "--chunker", "structure", "--docs", "hand.html"]) == 1
     assert "document 'hand.html': cannot read its source file" in capsys.readouterr().err
     assert not Path(out).exists()  # a failed run leaves no half file
+
+
+def forget_blocks(db: str) -> None:
+    """Make the stored pages look as if ingested before block starts were stored."""
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE document SET blocks = NULL")
+    conn.close()
+
+
+def test_structure_chunks_from_stored_blocks_equal_those_from_the_files(
+    db: str, tmp_path: Path, docs: Path
+) -> None:
+    """One definition: the stored block starts give the chunks the source files give."""
+    stored = tmp_path / "stored.jsonl"
+    args = ["chunks", "make", "--chunker", "structure", "--max-chars", "300", "--db", db]
+    shutil.rmtree(docs)  # stored blocks: no source file needed
+    assert main([*args, "-o", str(stored)]) == 0
+    forget_blocks(db)  # now from the files, as before block starts were stored
+    docs.mkdir()
+    for name in PAGES:
+        shutil.copy(CORPUS / name, docs / name)
+    (docs / "hand.html").write_text(HAND, encoding="utf-8")
+    computed = tmp_path / "computed.jsonl"
+    assert main([*args, "-o", str(computed)]) == 0
+    assert len(read(stored)) > 20
+    assert stored.read_bytes() == computed.read_bytes()
+
+
+def test_structure_chunks_of_a_page_the_block_walk_cannot_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deep = tmp_path / "deep.html"
+    deep.write_bytes(("<p>top</p>" + "<span>" * 5000 + "deep").encode())
+    db = str(tmp_path / "deep.db")
+    assert main(["ingest", str(deep), "--db", db, "-q"]) == 0
+    assert "deep.html: no block boundaries stored" in capsys.readouterr().err
+    out = str(tmp_path / "c.jsonl")
+    assert main(["chunks", "make", "--chunker", "structure", "-o", out, "--db", db]) == 1
+    err = capsys.readouterr().err
+    assert "document 'deep.html': elements nested too deeply for the block walk" in err
+    assert "internal error" not in err
 
 
 def test_audit_reports_cut_elements(

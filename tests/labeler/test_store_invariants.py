@@ -246,7 +246,10 @@ def test_python_and_sql_agree_on_spans(store: Store, page: str, data: st.DataObj
         execute(conn, "DELETE FROM document")
         execute(conn, "DELETE FROM gold_set")
         execute(
-            conn, "INSERT INTO document VALUES ('d', 'd', 'x', 'text', ?, '2024-01-01')", (page,)
+            conn,
+            "INSERT INTO document (id, source_path, sha256, profile, text, ingested_at) "
+            "VALUES ('d', 'd', 'x', 'text', ?, '2024-01-01')",
+            (page,),
         )
         execute(conn, "INSERT INTO gold_set VALUES (1, 'g', '', '2024-01-01')")
         execute(conn, "INSERT INTO query VALUES (1, 1, 'q', 'q', '', '2024-01-01')")

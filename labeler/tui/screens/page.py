@@ -22,8 +22,8 @@ from textual.widgets import Footer, Header, Input, Static
 from labeler.store import (
     ElementRow,
     Store,
+    page_and_blocks,
     page_elements,
-    page_text,
     remove_element,
     set_grade,
 )
@@ -76,6 +76,7 @@ class PageScreen(Screen[None]):
         self.match_index = -1
         self.needle = ""
         self.loaded = False
+        self.said_no_blocks = False
 
     @property
     def labeler(self) -> LabelerApp:
@@ -109,11 +110,11 @@ class PageScreen(Screen[None]):
 
         def load(store: Store) -> tuple[PageMap, list[ElementRow]]:
             with store.session() as s:
-                text = page_text(s, document_id)
-                if text is None:
+                found = page_and_blocks(s, document_id)
+                if found is None:
                     raise LookupError(f"no document {document_id!r}")
                 rows = page_elements(s, document_id)
-            return PageMap(text), rows  # the map is built off the event loop too
+            return PageMap(*found), rows  # the map is built off the event loop too
 
         self.labeler.db(load, self._loaded, what=f"open {document_id}")
 
@@ -267,15 +268,32 @@ class PageScreen(Screen[None]):
     def _select(self, start: int, end: int) -> None:
         self.view.select_offsets(start, end)
 
+    def _blocks(self, unit: str) -> list[int] | None:
+        """The page's block starts for ``unit``; says once when the page has none stored."""
+        if unit != "word" and self.page.blocks is None and not self.said_no_blocks:
+            self.said_no_blocks = True
+            self.notify(
+                "this page has no stored block boundaries (ingested by an older labeler): "
+                "s and b go by line breaks; ingest it again to store them",
+                severity="warning",
+            )
+        return self.page.blocks
+
     def action_extend(self, unit: str) -> None:
-        """Grow the selection to word/sentence/block boundaries."""
+        """Grow the selection to word/sentence/block boundaries (the page's blocks)."""
         start, end = self.view.offsets
-        self._select(*spans.extend(self.page.stored, start, end, cast("spans.Unit", unit)))
+        grown = spans.extend(
+            self.page.stored, start, end, cast("spans.Unit", unit), self._blocks(unit)
+        )
+        self._select(*grown)
 
     def action_shrink(self, unit: str) -> None:
         """Shrink the selection to the whole words/sentences/blocks inside it."""
         start, end = self.view.offsets
-        self._select(*spans.shrink(self.page.stored, start, end, cast("spans.Unit", unit)))
+        inner = spans.shrink(
+            self.page.stored, start, end, cast("spans.Unit", unit), self._blocks(unit)
+        )
+        self._select(*inner)
 
     def action_trim(self) -> None:
         """Drop surrounding whitespace from the selection."""

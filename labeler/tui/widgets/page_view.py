@@ -26,6 +26,8 @@ OTHER = Style(color="grey70", bgcolor="grey23", underline=True)
 STALE = Style(color="red", strike=True)
 FOUND = Style(color="black", bgcolor="cyan")
 PLACEHOLDER = Style(color="grey50", italic=True)
+#: the first character of each stored block (paragraph, heading, item...): a faint tint
+BLOCK_START = Style(color="cyan")
 
 
 class CachedHeightWrapped(WrappedDocument):
@@ -78,6 +80,7 @@ class PageView(TextArea):
         self.page = PageMap("")
         self._by_row: dict[int, list[tuple[int, int, Style]]] = {}
         self._placeholders: dict[int, list[int]] = {}
+        self._block_marks: dict[int, list[int]] = {}
 
     def _set_document(self, text: str, language: str | None) -> None:
         super()._set_document(text, language)
@@ -98,6 +101,11 @@ class PageView(TextArea):
                     row, column = page.to_location(i)
                     placeholders.setdefault(row, []).append(column)
         self._placeholders = placeholders
+        marks: dict[int, list[int]] = {}
+        for offset in page.blocks or ():  # styling only: the text and offsets stay as they are
+            row, column = page.to_location(offset)
+            marks.setdefault(row, []).append(column)
+        self._block_marks = marks
         self._by_row = {}
         self._repaint()
 
@@ -132,6 +140,8 @@ class PageView(TextArea):
         text = super().get_line(line_index)
         for column in self._placeholders.get(line_index, ()):
             text.stylize(PLACEHOLDER, column, column + 1)
+        for column in self._block_marks.get(line_index, ()):
+            text.stylize(BLOCK_START, column, column + 1)
         for a, b, style in self._by_row.get(line_index, ()):
             text.stylize(style, a, b)
         return text
