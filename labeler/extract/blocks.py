@@ -124,10 +124,7 @@ def _jsoup_blocks(data: bytes) -> tuple[str, list[int]]:
     marks = _Marks(acc)
     preserved = _preserved_ids(body) if body.css_first(_PRESERVE_CSS) is not None else set()
     maps = SentinelMaps(sentinels) if sentinels is not None else None
-    try:
-        _Walker(acc, marks, maps).element(body, preserved)
-    except RecursionError:  # the walk recurses per element; page_text's walk does not
-        raise ExtractError("elements nested too deeply for the block walk") from None
+    _Walker(acc, marks, maps).element(body, preserved)
     marks.sync()
     raw = "".join(acc.parts)
     page = acc.result()
