@@ -127,20 +127,40 @@ def test_config_of_any_shape_is_a_one_line_error(
     assert "internal error" not in captured.err
 
 
-def test_lone_surrogate_in_a_row_is_written_as_its_escape(tmp_path: Path) -> None:
-    """``"a\\ud800b"`` in the input (valid JSON, not encodable as UTF-8) comes out as the same
-    escape, in a file and on stdout alike: valid UTF-8 and JSON that reads back the same."""
+def test_lone_surrogate_in_a_row_is_refused_naming_line_and_field(tmp_path: Path) -> None:
+    """``"a\\ud800b"`` in the input (valid JSON, not Unicode text) is refused like in every
+    importer: one line naming the file, line and field, exit 1, no output written."""
     rows = tmp_path / "rows.jsonl"
-    rows.write_text(
-        json.dumps({**ROW, "input_id": "a\ud800b"}, ensure_ascii=True) + "\n", encoding="ascii"
-    )
+    lines = [json.dumps(ROW), json.dumps({**ROW, "input_id": "a\ud800b"}, ensure_ascii=True)]
+    rows.write_text("\n".join(lines) + "\n", encoding="ascii")
     out = tmp_path / "out.jsonl"
-    assert main(["correctness", str(rows), "-o", str(out)]) == 0
-    written = out.read_bytes()
-    assert b'"input_id": "a\\ud800b"' in written
-    assert json.loads(written.decode("utf-8"))["input_id"] == "a\ud800b"
     child = subprocess.run(
-        [sys.executable, "-m", "labeler", "correctness", str(rows)],
+        [sys.executable, "-m", "labeler", "correctness", str(rows), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert child.returncode == 1
+    assert child.stderr == (
+        f"labeler: error: {rows}:2: field 'input_id': lone surrogate \\ud800 at character 2 "
+        "(not valid Unicode text)\n"
+    )
+    assert not out.exists()
+
+
+def test_lone_surrogate_in_the_config_is_written_as_its_escape(tmp_path: Path) -> None:
+    """A config string (carried into every result) with a lone surrogate comes out as the
+    same escape, in a file and on stdout alike: valid UTF-8 and JSON that reads back."""
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(json.dumps(ROW) + "\n", encoding="utf-8")
+    config = json.dumps({"metric_name": "m\ud800"}, ensure_ascii=True)
+    out = tmp_path / "out.jsonl"
+    assert main(["correctness", str(rows), "--config", config, "-o", str(out)]) == 0
+    written = out.read_bytes()
+    assert b"m\\ud800" in written
+    assert json.loads(written.decode("utf-8"))["metric_name"] == "m\ud800"
+    child = subprocess.run(
+        [sys.executable, "-m", "labeler", "correctness", str(rows), "--config", config],
         capture_output=True,
         check=True,
     )
