@@ -10,6 +10,7 @@ on stderr and exit 1, and the database must hold nothing of it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -55,7 +56,8 @@ class Server:
 
     def signal_all(self, sig: signal.Signals) -> None:
         for pid in self.pids():
-            os.kill(pid, sig)
+            with contextlib.suppress(ProcessLookupError):  # a backend that ended meanwhile
+                os.kill(pid, sig)
 
     def scalar(self, sql: str) -> object:
         engine = create_engine(

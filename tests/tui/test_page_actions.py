@@ -296,7 +296,7 @@ def test_attach_waiting_for_another_writer_says_so_then_saves(store: Store, db: 
         assert elements(store) == []  # nothing saved while the lock is held
         holder.execute("ROLLBACK")
         await settle(app, pilot)
-        assert any(m.startswith("q1 ← 7–55") for m in messages(app))
+        assert any(m.startswith("attached to q1: 'FR-001") for m in messages(app))
 
     try:
         run_app(store, body)
