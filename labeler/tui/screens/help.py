@@ -32,7 +32,8 @@ HELP = """\
 | `a` or `enter` | attach the selection to the current question (saved at once) |
 | `1` `2` `3` | grade the element under the cursor |
 | `x` | remove the element under the cursor |
-| `]` / `[` | next / previous element of the current question |
+| `]` / `[` | next / previous element of the current question on this page |
+| `v` | review the current question: every element on every page (`enter` opens it, `1`-`3` grade, `x` remove) |
 | `.` / `,` | next / previous question, staying on the page |
 | `/`, then `n` / `N` | find in page, next / previous match |
 | `A` | assist mode: show a run's top chunks (elements are recorded as assisted) |

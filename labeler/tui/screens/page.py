@@ -24,6 +24,7 @@ from labeler.store import (
     Store,
     page_elements,
     page_text,
+    question_elements,
     remove_element,
     set_grade,
 )
@@ -63,12 +64,18 @@ class PageScreen(Screen[None]):
         Binding("full_stop", "question_step(1)", "Next Q", key_display="."),
         Binding("comma", "question_step(-1)", "Prev Q", show=False),
         Binding("A", "assist", "Assist", key_display="A"),
+        Binding("v", "review", "Review Q", show=False),
     ]
 
-    def __init__(self, document_id: str, *, position: int | None = None) -> None:
+    def __init__(
+        self, document_id: str, *, position: int | None = None, end: int | None = None
+    ) -> None:
         super().__init__()
         self.document_id = document_id
         self.position = position
+        self.end = end  # with ``position``: open with this span selected
+        #: where the current question has elements when it has none on this page
+        self.elsewhere = ""
         self.page = PageMap("")
         self.elements: list[ElementRow] = []
         self.focused_id: int | None = None
@@ -123,7 +130,11 @@ class PageScreen(Screen[None]):
         self.loaded = True
         self.sub_title = self.document_id
         if self.position is not None and 0 <= self.position <= len(self.page):
-            self.view.select_offsets(self.position, self.position)
+            end = self.end if self.end is not None and self.end <= len(self.page) else None
+            self.view.select_offsets(self.position, self.position if end is None else end)
+            self.focused_id = next(
+                (e.id for e in self.mine() if (e.start, e.end) == (self.position, end)), None
+            )
         self.refresh_all()
 
     # -- redraw ---------------------------------------------------------------------------
@@ -131,6 +142,7 @@ class PageScreen(Screen[None]):
     def _question_changed(self) -> None:
         """Another question is current: redraw everything and drop the selection."""
         self.focused_id = None
+        self.elsewhere = ""
         if not self.loaded:
             return
         cursor = self.view.cursor_offset
@@ -164,6 +176,43 @@ class PageScreen(Screen[None]):
         self._show_elements()
         self._show_readout()
         self._load_assist()
+        self._load_elsewhere()
+
+    def _load_elsewhere(self) -> None:
+        """When the current question has no element on this page, find the pages where it
+        has some, so the panel (and ``]``) can say where to go."""
+        qid = self.labeler.current_query_id
+        if qid is None or self.mine():
+            self.elsewhere = ""
+            return
+        document_id = self.document_id
+
+        def load(store: Store) -> list[ElementRow]:
+            with store.session() as s:
+                return question_elements(s, qid)
+
+        def loaded(rows: list[ElementRow]) -> None:
+            if qid != self.labeler.current_query_id or self.mine():
+                return  # stale answer: a newer redraw asked again
+            counts: dict[str, int] = {}
+            for e in rows:
+                if e.document_id != document_id:
+                    counts[e.document_id] = counts.get(e.document_id, 0) + 1
+            name = self._question_name(qid)
+            if counts:
+                pages = ", ".join(f"{doc} ({n})" for doc, n in counts.items())
+                self.elsewhere = f"{name} has elements on: {pages}  (v: review)"
+            else:
+                self.elsewhere = f"{name} has no elements on any page yet"
+            self._show_elements()
+
+        self.labeler.db(load, loaded, what="question pages")
+
+    def show_element(self, element: ElementRow) -> None:
+        """Select ``element`` (of this page) and focus it, e.g. coming from the review."""
+        self.focused_id = element.id
+        self._select(element.start, element.end)
+        self.refresh_all()
 
     def mine(self) -> list[ElementRow]:
         """The current question's elements on this page, by start."""
@@ -208,6 +257,8 @@ class PageScreen(Screen[None]):
             lines.append(f"{marker}{e.start}–{e.end} g{e.grade} {e.annotator}{flags}\n")
             shown = e.text if len(e.text) <= 70 else e.text[:69] + "…"
             lines.append(f"   {shown!r}\n", style="dim")
+        if not mine and self.elsewhere:
+            lines.append(self.elsewhere + "\n", style="yellow")
         others = len(self.elements) - len(mine)
         if others:
             lines.append(f"\n{others} element(s) of other questions (dim)\n", style="dim")
@@ -351,16 +402,23 @@ class PageScreen(Screen[None]):
         """Jump to the next/previous element of the current question on this page."""
         mine = self.mine()
         if not mine:
-            self.notify("the current question has no element on this page", severity="warning")
+            where = f": {self.elsewhere}" if self.elsewhere else ""
+            self.notify(
+                f"the current question has no element on this page{where}", severity="warning"
+            )
             return
         cursor = self.view.cursor_offset
         if delta > 0:
             target = next((e for e in mine if e.start > cursor), mine[0])
         else:
             target = next((e for e in reversed(mine) if e.end < cursor), mine[-1])
-        self.focused_id = target.id
-        self._select(target.start, target.end)
-        self.refresh_all()
+        self.show_element(target)
+
+    def action_review(self) -> None:
+        """Every element of the current question on every page (see ``screens.review``)."""
+        from labeler.tui.screens.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen())
 
     def action_question_step(self, delta: int) -> None:
         """Switch to the next/previous question without leaving the page (the watcher
