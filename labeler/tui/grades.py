@@ -15,3 +15,9 @@ GRADE_MEANING: dict[int, str] = {
 
 #: one line for readouts and hints
 GRADE_LEGEND = "1 relevant · 2 important · 3 essential"
+
+
+def grade_meaning(grade: int) -> str:
+    """``g2 important: a main part of the answer``; grades above 3 (imported) say so."""
+    meaning = GRADE_MEANING.get(grade, "above the 1–3 scale (imported)")
+    return f"g{grade} {meaning}"

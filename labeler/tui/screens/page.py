@@ -32,6 +32,7 @@ from labeler.tui import spans
 from labeler.tui.assist import AssistChunk, assist_chunks
 from labeler.tui.attach import attach_selection, quote
 from labeler.tui.bars import coverage_bar
+from labeler.tui.grades import GRADE_LEGEND, grade_meaning
 from labeler.tui.pagemap import PageMap
 from labeler.tui.widgets.page_view import CURRENT, FOCUSED, FOUND, OTHER, STALE, PageView, Span
 
@@ -269,6 +270,23 @@ class PageScreen(Screen[None]):
             return
         start, end = self.view.offsets
         readout = self.query_one("#readout", Static)
+        cursor = self.view.cursor_offset
+        inside = next(
+            (
+                e
+                for e in self.mine()
+                if (start == end and e.start <= cursor <= e.end) or (start, end) == (e.start, e.end)
+            ),
+            None,
+        )
+        if inside is not None:
+            # What the grade means, where the annotator is about to press 1-3.
+            readout.update(
+                f"{inside.start}–{inside.end}  ·  {grade_meaning(inside.grade)}  ·  "
+                f"1-3: {GRADE_LEGEND}"
+            )
+            readout.set_class(False, "-warning")
+            return
         if start == end:
             readout.update(
                 f"cursor {start} of {len(self.page)}  ·  select with shift+arrows, "
