@@ -20,6 +20,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from labeler.store import ElementRow, Store, question_elements, remove_element, set_grade
 from labeler.tui.attach import quote
 from labeler.tui.grades import GRADE_LEGEND
+from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp
@@ -50,7 +51,7 @@ class ReviewScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="review-title")
-        yield DataTable(id="review", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="review", cursor_type="row", zebra_stripes=True)
         yield Static(
             f"enter: open the page at this element · 1-3: grade ({GRADE_LEGEND}) · x: remove",
             id="review-hint",
