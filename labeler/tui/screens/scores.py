@@ -175,10 +175,13 @@ class DrillScreen(ModalScreen[None]):
         question = self.scored.questions[self.query_id]
         d = row.diagnoses[k]
         out = Text(f"{self.query_id}: {question.text}\n", style="bold")
-        out.append(
-            f"diagnosis at k={k}: {d.kind} (best coverage {d.best_coverage:.0%} "
-            f"at rank {d.best_rank})\n\n"
-        )
+        if d.best_rank is None:  # no chunk of the top k holds any of it
+            out.append(f"diagnosis at k={k}: {d.kind} (not retrieved in the top {k})\n\n")
+        else:
+            out.append(
+                f"diagnosis at k={k}: {d.kind} (best coverage {d.best_coverage:.0%} "
+                f"at rank {d.best_rank})\n\n"
+            )
         for element, cells in element_matrix(self.scored, self.query_id, k):
             shown = element.text if len(element.text) <= 90 else element.text[:89] + "…"
             out.append(f"{element.doc} [{element.start}:{element.end}] g{element.grade}\n")
