@@ -33,6 +33,14 @@ class LabelerCommands(Provider):
             ("Redo", app.action_redo, "ctrl+y"),
             ("Help", app.action_help, "F1"),
         ]
+        for r in app.runs:
+            out.append(
+                (
+                    f"Assist run: {r.name}",
+                    partial(app.choose_assist_run, r.id),
+                    f"assist mode shows this run's chunks ({r.questions} q)",
+                )
+            )
         for q in app.questions:
             out.append(
                 (

@@ -38,7 +38,9 @@ HELP = """\
 | `v` | review the current question: every element on every page (`enter` opens it, `1`-`3` grade, `x` remove) |
 | `.` / `,` | next / previous question, staying on the page |
 | `/`, then `n` / `N` | find in page, next / previous match |
-| `A` | assist mode: show a run's top chunks (elements are recorded as assisted) |
+| `A` | assist mode: show a run's top chunks (elements are recorded as assisted); the run chosen on the scores screen |
+| `r` / `+` `-` | assist: next run / more or fewer chunks |
+| `c` / `C` | assist: select the next / previous chunk found on this page |
 | `escape` | back |
 
 **Grades** (how much an element matters to the answer; the gain in nDCG):

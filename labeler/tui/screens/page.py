@@ -29,7 +29,7 @@ from labeler.store import (
     set_grade,
 )
 from labeler.tui import spans
-from labeler.tui.assist import AssistChunk, assist_chunks
+from labeler.tui.assist import AssistChunk, assist_chunks, step_k
 from labeler.tui.attach import attach_selection, quote
 from labeler.tui.bars import coverage_bar
 from labeler.tui.grades import GRADE_LEGEND, grade_meaning
@@ -66,6 +66,12 @@ class PageScreen(Screen[None]):
         Binding("comma", "question_step(-1)", "Prev Q", show=False),
         Binding("A", "assist", "Assist", key_display="A"),
         Binding("v", "review", "Review Q", show=False),
+        # assist mode: which run, how many chunks, jump to a chunk found on this page
+        Binding("r", "assist_run(1)", "Assist run", show=False),
+        Binding("plus", "assist_k(1)", "More chunks", show=False),
+        Binding("minus", "assist_k(-1)", "Fewer chunks", show=False),
+        Binding("c", "chunk_step(1)", "Next chunk", show=False),
+        Binding("C", "chunk_step(-1)", "Prev chunk", show=False),
     ]
 
     def __init__(
@@ -77,6 +83,9 @@ class PageScreen(Screen[None]):
         self.end = end  # with ``position``: open with this span selected
         #: where the current question has elements when it has none on this page
         self.elsewhere = ""
+        #: the assist panel's chunks, with where each is on this page
+        self.chunks: list[AssistChunk] = []
+        self.chunk_index = -1
         self.page = PageMap("")
         self.elements: list[ElementRow] = []
         self.focused_id: int | None = None
@@ -112,6 +121,8 @@ class PageScreen(Screen[None]):
         self.watch(app, "current_query_id", self._question_changed, init=False)
         self.watch(app, "questions", self._questions_changed, init=False)
         self.watch(app, "assist", self._questions_changed, init=False)
+        self.watch(app, "assist_run", self._questions_changed, init=False)
+        self.watch(app, "assist_k", self._questions_changed, init=False)
         self.watch(app, "revision", self.reload, init=False)
         document_id = self.document_id
 
@@ -310,18 +321,28 @@ class PageScreen(Screen[None]):
         panel.display = app.assist
         if not app.assist or q is None or app.assist_run is None:
             return
-        run, qid, ext = app.assist_run, q.id, q.external_id
+        run, qid, ext, k, page = app.assist_run, q.id, q.external_id, app.assist_k, self.page
+        stored = page.stored
 
         def load(store: Store) -> list[AssistChunk]:
-            return assist_chunks(store, run.id, qid, ext)
+            return assist_chunks(store, run.id, qid, ext, k, stored)
 
         def show(chunks: list[AssistChunk]) -> None:
+            if (run, qid, k) != (app.assist_run, app.current_query_id, app.assist_k):
+                return  # a newer load follows
+            self.chunks = chunks
+            self.chunk_index = -1
             out = Text(f"Assist: run {run.name}, top {len(chunks)}\n", style="bold")
+            out.append("r: run · +/-: how many · c/C: jump to a chunk\n", style="dim")
             if not chunks:
                 out.append("no results for this question\n", style="dim")
             for c in chunks:
                 out.append(f"#{c.rank} ")
                 out.append_text(coverage_bar(c.coverage, 12))
+                if c.at is not None:
+                    out.append(f" here {c.at[0]}–{c.at[1]}", style="green")
+                elif c.doc_id and c.doc_id != self.document_id:
+                    out.append(f" on {c.doc_id}", style="dim")
                 shown = c.text if len(c.text) <= 80 else c.text[:79] + "…"
                 out.append(f"\n   {shown!r}\n", style="dim")
             panel.update(out)
@@ -450,6 +471,46 @@ class PageScreen(Screen[None]):
 
     def action_assist(self) -> None:
         self.labeler.toggle_assist()
+
+    def action_assist_run(self, delta: int) -> None:
+        """Show the next stored run's chunks in assist mode."""
+        app = self.labeler
+        if not app.runs:
+            self.notify("no run stored: import a run first", severity="warning")
+            return
+        ids = [r.id for r in app.runs]
+        current = app.assist_run.id if app.assist_run is not None else None
+        index = ids.index(current) if current in ids else -1
+        app.choose_assist_run(ids[(index + delta) % len(ids)])
+
+    def action_assist_k(self, delta: int) -> None:
+        """Show more (``+``) or fewer (``-``) of the run's chunks."""
+        app = self.labeler
+        app.assist_k = step_k(app.assist_k, delta)
+        self.notify(f"assist: top {app.assist_k} chunks", timeout=2)
+
+    def action_chunk_step(self, delta: int) -> None:
+        """Select the next/previous assist chunk whose text is on this page."""
+        if not self.labeler.assist:
+            self.notify("assist mode is off: press A first", severity="warning", timeout=3)
+            return
+        here = [i for i, c in enumerate(self.chunks) if c.at is not None]
+        if not here:
+            elsewhere = sorted({c.doc_id for c in self.chunks if c.doc_id})
+            where = f" (they are on: {', '.join(elsewhere)})" if elsewhere else ""
+            self.notify(f"none of the shown chunks is on this page{where}", severity="warning")
+            return
+        after = [i for i in here if (i > self.chunk_index if delta > 0 else i < self.chunk_index)]
+        if delta > 0:
+            self.chunk_index = after[0] if after else here[0]
+        else:
+            self.chunk_index = after[-1] if after else here[-1]
+        chunk = self.chunks[self.chunk_index]
+        assert chunk.at is not None
+        self._select(*chunk.at)
+        self.query_one("#readout", Static).update(
+            f"chunk #{chunk.rank} at {chunk.at[0]}–{chunk.at[1]}  ·  a: attach it"
+        )
 
     def action_back(self) -> None:
         find = self.query_one("#find", Input)

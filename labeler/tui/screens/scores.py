@@ -79,7 +79,9 @@ class ScoresScreen(Screen[None]):
             self._score(runs[0])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self._score(self.runs[event.option_index])
+        run = self.runs[event.option_index]
+        self.labeler.assist_run = run  # the run chosen here is the one assist mode shows
+        self._score(run)
 
     def action_rescore(self) -> None:
         options = self.query_one("#runs", OptionList)
