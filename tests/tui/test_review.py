@@ -12,7 +12,13 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 from tui_support import run_app, settle
 
-from labeler.store import Store, attach_element, question_elements, upsert_document
+from labeler.store import (
+    Store,
+    attach_element,
+    question_elements,
+    remove_element,
+    upsert_document,
+)
 from labeler.tui.app import LabelerApp
 from labeler.tui.screens.page import PageScreen
 from labeler.tui.screens.review import ReviewScreen
@@ -163,5 +169,26 @@ def test_page_without_elements_of_the_question_names_its_pages(store: Store) -> 
         await settle(app, pilot)
         warned = [n.message for n in app._notifications]
         assert any("policy.html (2), wal.html (1)" in m for m in warned)
+
+    run_app(store, body)
+
+
+def test_grading_an_element_removed_meanwhile_names_it_not_its_id(store: Store) -> None:
+    seed_q1(store)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await open_page(app, pilot, "policy.html")
+        await pilot.press("v")
+        await settle(app, pilot)
+        with store.write() as s:  # another annotator removes the first row meanwhile
+            remove_element(s, question_elements(s, 1)[0].id, actor="bob")
+        await pilot.press("2")
+        await settle(app, pilot)
+        said = [n.message for n in app._notifications]
+        assert (
+            "'FR-001: The index is never the source o…' (policy.html 7–55) is no longer "
+            "stored (removed meanwhile)" in said
+        )
+        assert not any("id" in m.split() for m in said)
 
     run_app(store, body)

@@ -30,7 +30,7 @@ from labeler.store import (
 )
 from labeler.tui import spans
 from labeler.tui.assist import AssistChunk, assist_chunks, step_k
-from labeler.tui.attach import attach_selection, quote
+from labeler.tui.attach import attach_selection, element_words, gone_as, quote
 from labeler.tui.bars import coverage_bar
 from labeler.tui.grades import GRADE_LEGEND, grade_meaning
 from labeler.tui.pagemap import PageMap
@@ -396,7 +396,7 @@ class PageScreen(Screen[None]):
         actor = self.labeler.annotator
 
         def job(store: Store) -> ElementRow:
-            with store.write() as s:
+            with store.write() as s, gone_as(element_words(target)):
                 return set_grade(s, target.id, grade, actor=actor)
 
         def done(row: ElementRow) -> None:
@@ -419,7 +419,7 @@ class PageScreen(Screen[None]):
         actor = self.labeler.annotator
 
         def job(store: Store) -> None:
-            with store.write() as s:
+            with store.write() as s, gone_as(element_words(target)):
                 remove_element(s, target.id, actor=actor)
 
         def done(_: None) -> None:
@@ -467,7 +467,7 @@ class PageScreen(Screen[None]):
 
     def _question_name(self, query_id: int) -> str:
         q = next((x for x in self.labeler.questions if x.id == query_id), None)
-        return q.external_id if q is not None else f"question {query_id}"
+        return q.external_id if q is not None else "a question no longer in this gold set"
 
     def action_assist(self) -> None:
         self.labeler.toggle_assist()

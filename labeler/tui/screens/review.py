@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from labeler.store import ElementRow, Store, question_elements, remove_element, set_grade
-from labeler.tui.attach import quote
+from labeler.tui.attach import element_words, gone_as, quote
 from labeler.tui.grades import GRADE_LEGEND
 from labeler.tui.widgets.row_table import RowTable
 
@@ -158,7 +158,7 @@ class ReviewScreen(Screen[None]):
         actor = app.annotator
 
         def job(store: Store) -> ElementRow:
-            with store.write() as s:
+            with store.write() as s, gone_as(element_words(target)):
                 return set_grade(s, target.id, grade, actor=actor)
 
         def done(row: ElementRow) -> None:
@@ -181,7 +181,7 @@ class ReviewScreen(Screen[None]):
         actor = app.annotator
 
         def job(store: Store) -> None:
-            with store.write() as s:
+            with store.write() as s, gone_as(element_words(target)):
                 remove_element(s, target.id, actor=actor)
 
         def done(_: None) -> None:
