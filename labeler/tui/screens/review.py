@@ -40,6 +40,12 @@ class ReviewScreen(Screen[None]):
         Binding("comma", "question_step(-1)", "Prev Q", show=False),
     ]
 
+    DEFAULT_CSS = """
+    ReviewScreen #review { height: 1fr; }
+    ReviewScreen #review-title, ReviewScreen #review-hint { padding: 0 1; }
+    ReviewScreen #review-hint { color: $text-muted; }
+    """
+
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[ElementRow] = []
