@@ -50,11 +50,40 @@ class Reversal:
     entity: str
     entity_id: int
     entry_id: int
+    #: what changed in the annotator's words (question id, quoted text, page, offsets)
+    label: str = ""
 
     def describe(self) -> str:
-        """A short sentence for the status line, e.g. ``undone: add element 12``."""
+        """A short sentence for the status line naming questions and text, never database
+        ids, e.g. ``undone: add element of q2: 'WAL mode…' (wal.html 41–72)``."""
         verb = "undone" if self.kind == AUDIT_UNDO else "redone"
-        return f"{verb}: {self.action} {self.entity} {self.entity_id}"
+        return f"{verb}: {self.action} {self.label or self.entity}"
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _label(
+    session: Session, entity: str, data: dict[str, Any] | None, other: dict[str, Any] | None
+) -> str:
+    """Name the row of an audit entry from its snapshots (``data``, else ``other``): an
+    element by its question's id, text, page and offsets; a question by its id. A grade
+    change also says the grades, from ``other`` to ``data``."""
+    row = data if data is not None else other
+    if row is None:
+        return entity
+    if entity == "query":
+        return f"question {row.get('external_id', '?')}"
+    query = session.get(Query, row.get("query_id"))
+    name = query.external_id if query is not None else "a deleted question"
+    label = (
+        f"element of {name}: {_quote(str(row.get('text', '')))} "
+        f"({row.get('document_id')} {row.get('start')}–{row.get('end')})"
+    )
+    if data is not None and other is not None and data.get("grade") != other.get("grade"):
+        label += f", g{other.get('grade')} → g{data.get('grade')}"
+    return label
 
 
 def _stacks(session: Session, actor: str) -> tuple[list[AuditEntry], list[AuditEntry]]:
@@ -136,7 +165,7 @@ def _refuse_duplicate(session: Session, element: dict[str, Any], where: str) -> 
     if same is not None:
         raise UndoConflict(
             f"{where}: {element['document_id']} {element['start']}–{element['end']} was "
-            f"labelled again since (element {same}); cannot bring back a second copy"
+            "labelled again since; cannot bring back a second copy"
         )
 
 
@@ -145,7 +174,7 @@ def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reve
     assert entry.id is not None
     model = _model(entry.entity)
     row = session.get(model, entry.entity_id)
-    where = f"{entry.entity} {entry.entity_id}"
+    where = _label(session, entry.entity, entry.after or entry.before, None)
     if entry.after is None:
         if row is not None:
             raise UndoConflict(f"{where} exists again; cannot bring back the removed one")
@@ -198,7 +227,8 @@ def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reve
     assert reversal.id is not None
     # Name the user's original action: "undone: add …", "redone: add …".
     original = entry.action if kind == AUDIT_UNDO else reversal.action
-    return Reversal(kind, original, entry.entity, entry.entity_id, reversal.id)
+    label = _label(session, entry.entity, before, now)
+    return Reversal(kind, original, entry.entity, entry.entity_id, reversal.id, label)
 
 
 __all__ = ["AUDIT_DO", "Reversal", "UndoConflict", "can_redo", "can_undo", "redo", "undo"]

@@ -38,6 +38,7 @@ from labeler.store import (
     redo,
     undo,
 )
+from labeler.tui.assist import ASSIST_TOP_K
 from labeler.tui.commands import LabelerCommands
 from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.help import HelpScreen
@@ -80,6 +81,10 @@ class LabelerApp(App[int]):
     assist: var[bool] = var(False)
     #: bumped after every committed write; screens showing stored rows re-read them
     revision: var[int] = var(0)
+    #: the run assist mode shows (default: the first; the scores screen's choice after)
+    assist_run: var[RunSummary | None] = var(None)
+    #: how many of its chunks assist mode shows
+    assist_k: var[int] = var(ASSIST_TOP_K)
 
     def __init__(
         self,
@@ -96,7 +101,6 @@ class LabelerApp(App[int]):
         self.wanted_gold_set = gold_set
         self.gold_set_name = ""
         self.runs: list[RunSummary] = []
-        self.assist_run: RunSummary | None = None
         self._db_lock = asyncio.Lock()
         self.sub_title = f"{annotator}"
         store.on_wait = self._waiting  # a write held up by another process says so
@@ -296,6 +300,13 @@ class LabelerApp(App[int]):
             )
         else:
             self.notify("assist OFF: blind labelling", timeout=3)
+
+    def choose_assist_run(self, run_id: int) -> None:
+        """Make the stored run ``run_id`` the one assist mode shows."""
+        run = next((r for r in self.runs if r.id == run_id), None)
+        if run is not None:
+            self.assist_run = run
+            self.notify(f"assist run: {run.name}", timeout=3)
 
     def refresh_runs(self) -> None:
         """Re-read the stored runs (after an import in another process)."""

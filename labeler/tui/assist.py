@@ -11,6 +11,8 @@ from labeler.store import Store, page_text, question_elements, run_chunks
 from scoring import Grade, classify
 
 ASSIST_TOP_K = 5
+#: the numbers of chunks ``+`` and ``-`` step through
+ASSIST_KS = (1, 3, 5, 10, 20, 50)
 
 
 @dataclass(frozen=True)
@@ -22,12 +24,31 @@ class AssistChunk:
     doc_id: str | None
     coverage: float
     grade: Grade
+    #: where the chunk's text first occurs on the page shown (start, end), if it does
+    at: tuple[int, int] | None = None
+
+
+def step_k(k: int, delta: int) -> int:
+    """The next (``delta`` > 0) or previous number of chunks in :data:`ASSIST_KS`,
+    staying at the ends."""
+    larger = [n for n in ASSIST_KS if n > k]
+    smaller = [n for n in ASSIST_KS if n < k]
+    if delta > 0:
+        return larger[0] if larger else k
+    return smaller[-1] if smaller else k
 
 
 def assist_chunks(
-    store: Store, run_id: int, query_id: int, external_id: str, k: int = ASSIST_TOP_K
+    store: Store,
+    run_id: int,
+    query_id: int,
+    external_id: str,
+    k: int = ASSIST_TOP_K,
+    page: str | None = None,
 ) -> list[AssistChunk]:
-    """The top ``k`` chunks of run ``run_id`` for a question, best coverage per chunk."""
+    """The top ``k`` chunks of run ``run_id`` for a question, best coverage per chunk;
+    with ``page`` (the text shown), where each chunk's text occurs on it (exact match,
+    first occurrence; None for a chunk of another page or a reworded one)."""
     with store.session() as s:
         chunks = run_chunks(s, run_id, external_id).get(external_id, [])[:k]
         elements = question_elements(s, query_id)
@@ -39,5 +60,9 @@ def assist_chunks(
             c = classify(pages[e.document_id], e.text, chunk.text)
             if (c.grade, c.coverage) > (best_grade, best_cov):
                 best_grade, best_cov = c.grade, c.coverage
-        out.append(AssistChunk(chunk.rank, chunk.text, chunk.doc_id, best_cov, best_grade))
+        at = None
+        found = page.find(chunk.text) if page is not None and chunk.text else -1
+        if found >= 0:
+            at = (found, found + len(chunk.text))
+        out.append(AssistChunk(chunk.rank, chunk.text, chunk.doc_id, best_cov, best_grade, at))
     return out

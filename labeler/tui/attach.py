@@ -7,8 +7,11 @@ overlaps another element of the question is stored only after a y/n confirmation
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from labeler.errors import NotFoundError
 from labeler.store import (
     ElementRow,
     QuestionRow,
@@ -92,7 +95,7 @@ def _store_element(screen: PageScreen, q: QuestionRow, start: int, end: int) -> 
     document_id, actor, assisted = screen.document_id, app.annotator, app.assist
 
     def job(store: Store) -> tuple[ElementRow, list[ElementRow]]:
-        with store.write() as s:
+        with store.write() as s, gone_as(f"question {q.external_id}"):
             row = attach_element(
                 s, q.id, document_id, start, end, annotator=actor, assisted=assisted
             )
@@ -121,3 +124,18 @@ def quote(text: str, limit: int = 40) -> str:
     """``text`` quoted for a message, cut to ``limit`` characters with an ellipsis."""
     shown = text if len(text) <= limit else text[: limit - 1] + "…"
     return repr(shown)
+
+
+@contextmanager
+def gone_as(what: str) -> Iterator[None]:
+    """Reword the store's "no element with id 86" (the row was removed meanwhile, by
+    another annotator or an undo) in the annotator's words: ``what`` names it."""
+    try:
+        yield
+    except NotFoundError as err:
+        raise NotFoundError(f"{what} is no longer stored (removed meanwhile)") from err
+
+
+def element_words(e: ElementRow) -> str:
+    """An element as the annotator knows it: quoted text, page and offsets."""
+    return f"{quote(e.text)} ({e.document_id} {e.start}–{e.end})"

@@ -12,6 +12,12 @@ if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp
 
 
+def _review(app: LabelerApp) -> None:
+    from labeler.tui.screens.review import ReviewScreen
+
+    app.push_screen(ReviewScreen())
+
+
 class LabelerCommands(Provider):
     """Questions of the current gold set plus the app's own commands."""
 
@@ -21,11 +27,20 @@ class LabelerCommands(Provider):
             ("Questions screen", partial(app.switch_mode, "questions"), "F2"),
             ("Documents screen", partial(app.switch_mode, "documents"), "F3"),
             ("Scores screen", partial(app.switch_mode, "scores"), "F4"),
+            ("Review question", partial(_review, app), "every element of the current question"),
             ("Toggle assist mode", app.toggle_assist, "show a run's chunks while labelling"),
             ("Undo", app.action_undo, "ctrl+z"),
             ("Redo", app.action_redo, "ctrl+y"),
             ("Help", app.action_help, "F1"),
         ]
+        for r in app.runs:
+            out.append(
+                (
+                    f"Assist run: {r.name}",
+                    partial(app.choose_assist_run, r.id),
+                    f"assist mode shows this run's chunks ({r.questions} q)",
+                )
+            )
         for q in app.questions:
             out.append(
                 (

@@ -89,7 +89,8 @@ def test_grade_update_delete_are_audited(store: Store) -> None:
         assert page_elements(s, "p.html") == []
     # undo brings the question back with its element
     with store.write() as s:
-        assert undo(s, actor="ana") is not None
+        back = undo(s, actor="ana")
+    assert back is not None and back.describe() == "undone: remove question q1"
     with store.session() as s:
         assert [e.grade for e in question_elements(s, q1)] == [3]
 
@@ -101,7 +102,10 @@ def test_undo_redo_sequence(store: Store) -> None:
         set_grade(s, e.id, 2, actor="ana")
     with store.write() as s:
         r = undo(s, actor="ana")
-    assert r is not None and r.describe() == f"undone: change element {e.id}"
+    assert r is not None and r.describe() == (
+        "undone: change element of q1: 'FR-001: The index is never the source o…' "
+        "(p.html 7–55), g2 → g1"
+    )
     with store.session() as s:
         assert question_elements(s, q1)[0].grade == 1
     with store.write() as s:
@@ -110,8 +114,11 @@ def test_undo_redo_sequence(store: Store) -> None:
         assert question_elements(s, q1) == []
         assert can_redo(s, "ana")
     with store.write() as s:
-        redo(s, actor="ana")
-        redo(s, actor="ana")
+        first, second = redo(s, actor="ana"), redo(s, actor="ana")
+    assert first is not None and first.describe() == (
+        "redone: add element of q1: 'FR-001: The index is never the source o…' (p.html 7–55)"
+    )
+    assert second is not None and second.describe().endswith("(p.html 7–55), g1 → g2")
     with store.session() as s:
         assert [(x.id, x.grade) for x in question_elements(s, q1)] == [(e.id, 2)]
         assert not can_redo(s, "ana")

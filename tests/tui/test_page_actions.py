@@ -138,7 +138,10 @@ def test_undo_and_redo_survive_a_restart(store: Store, db: Path) -> None:
         await pilot.press("ctrl+z")  # undo the attach
         await settle(app, pilot)
         assert app.screen.mine() == []  # type: ignore[attr-defined]
-        assert "undone: add element 1" in messages(app)
+        assert (
+            "undone: add element of q1: 'FR-001: The index is never the source o…' "
+            "(policy.html 7–55)" in messages(app)
+        )
 
     run_app(store, label)
     assert elements(store) == []

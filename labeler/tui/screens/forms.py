@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, TextArea
+
+from labeler.errors import LabelerError
+
+if TYPE_CHECKING:
+    from labeler.store import Store
+    from labeler.tui.app import LabelerApp
 
 
 @dataclass(frozen=True)
@@ -22,17 +29,36 @@ class QuestionForm:
 
 
 class QuestionDialog(ModalScreen[QuestionForm | None]):
-    """Add or edit a question: id, text and notes."""
+    """Add or edit a question: id, text and notes.
+
+    What is missing (an empty id: the grey placeholder is an example, not a value) is said
+    inside the dialog. With ``store``, saving runs ``store(database, form)`` as a database
+    job first and closes only when it succeeded, handing its result to ``stored``; a refusal
+    (a duplicate id, say) is shown in the dialog, which stays open with what was typed.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "save", "Save", priority=True),
     ]
+    DEFAULT_CSS = """
+    QuestionDialog .dialog-error { color: $error; text-style: bold; }
+    """
 
-    def __init__(self, title: str, initial: QuestionForm | None = None) -> None:
+    def __init__(
+        self,
+        title: str,
+        initial: QuestionForm | None = None,
+        *,
+        store: Callable[[Store, QuestionForm], Any] | None = None,
+        stored: Callable[[Any], None] | None = None,
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.initial = initial or QuestionForm("", "", "")
+        self.store_form = store
+        self.stored = stored
+        self.saving = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -43,20 +69,59 @@ class QuestionDialog(ModalScreen[QuestionForm | None]):
             yield Input(self.initial.text, placeholder="Who approves…?", id="qtext")
             yield Label("Notes")
             yield TextArea(self.initial.notes, id="qnotes", soft_wrap=True)
+            yield Label("", id="qerror", classes="dialog-error")
             with Horizontal(classes="buttons"):
                 yield Button("Save (ctrl+s)", variant="primary", id="save")
                 yield Button("Cancel (esc)", id="cancel")
 
     def on_mount(self) -> None:
+        self.query_one("#qerror", Label).display = False
         self.query_one("#qid", Input).focus()
+
+    def error(self, message: str) -> None:
+        """Say what is wrong inside the dialog (empty to clear)."""
+        label = self.query_one("#qerror", Label)
+        label.update(message)
+        label.display = bool(message)
 
     def action_save(self) -> None:
         qid = self.query_one("#qid", Input).value.strip()
         text = self.query_one("#qtext", Input).value.strip()
-        if not qid or not text:
-            self.notify("a question needs an id and a text", severity="warning")
+        if not qid:
+            self.error("type an id for the question (the grey q1 is only an example)")
+            self.query_one("#qid", Input).focus()
             return
-        self.dismiss(QuestionForm(qid, text, self.query_one("#qnotes", TextArea).text))
+        if not text:
+            self.error("type the question's text")
+            self.query_one("#qtext", Input).focus()
+            return
+        form = QuestionForm(qid, text, self.query_one("#qnotes", TextArea).text)
+        if self.store_form is None:
+            self.dismiss(form)
+            return
+        if self.saving:
+            return  # one save at a time: a second ctrl+s must not add it twice
+        self.saving = True
+        self.error("saving…")
+        store_form = self.store_form
+
+        def job(database: Store) -> tuple[bool, Any]:
+            try:
+                return True, store_form(database, form)
+            except LabelerError as err:  # refused: say so here, keep what was typed
+                return False, str(err)
+
+        def done(outcome: tuple[bool, Any]) -> None:
+            self.saving = False
+            ok, value = outcome
+            if not ok:
+                self.error(str(value))
+                return
+            self.dismiss(form)
+            if self.stored is not None:
+                self.stored(value)
+
+        cast("LabelerApp", self.app).db(job, done, what="save question")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

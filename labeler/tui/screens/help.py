@@ -10,6 +10,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
+from labeler.tui.grades import GRADE_MEANING
+
 HELP = """\
 # labeler — key bindings
 
@@ -30,19 +32,26 @@ HELP = """\
 | `W` / `S` / `B` | shrink to the whole words / sentences / blocks inside |
 | `t` | trim surrounding whitespace |
 | `a` or `enter` | attach the selection to the current question (saved at once) |
-| `1` `2` `3` | grade the element under the cursor |
+| `1` `2` `3` | grade the element under the cursor (see the grades below) |
 | `x` | remove the element under the cursor |
-| `]` / `[` | next / previous element of the current question |
+| `]` / `[` | next / previous element of the current question on this page |
+| `v` | review the current question: every element on every page (`enter` opens it, `1`-`3` grade, `x` remove) |
 | `.` / `,` | next / previous question, staying on the page |
 | `/`, then `n` / `N` | find in page, next / previous match |
-| `A` | assist mode: show a run's top chunks (elements are recorded as assisted) |
+| `A` | assist mode: show a run's top chunks (elements are recorded as assisted); the run chosen on the scores screen |
+| `r` / `+` `-` | assist: next run / more or fewer chunks |
+| `c` / `C` | assist: select the next / previous chunk found on this page |
 | `escape` | back |
 
-The readout under the page shows start–end, length and how many times the selected text
-occurs on the page; more than once is flagged (scoring will flag repeated text).
+**Grades** (how much an element matters to the answer; the gain in nDCG):
+{grades}. New elements get grade 1.
+
+The readout under the page shows the grade of the element under the cursor, or for a
+selection its start–end, length and how many times the selected text occurs on the page;
+more than once is flagged (scoring will flag repeated text).
 Every change is committed at once and written to the audit log with your name;
 undo and redo follow your own changes only, also after a restart.
-"""
+""".replace("{grades}", " · ".join(f"`{g}` {m}" for g, m in GRADE_MEANING.items()))
 
 
 class HelpScreen(ModalScreen[None]):

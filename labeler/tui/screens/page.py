@@ -24,13 +24,15 @@ from labeler.store import (
     Store,
     page_and_blocks,
     page_elements,
+    question_elements,
     remove_element,
     set_grade,
 )
 from labeler.tui import spans
-from labeler.tui.assist import AssistChunk, assist_chunks
-from labeler.tui.attach import attach_selection, quote
+from labeler.tui.assist import AssistChunk, assist_chunks, step_k
+from labeler.tui.attach import attach_selection, element_words, gone_as, quote
 from labeler.tui.bars import coverage_bar
+from labeler.tui.grades import GRADE_LEGEND, grade_meaning
 from labeler.tui.pagemap import PageMap
 from labeler.tui.widgets.page_view import CURRENT, FOCUSED, FOUND, OTHER, STALE, PageView, Span
 
@@ -63,12 +65,27 @@ class PageScreen(Screen[None]):
         Binding("full_stop", "question_step(1)", "Next Q", key_display="."),
         Binding("comma", "question_step(-1)", "Prev Q", show=False),
         Binding("A", "assist", "Assist", key_display="A"),
+        Binding("v", "review", "Review Q", show=False),
+        # assist mode: which run, how many chunks, jump to a chunk found on this page
+        Binding("r", "assist_run(1)", "Assist run", show=False),
+        Binding("plus", "assist_k(1)", "More chunks", show=False),
+        Binding("minus", "assist_k(-1)", "Fewer chunks", show=False),
+        Binding("c", "chunk_step(1)", "Next chunk", show=False),
+        Binding("C", "chunk_step(-1)", "Prev chunk", show=False),
     ]
 
-    def __init__(self, document_id: str, *, position: int | None = None) -> None:
+    def __init__(
+        self, document_id: str, *, position: int | None = None, end: int | None = None
+    ) -> None:
         super().__init__()
         self.document_id = document_id
         self.position = position
+        self.end = end  # with ``position``: open with this span selected
+        #: where the current question has elements when it has none on this page
+        self.elsewhere = ""
+        #: the assist panel's chunks, with where each is on this page
+        self.chunks: list[AssistChunk] = []
+        self.chunk_index = -1
         self.page = PageMap("")
         self.elements: list[ElementRow] = []
         self.focused_id: int | None = None
@@ -105,6 +122,8 @@ class PageScreen(Screen[None]):
         self.watch(app, "current_query_id", self._question_changed, init=False)
         self.watch(app, "questions", self._questions_changed, init=False)
         self.watch(app, "assist", self._questions_changed, init=False)
+        self.watch(app, "assist_run", self._questions_changed, init=False)
+        self.watch(app, "assist_k", self._questions_changed, init=False)
         self.watch(app, "revision", self.reload, init=False)
         document_id = self.document_id
 
@@ -124,7 +143,11 @@ class PageScreen(Screen[None]):
         self.loaded = True
         self.sub_title = self.document_id
         if self.position is not None and 0 <= self.position <= len(self.page):
-            self.view.select_offsets(self.position, self.position)
+            end = self.end if self.end is not None and self.end <= len(self.page) else None
+            self.view.select_offsets(self.position, self.position if end is None else end)
+            self.focused_id = next(
+                (e.id for e in self.mine() if (e.start, e.end) == (self.position, end)), None
+            )
         self.refresh_all()
 
     # -- redraw ---------------------------------------------------------------------------
@@ -132,6 +155,7 @@ class PageScreen(Screen[None]):
     def _question_changed(self) -> None:
         """Another question is current: redraw everything and drop the selection."""
         self.focused_id = None
+        self.elsewhere = ""
         if not self.loaded:
             return
         cursor = self.view.cursor_offset
@@ -165,6 +189,43 @@ class PageScreen(Screen[None]):
         self._show_elements()
         self._show_readout()
         self._load_assist()
+        self._load_elsewhere()
+
+    def _load_elsewhere(self) -> None:
+        """When the current question has no element on this page, find the pages where it
+        has some, so the panel (and ``]``) can say where to go."""
+        qid = self.labeler.current_query_id
+        if qid is None or self.mine():
+            self.elsewhere = ""
+            return
+        document_id = self.document_id
+
+        def load(store: Store) -> list[ElementRow]:
+            with store.session() as s:
+                return question_elements(s, qid)
+
+        def loaded(rows: list[ElementRow]) -> None:
+            if qid != self.labeler.current_query_id or self.mine():
+                return  # stale answer: a newer redraw asked again
+            counts: dict[str, int] = {}
+            for e in rows:
+                if e.document_id != document_id:
+                    counts[e.document_id] = counts.get(e.document_id, 0) + 1
+            name = self._question_name(qid)
+            if counts:
+                pages = ", ".join(f"{doc} ({n})" for doc, n in counts.items())
+                self.elsewhere = f"{name} has elements on: {pages}  (v: review)"
+            else:
+                self.elsewhere = f"{name} has no elements on any page yet"
+            self._show_elements()
+
+        self.labeler.db(load, loaded, what="question pages")
+
+    def show_element(self, element: ElementRow) -> None:
+        """Select ``element`` (of this page) and focus it, e.g. coming from the review."""
+        self.focused_id = element.id
+        self._select(element.start, element.end)
+        self.refresh_all()
 
     def mine(self) -> list[ElementRow]:
         """The current question's elements on this page, by start."""
@@ -209,6 +270,8 @@ class PageScreen(Screen[None]):
             lines.append(f"{marker}{e.start}–{e.end} g{e.grade} {e.annotator}{flags}\n")
             shown = e.text if len(e.text) <= 70 else e.text[:69] + "…"
             lines.append(f"   {shown!r}\n", style="dim")
+        if not mine and self.elsewhere:
+            lines.append(self.elsewhere + "\n", style="yellow")
         others = len(self.elements) - len(mine)
         if others:
             lines.append(f"\n{others} element(s) of other questions (dim)\n", style="dim")
@@ -219,6 +282,23 @@ class PageScreen(Screen[None]):
             return
         start, end = self.view.offsets
         readout = self.query_one("#readout", Static)
+        cursor = self.view.cursor_offset
+        inside = next(
+            (
+                e
+                for e in self.mine()
+                if (start == end and e.start <= cursor <= e.end) or (start, end) == (e.start, e.end)
+            ),
+            None,
+        )
+        if inside is not None:
+            # What the grade means, where the annotator is about to press 1-3.
+            readout.update(
+                f"{inside.start}–{inside.end}  ·  {grade_meaning(inside.grade)}  ·  "
+                f"1-3: {GRADE_LEGEND}"
+            )
+            readout.set_class(False, "-warning")
+            return
         if start == end:
             readout.update(
                 f"cursor {start} of {len(self.page)}  ·  select with shift+arrows, "
@@ -242,18 +322,28 @@ class PageScreen(Screen[None]):
         panel.display = app.assist
         if not app.assist or q is None or app.assist_run is None:
             return
-        run, qid, ext = app.assist_run, q.id, q.external_id
+        run, qid, ext, k, page = app.assist_run, q.id, q.external_id, app.assist_k, self.page
+        stored = page.stored
 
         def load(store: Store) -> list[AssistChunk]:
-            return assist_chunks(store, run.id, qid, ext)
+            return assist_chunks(store, run.id, qid, ext, k, stored)
 
         def show(chunks: list[AssistChunk]) -> None:
+            if (run, qid, k) != (app.assist_run, app.current_query_id, app.assist_k):
+                return  # a newer load follows
+            self.chunks = chunks
+            self.chunk_index = -1
             out = Text(f"Assist: run {run.name}, top {len(chunks)}\n", style="bold")
+            out.append("r: run · +/-: how many · c/C: jump to a chunk\n", style="dim")
             if not chunks:
                 out.append("no results for this question\n", style="dim")
             for c in chunks:
                 out.append(f"#{c.rank} ")
                 out.append_text(coverage_bar(c.coverage, 12))
+                if c.at is not None:
+                    out.append(f" here {c.at[0]}–{c.at[1]}", style="green")
+                elif c.doc_id and c.doc_id != self.document_id:
+                    out.append(f" on {c.doc_id}", style="dim")
                 shown = c.text if len(c.text) <= 80 else c.text[:79] + "…"
                 out.append(f"\n   {shown!r}\n", style="dim")
             panel.update(out)
@@ -324,7 +414,7 @@ class PageScreen(Screen[None]):
         actor = self.labeler.annotator
 
         def job(store: Store) -> ElementRow:
-            with store.write() as s:
+            with store.write() as s, gone_as(element_words(target)):
                 return set_grade(s, target.id, grade, actor=actor)
 
         def done(row: ElementRow) -> None:
@@ -347,7 +437,7 @@ class PageScreen(Screen[None]):
         actor = self.labeler.annotator
 
         def job(store: Store) -> None:
-            with store.write() as s:
+            with store.write() as s, gone_as(element_words(target)):
                 remove_element(s, target.id, actor=actor)
 
         def done(_: None) -> None:
@@ -369,16 +459,23 @@ class PageScreen(Screen[None]):
         """Jump to the next/previous element of the current question on this page."""
         mine = self.mine()
         if not mine:
-            self.notify("the current question has no element on this page", severity="warning")
+            where = f": {self.elsewhere}" if self.elsewhere else ""
+            self.notify(
+                f"the current question has no element on this page{where}", severity="warning"
+            )
             return
         cursor = self.view.cursor_offset
         if delta > 0:
             target = next((e for e in mine if e.start > cursor), mine[0])
         else:
             target = next((e for e in reversed(mine) if e.end < cursor), mine[-1])
-        self.focused_id = target.id
-        self._select(target.start, target.end)
-        self.refresh_all()
+        self.show_element(target)
+
+    def action_review(self) -> None:
+        """Every element of the current question on every page (see ``screens.review``)."""
+        from labeler.tui.screens.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen())
 
     def action_question_step(self, delta: int) -> None:
         """Switch to the next/previous question without leaving the page (the watcher
@@ -388,10 +485,50 @@ class PageScreen(Screen[None]):
 
     def _question_name(self, query_id: int) -> str:
         q = next((x for x in self.labeler.questions if x.id == query_id), None)
-        return q.external_id if q is not None else f"question {query_id}"
+        return q.external_id if q is not None else "a question no longer in this gold set"
 
     def action_assist(self) -> None:
         self.labeler.toggle_assist()
+
+    def action_assist_run(self, delta: int) -> None:
+        """Show the next stored run's chunks in assist mode."""
+        app = self.labeler
+        if not app.runs:
+            self.notify("no run stored: import a run first", severity="warning")
+            return
+        ids = [r.id for r in app.runs]
+        current = app.assist_run.id if app.assist_run is not None else None
+        index = ids.index(current) if current in ids else -1
+        app.choose_assist_run(ids[(index + delta) % len(ids)])
+
+    def action_assist_k(self, delta: int) -> None:
+        """Show more (``+``) or fewer (``-``) of the run's chunks."""
+        app = self.labeler
+        app.assist_k = step_k(app.assist_k, delta)
+        self.notify(f"assist: top {app.assist_k} chunks", timeout=2)
+
+    def action_chunk_step(self, delta: int) -> None:
+        """Select the next/previous assist chunk whose text is on this page."""
+        if not self.labeler.assist:
+            self.notify("assist mode is off: press A first", severity="warning", timeout=3)
+            return
+        here = [i for i, c in enumerate(self.chunks) if c.at is not None]
+        if not here:
+            elsewhere = sorted({c.doc_id for c in self.chunks if c.doc_id})
+            where = f" (they are on: {', '.join(elsewhere)})" if elsewhere else ""
+            self.notify(f"none of the shown chunks is on this page{where}", severity="warning")
+            return
+        after = [i for i in here if (i > self.chunk_index if delta > 0 else i < self.chunk_index)]
+        if delta > 0:
+            self.chunk_index = after[0] if after else here[0]
+        else:
+            self.chunk_index = after[-1] if after else here[-1]
+        chunk = self.chunks[self.chunk_index]
+        assert chunk.at is not None
+        self._select(*chunk.at)
+        self.query_one("#readout", Static).update(
+            f"chunk #{chunk.rank} at {chunk.at[0]}–{chunk.at[1]}  ·  a: attach it"
+        )
 
     def action_back(self) -> None:
         find = self.query_one("#find", Input)

@@ -28,6 +28,7 @@ from labeler.store import (
 )
 from labeler.tui.question_edit import edit_question
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
+from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp
@@ -60,7 +61,7 @@ class QuestionsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="progress")
-        yield DataTable(id="questions", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="questions", cursor_type="row", zebra_stripes=True)
         yield Static("", id="notes")
         yield Footer()
 
@@ -168,31 +169,27 @@ class QuestionsScreen(Screen[None]):
         app = self.labeler
         name, actor = app.gold_set_name, app.annotator
 
-        def save(form: QuestionForm | None) -> None:
-            if form is None:
-                return
+        def job(store: Store, form: QuestionForm) -> tuple[int, str]:
+            # Runs from the dialog: a refusal (duplicate id) keeps it open with the text.
+            with store.write() as s:
+                q = add_query(
+                    s,
+                    get_gold_set(s, name),
+                    form.external_id,
+                    form.text,
+                    actor=actor,
+                    notes=form.notes,
+                )
+                assert q.id is not None
+                return q.id, q.external_id
 
-            def job(store: Store) -> int:
-                with store.write() as s:
-                    q = add_query(
-                        s,
-                        get_gold_set(s, name),
-                        form.external_id,
-                        form.text,
-                        actor=actor,
-                        notes=form.notes,
-                    )
-                    assert q.id is not None
-                    return q.id
+        def done(added: tuple[int, str]) -> None:
+            query_id, external_id = added
+            app.current_query_id = query_id
+            self.notify(f"question {external_id} added", title="saved", timeout=3)
+            app.changed()
 
-            def done(query_id: int) -> None:
-                app.current_query_id = query_id
-                self.notify(f"question {form.external_id} added", title="saved", timeout=3)
-                app.changed()
-
-            app.db(job, done, what="add question")
-
-        self.app.push_screen(QuestionDialog(f"New question in {name}"), save)
+        self.app.push_screen(QuestionDialog(f"New question in {name}", store=job, stored=done))
 
     def action_edit(self) -> None:
         """Edit the question under the cursor (see :func:`edit_question`)."""

@@ -79,7 +79,9 @@ class ScoresScreen(Screen[None]):
             self._score(runs[0])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self._score(self.runs[event.option_index])
+        run = self.runs[event.option_index]
+        self.labeler.assist_run = run  # the run chosen here is the one assist mode shows
+        self._score(run)
 
     def action_rescore(self) -> None:
         options = self.query_one("#runs", OptionList)
@@ -175,10 +177,13 @@ class DrillScreen(ModalScreen[None]):
         question = self.scored.questions[self.query_id]
         d = row.diagnoses[k]
         out = Text(f"{self.query_id}: {question.text}\n", style="bold")
-        out.append(
-            f"diagnosis at k={k}: {d.kind} (best coverage {d.best_coverage:.0%} "
-            f"at rank {d.best_rank})\n\n"
-        )
+        if d.best_rank is None:  # no chunk of the top k holds any of it
+            out.append(f"diagnosis at k={k}: {d.kind} (not retrieved in the top {k})\n\n")
+        else:
+            out.append(
+                f"diagnosis at k={k}: {d.kind} (best coverage {d.best_coverage:.0%} "
+                f"at rank {d.best_rank})\n\n"
+            )
         for element, cells in element_matrix(self.scored, self.query_id, k):
             shown = element.text if len(element.text) <= 90 else element.text[:89] + "…"
             out.append(f"{element.doc} [{element.start}:{element.end}] g{element.grade}\n")

@@ -1,0 +1,210 @@
+"""Review a question across all its pages (``v`` on a page, palette "Review question").
+
+The elements panel of the page view shows one page; this screen lists every element of
+the current question on every page (page, offsets, grade, annotator, assisted, text), so
+an annotator can check a question whole, jump to any element (``enter`` opens its page with
+the element selected) and grade or remove it from here. The list follows the app's current
+question and is re-read after every committed write (``revision``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from labeler.store import ElementRow, Store, question_elements, remove_element, set_grade
+from labeler.tui.attach import element_words, gone_as, quote
+from labeler.tui.grades import GRADE_LEGEND
+from labeler.tui.widgets.row_table import RowTable
+
+if TYPE_CHECKING:
+    from labeler.tui.app import LabelerApp
+
+
+class ReviewScreen(Screen[None]):
+    """Every element of the current question, on every page."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("enter", "jump", "Open", show=False),
+        Binding("1", "grade(1)", "Grade 1", show=False),
+        Binding("2", "grade(2)", "Grade 2", show=False),
+        Binding("3", "grade(3)", "Grade", key_display="1-3"),
+        Binding("x", "remove", "Remove"),
+        Binding("full_stop", "question_step(1)", "Next Q", key_display="."),
+        Binding("comma", "question_step(-1)", "Prev Q", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ReviewScreen #review { height: 1fr; }
+    ReviewScreen #review-title, ReviewScreen #review-hint { padding: 0 1; }
+    ReviewScreen #review-hint { color: $text-muted; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[ElementRow] = []
+
+    @property
+    def labeler(self) -> LabelerApp:
+        return cast("LabelerApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="review-title")
+        yield RowTable(id="review", cursor_type="row", zebra_stripes=True)
+        yield Static(
+            f"enter: open the page at this element · 1-3: grade ({GRADE_LEGEND}) · x: remove",
+            id="review-hint",
+        )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#review", DataTable)
+        table.add_columns("page", "offsets", "grade", "annotator", "assisted", "text")
+        table.focus()
+        app = self.labeler
+        self.watch(app, "current_query_id", self.reload, init=False)
+        self.watch(app, "revision", self.reload, init=False)
+        self.reload()
+
+    def reload(self) -> None:
+        """Re-read the current question's elements."""
+        qid = self.labeler.current_query_id
+        if qid is None:
+            self._show([])
+            return
+
+        def load(store: Store) -> list[ElementRow]:
+            with store.session() as s:
+                return question_elements(s, qid)
+
+        def loaded(rows: list[ElementRow]) -> None:
+            if qid == self.labeler.current_query_id:  # else a newer load follows
+                self._show(rows)
+
+        self.labeler.db(load, loaded, what="review question")
+
+    def _show(self, rows: list[ElementRow]) -> None:
+        self.rows = rows
+        q = self.labeler.current_question
+        pages = len({e.document_id for e in rows})
+        title = self.query_one("#review-title", Static)
+        if q is None:
+            title.update("[b]no question[/b] — add one on the Questions screen (F2, then a)")
+        else:
+            head = Text(f"{q.external_id}", style="bold")
+            head.append(f"  {q.text}\n")
+            head.append(f"{len(rows)} element(s) on {pages} page(s)", style="dim")
+            title.update(head)
+        table = self.query_one("#review", DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        for e in rows:
+            shown = e.text if len(e.text) <= 80 else e.text[:79] + "…"
+            stale = e.status == "stale"
+            table.add_row(
+                e.document_id,
+                f"{e.start}–{e.end}",
+                f"g{e.grade}",
+                e.annotator,
+                "assisted" if e.assisted else "",
+                Text(repr(shown) + ("  STALE" if stale else ""), style="red" if stale else ""),
+                key=str(e.id),
+            )
+        if rows:
+            table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
+
+    def selected(self) -> ElementRow | None:
+        """The element under the table's cursor, by row key."""
+        table = self.query_one("#review", DataTable)
+        if table.row_count == 0 or table.cursor_row < 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return next((e for e in self.rows if str(e.id) == key), None)
+
+    def _question_name(self, query_id: int) -> str:
+        q = next((x for x in self.labeler.questions if x.id == query_id), None)
+        return q.external_id if q is not None else "the question"
+
+    # -- actions --------------------------------------------------------------------------
+
+    def on_data_table_row_selected(self) -> None:
+        self.action_jump()
+
+    def action_jump(self) -> None:
+        """Open the element's page with the element selected; a page view of that page
+        right under this screen is reused instead of stacking a second one."""
+        from labeler.tui.screens.page import PageScreen
+
+        target = self.selected()
+        if target is None:
+            self.notify("this question has no elements yet", severity="warning")
+            return
+        app = self.labeler
+        app.pop_screen()
+        below = app.screen
+        if isinstance(below, PageScreen) and below.document_id == target.document_id:
+            below.show_element(target)
+        else:
+            app.push_screen(PageScreen(target.document_id, position=target.start, end=target.end))
+
+    def action_grade(self, grade: int) -> None:
+        """Set the grade of the element under the cursor."""
+        target = self.selected()
+        if target is None:
+            self.notify("no element selected", severity="warning")
+            return
+        app = self.labeler
+        actor = app.annotator
+
+        def job(store: Store) -> ElementRow:
+            with store.write() as s, gone_as(element_words(target)):
+                return set_grade(s, target.id, grade, actor=actor)
+
+        def done(row: ElementRow) -> None:
+            self.notify(
+                f"{self._question_name(row.query_id)}: {quote(row.text)} now g{row.grade}",
+                title="saved",
+                timeout=3,
+            )
+            app.changed()
+
+        app.db(job, done, what="grade")
+
+    def action_remove(self) -> None:
+        """Remove the element under the cursor; ctrl+z brings it back."""
+        target = self.selected()
+        if target is None:
+            self.notify("no element selected", severity="warning")
+            return
+        app = self.labeler
+        actor = app.annotator
+
+        def job(store: Store) -> None:
+            with store.write() as s, gone_as(element_words(target)):
+                remove_element(s, target.id, actor=actor)
+
+        def done(_: None) -> None:
+            self.notify(
+                f"removed from {self._question_name(target.query_id)}: {quote(target.text)} "
+                f"g{target.grade} ({target.document_id} {target.start}–{target.end})"
+                "  ·  ctrl+z: undo",
+                title="saved",
+                timeout=6,
+            )
+            app.changed()
+
+        app.db(job, done, what="remove")
+
+    def action_question_step(self, delta: int) -> None:
+        if self.labeler.step_question(delta) is None:
+            self.notify("this gold set has no questions yet", severity="warning")
+
+    def action_back(self) -> None:
+        self.dismiss()
