@@ -62,9 +62,9 @@ class LabelerApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("f1,question_mark", "help", "Help", key_display="F1/?"),
-        Binding("f2", "switch_mode('questions')", "Questions"),
-        Binding("f3", "switch_mode('documents')", "Documents"),
-        Binding("f4", "switch_mode('scores')", "Scores"),
+        Binding("f2", "show_mode('questions')", "Questions"),
+        Binding("f3", "show_mode('documents')", "Documents"),
+        Binding("f4", "show_mode('scores')", "Scores"),
         # TextArea swallows ctrl+z / ctrl+y even read-only: take them first.
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("ctrl+y", "redo", "Redo", priority=True),
@@ -239,6 +239,21 @@ class LabelerApp(App[int]):
             self.notify(f"{q.external_id}: {q.text}", title="Current question", timeout=3)
 
     # -- app-wide actions -----------------------------------------------------------------
+
+    async def action_show_mode(self, mode: str) -> None:
+        """Show ``mode``'s own list (F2 questions, F3 documents, F4 scores).
+
+        A page opened from a list is pushed onto that mode's screen stack; switching back
+        to the mode would show the page again, and keys typed for the list (a search)
+        would reach the page as labelling keys. So every screen above the list is popped.
+        """
+        await self.switch_mode(mode)
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+
+    def show_mode(self, mode: str) -> None:
+        """:meth:`action_show_mode` from synchronous code (palette entries, callbacks)."""
+        self.call_later(self.action_show_mode, mode)
 
     def action_help(self) -> None:
         """Show the key bindings."""

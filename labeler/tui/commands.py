@@ -18,9 +18,9 @@ class LabelerCommands(Provider):
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
         app = cast("LabelerApp", self.app)
         out: list[tuple[str, Callable[[], object], str]] = [
-            ("Questions screen", partial(app.switch_mode, "questions"), "F2"),
-            ("Documents screen", partial(app.switch_mode, "documents"), "F3"),
-            ("Scores screen", partial(app.switch_mode, "scores"), "F4"),
+            ("Questions screen", partial(app.show_mode, "questions"), "F2"),
+            ("Documents screen", partial(app.show_mode, "documents"), "F3"),
+            ("Scores screen", partial(app.show_mode, "scores"), "F4"),
             ("Toggle assist mode", app.toggle_assist, "show a run's chunks while labelling"),
             ("Undo", app.action_undo, "ctrl+z"),
             ("Redo", app.action_redo, "ctrl+y"),

@@ -247,7 +247,7 @@ class QuestionsScreen(Screen[None]):
 
                 app.push_screen(PageScreen(rows[0].document_id, position=rows[0].start))
             else:
-                app.switch_mode("documents")
+                app.show_mode("documents")
                 self.notify("pick a page for this question", timeout=3)
 
         app.db(load, open_page, what="open question")
