@@ -7,9 +7,10 @@ Pilot tests on a real SQLite file (see ``tui_support``).
 from __future__ import annotations
 
 from textual.pilot import Pilot
+from textual.widgets import DataTable, Input
 from tui_support import run_app, settle
 
-from labeler.store import Store, list_questions, question_elements
+from labeler.store import Store, list_questions, question_elements, upsert_document
 from labeler.tui.app import LabelerApp
 from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.page import PageScreen
@@ -30,8 +31,6 @@ def test_f3_on_a_page_opened_from_documents_shows_the_list(store: Store) -> None
         await settle(app, pilot)
         await pilot.press(*"wal", "enter")
         await settle(app, pilot)
-        await pilot.press("enter")
-        await settle(app, pilot)
         assert isinstance(app.screen, PageScreen)
         for key in ("f3", "f2", "f4"):
             await pilot.press(key)
@@ -47,5 +46,46 @@ def test_f3_on_a_page_opened_from_documents_shows_the_list(store: Store) -> None
         await settle(app, pilot)
         assert isinstance(app.screen, QuestionsScreen)
         assert app.current_question is not None and app.current_question.external_id == "q1"
+
+    run_app(store, body)
+
+
+def test_documents_search_ranks_and_enter_opens_the_first_match(store: Store) -> None:
+    """Ranked by match, not alphabetically: a page whose id is the needle comes before a
+    page (alphabetically first) that only mentions it; enter in the box opens it."""
+    with store.write() as s:
+        upsert_document(
+            s, doc_id="a-notes.html", source_path="n", sha256="n", profile="t", text="see wal.html"
+        )
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.press("f3")
+        await settle(app, pilot)
+        await pilot.press(*"wal.html")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, DocumentsScreen)
+        assert [h.id for h in screen.hits] == ["wal.html", "a-notes.html"]
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PageScreen) and app.screen.document_id == "wal.html"
+
+    run_app(store, body)
+
+
+def test_documents_down_arrow_moves_into_the_results(store: Store) -> None:
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.press("f3")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, DocumentsScreen)
+        screen.query_one(Input).focus()
+        await pilot.press("down", "down")
+        await pilot.pause()
+        table = screen.query_one(DataTable)
+        assert table.has_focus and table.cursor_row == 1
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PageScreen) and app.screen.document_id == "wal.html"
 
     run_app(store, body)
