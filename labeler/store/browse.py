@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, func
+from sqlalchemy import ColumnElement, case, func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, or_, select
 
@@ -42,7 +42,7 @@ def search_documents(session: Session, needle: str = "", *, limit: int = 500) ->
         .subquery()
     )
     start = func.max(position - SNIPPET_BEFORE, 1)
-    rank = func.abs(0)
+    rank: ColumnElement[Any] = func.abs(0)
     if folded:
         # substr/length comparisons instead of LIKE: a needle's % and _ stay literal.
         lid, n = func.lower(Document.id), len(folded)
