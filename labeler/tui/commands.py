@@ -21,6 +21,7 @@ class LabelerCommands(Provider):
             ("Questions screen", partial(app.show_mode, "questions"), "F2"),
             ("Documents screen", partial(app.show_mode, "documents"), "F3"),
             ("Scores screen", partial(app.show_mode, "scores"), "F4"),
+            ("Next unlabelled question", app.action_next_unlabelled, "u"),
             ("Toggle assist mode", app.toggle_assist, "show a run's chunks while labelling"),
             ("Undo", app.action_undo, "ctrl+z"),
             ("Redo", app.action_redo, "ctrl+y"),
@@ -31,7 +32,7 @@ class LabelerCommands(Provider):
                 (
                     f"Go to question {q.external_id}: {q.text}",
                     partial(app.goto_question, q.id),
-                    f"n_gold {q.n_gold}",
+                    f"n_gold {q.n_gold} · opens its first element's page",
                 )
             )
         return out

@@ -10,7 +10,15 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input
 from tui_support import run_app, settle
 
-from labeler.store import Store, list_questions, question_elements, upsert_document
+from labeler.store import (
+    Store,
+    add_query,
+    attach_element,
+    get_gold_set,
+    list_questions,
+    question_elements,
+    upsert_document,
+)
 from labeler.tui.app import LabelerApp
 from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.page import PageScreen
@@ -89,3 +97,87 @@ def test_documents_down_arrow_moves_into_the_results(store: Store) -> None:
         assert isinstance(app.screen, PageScreen) and app.screen.document_id == "wal.html"
 
     run_app(store, body)
+
+
+def test_next_unlabelled_question_key_and_palette(store: Store) -> None:
+    """q1 has an element, q2 and q3 none: from q1, ``u`` goes to q2, then q3, then back
+    round (past labelled q1) to q2; the palette entry does the same."""
+    with store.write() as s:
+        attach_element(s, 1, "policy.html", 0, 5, annotator="bob")
+        add_query(s, get_gold_set(s, "demo"), "q3", "What is WAL?", actor="seed")
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        def current() -> str:
+            q = app.current_question
+            return q.external_id if q is not None else "-"
+
+        assert current() == "q1"
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert current() == "q2"
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert current() == "q3"
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"next unlabelled")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert current() == "q2"
+
+    run_app(store, body)
+
+
+def test_palette_go_to_question_opens_its_first_elements_page(store: Store) -> None:
+    with store.write() as s:
+        attach_element(s, 2, "wal.html", 41, 72, annotator="bob")
+        attach_element(s, 2, "wal.html", 0, 10, annotator="bob")
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"go to question q2")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, PageScreen) and screen.document_id == "wal.html"
+        assert screen.view.cursor_offset == 0
+        assert app.current_question is not None and app.current_question.external_id == "q2"
+
+    run_app(store, body)
+
+
+def test_resume_at_the_last_question_and_page_after_a_restart(store: Store) -> None:
+    """A first session labels q2 on wal.html; a restart (new app, same file) opens q2 and
+    that page at the element; another annotator starts at q1 on the questions list."""
+
+    async def label(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.press("down")  # q2
+        await pilot.press("f3")
+        await settle(app, pilot)
+        await pilot.press(*"readers", "enter")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, PageScreen)
+        screen.view.select_offsets(41, 72)
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert n_elements(store) == 1
+
+    run_app(store, label, resume=True)
+
+    async def resumed(app: LabelerApp, pilot: Pilot[int]) -> None:
+        screen = app.screen
+        assert isinstance(screen, PageScreen) and screen.document_id == "wal.html"
+        assert screen.view.cursor_offset == 41
+        assert app.current_question is not None and app.current_question.external_id == "q2"
+
+    run_app(store, resumed, resume=True)
+
+    async def other(app: LabelerApp, pilot: Pilot[int]) -> None:
+        assert isinstance(app.screen, QuestionsScreen)
+        assert app.current_question is not None and app.current_question.external_id == "q1"
+
+    run_app(store, other, resume=True, annotator="cy")

@@ -17,14 +17,12 @@ from textual.widgets import DataTable, Footer, Header, Static
 from textual.widgets.data_table import ColumnKey, RowKey
 
 from labeler.store import (
-    ElementRow,
     GoldSetProgress,
     Store,
     add_query,
     delete_query,
     get_gold_set,
     gold_set_progress,
-    question_elements,
 )
 from labeler.tui.question_edit import edit_question
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
@@ -231,26 +229,11 @@ class QuestionsScreen(Screen[None]):
         )
 
     def action_open(self) -> None:
-        app = self.labeler
         qid = self._selected_id()
         if qid is None:
             return
-        app.current_query_id = qid
-
-        def load(store: Store) -> list[ElementRow]:
-            with store.session() as s:
-                return question_elements(s, qid)
-
-        def open_page(rows: list[ElementRow]) -> None:
-            if rows:
-                from labeler.tui.screens.page import PageScreen
-
-                app.push_screen(PageScreen(rows[0].document_id, position=rows[0].start))
-            else:
-                app.show_mode("documents")
-                self.notify("pick a page for this question", timeout=3)
-
-        app.db(load, open_page, what="open question")
+        self.labeler.current_query_id = qid
+        self.labeler.open_question(qid)
 
     def action_next_gold_set(self) -> None:
         if not self.sets:
