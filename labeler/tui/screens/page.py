@@ -31,7 +31,7 @@ from labeler.tui import spans
 from labeler.tui.assist import AssistChunk, assist_chunks
 from labeler.tui.attach import attach_selection, quote
 from labeler.tui.bars import coverage_bar
-from labeler.tui.pagemap import PageMap
+from labeler.tui.pagemap import DISPLAY_LINE, PageMap
 from labeler.tui.widgets.page_view import CURRENT, FOCUSED, FOUND, OTHER, STALE, PageView, Span
 
 if TYPE_CHECKING:
@@ -106,6 +106,7 @@ class PageScreen(Screen[None]):
         self.watch(app, "assist", self._questions_changed, init=False)
         self.watch(app, "revision", self.reload, init=False)
         document_id = self.document_id
+        width = self.view.line_width() or DISPLAY_LINE
 
         def load(store: Store) -> tuple[PageMap, list[ElementRow]]:
             with store.session() as s:
@@ -113,13 +114,14 @@ class PageScreen(Screen[None]):
                 if text is None:
                     raise LookupError(f"no document {document_id!r}")
                 rows = page_elements(s, document_id)
-            return PageMap(text), rows  # the map is built off the event loop too
+            return PageMap(text, width), rows  # the map is built off the event loop too
 
         self.labeler.db(load, self._loaded, what=f"open {document_id}")
 
     def _loaded(self, result: tuple[PageMap, list[ElementRow]]) -> None:
-        self.page, self.elements = result
-        self.view.show_page(self.page)
+        page, self.elements = result
+        self.view.show_page(page)  # breaks the lines again for the pane's width
+        self.page = self.view.page
         self.loaded = True
         self.sub_title = self.document_id
         if self.position is not None and 0 <= self.position <= len(self.page):
