@@ -59,3 +59,35 @@ def test_display_lines_follow_the_pane_width_and_its_resizes(store: Store) -> No
             assert LONG[slice(*view.offsets)] == "abcdefghi"
 
     run_app(store, body)
+
+
+def footer_keys(app: LabelerApp) -> list[str]:
+    """The footer's key descriptions left to right, only those wholly on screen."""
+    from textual.widgets._footer import FooterKey
+
+    width = app.size.width
+    keys = sorted(app.screen.query(FooterKey), key=lambda k: k.region.x)
+    return [k.description for k in keys if k.region.width and k.region.right <= width]
+
+
+def test_80x24_page_pane_is_wider_panel_shrinks_then_folds_footer_keys_first(
+    store: Store,
+) -> None:
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await settle(app, pilot)
+        assert footer_keys(app)[:2] == ["Next unlabelled", "Add question"]
+        screen = PageScreen("policy.html")
+        await app.push_screen(screen)
+        await settle(app, pilot)
+        # the page had 34 columns next to a fixed 44-column panel; now two thirds
+        assert screen.view.size.width >= 45
+        side = screen.query_one("#side")
+        assert side.display and side.size.width < 44
+        assert footer_keys(app)[:4] == ["Attach", "Next Q", "Next unlabelled", "Remove"]
+        await pilot.resize_terminal(64, 24)
+        await settle(app, pilot)
+        assert not side.display
+        assert screen.view.size.width >= 60
+
+    run_app(store, body, size=(80, 24))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
@@ -31,6 +31,7 @@ from labeler.tui import spans
 from labeler.tui.assist import AssistChunk, assist_chunks
 from labeler.tui.attach import attach_selection, quote
 from labeler.tui.bars import coverage_bar
+from labeler.tui.keys import most_important_first
 from labeler.tui.pagemap import DISPLAY_LINE, PageMap
 from labeler.tui.widgets.page_view import CURRENT, FOCUSED, FOUND, OTHER, STALE, PageView, Span
 
@@ -65,6 +66,24 @@ class PageScreen(Screen[None]):
         Binding("A", "assist", "Assist", key_display="A"),
     ]
 
+    #: the footer's order (:mod:`labeler.tui.keys`): labelling first, so 80 columns keep it
+    FOOTER_FIRST: ClassVar[tuple[str, ...]] = (
+        "attach",
+        "question_step(1)",
+        "next_unlabelled",
+        "remove",
+        "grade(3)",
+        "extend('sentence')",
+        "find",
+        "element_step(1)",
+        "back",
+        "undo",
+    )
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return most_important_first(super().active_bindings, self.FOOTER_FIRST)
+
     def __init__(self, document_id: str, *, position: int | None = None) -> None:
         super().__init__()
         self.document_id = document_id
@@ -96,6 +115,12 @@ class PageScreen(Screen[None]):
     @property
     def view(self) -> PageView:
         return self.query_one(PageView)
+
+    #: below this many columns the elements panel folds away (the page needs the room)
+    FOLD_SIDE_BELOW: ClassVar[int] = 70
+
+    def on_resize(self) -> None:
+        self.query_one("#side").display = self.size.width >= self.FOLD_SIDE_BELOW
 
     def on_mount(self) -> None:
         self.query_one("#find", Input).display = False

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.widgets.data_table import ColumnKey, RowKey
@@ -24,6 +24,7 @@ from labeler.store import (
     get_gold_set,
     gold_set_progress,
 )
+from labeler.tui.keys import most_important_first
 from labeler.tui.question_edit import edit_question
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
 
@@ -45,6 +46,13 @@ class QuestionsScreen(Screen[None]):
         Binding("enter", "open", "Open", show=False),
         Binding("g", "next_gold_set", "Next gold set"),
     ]
+
+    #: the footer's order (:mod:`labeler.tui.keys`)
+    FOOTER_FIRST: ClassVar[tuple[str, ...]] = ("next_unlabelled", "add", "edit", "delete")
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return most_important_first(super().active_bindings, self.FOOTER_FIRST)
 
     def __init__(self) -> None:
         super().__init__()
