@@ -181,3 +181,37 @@ def test_resume_at_the_last_question_and_page_after_a_restart(store: Store) -> N
         assert app.current_question is not None and app.current_question.external_id == "q1"
 
     run_app(store, other, resume=True, annotator="cy")
+
+
+def test_questions_filter_by_id_text_labelled_unlabelled_mine(store: Store) -> None:
+    """q1 labelled by ana (the annotator), q2 by bob, q3 by nobody."""
+    with store.write() as s:
+        attach_element(s, 1, "policy.html", 0, 5, annotator="ana")
+        attach_element(s, 2, "policy.html", 7, 13, annotator="bob")
+        add_query(s, get_gold_set(s, "demo"), "q3", "What is WAL?", actor="seed")
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        screen = app.screen
+        assert isinstance(screen, QuestionsScreen)
+        table = screen.query_one("#questions", DataTable)
+
+        async def rows(typed: str) -> list[str]:
+            await pilot.press("slash")
+            box = screen.query_one("#qfilter", Input)
+            box.value = ""
+            await pilot.press(*typed, "enter")
+            await settle(app, pilot)
+            return [str(table.get_row_at(i)[0]).lstrip("▶ ") for i in range(table.row_count)]
+
+        assert await rows("") == ["q1", "q2", "q3"]
+        assert await rows("Q2") == ["q2"]  # id, any case
+        assert await rows("approves") == ["q2"]  # text
+        assert await rows("is:labelled") == ["q1", "q2"]
+        assert await rows("is:unlabelled") == ["q3"]
+        assert await rows("is:mine") == ["q1"]
+        assert await rows("is:labelled the") == ["q1"]  # and: a word and a flag
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert table.row_count == 3
+
+    run_app(store, body)
