@@ -76,7 +76,7 @@ def test_80x24_page_pane_is_wider_panel_shrinks_then_folds_footer_keys_first(
     async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
         await pilot.press("f2")
         await settle(app, pilot)
-        assert footer_keys(app)[:2] == ["Next unlabelled", "Add question"]
+        assert footer_keys(app)[:3] == ["Next unlabelled", "Filter", "Add question"]
         screen = PageScreen("policy.html")
         await app.push_screen(screen)
         await settle(app, pilot)
