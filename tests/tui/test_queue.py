@@ -47,8 +47,10 @@ def test_f3_on_a_page_opened_from_documents_shows_the_list(store: Store) -> None
         await pilot.press("f3")
         await settle(app, pilot)
         assert isinstance(app.screen, DocumentsScreen)
-        await pilot.press("slash", *"b.html", "enter", "enter")
+        await pilot.press(*"b.html", "enter", "enter")  # a new search, not keys for a page
         await settle(app, pilot)
+        assert isinstance(app.screen, DocumentsScreen)
+        assert app.screen.query_one(Input).value == "b.html"
         assert n_elements(store) == 0
         await pilot.press("f2")
         await settle(app, pilot)

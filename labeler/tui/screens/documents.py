@@ -109,6 +109,13 @@ class DocumentsScreen(Screen[None]):
         table.move_cursor(row=0)
         self._open(self.hits[0])
 
+    def start_here(self) -> None:
+        """Shown by F3: the search box has focus with its text selected, so what is typed
+        next is a new search (never keys for the results table)."""
+        box = self.query_one("#search", Input)
+        box.focus()
+        box.select_all()
+
     def action_focus_search(self) -> None:
         self.query_one("#search", Input).focus()
 
