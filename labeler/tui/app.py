@@ -332,9 +332,6 @@ class LabelerApp(App[int]):
         await self.switch_mode(mode)
         while len(self.screen_stack) > 1:
             await self.pop_screen()
-        start = getattr(self.screen, "start_here", None)
-        if callable(start):  # e.g. the documents list: typing goes to the search box
-            start()
 
     def show_mode(self, mode: str) -> None:
         """:meth:`action_show_mode` from synchronous code (palette entries, callbacks)."""

@@ -52,6 +52,13 @@ def test_f3_on_a_page_opened_from_documents_shows_the_list(store: Store) -> None
         assert isinstance(app.screen, DocumentsScreen)
         assert app.screen.query_one(Input).value == "b.html"
         assert n_elements(store) == 0
+        app.screen.query_one(Input).value = ""
+        await pilot.press(*"wal", "enter")  # opens wal.html; escape comes back to the list
+        await settle(app, pilot)
+        await pilot.press("escape", *"policy")
+        await settle(app, pilot)
+        assert isinstance(app.screen, DocumentsScreen)
+        assert app.screen.query_one(Input).value == "policy"
         await pilot.press("f2")
         await settle(app, pilot)
         assert isinstance(app.screen, QuestionsScreen)

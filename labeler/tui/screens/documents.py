@@ -62,6 +62,8 @@ class DocumentsScreen(Screen[None]):
             self.out_of_date = True
 
     def on_screen_resume(self) -> None:
+        # Back from a page (escape) or shown by F3: typing starts a new search.
+        self.start_here()
         if self.out_of_date:
             self.reload()
 
@@ -110,8 +112,8 @@ class DocumentsScreen(Screen[None]):
         self._open(self.hits[0])
 
     def start_here(self) -> None:
-        """Shown by F3: the search box has focus with its text selected, so what is typed
-        next is a new search (never keys for the results table)."""
+        """Shown (F3, or back from a page): the search box has focus with its text
+        selected, so what is typed next is a new search (never keys for the results)."""
         box = self.query_one("#search", Input)
         box.focus()
         box.select_all()
