@@ -131,7 +131,7 @@ class PageScreen(Screen[None]):
         self.watch(app, "assist", self._questions_changed, init=False)
         self.watch(app, "revision", self.reload, init=False)
         document_id = self.document_id
-        width = self.view.line_width() or DISPLAY_LINE
+        view = self.view
 
         def load(store: Store) -> tuple[PageMap, list[ElementRow]]:
             with store.session() as s:
@@ -139,7 +139,9 @@ class PageScreen(Screen[None]):
                 if text is None:
                     raise LookupError(f"no document {document_id!r}")
                 rows = page_elements(s, document_id)
-            return PageMap(text, width), rows  # the map is built off the event loop too
+            # The map is built off the event loop too, for the pane's width as laid out by
+            # now (a read of its size; show_page breaks the lines again if it has changed).
+            return PageMap(text, view.line_width() or DISPLAY_LINE), rows
 
         self.labeler.db(load, self._loaded, what=f"open {document_id}")
 
