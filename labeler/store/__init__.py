@@ -28,6 +28,8 @@ if TYPE_CHECKING:
         update_query,
     )
     from labeler.store.audit import (
+        LastPlace,
+        last_place,
         list_audit,
         record_change,
         snapshot,
@@ -152,6 +154,8 @@ _HOMES: dict[str, str] = {
     "gold_set_elements": "labeler.store.browse",
     "gold_set_names": "labeler.store.browse",
     "gold_set_progress": "labeler.store.annotate",
+    "last_place": "labeler.store.audit",
+    "LastPlace": "labeler.store.audit",
     "list_audit": "labeler.store.audit",
     "list_documents": "labeler.store.documents",
     "list_elements": "labeler.store.labels",
@@ -194,6 +198,7 @@ __all__ = [
     "GoldElementRow",
     "GoldSet",
     "GoldSetProgress",
+    "LastPlace",
     "Migration",
     "Query",
     "QuestionRow",
@@ -223,6 +228,7 @@ __all__ = [
     "gold_set_elements",
     "gold_set_names",
     "gold_set_progress",
+    "last_place",
     "list_audit",
     "list_documents",
     "list_elements",

@@ -8,6 +8,7 @@ what undo (write ``before`` back) and redo (write ``after`` back) need.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +16,7 @@ from sqlalchemy import ColumnElement, Integer, func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, select
 
-from labeler.store.models import AUDIT_ACTIONS, AuditEntry, GoldSet, Query
+from labeler.store.models import AUDIT_ACTIONS, AuditEntry, Document, GoldSet, Query
 
 
 def snapshot(row: SQLModel) -> dict[str, Any]:
@@ -103,3 +104,49 @@ def gold_set_last_changes(session: Session) -> dict[int, datetime]:
         if gs_id in latest and at is not None:
             latest[gs_id] = max(latest[gs_id], at)
     return latest
+
+
+@dataclass(frozen=True)
+class LastPlace:
+    """Where an annotator last changed something: gold set, question and (for an element)
+    the page and the element's start offset."""
+
+    gold_set_id: int
+    query_id: int
+    document_id: str | None
+    position: int | None
+
+
+def last_place(session: Session, actor: str, *, scan: int = 200) -> LastPlace | None:
+    """The gold set, question and page of ``actor``'s latest change that still exist.
+
+    Read from the audit log (newest first, at most ``scan`` entries of ``actor``): an
+    element change gives its question, page and start; a question change its question.
+    Entries whose question (or page) has since been deleted are skipped. None when the
+    actor has changed nothing that still exists.
+    """
+    stmt = (
+        select(AuditEntry)
+        .where(AuditEntry.actor == actor)
+        .where(col(AuditEntry.entity).in_(("element", "query")))
+        .order_by(col(AuditEntry.id).desc())
+        .limit(scan)
+    )
+    for entry in session.exec(stmt):
+        data = entry.after or entry.before or {}
+        query_id = data.get("query_id") if entry.entity == "element" else entry.entity_id
+        if not isinstance(query_id, int):
+            continue
+        query = session.get(Query, query_id)
+        if query is None:
+            continue
+        assert query.id is not None
+        document_id, position = None, None
+        if entry.entity == "element":
+            doc = data.get("document_id")
+            if isinstance(doc, str) and session.get(Document, doc) is not None:
+                document_id = doc
+                start = data.get("start")
+                position = start if isinstance(start, int) else None
+        return LastPlace(query.gold_set_id, query.id, document_id, position)
+    return None

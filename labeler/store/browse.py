@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import ColumnElement, case, func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, or_, select
 
@@ -27,9 +27,11 @@ class DocumentHit:
 
 
 def search_documents(session: Session, needle: str = "", *, limit: int = 500) -> list[DocumentHit]:
-    """Pages whose id or text contains ``needle`` (case-insensitive for ASCII), by id.
+    """Pages whose id or text contains ``needle`` (case-insensitive for ASCII), best first.
 
-    An empty ``needle`` lists every page. The snippet is cut around the first text match,
+    Ranked by how the page matched, then by id: the id is ``needle`` (or ends in
+    ``/needle``), the id starts with it, the id contains it, only the text contains it.
+    An empty ``needle`` lists every page by id. The snippet is cut around the first text match,
     in SQL, so page texts never leave the database.
     """
     folded = needle.lower()
@@ -40,6 +42,17 @@ def search_documents(session: Session, needle: str = "", *, limit: int = 500) ->
         .subquery()
     )
     start = func.max(position - SNIPPET_BEFORE, 1)
+    rank: ColumnElement[Any] = func.abs(0)
+    if folded:
+        # substr/length comparisons instead of LIKE: a needle's % and _ stay literal.
+        lid, n = func.lower(Document.id), len(folded)
+        tail = func.substr(lid, func.length(lid) - n)
+        rank = case(
+            (or_(lid == folded, tail == "/" + folded), 0),
+            (func.substr(lid, 1, n) == folded, 1),
+            (func.instr(lid, folded) > 0, 2),
+            else_=3,
+        )
     # Five columns: SQLModel's typed select() stops at four, so use SQLAlchemy Core here.
     stmt = (
         sa_select(
@@ -50,7 +63,7 @@ def search_documents(session: Session, needle: str = "", *, limit: int = 500) ->
             func.substr(Document.text, start, SNIPPET_LENGTH),
         )
         .outerjoin(counts, counts.c.document_id == Document.id)
-        .order_by(col(Document.id))
+        .order_by(rank, col(Document.id))
         .limit(limit)
     )
     if folded:

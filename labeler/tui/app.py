@@ -27,14 +27,18 @@ from textual.worker import Worker
 
 from labeler.errors import LabelerError
 from labeler.store import (
+    ElementRow,
+    LastPlace,
     QuestionRow,
     RunSummary,
     Store,
     count_documents,
     create_gold_set,
     gold_set_progress,
+    last_place,
     list_questions,
     list_runs,
+    question_elements,
     redo,
     undo,
 )
@@ -63,9 +67,10 @@ class LabelerApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
         Binding("f1,question_mark", "help", "Help", key_display="F1/?"),
-        Binding("f2", "switch_mode('questions')", "Questions"),
-        Binding("f3", "switch_mode('documents')", "Documents"),
-        Binding("f4", "switch_mode('scores')", "Scores"),
+        Binding("f2", "show_mode('questions')", "Questions"),
+        Binding("f3", "show_mode('documents')", "Documents"),
+        Binding("f4", "show_mode('scores')", "Scores"),
+        Binding("u", "next_unlabelled", "Next unlabelled", key_display="u"),
         # TextArea swallows ctrl+z / ctrl+y even read-only: take them first.
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("ctrl+y", "redo", "Redo", priority=True),
@@ -93,6 +98,7 @@ class LabelerApp(App[int]):
         annotator: str,
         gold_set: str | None = None,
         corpus: Path | None = None,
+        resume: bool = True,
     ) -> None:
         super().__init__()
         self.store = store
@@ -102,6 +108,9 @@ class LabelerApp(App[int]):
         self.gold_set_name = ""
         self.runs: list[RunSummary] = []
         self._db_lock = asyncio.Lock()
+        #: reopen the annotator's last question and page once the questions are loaded
+        self.resume = resume
+        self._resume_at: LastPlace | None = None
         self.sub_title = f"{annotator}"
         store.on_wait = self._waiting  # a write held up by another process says so
 
@@ -156,8 +165,16 @@ class LabelerApp(App[int]):
             sets = gold_set_progress(s)
             n_docs = count_documents(s)
             runs = list_runs(s)
+            # Resume where this annotator last labelled (the audit log knows), unless a
+            # different gold set was asked for.
+            place = last_place(s, self.annotator) if self.resume else None
         wanted = self.wanted_gold_set
         chosen = next((g for g in sets if g.name == wanted), None) if wanted else None
+        if place is not None and (chosen is None or chosen.id == place.gold_set_id):
+            chosen = next((g for g in sets if g.id == place.gold_set_id), chosen)
+            self._resume_at = (
+                place if chosen is not None and chosen.id == place.gold_set_id else None
+            )
         if chosen is None and not wanted and sets:
             chosen = sets[0]
         if chosen is not None:
@@ -221,6 +238,11 @@ class LabelerApp(App[int]):
                 return  # another gold set was chosen meanwhile; its own load follows
             self.questions = tuple(rows)
             ids = [q.id for q in rows]
+            place, self._resume_at = self._resume_at, None
+            if place is not None and place.query_id in ids:
+                self.current_query_id = place.query_id
+                if place.document_id is not None:
+                    self.open_page(place.document_id, place.position)
             if self.current_query_id not in ids:
                 self.current_query_id = ids[0] if ids else None
 
@@ -243,13 +265,88 @@ class LabelerApp(App[int]):
         return self.current_question
 
     def goto_question(self, query_id: int) -> None:
-        """Make ``query_id`` the current question (palette, question list)."""
+        """Make ``query_id`` the current question and open its first element's page (the
+        palette's "Go to question"); without elements, show the documents to pick one."""
         self.current_query_id = query_id
         q = self.current_question
         if q is not None:
             self.notify(f"{q.external_id}: {q.text}", title="Current question", timeout=3)
+        self.open_question(query_id)
+
+    def open_question(self, query_id: int) -> None:
+        """Open the page of ``query_id``'s first element (by page, then start) at its start.
+        Without elements, a page on view stays; otherwise the documents list is shown."""
+
+        def load(store: Store) -> list[ElementRow]:
+            with store.session() as s:
+                return question_elements(s, query_id)
+
+        def open_first(rows: list[ElementRow]) -> None:
+            if self.current_query_id != query_id:
+                return  # another question was chosen meanwhile
+            from labeler.tui.screens.page import PageScreen
+
+            if rows:
+                self.open_page(rows[0].document_id, rows[0].start)
+            elif isinstance(self.screen, PageScreen):  # label it on the page on view
+                self.notify("no element yet: label this page, or F3 for another", timeout=3)
+            else:
+                self.show_mode("documents")
+                self.notify("no element yet: pick a page for this question", timeout=3)
+
+        self.db(load, open_first, what="open question")
+
+    def open_page(self, document_id: str, position: int | None = None) -> None:
+        """Show ``document_id`` with the cursor at ``position``: the page on view moves
+        its cursor if it is that page, is replaced if it is another one, else pushed."""
+        from labeler.tui.screens.page import PageScreen
+
+        screen = self.screen
+        if isinstance(screen, PageScreen) and screen.document_id == document_id:
+            if position is not None and screen.loaded and 0 <= position <= len(screen.page):
+                screen.view.select_offsets(position, position)
+            return
+        page = PageScreen(document_id, position=position)
+        if isinstance(screen, PageScreen):
+            self.switch_screen(page)
+        else:
+            self.push_screen(page)
+
+    def action_next_unlabelled(self) -> None:
+        """Make the next question without elements (after the current one, wrapping
+        round) the current one."""
+        ids = [q.id for q in self.questions]
+        if not ids:
+            self.notify("this gold set has no questions yet", severity="warning", timeout=3)
+            return
+        here = ids.index(self.current_query_id) if self.current_query_id in ids else -1
+        n = len(ids)
+        for step in range(1, n + 1):
+            q = self.questions[(here + step) % n]
+            if q.n_gold == 0:
+                self.current_query_id = q.id
+                self.notify(
+                    f"{q.external_id}: {q.text}", title="Next unlabelled question", timeout=3
+                )
+                return
+        self.notify("every question has elements", timeout=3)
 
     # -- app-wide actions -----------------------------------------------------------------
+
+    async def action_show_mode(self, mode: str) -> None:
+        """Show ``mode``'s own list (F2 questions, F3 documents, F4 scores).
+
+        A page opened from a list is pushed onto that mode's screen stack; switching back
+        to the mode would show the page again, and keys typed for the list (a search)
+        would reach the page as labelling keys. So every screen above the list is popped.
+        """
+        await self.switch_mode(mode)
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+
+    def show_mode(self, mode: str) -> None:
+        """:meth:`action_show_mode` from synchronous code (palette entries, callbacks)."""
+        self.call_later(self.action_show_mode, mode)
 
     def action_help(self) -> None:
         """Show the key bindings."""

@@ -24,9 +24,10 @@ class LabelerCommands(Provider):
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
         app = cast("LabelerApp", self.app)
         out: list[tuple[str, Callable[[], object], str]] = [
-            ("Questions screen", partial(app.switch_mode, "questions"), "F2"),
-            ("Documents screen", partial(app.switch_mode, "documents"), "F3"),
-            ("Scores screen", partial(app.switch_mode, "scores"), "F4"),
+            ("Questions screen", partial(app.show_mode, "questions"), "F2"),
+            ("Documents screen", partial(app.show_mode, "documents"), "F3"),
+            ("Scores screen", partial(app.show_mode, "scores"), "F4"),
+            ("Next unlabelled question", app.action_next_unlabelled, "u"),
             ("Review question", partial(_review, app), "every element of the current question"),
             ("Toggle assist mode", app.toggle_assist, "show a run's chunks while labelling"),
             ("Undo", app.action_undo, "ctrl+z"),
@@ -46,7 +47,7 @@ class LabelerCommands(Provider):
                 (
                     f"Go to question {q.external_id}: {q.text}",
                     partial(app.goto_question, q.id),
-                    f"n_gold {q.n_gold}",
+                    f"n_gold {q.n_gold} · opens its first element's page",
                 )
             )
         return out

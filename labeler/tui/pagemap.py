@@ -13,9 +13,10 @@ code points, as everywhere in the store (DESIGN §3). This module imports no Tex
 
 jsoup's text of a whole page is a single line (a 1 MB page is one 1 MB line), which a
 soft-wrapping TextArea re-wraps on every keystroke. So the display copy also shows some
-spaces as line breaks: in every line longer than :data:`DISPLAY_LINE` code points, the space
-after the last sentence end (or, failing that, the last space) before the limit becomes a
-``\n``. A space and a newline are one code point each, so offsets still map 1:1.
+spaces as line breaks: in every line longer than the display width (the page pane's width,
+given by the widget and worked out again on resize; :data:`DISPLAY_LINE` until it is known),
+the space after the last sentence end (or, failing that, the last space) before the limit
+becomes a ``\n``. A space and a newline are one code point each, so offsets still map 1:1.
 """
 
 from __future__ import annotations
@@ -50,8 +51,10 @@ PLACEHOLDER_CHARS: Final[frozenset[str]] = frozenset(chr(c) for c in DISPLAY_TAB
 Location = tuple[int, int]
 
 
-#: longest display line before a space is shown as a line break
+#: longest display line before a space is shown as a line break, until the pane's width is known
 DISPLAY_LINE: Final = 76
+#: the narrowest display width (a pane narrower than this wraps words instead)
+MIN_DISPLAY_LINE: Final = 10
 
 _SENTENCE_ENDS: Final = (". ", "? ", "! ", ": ", "; ")
 
@@ -71,8 +74,10 @@ def break_long_lines(display: str, limit: int = DISPLAY_LINE) -> str:
             start = newline + 1
             continue
         window_end = start + limit
-        cut = max(display.rfind(end, start + limit // 2, window_end) for end in _SENTENCE_ENDS)
-        cut = cut + 1 if cut != -1 else display.rfind(" ", start + 1, window_end)
+        # A line may be exactly ``limit`` long: the space at ``window_end`` may break it.
+        ends = (display.rfind(end, start + limit // 2, window_end) for end in _SENTENCE_ENDS)
+        cut = max(ends)
+        cut = cut + 1 if cut != -1 else display.rfind(" ", start + 1, window_end + 1)
         if cut <= start:  # no space in the window: leave the long word alone
             cut = display.find(" ", window_end)
             if cut == -1:
@@ -82,22 +87,27 @@ def break_long_lines(display: str, limit: int = DISPLAY_LINE) -> str:
     return "".join(out)
 
 
-def to_display(stored: str) -> str:
-    """The same-length display copy of ``stored`` (see the module docstring)."""
-    return break_long_lines(stored.translate(DISPLAY_TABLE))
+def to_display(stored: str, width: int = DISPLAY_LINE) -> str:
+    """The same-length display copy of ``stored`` with lines broken at ``width`` code points
+    (at least :data:`MIN_DISPLAY_LINE`; see the module docstring)."""
+    return break_long_lines(stored.translate(DISPLAY_TABLE), max(width, MIN_DISPLAY_LINE))
 
 
 class PageMap:
-    """Offsets into ``stored`` ↔ (row, column) locations in the display copy.
+    """Offsets into ``stored`` ↔ (row, column) locations in the display copy, whose lines
+    are broken at ``width`` code points.
 
     ``blocks`` are the page's stored block starts (None: not stored), carried along for the
     selection keys and the block-start marks; they do not change the display copy.
     """
 
-    def __init__(self, stored: str, blocks: list[int] | None = None) -> None:
+    def __init__(
+        self, stored: str, blocks: list[int] | None = None, width: int = DISPLAY_LINE
+    ) -> None:
         self.stored = stored
         self.blocks = blocks
-        self.display = to_display(stored)
+        self.width = width
+        self.display = to_display(stored, width)
         if len(self.display) != len(stored):  # pragma: no cover - the table maps 1:1
             raise AssertionError("display copy changed the length of the page")
         starts = [0]

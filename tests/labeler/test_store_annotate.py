@@ -190,3 +190,23 @@ def test_search_documents_by_id_and_text(store: Store) -> None:
         (hit,) = search_documents(s, "source of record")
     assert hit.id == "p.html" and hit.position == PAGE.index("source of record")
     assert "source of record" in hit.snippet
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_search_documents_ranks_exact_id_first(store: Store) -> None:
+    """Exact id (or last path part), id prefix, id contains, text only; then by id."""
+    with store.write() as s:
+        for doc_id, text in [
+            ("a/b.html", "one"),
+            ("ab.html", "two"),
+            ("b.html.bak", "three"),
+            ("b.html", "four"),
+            ("aaa.txt", "see B.html for more"),
+            ("b_html", "five"),
+        ]:
+            upsert_document(
+                s, doc_id=doc_id, source_path=doc_id, sha256=doc_id, profile="t", text=text
+            )
+    with store.session() as s:
+        found = [h.id for h in search_documents(s, "B.html")]
+    assert found == ["a/b.html", "b.html", "b.html.bak", "ab.html", "aaa.txt"]

@@ -78,9 +78,7 @@ async def open_wal_from_documents(app: LabelerApp, pilot: Pilot[int]) -> PageScr
     await pilot.press("f3")
     await settle(app, pilot)
     assert isinstance(app.screen, DocumentsScreen)
-    await pilot.press(*"readers", "enter")  # search, then the table has focus
-    await settle(app, pilot)
-    await pilot.press("enter")
+    await pilot.press(*"readers", "enter")  # search; enter opens the first match
     await settle(app, pilot)
     screen = app.screen
     assert isinstance(screen, PageScreen) and screen.document_id == "wal.html"

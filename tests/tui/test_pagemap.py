@@ -122,3 +122,18 @@ def test_display_copy_differs_only_by_placeholders_and_breaks(stored: str) -> No
     assert len(pagemap.display) == len(stored)
     for a, b in zip(stored, pagemap.display, strict=True):
         assert a == b or (a == " " and b == "\n") or b == to_display(a)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab .?!\n"), max_size=400), st.integers(10, 120))
+def test_any_width_keeps_offsets_and_lines_fit_where_spaces_allow(stored: str, width: int) -> None:
+    """Lines broken for any pane width: same length, only spaces become breaks, offsets
+    round-trip, and a line longer than ``width`` has no space within its first ``width``."""
+    pagemap = PageMap(stored, width=width)
+    assert len(pagemap.display) == len(stored)
+    for a, b in zip(stored, pagemap.display, strict=True):
+        assert a == b or (a == " " and b == "\n")
+    for offset in range(len(stored) + 1):
+        assert pagemap.to_offset(pagemap.to_location(offset)) == offset
+    for line in pagemap.display.split("\n"):
+        assert len(line) <= width or " " not in line[1 : width + 1]

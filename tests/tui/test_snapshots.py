@@ -96,3 +96,28 @@ def test_help_screen(snap_compare: SnapCompare, db: Path) -> None:
         await pilot.press("f1")
 
     assert snap_compare(labelled(db), terminal_size=SIZE, run_before=prepare(go))
+
+
+async def open_policy_page(app: LabelerApp, pilot: Pilot[Any]) -> None:
+    screen = PageScreen("policy.html")
+    await app.push_screen(screen)
+    await settle(app, pilot)
+    start = PAGE.index("FR-001")
+    screen.view.select_offsets(start, start + 6)
+
+
+def test_page_screen_80x24(snap_compare: SnapCompare, db: Path) -> None:
+    """The page pane gets two thirds, the elements panel shrinks, footer: labelling first."""
+    assert snap_compare(labelled(db), terminal_size=(80, 24), run_before=prepare(open_policy_page))
+
+
+def test_page_screen_120x36(snap_compare: SnapCompare, db: Path) -> None:
+    assert snap_compare(labelled(db), terminal_size=(120, 36), run_before=prepare(open_policy_page))
+
+
+def test_questions_screen_80x24(snap_compare: SnapCompare, db: Path) -> None:
+    assert snap_compare(labelled(db), terminal_size=(80, 24), run_before=prepare())
+
+
+def test_questions_screen_120x36(snap_compare: SnapCompare, db: Path) -> None:
+    assert snap_compare(labelled(db), terminal_size=(120, 36), run_before=prepare())

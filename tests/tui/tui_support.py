@@ -50,8 +50,10 @@ def seed_store(db: Path) -> None:
         add_query(s, gs, "q2", "Who approves exceptions?", actor="seed", notes="policy only")
 
 
-def make_app(store: Store, annotator: str = "ana") -> LabelerApp:
-    return LabelerApp(store, annotator=annotator, gold_set="demo")
+def make_app(store: Store, annotator: str = "ana", *, resume: bool = False) -> LabelerApp:
+    """The app on gold set 'demo'; ``resume`` off by default, so that elements a test
+    stores first (recorded in the audit log) do not reopen their page at start-up."""
+    return LabelerApp(store, annotator=annotator, gold_set="demo", resume=resume)
 
 
 async def settle(app: LabelerApp, pilot: Pilot[int]) -> None:
@@ -69,9 +71,10 @@ def run_app(
     *,
     annotator: str = "ana",
     size: tuple[int, int] = SIZE,
+    resume: bool = False,
 ) -> LabelerApp:
     """Run ``body`` against a fresh app (Pilot tests are plain functions: no pytest-asyncio)."""
-    app = make_app(store, annotator)
+    app = make_app(store, annotator, resume=resume)
 
     async def main() -> None:
         async with app.run_test(size=size, notifications=False) as pilot:

@@ -16,15 +16,24 @@ if TYPE_CHECKING:
 
 
 class DocumentsScreen(Screen[None]):
-    """Search pages; enter opens the page view at the first match."""
+    """Search pages (best match first); enter opens the page view at the first match.
+
+    In the search box, enter opens the first result once the search for what was typed
+    has come back, and down moves into the results.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_search", "Search", key_display="/"),
+        Binding("down", "into_results", "Results", show=False),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.hits: list[DocumentHit] = []
+        #: the needle ``hits`` were found for (searches run in order, the last one wins)
+        self.hits_for: str | None = None
+        #: enter was pressed in the box before the search for its text came back
+        self.open_when_found = False
         self.out_of_date = False
 
     @property
@@ -53,6 +62,8 @@ class DocumentsScreen(Screen[None]):
             self.out_of_date = True
 
     def on_screen_resume(self) -> None:
+        # Back from a page (escape) or shown by F3: typing starts a new search.
+        self.start_here()
         if self.out_of_date:
             self.reload()
 
@@ -65,10 +76,11 @@ class DocumentsScreen(Screen[None]):
             with store.session() as s:
                 return search_documents(s, needle)
 
-        self.labeler.db(load, self._show, what="search")
+        self.labeler.db(load, lambda hits: self._show(needle, hits), what="search")
 
-    def _show(self, hits: list[DocumentHit]) -> None:
+    def _show(self, needle_searched: str, hits: list[DocumentHit]) -> None:
         self.hits = hits
+        self.hits_for = needle_searched
         table = self.query_one(DataTable)
         table.clear()
         for h in hits:
@@ -76,20 +88,52 @@ class DocumentsScreen(Screen[None]):
         needle = self.query_one("#search", Input).value
         what = f" matching {needle!r}" if needle else ""
         self.query_one("#doc-count", Static).update(f"{len(hits)} document(s){what}")
+        if self.open_when_found and needle_searched == needle:
+            self.open_when_found = False
+            self._open_first()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._search(event.value)
 
-    def on_input_submitted(self) -> None:
-        self.query_one(DataTable).focus()
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Open the best match; if the search for this text is still running, when it ends."""
+        if self.hits_for == event.value:
+            self._open_first()
+        else:
+            self.open_when_found = True
+
+    def _open_first(self) -> None:
+        table = self.query_one(DataTable)
+        if not self.hits:
+            self.notify("no document matches", severity="warning", timeout=3)
+            return
+        table.focus()
+        table.move_cursor(row=0)
+        self._open(self.hits[0])
+
+    def start_here(self) -> None:
+        """Shown (F3, or back from a page): the search box has focus with its text
+        selected, so what is typed next is a new search (never keys for the results)."""
+        box = self.query_one("#search", Input)
+        box.focus()
+        box.select_all()
 
     def action_focus_search(self) -> None:
         self.query_one("#search", Input).focus()
 
+    def action_into_results(self) -> None:
+        """Down in the search box moves into the results."""
+        table = self.query_one(DataTable)
+        if self.query_one("#search", Input).has_focus and table.row_count:
+            table.focus()
+            table.move_cursor(row=0)
+
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self._open(self.hits[event.cursor_row])
+
+    def _open(self, hit: DocumentHit) -> None:
         from labeler.tui.screens.page import PageScreen
 
-        hit = self.hits[event.cursor_row]
         self.app.push_screen(
             PageScreen(hit.id, position=hit.position if hit.position >= 0 else None)
         )

@@ -15,13 +15,17 @@ from labeler.tui.grades import GRADE_MEANING
 HELP = """\
 # labeler — key bindings
 
-**Everywhere**: `F1`/`?` help · `F2` questions · `F3` documents · `F4` scores ·
-`ctrl+p` command palette · `ctrl+z` undo · `ctrl+y` redo · `ctrl+q` quit
+**Everywhere**: `F1`/`?` help · `F2` questions · `F3` documents · `F4` scores (each
+always shows its list) · `u` next question without elements · `ctrl+p` command palette
+(go to question: opens its first element's page) · `ctrl+z` undo · `ctrl+y` redo ·
+`ctrl+q` quit. A restart reopens your last question and page.
 
 **Questions** (F2): `a` add · `e` edit (text and notes) · `x` delete ·
-`enter` make current and open its page (or the documents list) · `g` next gold set
+`enter` make current and open its page (or the documents list) · `g` next gold set ·
+`/` filter: words in id or text, `is:labelled` `is:unlabelled` `is:mine` (`escape` clears)
 
-**Documents** (F3): type to search ids and full text · `enter` open the page
+**Documents** (F3): type to search ids and full text (exact id first) · `enter` open the
+first match · `down` into the results, `enter` open one
 
 **Page view**
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 from rich.markup import escape
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
@@ -33,7 +33,8 @@ from labeler.tui.assist import AssistChunk, assist_chunks, step_k
 from labeler.tui.attach import attach_selection, element_words, gone_as, quote
 from labeler.tui.bars import coverage_bar
 from labeler.tui.grades import GRADE_LEGEND, grade_meaning
-from labeler.tui.pagemap import PageMap
+from labeler.tui.keys import most_important_first
+from labeler.tui.pagemap import DISPLAY_LINE, PageMap
 from labeler.tui.widgets.page_view import CURRENT, FOCUSED, FOUND, OTHER, STALE, PageView, Span
 
 if TYPE_CHECKING:
@@ -73,6 +74,24 @@ class PageScreen(Screen[None]):
         Binding("c", "chunk_step(1)", "Next chunk", show=False),
         Binding("C", "chunk_step(-1)", "Prev chunk", show=False),
     ]
+
+    #: the footer's order (:mod:`labeler.tui.keys`): labelling first, so 80 columns keep it
+    FOOTER_FIRST: ClassVar[tuple[str, ...]] = (
+        "attach",
+        "question_step(1)",
+        "next_unlabelled",
+        "remove",
+        "grade(3)",
+        "extend('sentence')",
+        "find",
+        "element_step(1)",
+        "back",
+        "undo",
+    )
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return most_important_first(super().active_bindings, self.FOOTER_FIRST)
 
     def __init__(
         self, document_id: str, *, position: int | None = None, end: int | None = None
@@ -115,6 +134,12 @@ class PageScreen(Screen[None]):
     def view(self) -> PageView:
         return self.query_one(PageView)
 
+    #: below this many columns the elements panel folds away (the page needs the room)
+    FOLD_SIDE_BELOW: ClassVar[int] = 70
+
+    def on_resize(self) -> None:
+        self.query_one("#side").display = self.size.width >= self.FOLD_SIDE_BELOW
+
     def on_mount(self) -> None:
         self.query_one("#find", Input).display = False
         self.view.focus()
@@ -126,6 +151,7 @@ class PageScreen(Screen[None]):
         self.watch(app, "assist_k", self._questions_changed, init=False)
         self.watch(app, "revision", self.reload, init=False)
         document_id = self.document_id
+        view = self.view
 
         def load(store: Store) -> tuple[PageMap, list[ElementRow]]:
             with store.session() as s:
@@ -133,13 +159,17 @@ class PageScreen(Screen[None]):
                 if found is None:
                     raise LookupError(f"no document {document_id!r}")
                 rows = page_elements(s, document_id)
-            return PageMap(*found), rows  # the map is built off the event loop too
+            # The map is built off the event loop too, for the pane's width as laid out by
+            # now (a read of its size; show_page breaks the lines again if it has changed).
+            text, blocks = found
+            return PageMap(text, blocks, width=view.line_width() or DISPLAY_LINE), rows
 
         self.labeler.db(load, self._loaded, what=f"open {document_id}")
 
     def _loaded(self, result: tuple[PageMap, list[ElementRow]]) -> None:
-        self.page, self.elements = result
-        self.view.show_page(self.page)
+        page, self.elements = result
+        self.view.show_page(page)  # breaks the lines again for the pane's width
+        self.page = self.view.page
         self.loaded = True
         self.sub_title = self.document_id
         if self.position is not None and 0 <= self.position <= len(self.page):

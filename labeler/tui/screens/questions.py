@@ -7,25 +7,26 @@ so the list is right even when the change was made from a page opened through F3
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.widgets.data_table import ColumnKey, RowKey
 
 from labeler.store import (
-    ElementRow,
     GoldSetProgress,
+    QuestionRow,
     Store,
     add_query,
     delete_query,
     get_gold_set,
     gold_set_progress,
-    question_elements,
 )
+from labeler.tui.keys import most_important_first
 from labeler.tui.question_edit import edit_question
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
 from labeler.tui.widgets.row_table import RowTable
@@ -38,6 +39,30 @@ def _annotators(by: dict[str, int]) -> str:
     return ", ".join(f"{name} {n}" for name, n in by.items()) or "—"
 
 
+FLAGS = {"is:labelled", "is:unlabelled", "is:mine"}
+
+
+def question_filter(text: str, annotator: str) -> Callable[[QuestionRow], bool]:
+    """A test for questions from a filter: every word must occur in the id or the text
+    (case-insensitive); ``is:labelled`` keeps questions with elements, ``is:unlabelled``
+    those without, ``is:mine`` those with an element by ``annotator``. Empty: all."""
+    words = text.lower().split()
+    flags = {w for w in words if w in FLAGS}
+    needles = [w for w in words if w not in FLAGS]
+
+    def keep(q: QuestionRow) -> bool:
+        if "is:labelled" in flags and q.n_gold == 0:
+            return False
+        if "is:unlabelled" in flags and q.n_gold > 0:
+            return False
+        if "is:mine" in flags and not q.by_annotator.get(annotator):
+            return False
+        haystack = f"{q.external_id}\n{q.text}".lower()
+        return all(n in haystack for n in needles)
+
+    return keep
+
+
 class QuestionsScreen(Screen[None]):
     """The gold set being labelled, its questions and who labelled what."""
 
@@ -47,12 +72,23 @@ class QuestionsScreen(Screen[None]):
         Binding("x", "delete", "Delete"),
         Binding("enter", "open", "Open", show=False),
         Binding("g", "next_gold_set", "Next gold set"),
+        Binding("slash", "filter", "Filter", key_display="/"),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
     ]
+
+    #: the footer's order (:mod:`labeler.tui.keys`)
+    FOOTER_FIRST: ClassVar[tuple[str, ...]] = ("next_unlabelled", "filter", "add", "edit", "delete")
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        return most_important_first(super().active_bindings, self.FOOTER_FIRST)
 
     def __init__(self) -> None:
         super().__init__()
         self.sets: list[GoldSetProgress] = []
         self._id_column: ColumnKey | None = None
+        #: the filter typed after ``/`` (see :func:`question_filter`)
+        self.filter_text = ""
 
     @property
     def labeler(self) -> LabelerApp:
@@ -61,6 +97,10 @@ class QuestionsScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="progress")
+        yield Input(
+            placeholder="filter: words in id or text; is:labelled is:unlabelled is:mine",
+            id="qfilter",
+        )
         yield RowTable(id="questions", cursor_type="row", zebra_stripes=True)
         yield Static("", id="notes")
         yield Footer()
@@ -69,6 +109,7 @@ class QuestionsScreen(Screen[None]):
         table = self.query_one("#questions", DataTable)
         self._id_column, *_ = table.add_columns("id", "n_gold", "labelled by", "question")
         table.focus()
+        self.query_one("#qfilter", Input).display = False
         app = self.labeler
         self.watch(app, "questions", self._show_questions, init=False)
         self.watch(app, "current_query_id", self._show_current, init=False)
@@ -107,7 +148,7 @@ class QuestionsScreen(Screen[None]):
         app = self.labeler
         table = self.query_one("#questions", DataTable)
         table.clear()
-        for q in app.questions:
+        for q in self.shown():
             n_gold = Text(str(q.n_gold), style="bold red" if q.n_gold == 0 else "")
             if q.n_stale:
                 n_gold.append(f" ({q.n_stale} stale)", style="red")
@@ -116,6 +157,32 @@ class QuestionsScreen(Screen[None]):
                 mark + q.external_id, n_gold, _annotators(q.by_annotator), q.text, key=str(q.id)
             )
         self._show_current()
+
+    def shown(self) -> list[QuestionRow]:
+        """The app's questions that pass the filter, in order."""
+        keep = question_filter(self.filter_text, self.labeler.annotator)
+        return [q for q in self.labeler.questions if keep(q)]
+
+    def action_filter(self) -> None:
+        box = self.query_one("#qfilter", Input)
+        box.display = True
+        box.focus()
+
+    def action_clear_filter(self) -> None:
+        box = self.query_one("#qfilter", Input)
+        box.value = ""
+        box.display = False
+        self.query_one("#questions", DataTable).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "qfilter":
+            self.filter_text = event.value
+            self._show_questions()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "qfilter":
+            event.input.display = bool(event.value)
+            self.query_one("#questions", DataTable).focus()
 
     def _show_current(self) -> None:
         """Move the ▶ mark and the cursor to the app's current question."""
@@ -128,7 +195,7 @@ class QuestionsScreen(Screen[None]):
                     continue
                 mark = "▶ " if q.id == app.current_query_id else ""
                 table.update_cell(key, self._id_column, mark + q.external_id)
-        ids = [q.id for q in app.questions]
+        ids = [q.id for q in self.shown()]
         if app.current_query_id in ids:
             row = ids.index(app.current_query_id)
             if table.cursor_row != row:
@@ -228,26 +295,11 @@ class QuestionsScreen(Screen[None]):
         )
 
     def action_open(self) -> None:
-        app = self.labeler
         qid = self._selected_id()
         if qid is None:
             return
-        app.current_query_id = qid
-
-        def load(store: Store) -> list[ElementRow]:
-            with store.session() as s:
-                return question_elements(s, qid)
-
-        def open_page(rows: list[ElementRow]) -> None:
-            if rows:
-                from labeler.tui.screens.page import PageScreen
-
-                app.push_screen(PageScreen(rows[0].document_id, position=rows[0].start))
-            else:
-                app.switch_mode("documents")
-                self.notify("pick a page for this question", timeout=3)
-
-        app.db(load, open_page, what="open question")
+        self.labeler.current_query_id = qid
+        self.labeler.open_question(qid)
 
     def action_next_gold_set(self) -> None:
         if not self.sets:

@@ -78,6 +78,7 @@ class PageView(TextArea):
         )
         self.match_cursor_bracket = False
         self.page = PageMap("")
+        self._spans: list[Span] = []
         self._by_row: dict[int, list[tuple[int, int, Style]]] = {}
         self._placeholders: dict[int, list[int]] = {}
         self._block_marks: dict[int, list[int]] = {}
@@ -88,8 +89,34 @@ class PageView(TextArea):
 
     # -- loading --------------------------------------------------------------------------
 
+    def line_width(self) -> int | None:
+        """Code points per display line that fit the pane (None before the first layout).
+
+        The room left of a vertical scrollbar and the cursor's cell, whether the scrollbar
+        shows or not, so that lines broken for it never wrap again, and a scrollbar coming
+        or going does not change it (no re-break loop)."""
+        width = self.content_size.width
+        if width <= 0:
+            return None
+        return width - self.styles.scrollbar_size_vertical - 1
+
+    def on_resize(self) -> None:
+        """Break the page's lines again for the new width, keeping selection and spans."""
+        width = self.line_width()
+        if width is None or width == self.page.width or not self.page.stored:
+            return
+        anchor = self.page.to_offset(self.selection.start)
+        cursor = self.page.to_offset(self.selection.end)
+        self.show_page(PageMap(self.page.stored, self.page.blocks, width=width))
+        self.selection = Selection(self.page.to_location(anchor), self.page.to_location(cursor))
+        self.scroll_cursor_visible()
+
     def show_page(self, page: PageMap) -> None:
-        """Show ``page``; raises ``AssertionError`` if the widget would not hold it exactly."""
+        """Show ``page`` (its lines broken again if the pane's width is known and differs);
+        raises ``AssertionError`` if the widget would not hold it exactly."""
+        width = self.line_width()
+        if width is not None and width != page.width and page.stored:
+            page = PageMap(page.stored, page.blocks, width=width)
         self.page = page
         self.load_text(page.display)
         if self.text != page.display:  # the guard against offset drift (see pagemap)
@@ -106,8 +133,7 @@ class PageView(TextArea):
             row, column = page.to_location(offset)
             marks.setdefault(row, []).append(column)
         self._block_marks = marks
-        self._by_row = {}
-        self._repaint()
+        self.set_spans(self._spans)  # rows moved: place the spans again
 
     def holds_exactly(self) -> bool:
         """True when the widget text maps 1:1 onto the stored page."""
@@ -117,6 +143,7 @@ class PageView(TextArea):
 
     def set_spans(self, spans: list[Span]) -> None:
         """Paint ``spans`` (later ones win where they overlap)."""
+        self._spans = list(spans)
         by_row: dict[int, list[tuple[int, int, Style]]] = {}
         n = len(self.page)
         for span in spans:
