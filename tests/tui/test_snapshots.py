@@ -47,6 +47,9 @@ def prepare(then: Callable[[LabelerApp, Pilot[Any]], Awaitable[None]] | None = N
             await then(app, pilot)
             await settle(app, pilot)
         app.clear_notifications()
+        # a blinking cursor is drawn or not depending on when the picture is taken
+        for widget in app.screen.query("Input, TextArea"):
+            widget.cursor_blink = False  # type: ignore[attr-defined]
         await pilot.pause()
 
     return run_before
