@@ -41,4 +41,4 @@ bench: $(TEST_STAMP)
 	$(BIN)/python benchmarks/bench_score.py
 
 clean:
-	rm -rf $(VENV) labels.db labels.db-wal labels.db-shm
+	rm -rf $(VENV) labels.db labels.db-wal labels.db-shm labels.db-checked
