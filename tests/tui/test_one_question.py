@@ -24,6 +24,7 @@ from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog
 from labeler.tui.screens.page import PageScreen
 from labeler.tui.screens.questions import QuestionsScreen
+from labeler.tui.screens.review import ReviewScreen
 
 WAL = "WAL mode lets readers continue."  # OTHER_PAGE[41:72]
 FIRST = "A second page about write-ahead logging."  # OTHER_PAGE[0:40]
@@ -93,7 +94,7 @@ async def select_sentence(screen: PageScreen, pilot: Pilot[int], at: int) -> Non
 
 
 def test_acceptance_session(store: Store) -> None:
-    """Palette go-to, F3, open a page, select, attach, ``.``, attach, remove, undo."""
+    """Palette go-to, F3, open a page, select, attach, ``.``, attach, review, remove, undo."""
 
     async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
         assert app.current_question is not None and app.current_question.external_id == "q1"
@@ -126,6 +127,17 @@ def test_acceptance_session(store: Store) -> None:
         await settle(app, pilot)
         assert stored(store) == [(2, "wal.html", 41, 72, WAL), (1, "wal.html", 41, 72, WAL)]
         assert any(m.startswith(f"attached to q1: {WAL!r} g1") for m in messages(app))
+
+        await pilot.press("v")  # review q1 across its pages: the one element just attached
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        review = app.screen.query_one("#review", DataTable)
+        rows = [[str(c) for c in review.get_row_at(i)] for i in range(review.row_count)]
+        assert rows == [["wal.html", "41–72", "g1", "ana", "", repr(WAL)]]
+        await pilot.press("enter")  # back on the page with that element selected
+        await settle(app, pilot)
+        assert app.screen is screen and screen.view.offsets == (41, 72)
+        assert stored(store) == [(2, "wal.html", 41, 72, WAL), (1, "wal.html", 41, 72, WAL)]
 
         screen.view.select_offsets(50, 50)  # cursor inside q1's element
         await pilot.press("x")
