@@ -383,6 +383,17 @@ _V4_SQL = (
 
 #: the audit log's actor for the duplicate elements schema version 5 removed
 DEDUP_ACTOR = "labeler-migration-5"
+#: the schema version whose step removes duplicate elements
+DEDUP_VERSION = 5
+
+
+def deduplicated(conn: Connection) -> int:
+    """How many duplicate elements the schema 5 step removed (its audit entries)."""
+    found = conn.execute(
+        text("SELECT count(*) FROM audit_entry WHERE actor = :actor"), {"actor": DEDUP_ACTOR}
+    ).scalar_one()
+    return int(found)
+
 
 _V5_INDEX = (
     'CREATE UNIQUE INDEX uq_element_span ON element (query_id, document_id, start, "end")',

@@ -56,11 +56,13 @@ from labeler.store.integrity import (
     store_file,
 )
 from labeler.store.migrations import (
+    DEDUP_VERSION,
     MIGRATIONS,
     Migration,
     apply_steps,
     check_steps,
     current_version,
+    deduplicated,
     pending,
 )
 from labeler.store.postgres import write_lock_holder
@@ -303,13 +305,19 @@ class Store:
 
 
 def upgrade(
-    engine: Engine, steps: Sequence[Migration], *, where: str, retry: BusyRetry = DEFAULT_RETRY
+    engine: Engine,
+    steps: Sequence[Migration],
+    *,
+    where: str,
+    retry: BusyRetry = DEFAULT_RETRY,
+    notice: Notice | None = None,
 ) -> int:
     """Bring the database to the last of ``steps``; return the version it ends at.
 
     Reads the version first (no lock, no write when it is current); otherwise takes the write
     lock, re-reads the version and applies the missing steps in one transaction (repeated
     per ``retry`` when the database is busy, e.g. several processes creating it at once).
+    When the upgrade removed duplicate elements (schema 5), ``notice`` is told how many.
     """
     check_steps(steps)
 
@@ -319,12 +327,25 @@ def upgrade(
 
     def apply_pending() -> None:
         with write_engine(engine).connect() as conn, conn.begin():
-            apply_steps(conn, pending(current_version(conn), steps, where=where))
+            todo = pending(current_version(conn), steps, where=where)
+            apply_steps(conn, todo)
+            if notice is not None and any(step.version == DEDUP_VERSION for step in todo):
+                removed = deduplicated(conn)
+                if removed:
+                    said.append(
+                        f"{where}: schema upgraded: removed {removed} duplicate element(s) "
+                        "(same question, page and span; the oldest of each kept); "
+                        "`labeler doctor` lists them, the audit log holds each one"
+                    )
 
+    said: list[str] = []
     with translate_errors(where):
         if not retry_busy(read_pending, retry, where=where):
             return steps[-1].version if steps else 0
         retry_busy(apply_pending, retry, where=where)
+    if notice is not None:
+        for message in said[-1:]:  # the attempt that committed
+            notice(message)
     return steps[-1].version
 
 
@@ -351,7 +372,7 @@ def open_store(
                 f"{where}: unsupported database {engine.url.get_backend_name()!r} "
                 "(supported: SQLite, PostgreSQL)"
             )
-        upgrade(engine, migrations, where=where, retry=retry)
+        upgrade(engine, migrations, where=where, retry=retry, notice=on_wait or process_notice())
     except BaseException:
         engine.dispose()
         raise

@@ -144,9 +144,14 @@ def test_upgrade_keeps_the_oldest_and_records_the_rest(db_url: str) -> None:
         (12, 32, 3)
     ]
 
-    with open_store(db_url) as store, store.session() as s:
+    said: list[str] = []
+    with open_store(db_url, on_wait=said.append) as store, store.session() as s:
         kept = [(e.id, e.start, e.end, e.annotator) for e in page_elements(s, "w.html")]
         entries = list_audit(s, entity="element")
+    assert len(said) == 1 and "schema upgraded: removed 2 duplicate element(s)" in said[0]
+    with open_store(db_url, on_wait=said.append):
+        pass  # already upgraded: nothing more to say
+    assert len(said) == 1
     # ids 1..5 in insertion order: 2 (bob) and 4 (cy) repeat 1's span and go.
     assert kept == [(3, 0, 11, "ana"), (1, 12, 32, "ana"), (5, 18, 37, "ana")]
     removed = sorted((e.entity_id, e.actor, e.action, e.after) for e in entries)
