@@ -25,6 +25,11 @@ from labeler.store.models import ELEMENT_OK, ELEMENT_STALE, Element, GoldSet, Qu
 from labeler.store.validation import span_problem
 
 
+def _shown(text: str, limit: int = 60) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis, for the messages below."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 @dataclass(frozen=True)
 class StaleElement:
     """An element that no longer matches its page after the page changed."""
@@ -39,7 +44,7 @@ class StaleElement:
     reason: str
 
     def __str__(self) -> str:
-        shown = self.text if len(self.text) <= 60 else self.text[:59] + "…"
+        shown = _shown(self.text)
         return (
             f"{self.document_id} [{self.start}:{self.end}] {self.gold_set}/"
             f"{self.query_external_id}: {shown!r} ({self.reason})"
@@ -61,7 +66,7 @@ class MovedElement:
     text: str
 
     def __str__(self) -> str:
-        shown = self.text if len(self.text) <= 60 else self.text[:59] + "…"
+        shown = _shown(self.text)
         return (
             f"{self.document_id} [{self.old_start}:{self.old_end}] → [{self.start}:{self.end}] "
             f"{self.gold_set}/{self.query_external_id}: {shown!r}"
@@ -81,7 +86,7 @@ class RestoredElement:
     text: str
 
     def __str__(self) -> str:
-        shown = self.text if len(self.text) <= 60 else self.text[:59] + "…"
+        shown = _shown(self.text)
         return (
             f"{self.document_id} [{self.start}:{self.end}] {self.gold_set}/"
             f"{self.query_external_id}: {shown!r}"

@@ -139,3 +139,12 @@ def gone_as(what: str) -> Iterator[None]:
 def element_words(e: ElementRow) -> str:
     """An element as the annotator knows it: quoted text, page and offsets."""
     return f"{quote(e.text)} ({e.document_id} {e.start}–{e.end})"
+
+
+def removed_words(question: str, e: ElementRow) -> str:
+    """What a removal says: the question, the element as the annotator knows it, and how to
+    get it back."""
+    return (
+        f"removed from {question}: {quote(e.text)} g{e.grade} "
+        f"({e.document_id} {e.start}–{e.end})  ·  ctrl+z: undo"
+    )

@@ -30,7 +30,7 @@ from labeler.store import (
 )
 from labeler.tui import spans
 from labeler.tui.assist import AssistChunk, assist_chunks, step_k
-from labeler.tui.attach import attach_selection, element_words, gone_as, quote
+from labeler.tui.attach import attach_selection, element_words, gone_as, quote, removed_words
 from labeler.tui.bars import coverage_bar
 from labeler.tui.grades import GRADE_LEGEND, grade_meaning
 from labeler.tui.keys import most_important_first
@@ -473,9 +473,7 @@ class PageScreen(Screen[None]):
         def done(_: None) -> None:
             self.focused_id = None
             self.notify(
-                f"removed from {self._question_name(target.query_id)}: {quote(target.text)} "
-                f"g{target.grade} ({target.document_id} {target.start}–{target.end})"
-                "  ·  ctrl+z: undo",
+                removed_words(self._question_name(target.query_id), target),
                 title="saved",
                 timeout=6,
             )

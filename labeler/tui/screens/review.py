@@ -18,7 +18,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from labeler.store import ElementRow, Store, question_elements, remove_element, set_grade
-from labeler.tui.attach import element_words, gone_as, quote
+from labeler.tui.attach import element_words, gone_as, quote, removed_words
 from labeler.tui.grades import GRADE_LEGEND
 from labeler.tui.widgets.row_table import RowTable
 
@@ -192,9 +192,7 @@ class ReviewScreen(Screen[None]):
 
         def done(_: None) -> None:
             self.notify(
-                f"removed from {self._question_name(target.query_id)}: {quote(target.text)} "
-                f"g{target.grade} ({target.document_id} {target.start}–{target.end})"
-                "  ·  ctrl+z: undo",
+                removed_words(self._question_name(target.query_id), target),
                 title="saved",
                 timeout=6,
             )
