@@ -26,8 +26,16 @@ def checkout(tmp_path: Path) -> Path:
 
 def dry_run(where: Path, target: str) -> list[str]:
     """The commands ``make TARGET`` would run there (``make -n``), one per line."""
+    # Under `make test` the outer make's settings reach this one (its level makes it print
+    # "Entering/Leaving directory" lines): run it as if started from a shell.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
     out = subprocess.run(
-        ["make", "-n", target], cwd=where, capture_output=True, text=True, check=True
+        ["make", "--no-print-directory", "-n", target],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
     )
     return out.stdout.splitlines()
 
