@@ -16,7 +16,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static, TextArea
-from tui_support import OTHER_PAGE, run_app, settle
+from tui_support import OTHER_PAGE, run_app, said, settle
 
 from labeler.store import Store, list_audit, list_questions, question_elements
 from labeler.tui.app import LabelerApp
@@ -63,7 +63,7 @@ def panel(app: LabelerApp) -> str:
 
 
 def messages(app: LabelerApp) -> list[str]:
-    return [n.message for n in app._notifications]
+    return said(app)
 
 
 async def palette_goto(app: LabelerApp, pilot: Pilot[int], qid: str) -> None:

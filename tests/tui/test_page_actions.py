@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
-from tui_support import PAGE, run_app, settle
+from tui_support import PAGE, run_app, said, settle
 
 from labeler.store import Store, list_audit, open_store, page_elements, upsert_document
 from labeler.store.models import Run, RunResult
@@ -37,7 +37,7 @@ def readout(app: LabelerApp) -> str:
 
 
 def messages(app: LabelerApp) -> list[str]:
-    return [n.message for n in app._notifications]
+    return said(app)
 
 
 def test_select_with_keys_and_attach(store: Store) -> None:

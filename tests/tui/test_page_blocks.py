@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.pilot import Pilot
-from tui_support import run_app, settle
+from tui_support import run_app, said, settle
 
 from labeler.ingest import ingest_paths
 from labeler.store import Store
@@ -55,7 +55,7 @@ def selected(screen: PageScreen) -> str:
 
 
 def warnings(app: LabelerApp) -> list[str]:
-    return [n.message for n in app._notifications if NO_BLOCKS in n.message]
+    return [m for m in said(app) if NO_BLOCKS in m]
 
 
 def test_b_selects_one_paragraph_and_s_stops_at_a_heading(store: Store) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
-from tui_support import run_app, settle
+from tui_support import run_app, said, settle
 
 from labeler.store import (
     Store,
@@ -167,7 +167,7 @@ def test_page_without_elements_of_the_question_names_its_pages(store: Store) -> 
         assert "q1 has elements on: policy.html (2), wal.html (1)" in panel
         await pilot.press("right_square_bracket")
         await settle(app, pilot)
-        warned = [n.message for n in app._notifications]
+        warned = said(app)
         assert any("policy.html (2), wal.html (1)" in m for m in warned)
 
     run_app(store, body)
@@ -184,11 +184,11 @@ def test_grading_an_element_removed_meanwhile_names_it_not_its_id(store: Store) 
             remove_element(s, question_elements(s, 1)[0].id, actor="bob")
         await pilot.press("2")
         await settle(app, pilot)
-        said = [n.message for n in app._notifications]
+        told = said(app)
         assert (
             "'FR-001: The index is never the source o…' (policy.html 7–55) is no longer "
-            "stored (removed meanwhile)" in said
+            "stored (removed meanwhile)" in told
         )
-        assert not any("id" in m.split() for m in said)
+        assert not any("id" in m.split() for m in told)
 
     run_app(store, body)

@@ -46,7 +46,13 @@ def prepare(then: Callable[[LabelerApp, Pilot[Any]], Awaitable[None]] | None = N
         if then is not None:
             await then(app, pilot)
             await settle(app, pilot)
-        app.clear_notifications()
+        # A toast posted by a late job would be in the picture or not depending on timing:
+        # clear until a settled app has none left.
+        for _ in range(3):
+            app.clear_notifications()
+            await settle(app, pilot)
+            if not app._notifications:
+                break
         # a blinking cursor is drawn or not depending on when the picture is taken
         for widget in app.screen.query("Input, TextArea"):
             widget.cursor_blink = False  # type: ignore[attr-defined]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
+from weakref import WeakKeyDictionary
 
 from textual.pilot import Pilot
 
@@ -53,7 +55,26 @@ def seed_store(db: Path) -> None:
 def make_app(store: Store, annotator: str = "ana", *, resume: bool = False) -> LabelerApp:
     """The app on gold set 'demo'; ``resume`` off by default, so that elements a test
     stores first (recorded in the audit log) do not reopen their page at start-up."""
-    return LabelerApp(store, annotator=annotator, gold_set="demo", resume=resume)
+    app = LabelerApp(store, annotator=annotator, gold_set="demo", resume=resume)
+    SAID[app] = said = []
+    notify = app.notify
+
+    def recording(message: str, *args: Any, **kwargs: Any) -> None:
+        said.append(message)
+        notify(message, *args, **kwargs)
+
+    app.notify = recording  # type: ignore[method-assign]
+    return app
+
+
+#: every notification message each app posted, in order: tests read these rather than
+#: ``app._notifications``, from which a 3-second toast can expire on a loaded machine
+SAID: WeakKeyDictionary[LabelerApp, list[str]] = WeakKeyDictionary()
+
+
+def said(app: LabelerApp) -> list[str]:
+    """The messages ``app`` (made by :func:`make_app`) has posted so far."""
+    return SAID[app]
 
 
 async def settle(app: LabelerApp, pilot: Pilot[int]) -> None:
@@ -63,6 +84,11 @@ async def settle(app: LabelerApp, pilot: Pilot[int]) -> None:
         await pilot.pause()
         if not [w for w in app.workers if w.is_running]:
             break
+    # What a job changed can be recomposed (the footer's keys, say) and laid out only on a
+    # later refresh; on a loaded machine that is after the pause above.
+    for _ in range(2):
+        await app.screen.wait_for_refresh()
+        await pilot.pause()
 
 
 def run_app(
