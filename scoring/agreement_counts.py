@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
+from itertools import zip_longest
 from typing import Literal, NamedTuple
 
 __all__ = [
@@ -85,29 +86,38 @@ def intersection_length(a: Sequence[Interval], b: Sequence[Interval]) -> int:
 class Coincidences:
     """Totals of the coincidence matrix of a binary nominal coding (0 = outside every span of
     the coder, 1 = inside one): ``n0`` = o₀₀ + o₀₁ and ``n1`` = o₁₁ + o₁₀ (pairable values of
-    each kind), ``o01`` = o₀₁ = o₁₀.
+    each kind), and o₀₁ = o₁₀ = Σ_m ``mismatch[m − 2]``/(m − 1).
 
     A unit (character) coded by ``m`` ≥ 2 coders, ``c`` of them 1, adds ``m − c`` to ``n0``,
-    ``c`` to ``n1`` and ``c·(m − c)/(m − 1)`` to ``o01`` (Krippendorff's coincidences);
-    units with fewer than two coders add nothing. Sums are exact (``Fraction``).
+    ``c`` to ``n1`` and ``c·(m − c)`` to ``mismatch[m − 2]``, i.e. ``c·(m − c)/(m − 1)`` to
+    o₀₁ (Krippendorff's coincidences); units with fewer than two coders add nothing.
+    Integers throughout, so sums and α are exact up to the final division.
     """
 
     n0: int = 0
     n1: int = 0
-    o01: Fraction = field(default_factory=Fraction)
+    mismatch: tuple[int, ...] = ()
 
     @classmethod
     def from_histogram(cls, hist: Sequence[int], coders: int) -> Coincidences:
         """Counts of the units of a :func:`coverage_histogram` over ``coders`` layers."""
         if coders < 2:
             return cls()
-        n1 = sum(count * c for c, count in enumerate(hist))
-        n0 = sum(count * (coders - c) for c, count in enumerate(hist))
-        mismatch = sum(count * c * (coders - c) for c, count in enumerate(hist))
-        return cls(n0, n1, Fraction(mismatch, coders - 1))
+        n1 = n0 = mismatch = 0
+        for c, count in enumerate(hist):
+            n1 += count * c
+            n0 += count * (coders - c)
+            mismatch += count * c * (coders - c)
+        return cls(n0, n1, (0,) * (coders - 2) + (mismatch,))
 
     def __add__(self, other: Coincidences) -> Coincidences:
-        return Coincidences(self.n0 + other.n0, self.n1 + other.n1, self.o01 + other.o01)
+        mismatch = tuple(x + y for x, y in zip_longest(self.mismatch, other.mismatch, fillvalue=0))
+        return Coincidences(self.n0 + other.n0, self.n1 + other.n1, mismatch)
+
+    @property
+    def o01(self) -> Fraction:
+        """o₀₁ = o₁₀, the coincidences of a 0 with a 1."""
+        return sum((Fraction(x, i + 1) for i, x in enumerate(self.mismatch) if x), Fraction(0))
 
     @property
     def alpha(self) -> float | None:
@@ -204,8 +214,8 @@ class PairCounts:
         elements is 0); 1 when both totals are 0 (as ``exact_f1``), 0 when P + R = 0."""
         if self.total_a + self.total_b == 0:
             return 1.0
-        p = Fraction(self.matched_a, self.total_a) if self.total_a else Fraction(0)
-        r = Fraction(self.matched_b, self.total_b) if self.total_b else Fraction(0)
-        if p + r == 0:
-            return 0.0
-        return float(2 * p * r / (p + r))
+        if self.matched_a == 0 or self.matched_b == 0:
+            return 0.0  # P = 0 or R = 0 (a share over no elements is 0)
+        # 2PR/(P + R) with P = ma/ta, R = mb/tb, multiplied out: 2·ma·mb/(ma·tb + mb·ta)
+        numerator = 2 * self.matched_a * self.matched_b
+        return numerator / (self.matched_a * self.total_b + self.matched_b * self.total_a)
