@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         QuestionAgreement,
         Span,
     )
-    from scoring.agreement_report import AGREEMENT_FORMATS, agreement_report
+    from scoring.agreement_report import AGREEMENT_FORMATS, render_agreement
     from scoring.compare import GroupMovement, Movement, QueryDelta, RunComparison, compare_runs
     from scoring.correctness import (
         ChunkMatch,
@@ -131,7 +131,6 @@ __all__ = [
     "RunScore",
     "Span",
     "aggregate",
-    "agreement_report",
     "classify",
     "compare_runs",
     "comparison_table",
@@ -151,6 +150,7 @@ __all__ = [
     "partial_recall_at",
     "precision_at",
     "recall_at",
+    "render_agreement",
     "result_json_schema",
     "retrieval_correctness",
     "row_json_schema",
@@ -200,7 +200,6 @@ _HOMES: dict[str, str] = {
     "RunScore": "scoring.result",
     "Span": "scoring.agreement",
     "aggregate": "scoring.score",
-    "agreement_report": "scoring.agreement_report",
     "compare_runs": "scoring.compare",
     "comparison_table": "scoring.report",
     "config_json_schema": "scoring.correctness_schema",
@@ -219,6 +218,7 @@ _HOMES: dict[str, str] = {
     "partial_recall_at": "scoring.metrics",
     "precision_at": "scoring.metrics",
     "recall_at": "scoring.metrics",
+    "render_agreement": "scoring.agreement_report",
     "result_json_schema": "scoring.correctness_schema",
     "retrieval_correctness": "scoring.correctness",
     "row_json_schema": "scoring.correctness_schema",

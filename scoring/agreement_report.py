@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from scoring.agreement import Agreement
 
-__all__ = ["AGREEMENT_FORMATS", "AgreementFormat", "agreement_report", "agreement_tables"]
+__all__ = ["AGREEMENT_FORMATS", "AgreementFormat", "agreement_tables", "render_agreement"]
 
 AgreementFormat = Literal["table", "markdown", "html", "json"]
 AGREEMENT_FORMATS: tuple[AgreementFormat, ...] = ("table", "markdown", "html", "json")
@@ -137,7 +137,7 @@ _STYLE = (
 )
 
 
-def agreement_report(
+def render_agreement(
     ag: Agreement, fmt: AgreementFormat = "table", *, worst: int | None = 20
 ) -> str:
     """``ag`` in ``fmt`` (:data:`AGREEMENT_FORMATS`), ending with a newline.

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from scoring import AgreementInput, AgreementInputError, Span, agreement_report
+from scoring import AgreementInput, AgreementInputError, Span, render_agreement
 from scoring.agreement import Agreement, agreement
 
 P = "p"
@@ -252,7 +252,7 @@ def test_bad_input_names_question_and_annotator(span: Span, message: str) -> Non
 
 def test_json_shape() -> None:
     ag = pair_of({"q1": {"a": {s(0, 5)}, "b": {s(0, 5)}}, "q2": {"a": {s(0, 5)}, "b": {s(9, 12)}}})
-    out = json.loads(agreement_report(ag, "json"))
+    out = json.loads(render_agreement(ag, "json"))
     assert out == ag.to_dict()
     assert list(out) == ["gold_set", "annotators", "questions", "overall", "pairs", "per_question"]
     assert (out["gold_set"], out["annotators"], out["questions"]) == ("g", ["a", "b"], 2)
@@ -289,7 +289,7 @@ def test_tables_list_lowest_agreement_first() -> None:
     ag = _ordered_data()
     # clash has α < 0; agree has α = 1; none has α undefined (no disagreement): last
     assert [q.query_id for q in ag.worst_questions()] == ["clash", "agree", "none"]
-    text = agreement_report(ag, "table")
+    text = render_agreement(ag, "table")
     rows = text[text.index("Questions") :]
     assert rows.index("\nclash ") < rows.index("\nagree ") < rows.index("\nnone ")
     # pair (a,b) disagrees on clash: listed before (a,c) and (b,c)
@@ -302,24 +302,24 @@ def test_tables_list_lowest_agreement_first() -> None:
 
 
 def test_worst_limits_the_question_list() -> None:
-    text = agreement_report(_ordered_data(), "table", worst=1)
+    text = render_agreement(_ordered_data(), "table", worst=1)
     assert "(1 of 3)" in text and "clash" in text and "none" not in text.split("(1 of 3)")[1]
 
 
 def test_markdown_and_html_escape_names() -> None:
     name = "<b>q|1</b>\nnext"
     ag = pair_of({name: {"a&b": {s(0, 5)}, "z": {s(0, 4)}}})
-    md = agreement_report(ag, "markdown")
+    md = render_agreement(ag, "markdown")
     assert "&lt;b&gt;q\\|1&lt;/b&gt;<br>next" in md and "a&amp;b" in md
     assert "<b>" not in md
-    html = agreement_report(ag, "html")
+    html = render_agreement(ag, "html")
     assert html.startswith("<!DOCTYPE html>") and html.rstrip().endswith("</html>")
     assert "&lt;b&gt;q|1&lt;/b&gt;" in html and "<b>" not in html and "a&amp;b" in html
     assert "<script" not in html and "http" not in html  # self-contained
-    table = agreement_report(ag, "table")
+    table = render_agreement(ag, "table")
     assert "q|1</b>\\nnext" in table  # one line per row
 
 
 def test_unknown_format() -> None:
     with pytest.raises(ValueError, match="unknown agreement format"):
-        agreement_report(_ordered_data(), "csv")  # type: ignore[arg-type]
+        render_agreement(_ordered_data(), "csv")  # type: ignore[arg-type]
