@@ -75,16 +75,21 @@ class AgreementInput:
         page_lengths: page id → length of its text in code points, for every page cited.
 
     Every span must satisfy ``0 ≤ start < end ≤ page_lengths[page]``
-    (:class:`AgreementInputError` otherwise).
+    (:class:`AgreementInputError` otherwise). Both mappings are copied (spans as
+    :class:`Span`, so plain ``(page, start, end)`` tuples do too): later changes to the
+    caller's dicts do not reach the input.
     """
 
     questions: Mapping[str, Mapping[str, Layer]]
     page_lengths: Mapping[str, int]
 
     def __post_init__(self) -> None:
+        questions: dict[str, dict[str, Layer]] = {}
         for query_id, layers in self.questions.items():
+            copied = questions[query_id] = {}
             for annotator, spans in layers.items():
-                for span in spans:
+                copied[annotator] = frozenset(Span(*span) for span in spans)
+                for span in copied[annotator]:
                     length = self.page_lengths.get(span.page)
                     where = f"question {query_id!r}, annotator {annotator!r}"
                     if length is None:
@@ -94,6 +99,8 @@ class AgreementInput:
                             f"{where}: span {span.start}-{span.end} of page {span.page!r} "
                             f"needs 0 <= start < end <= {length}"
                         )
+        object.__setattr__(self, "questions", questions)
+        object.__setattr__(self, "page_lengths", dict(self.page_lengths))
 
 
 def _order_key(alpha: float | None, exact: float, partial: float) -> tuple[float, float, float]:

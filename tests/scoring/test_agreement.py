@@ -323,3 +323,13 @@ def test_markdown_and_html_escape_names() -> None:
 def test_unknown_format() -> None:
     with pytest.raises(ValueError, match="unknown agreement format"):
         render_agreement(_ordered_data(), "csv")  # type: ignore[arg-type]
+
+
+def test_input_is_a_copy_and_takes_plain_tuples() -> None:
+    layers = {"q": {"a": {("p", 0, 5)}, "b": {("p", 0, 5)}}}
+    lengths = {P: 20}
+    d = AgreementInput(layers, lengths)  # type: ignore[arg-type]
+    layers["q"]["c"] = {("p", 9, 10)}
+    lengths[P] = 1
+    assert d.questions == {"q": {"a": frozenset({s(0, 5)}), "b": frozenset({s(0, 5)})}}
+    assert agreement(d).overall.exact_f1 == 1.0
