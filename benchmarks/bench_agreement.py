@@ -2,7 +2,7 @@
 package (one value per character), and on megabyte pages where the package cannot go.
 
     python benchmarks/bench_agreement.py [--questions 2000] [--page-size 1000000]
-                                         [--small-questions 100] [--small-page 2000]
+                                         [--small-questions 100] [--small-page 2000 20000]
 
 Data (seeded): three annotators; each question cites one or two pages; an annotator marks a
 question done with probability 0.85 and picks 0–3 spans of up to 300 characters: per shared "true" span, the
@@ -12,7 +12,7 @@ sometimes (0.3) one span elsewhere.
 1. Large: ``--questions`` questions over pages of ``--page-size`` characters: time of
    ``agreement`` (all three pairs, per question, overall). The package would need one value per
    character and annotator: its matrix size is printed, not built.
-2. Small: the same generator with ``--small-page``-character pages. α over all annotators by
+2. Small: the same generator with pages of each ``--small-page`` size. α over all annotators by
    both (values must agree), time of each, and the ratio. For the package, building the
    reliability matrix (numpy, vectorised per span) is timed apart from ``krippendorff.alpha``.
 Best of ``--repeat`` runs, warm, in this process.
@@ -101,13 +101,39 @@ def reliability_matrix(data: AgreementInput) -> Any:
     return np.concatenate(blocks, axis=1)
 
 
+def compare_small(size: int, n_questions: int, n_pages: int, args: argparse.Namespace) -> None:
+    """α by both on pages of ``size`` characters; times and the ratio."""
+    import krippendorff
+
+    small = make_data(n_questions, size, n_pages, args.seed)
+    t_ours, ours = best(lambda: agreement(small).overall.char_alpha, args.repeat)
+    t_build, matrix = best(lambda: reliability_matrix(small), args.repeat)
+    t_pkg, theirs = best(
+        lambda: krippendorff.alpha(
+            reliability_data=matrix, value_domain=[0.0, 1.0], level_of_measurement="nominal"
+        ),
+        args.repeat,
+    )
+    assert ours is not None and math.isclose(ours, float(theirs), rel_tol=1e-9), (ours, theirs)
+    print(
+        f"small: {n_questions} questions, pages of {size:,} characters, "
+        f"{matrix.shape[1]:,} units: alpha {ours:.6f} (package {float(theirs):.6f})"
+    )
+    print(
+        f"       agreement (all figures) {t_ours * 1000:.1f} ms; krippendorff.alpha "
+        f"{t_pkg * 1000:.1f} ms + matrix {t_build * 1000:.1f} ms; "
+        f"ratio package/ours {(t_pkg + t_build) / t_ours:.1f}x "
+        f"(alpha call alone {t_pkg / t_ours:.1f}x)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--questions", type=int, default=2000)
     parser.add_argument("--page-size", type=int, default=1_000_000)
     parser.add_argument("--pages", type=int, default=200)
     parser.add_argument("--small-questions", type=int, default=100)
-    parser.add_argument("--small-page", type=int, default=2000)
+    parser.add_argument("--small-page", type=int, nargs="+", default=[2000, 20000])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=12)
     args = parser.parse_args()
@@ -130,28 +156,8 @@ def main() -> None:
         f"float64 values ({units * len(ANNOTATORS) * 8 / 2**30:.1f} GiB)"
     )
 
-    import krippendorff
-
-    small = make_data(args.small_questions, args.small_page, max(2, args.pages // 20), args.seed)
-    t_ours, ours = best(lambda: agreement(small).overall.char_alpha, args.repeat)
-    t_build, matrix = best(lambda: reliability_matrix(small), args.repeat)
-    t_pkg, theirs = best(
-        lambda: krippendorff.alpha(
-            reliability_data=matrix, value_domain=[0.0, 1.0], level_of_measurement="nominal"
-        ),
-        args.repeat,
-    )
-    assert ours is not None and math.isclose(ours, float(theirs), rel_tol=1e-9), (ours, theirs)
-    print(
-        f"small: {args.small_questions} questions, pages of {args.small_page:,} characters, "
-        f"{matrix.shape[1]:,} units: alpha {ours:.6f} (package {float(theirs):.6f})"
-    )
-    print(
-        f"       agreement (all figures) {t_ours * 1000:.1f} ms; krippendorff.alpha "
-        f"{t_pkg * 1000:.1f} ms + matrix {t_build * 1000:.1f} ms; "
-        f"ratio package/ours {(t_pkg + t_build) / t_ours:.1f}x "
-        f"(alpha call alone {t_pkg / t_ours:.1f}x)"
-    )
+    for size in args.small_page:
+        compare_small(size, args.small_questions, max(2, args.pages // 20), args)
 
 
 if __name__ == "__main__":
