@@ -19,7 +19,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Protocol
 
-from labeler.store.migrations import DEDUP_ACTOR
+from labeler.store.migrations import DEDUP_ACTOR, TEAM_VERSION
 
 #: examples listed per check
 MAX_DETAILS = 50
@@ -40,13 +40,28 @@ _OWNER = (
 )
 
 
+def _layered(db: Rows) -> bool:
+    """True when the database has element layers (schema 7): two annotators' labels of one
+    span are then two different labels, not duplicates."""
+    for (version,) in db.rows("SELECT max(version) FROM schema_version"):
+        return int(version or 0) >= TEAM_VERSION
+    return False
+
+
+# One label's "owner" within a question: the final layer, or one annotator's own layer.
+_LAYER_KEY = "e.layer, CASE WHEN e.layer = 'annotator' THEN e.annotator ELSE '' END"
+_SAME_LAYER = "AND o.layer = e.layer AND (e.layer = 'final' OR o.annotator = e.annotator) "
+
+
 def duplicates(db: Rows) -> Verdict:
-    """Groups of elements with the same question, page, start and end."""
+    """Groups of elements with the same question, page, start and end (and, from schema 7,
+    the same layer: the final layer or one annotator's own)."""
+    layer = f", {_LAYER_KEY}" if _layered(db) else ""
     rows = list(
         db.rows(
             'SELECT g.name, q.external_id, e.document_id, e.start, e."end", count(*), min(e.id) '
             + _OWNER
-            + 'GROUP BY g.name, q.external_id, e.document_id, e.start, e."end" '
+            + f'GROUP BY g.name, q.external_id, e.document_id, e.start, e."end"{layer} '
             "HAVING count(*) > 1 ORDER BY g.name, q.external_id, e.document_id, e.start"
         )
     )
@@ -75,12 +90,14 @@ def duplicates(db: Rows) -> Verdict:
 
 
 def overlaps(db: Rows) -> Verdict:
-    """Pairs of elements of one question on one page that overlap but are not equal."""
+    """Pairs of elements of one question on one page that overlap but are not equal (from
+    schema 7: within one layer; annotators disagreeing is what ``labeler agreement`` shows)."""
+    same_layer = _SAME_LAYER if _layered(db) else ""
     rows = list(
         db.rows(
             'SELECT g.name, q.external_id, e.document_id, e.id, e.start, e."end", '
             'o.id, o.start, o."end" ' + _OWNER + "JOIN element AS o ON o.query_id = e.query_id "
-            "AND o.document_id = e.document_id AND o.id > e.id "
+            "AND o.document_id = e.document_id AND o.id > e.id " + same_layer + ""
             'AND o.start < e."end" AND e.start < o."end" '
             'AND NOT (o.start = e.start AND o."end" = e."end") '
             "ORDER BY g.name, q.external_id, e.document_id, e.start, e.id, o.id"

@@ -17,6 +17,7 @@ from typing import NoReturn
 
 from labeler import __version__
 from labeler.cli import (
+    agreement_cmd,
     chunks_cmd,
     correctness_cmd,
     demo_cmd,
@@ -69,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     score_cmd.register(commands, common)
     correctness_cmd.register(commands, common)
     tui_cmd.register(commands, common)
+    agreement_cmd.register(commands, common)
     demo_cmd.register(commands, common)
     doctor_cmd.register(commands, common)
     return parser

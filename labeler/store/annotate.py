@@ -17,7 +17,14 @@ from sqlmodel import Session, col, select
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.audit import record_change, snapshot
 from labeler.store.labels import add_element, overlapping_elements
-from labeler.store.models import ELEMENT_STALE, Element, GoldSet, Query
+from labeler.store.models import (
+    ELEMENT_STALE,
+    Assignment,
+    Element,
+    GoldSet,
+    Query,
+    QuestionDone,
+)
 
 
 @dataclass(frozen=True)
@@ -296,9 +303,18 @@ def delete_query(session: Session, query_id: int, *, actor: str) -> None:
     elements = session.exec(
         select(Element).where(Element.query_id == query_id).order_by(col(Element.id))
     ).all()
-    before = snapshot(query) | {"elements": [snapshot(e) for e in elements]}
-    for element in elements:
-        session.delete(element)
+    # Team rows go with the question and come back with it on undo (schema version 7).
+    team_rows: list[Assignment | QuestionDone] = [
+        *session.exec(select(Assignment).where(Assignment.query_id == query_id)).all(),
+        *session.exec(select(QuestionDone).where(QuestionDone.query_id == query_id)).all(),
+    ]
+    before = snapshot(query) | {
+        "elements": [snapshot(e) for e in elements],
+        "assignments": [snapshot(r) for r in team_rows if isinstance(r, Assignment)],
+        "done": [snapshot(r) for r in team_rows if isinstance(r, QuestionDone)],
+    }
+    for row in [*elements, *team_rows]:
+        session.delete(row)
     session.flush()
     session.delete(query)
     record_change(

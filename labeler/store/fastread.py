@@ -18,6 +18,7 @@ from urllib.parse import quote
 from labeler.errors import StoreError, not_found
 from labeler.store.rows import (
     LEAN_TEXT,
+    PENDING_SQL,
     RUN_ROWS_SQL,
     LeanRunRows,
     RunRows,
@@ -27,7 +28,7 @@ from labeler.store.rows import (
 )
 
 #: the schema version this reader understands; equal to ``migrations.SCHEMA_VERSION``
-READS_SCHEMA = 6
+READS_SCHEMA = 7
 
 #: how much of the file the reader maps into memory (address space, not RAM)
 MMAP_BYTES = 1 << 30
@@ -69,17 +70,20 @@ class SqliteReader:
         for qid, doc, start, end, text, grade, status in self.conn.execute(
             'SELECT e.query_id, e.document_id, e.start, e."end", e.text, e.grade, e.status '
             "FROM element e JOIN query q ON q.id = e.query_id WHERE q.gold_set_id = ? "
-            "ORDER BY e.query_id, e.id",
+            "AND e.layer = 'final' ORDER BY e.query_id, e.id",
             (set_id,),
         ):
             elements.setdefault(qid, []).append(
                 StoredElement(doc, start, end, text, grade, status != "ok")
             )
-        for qid, external_id, text, notes in self.conn.execute(
-            "SELECT id, external_id, text, notes FROM query WHERE gold_set_id = ? ORDER BY id",
+        for qid, external_id, text, notes, pending in self.conn.execute(
+            f"SELECT q.id, q.external_id, q.text, q.notes, {PENDING_SQL} FROM query q "
+            "JOIN gold_set g ON g.id = q.gold_set_id WHERE q.gold_set_id = ? ORDER BY q.id",
             (set_id,),
         ):
-            yield StoredQuestion(external_id, text, notes, tuple(elements.get(qid, ())))
+            yield StoredQuestion(
+                external_id, text, notes, tuple(elements.get(qid, ())), bool(pending)
+            )
 
     def page_texts(self, doc_ids: Sequence[str]) -> dict[str, str]:
         """Stored text of each existing document among ``doc_ids``."""

@@ -17,6 +17,7 @@ from datetime import datetime
 
 from sqlalchemy import delete, insert
 from sqlalchemy import select as sa_select
+from sqlalchemy import text as sql_text
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, not_found
@@ -24,6 +25,7 @@ from labeler.store.browse import gold_set_names
 from labeler.store.models import (
     ELEMENT_OK,
     ELEMENT_STALE,
+    LAYER_FINAL,
     AuditEntry,
     Document,
     Element,
@@ -31,7 +33,7 @@ from labeler.store.models import (
     Query,
     utcnow,
 )
-from labeler.store.rows import StoredElement, StoredQuestion
+from labeler.store.rows import PENDING_SQL, StoredElement, StoredQuestion
 
 
 @dataclass(frozen=True)
@@ -278,14 +280,17 @@ def _batches(rows: list[dict[str, object]], size: int = 2000) -> Iterator[list[d
 
 
 def export_gold_set(session: Session, name: str) -> Iterator[StoredQuestion]:
-    """Questions of gold set ``name`` in the order they were added, elements in label order."""
+    """Questions of gold set ``name`` in the order they were added, final-layer elements in
+    label order; ``pending`` marks the questions scoring leaves out (see ``StoredQuestion``)."""
     gold_set = session.exec(select(GoldSet).where(col(GoldSet.name) == name)).first()
     if gold_set is None:
         raise not_found("gold set", name, gold_set_names(session))
     queries = session.execute(
-        select(col(Query.id), col(Query.external_id), col(Query.text), col(Query.notes))
-        .where(col(Query.gold_set_id) == gold_set.id)
-        .order_by(col(Query.id))
+        sql_text(
+            f"SELECT q.id, q.external_id, q.text, q.notes, {PENDING_SQL} FROM query q "
+            "JOIN gold_set g ON g.id = q.gold_set_id WHERE q.gold_set_id = :g ORDER BY q.id"
+        ),
+        {"g": gold_set.id},
     ).all()
     by_query: dict[int, list[StoredElement]] = {qid: [] for qid, *_ in queries}
     rows = session.execute(
@@ -299,10 +304,10 @@ def export_gold_set(session: Session, name: str) -> Iterator[StoredQuestion]:
             col(Element.status),
         )
         .join(Query, col(Query.id) == col(Element.query_id))
-        .where(col(Query.gold_set_id) == gold_set.id)
+        .where(col(Query.gold_set_id) == gold_set.id, col(Element.layer) == LAYER_FINAL)
         .order_by(col(Element.query_id), col(Element.id))
     )
     for qid, doc, start, end, text, grade, status in rows:
         by_query[qid].append(StoredElement(doc, start, end, text, grade, status != ELEMENT_OK))
-    for qid, external_id, text, notes in queries:
-        yield StoredQuestion(external_id, text, notes, tuple(by_query[qid]))
+    for qid, external_id, text, notes, pending in queries:
+        yield StoredQuestion(external_id, text, notes, tuple(by_query[qid]), bool(pending))

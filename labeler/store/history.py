@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from labeler.errors import StoreError
 from labeler.store.audit import snapshot
@@ -28,12 +28,22 @@ from labeler.store.models import (
     AUDIT_DO,
     AUDIT_REDO,
     AUDIT_UNDO,
+    LAYER_ANNOTATOR,
+    LAYER_FINAL,
+    Assignment,
     AuditEntry,
     Element,
     Query,
+    QuestionDone,
 )
 
-_IGNORED = {"created_at", "elements"}
+# Keys of a question's snapshot that hold its rows of other tables (see delete_query).
+_CHILDREN: dict[str, type[Element] | type[Assignment] | type[QuestionDone]] = {
+    "elements": Element,
+    "assignments": Assignment,
+    "done": QuestionDone,
+}
+_IGNORED = {"created_at", *_CHILDREN}
 _INVERSE_ACTION = {"add": "remove", "remove": "add", "change": "change"}
 
 
@@ -77,6 +87,10 @@ def _label(
         return f"question {row.get('external_id', '?')}"
     query = session.get(Query, row.get("query_id"))
     name = query.external_id if query is not None else "a deleted question"
+    if entity == "assignment":
+        return f"assignment of {name} to {row.get('annotator')}"
+    if entity == "question_done":
+        return f"done mark of {name} by {row.get('annotator')}"
     label = (
         f"element of {name}: {_quote(str(row.get('text', '')))} "
         f"({row.get('document_id')} {row.get('start')}–{row.get('end')})"
@@ -127,12 +141,19 @@ def redo(session: Session, *, actor: str) -> Reversal | None:
     return _reverse(session, undone[-1], actor, AUDIT_REDO) if undone else None
 
 
-def _model(entity: str) -> type[Element] | type[Query]:
-    if entity == "element":
-        return Element
-    if entity == "query":
-        return Query
-    raise UndoConflict(f"cannot undo a change of {entity!r}")
+_MODELS: dict[str, type[SQLModel]] = {
+    "element": Element,
+    "query": Query,
+    "assignment": Assignment,
+    "question_done": QuestionDone,
+}
+
+
+def _model(entity: str) -> type[SQLModel]:
+    model = _MODELS.get(entity)
+    if model is None:
+        raise UndoConflict(f"cannot undo a change of {entity!r}")
+    return model
 
 
 def _same(current: dict[str, Any], expected: dict[str, Any]) -> bool:
@@ -144,24 +165,31 @@ def _same(current: dict[str, Any], expected: dict[str, Any]) -> bool:
     return all(cur.get(k) == v for k, v in exp.items())
 
 
-def _restore(model: type[Element] | type[Query], data: dict[str, Any]) -> Element | Query:
-    values = {k: v for k, v in data.items() if k != "elements"}
-    if isinstance(values.get("created_at"), str):
-        values["created_at"] = datetime.fromisoformat(values["created_at"])
+_STAMPS = ("created_at", "adjudicated_at", "assigned_at", "done_at")
+
+
+def _restore(model: type[SQLModel], data: dict[str, Any]) -> SQLModel:
+    values = {k: v for k, v in data.items() if k not in _CHILDREN}
+    for name in _STAMPS:
+        if isinstance(values.get(name), str):
+            values[name] = datetime.fromisoformat(values[name])
     return model(**values)
 
 
 def _refuse_duplicate(session: Session, element: dict[str, Any], where: str) -> None:
     """:class:`UndoConflict` when bringing ``element`` back would store its span twice for
     its question (the schema forbids it: the same span was labelled again since)."""
-    same = session.exec(
-        select(Element.id).where(
-            Element.query_id == element["query_id"],
-            Element.document_id == element["document_id"],
-            Element.start == element["start"],
-            Element.end == element["end"],
-        )
-    ).first()
+    layer = element.get("layer", LAYER_FINAL)
+    stmt = select(Element.id).where(
+        Element.query_id == element["query_id"],
+        Element.document_id == element["document_id"],
+        Element.start == element["start"],
+        Element.end == element["end"],
+        Element.layer == layer,
+    )
+    if layer == LAYER_ANNOTATOR:
+        stmt = stmt.where(Element.annotator == element.get("annotator"))
+    same = session.exec(stmt).first()
     if same is not None:
         raise UndoConflict(
             f"{where}: {element['document_id']} {element['start']}–{element['end']} was "
@@ -194,8 +222,12 @@ def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reve
     if before is None:
         assert row is not None
         if isinstance(row, Query):
-            for element in session.exec(select(Element).where(Element.query_id == row.id)):
-                session.delete(element)
+            for child in _CHILDREN.values():
+                found: list[Any] = list(
+                    session.exec(select(child).where(child.query_id == row.id)).all()
+                )
+                for item in found:
+                    session.delete(item)
             session.flush()
         session.delete(row)
     elif row is None:
@@ -204,11 +236,14 @@ def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reve
             _refuse_duplicate(session, data, where)
         session.add(_restore(model, before))
         session.flush()
-        for data in before.get("elements", []):
-            session.add(_restore(Element, data))
+        for key, child in _CHILDREN.items():
+            for data in before.get(key, []):
+                session.add(_restore(child, data))
     else:
         for name, value in before.items():
             if name not in _IGNORED:
+                if name in _STAMPS and isinstance(value, str):
+                    value = datetime.fromisoformat(value)
                 setattr(row, name, value)
         session.add(row)
     session.flush()

@@ -13,7 +13,17 @@ from labeler.errors import IntegrityError, NotFoundError, not_found
 from labeler.store.audit import record_change, snapshot
 from labeler.store.browse import gold_set_names
 from labeler.store.documents import get_document
-from labeler.store.models import ELEMENT_STALE, Document, Element, GoldSet, Query
+from labeler.store.models import (
+    ELEMENT_STALE,
+    LAYER_ANNOTATOR,
+    LAYER_FINAL,
+    PROVENANCE_OWN,
+    PROVENANCE_SINGLE,
+    Document,
+    Element,
+    GoldSet,
+    Query,
+)
 from labeler.store.validation import check_element_fields, check_element_span
 
 
@@ -92,6 +102,8 @@ def add_element(
     annotator: str,
     grade: int = 1,
     assisted: bool = False,
+    layer: str = LAYER_FINAL,
+    provenance: str = PROVENANCE_SINGLE,
 ) -> Element:
     """Label ``document.text[start:end]`` as an expected element of ``query``.
 
@@ -99,13 +111,22 @@ def add_element(
     range (``0 <= start < end <= len(text)`` fails), a grade below 1, or an unknown query or
     document raise :class:`IntegrityError` / :class:`NotFoundError`. Audited as ``add``.
     ``assisted`` records that the annotator had retrieval results on screen (assist mode).
+    ``layer``: ``final`` (with a ``provenance``) or ``annotator`` (the annotator's own label
+    in a team gold set; ``provenance`` is then ignored and stored as ``own``).
     """
     doc = get_document(session, document) if isinstance(document, str) else document
     query_id = query if isinstance(query, int) else query.id
     question = None if query_id is None else session.get(Query, query_id)
     if query_id is None or question is None:
         raise NotFoundError(f"no question with id {query_id!r} in the database")
-    check_not_duplicate(session, question, doc.id, start, end)
+    if layer == LAYER_ANNOTATOR:
+        provenance = PROVENANCE_OWN
+        # An annotator's own label is team work: the gold set is a team gold set from now on.
+        gold_set = session.get(GoldSet, question.gold_set_id)
+        if gold_set is not None and not gold_set.team:
+            gold_set.team = True
+            session.add(gold_set)
+    check_not_duplicate(session, question, doc.id, start, end, layer=layer, annotator=annotator)
     in_range = isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(doc.text)
     element = Element(
         query_id=query_id,
@@ -116,6 +137,8 @@ def add_element(
         grade=grade,
         annotator=annotator,
         assisted=assisted,
+        layer=layer,
+        provenance=provenance,
     )
     check_element_fields(element)
     check_element_span(doc.text, element)
@@ -141,21 +164,32 @@ def duplicate_message(external_id: str, document_id: str, start: int, end: int) 
 
 
 def check_not_duplicate(
-    session: Session, question: Query, document_id: str, start: int, end: int
+    session: Session,
+    question: Query,
+    document_id: str,
+    start: int,
+    end: int,
+    *,
+    layer: str = LAYER_FINAL,
+    annotator: str | None = None,
 ) -> None:
-    """:class:`IntegrityError` when ``question`` already has this exact span of the page.
+    """:class:`IntegrityError` when ``question`` already has this exact span of the page in
+    ``layer`` (in the annotator layer: among ``annotator``'s own labels).
 
-    The unique index ``uq_element_span`` (schema version 5) refuses it for every writer;
-    this check only gives the refusal a readable message.
+    The unique indexes ``uq_element_final_span`` and ``uq_element_layer_span`` (schema
+    version 7) refuse it for every writer; this check only gives the refusal a readable
+    message.
     """
-    same = session.exec(
-        select(Element.status).where(
-            Element.query_id == question.id,
-            Element.document_id == document_id,
-            Element.start == start,
-            Element.end == end,
-        )
-    ).first()
+    stmt = select(Element.status).where(
+        Element.query_id == question.id,
+        Element.document_id == document_id,
+        Element.start == start,
+        Element.end == end,
+        Element.layer == layer,
+    )
+    if layer == LAYER_ANNOTATOR:
+        stmt = stmt.where(Element.annotator == annotator)
+    same = session.exec(stmt).first()
     if same is not None:
         message = duplicate_message(question.external_id, document_id, start, end)
         if same == ELEMENT_STALE:
@@ -164,10 +198,18 @@ def check_not_duplicate(
 
 
 def overlapping_elements(
-    session: Session, query_id: int, document_id: str, start: int, end: int
+    session: Session,
+    query_id: int,
+    document_id: str,
+    start: int,
+    end: int,
+    *,
+    layer: str = LAYER_FINAL,
+    annotator: str | None = None,
 ) -> list[Element]:
-    """The elements of ``query_id`` on the page that overlap ``[start, end)`` without
-    being that exact span, ordered by start (what an annotator is asked to confirm)."""
+    """The elements of ``query_id`` in ``layer`` (the annotator layer: ``annotator``'s own)
+    on the page that overlap ``[start, end)`` without being that exact span, ordered by
+    start (what an annotator is asked to confirm)."""
     stmt = (
         select(Element)
         .where(
@@ -175,9 +217,12 @@ def overlapping_elements(
             Element.document_id == document_id,
             Element.start < end,
             Element.end > start,
+            Element.layer == layer,
         )
         .order_by(col(Element.start), col(Element.id))
     )
+    if layer == LAYER_ANNOTATOR:
+        stmt = stmt.where(Element.annotator == annotator)
     return [e for e in session.exec(stmt).all() if (e.start, e.end) != (start, end)]
 
 

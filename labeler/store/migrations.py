@@ -440,6 +440,59 @@ def _v5_remove_duplicates(conn: Connection) -> None:
 # Existing pages get NULL ("not computed yet"); re-ingesting them fills the column.
 _V6_SQL = ("ALTER TABLE document ADD COLUMN blocks TEXT",)
 
+#: the schema version that adds team gold sets (assignments, done marks, layers, adjudication)
+TEAM_VERSION = 7
+
+
+def _v7_tables(serial: str, stamp: str, query: str) -> tuple[str, ...]:
+    return (
+        f"""CREATE TABLE assignment (
+    id {serial} NOT NULL,
+    query_id INTEGER NOT NULL,
+    annotator VARCHAR NOT NULL,
+    assigned_at {stamp} NOT NULL,
+    PRIMARY KEY (id),
+    CONSTRAINT uq_assignment_query_annotator UNIQUE (query_id, annotator),
+    FOREIGN KEY(query_id) REFERENCES {query} (id) ON DELETE CASCADE
+)""",
+        f"""CREATE TABLE question_done (
+    id {serial} NOT NULL,
+    query_id INTEGER NOT NULL,
+    annotator VARCHAR NOT NULL,
+    done_at {stamp} NOT NULL,
+    no_answer BOOLEAN NOT NULL,
+    PRIMARY KEY (id),
+    CONSTRAINT uq_question_done_query_annotator UNIQUE (query_id, annotator),
+    FOREIGN KEY(query_id) REFERENCES {query} (id) ON DELETE CASCADE
+)""",
+    )
+
+
+# Version 7: team gold sets. Every existing element is final with provenance "single" (what
+# scoring used before), so a gold set without team work scores exactly as it did.
+_V7_COMMON = (
+    "ALTER TABLE element ADD COLUMN layer VARCHAR DEFAULT 'final' NOT NULL",
+    "ALTER TABLE element ADD COLUMN provenance VARCHAR DEFAULT 'single' NOT NULL",
+    "DROP INDEX uq_element_span",
+    'CREATE UNIQUE INDEX uq_element_final_span ON element (query_id, document_id, start, "end") '
+    "WHERE layer = 'final'",
+    "CREATE UNIQUE INDEX uq_element_layer_span ON element "
+    "(query_id, document_id, start, \"end\", annotator) WHERE layer = 'annotator'",
+    "ALTER TABLE query ADD COLUMN adjudicated_by VARCHAR",
+)
+_V7_SQLITE = (
+    "ALTER TABLE gold_set ADD COLUMN team BOOLEAN DEFAULT 0 NOT NULL",
+    "ALTER TABLE query ADD COLUMN adjudicated_at DATETIME",
+    *_V7_COMMON,
+    *_v7_tables("INTEGER", "DATETIME", '"query"'),
+)
+_V7_POSTGRESQL = (
+    "ALTER TABLE gold_set ADD COLUMN team BOOLEAN DEFAULT false NOT NULL",
+    "ALTER TABLE query ADD COLUMN adjudicated_at TIMESTAMP WITH TIME ZONE",
+    *_V7_COMMON,
+    *_v7_tables("SERIAL", "TIMESTAMP WITH TIME ZONE", "query"),
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -466,6 +519,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         DialectSQL(sqlite=_V5_INDEX, postgresql=_V5_INDEX, first=_v5_remove_duplicates),
     ),
     Migration(6, "page block starts", DialectSQL(sqlite=_V6_SQL, postgresql=_V6_SQL)),
+    Migration(
+        TEAM_VERSION,
+        "team gold sets: assignments, done marks, annotator layers, adjudication",
+        DialectSQL(sqlite=_V7_SQLITE, postgresql=_V7_POSTGRESQL),
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -32,6 +32,27 @@ ELEMENT_OK = "ok"
 ELEMENT_STALE = "stale"
 ELEMENT_STATUSES = (ELEMENT_OK, ELEMENT_STALE)
 
+#: element layers (schema version 7): ``final`` is what scoring and export use; ``annotator``
+#: holds one annotator's own labels in a team gold set (blind until adjudicated)
+LAYER_FINAL = "final"
+LAYER_ANNOTATOR = "annotator"
+LAYERS = (LAYER_FINAL, LAYER_ANNOTATOR)
+#: how a final element came to be: one annotator's label in a gold set without a team
+#: workflow (``single``), chosen exactly by every annotator (``unanimous``) or by most of them
+#: (``majority``) and accepted, or accepted by a person in review (``adjudicated``; the
+#: element's ``annotator`` is then the adjudicator). Annotator-layer elements have ``own``.
+PROVENANCE_OWN = "own"
+PROVENANCE_SINGLE = "single"
+PROVENANCE_UNANIMOUS = "unanimous"
+PROVENANCE_MAJORITY = "majority"
+PROVENANCE_ADJUDICATED = "adjudicated"
+PROVENANCES = (
+    PROVENANCE_SINGLE,
+    PROVENANCE_UNANIMOUS,
+    PROVENANCE_MAJORITY,
+    PROVENANCE_ADJUDICATED,
+)
+
 AUDIT_ACTIONS = ("add", "change", "remove")
 AUDIT_DO = "do"
 AUDIT_UNDO = "undo"
@@ -91,6 +112,9 @@ class GoldSet(SQLModel, table=True):
     name: str = Field(unique=True)
     description: str = Field(default="", sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    # Added by schema version 7: set by the first assignment or annotator-layer import, after
+    # which scoring and export use the final layer of adjudicated questions (labeler.store.team).
+    team: bool = Field(default=False, sa_column_kwargs={"server_default": sql_text("0")})
 
 
 class Query(SQLModel, table=True):
@@ -107,6 +131,10 @@ class Query(SQLModel, table=True):
     text: str = Field(sa_type=Text)
     notes: str = Field(default="", sa_type=Text)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    # Added by schema version 7: when and by whom the final layer of this question was settled
+    # (a team gold set scores only adjudicated questions it has team work on).
+    adjudicated_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    adjudicated_by: str | None = Field(default=None)
 
 
 class Element(SQLModel, table=True):
@@ -120,8 +148,29 @@ class Element(SQLModel, table=True):
         # Added by schema version 2.
         Index("ix_element_document_status", "document_id", "status"),
         Index("ix_element_query", "query_id"),
-        # Added by schema version 5: one element per question, page and span.
-        Index("uq_element_span", "query_id", "document_id", "start", "end", unique=True),
+        # Schema version 5 made (question, page, span) unique; version 7 narrowed that to the
+        # final layer and added the same per annotator in the annotator layer.
+        Index(
+            "uq_element_final_span",
+            "query_id",
+            "document_id",
+            "start",
+            "end",
+            unique=True,
+            sqlite_where=sql_text("layer = 'final'"),
+            postgresql_where=sql_text("layer = 'final'"),
+        ),
+        Index(
+            "uq_element_layer_span",
+            "query_id",
+            "document_id",
+            "start",
+            "end",
+            "annotator",
+            unique=True,
+            sqlite_where=sql_text("layer = 'annotator'"),
+            postgresql_where=sql_text("layer = 'annotator'"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -136,6 +185,44 @@ class Element(SQLModel, table=True):
     status: str = Field(default=ELEMENT_OK, sa_column_kwargs={"server_default": ELEMENT_OK})
     # Added by schema version 3: the annotator had retrieval results on screen (assist mode).
     assisted: bool = Field(default=False, sa_column_kwargs={"server_default": sql_text("0")})
+    # Added by schema version 7 (see LAYERS and PROVENANCES above).
+    layer: str = Field(default=LAYER_FINAL, sa_column_kwargs={"server_default": LAYER_FINAL})
+    provenance: str = Field(
+        default=PROVENANCE_SINGLE, sa_column_kwargs={"server_default": PROVENANCE_SINGLE}
+    )
+
+
+class Assignment(SQLModel, table=True):
+    """A question of a team gold set given to one annotator to label (schema version 7)."""
+
+    __tablename__ = "assignment"
+    __table_args__ = (
+        UniqueConstraint("query_id", "annotator", name="uq_assignment_query_annotator"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    query_id: int = Field(foreign_key="query.id", ondelete="CASCADE")
+    annotator: str
+    assigned_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+class QuestionDone(SQLModel, table=True):
+    """An annotator's mark that a question is done (schema version 7).
+
+    ``no_answer``: marked done with no element of the annotator's on it ("no answer on these
+    pages"), as opposed to not labelled yet.
+    """
+
+    __tablename__ = "question_done"
+    __table_args__ = (
+        UniqueConstraint("query_id", "annotator", name="uq_question_done_query_annotator"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    query_id: int = Field(foreign_key="query.id", ondelete="CASCADE")
+    annotator: str
+    done_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    no_answer: bool = False
 
 
 class Run(SQLModel, table=True):

@@ -18,12 +18,28 @@ class StoredElement(NamedTuple):
 
 
 class StoredQuestion(NamedTuple):
-    """A stored question with its elements in label order."""
+    """A stored question with its final-layer elements in label order.
+
+    ``pending``: a question of a team gold set that has team work on it (an assignment, a
+    done mark or an annotator's label) and is not adjudicated yet; scoring reports it and
+    leaves it out (see :mod:`labeler.store.team`).
+    """
 
     external_id: str
     text: str
     notes: str
     elements: tuple[StoredElement, ...]
+    pending: bool = False
+
+
+PENDING_SQL = (
+    "CASE WHEN g.team AND q.adjudicated_at IS NULL AND ("
+    "EXISTS (SELECT 1 FROM assignment a WHERE a.query_id = q.id) "
+    "OR EXISTS (SELECT 1 FROM question_done d WHERE d.query_id = q.id) "
+    "OR EXISTS (SELECT 1 FROM element x WHERE x.query_id = q.id AND x.layer = 'annotator')"
+    ") THEN 1 ELSE 0 END"
+)
+"""1 when question ``q`` of gold set ``g`` is pending (see :class:`StoredQuestion`)."""
 
 
 RunRows = dict[str, list[tuple[str, str | None, float | None]]]

@@ -15,7 +15,16 @@ from sqlalchemy import Connection, event, select
 from sqlmodel import col
 
 from labeler.errors import IntegrityError
-from labeler.store.models import ELEMENT_OK, ELEMENT_STATUSES, Document, Element
+from labeler.store.models import (
+    ELEMENT_OK,
+    ELEMENT_STATUSES,
+    LAYER_ANNOTATOR,
+    LAYER_FINAL,
+    PROVENANCE_OWN,
+    PROVENANCES,
+    Document,
+    Element,
+)
 
 
 def span_problem(page: str, start: int, end: int, text: str) -> str | None:
@@ -49,13 +58,31 @@ def check_element_span(page: str, element: Element) -> None:
 
 
 def check_element_fields(element: Element) -> None:
-    """Raise :class:`IntegrityError` for a bad grade or status (the CHECK constraints)."""
+    """Raise :class:`IntegrityError` for a bad grade, status, layer or provenance (the CHECK
+    constraints, and the layer rules of schema version 7: a final element has one of
+    ``PROVENANCES``, an annotator-layer element ``own``)."""
     grade = element.grade
     if isinstance(grade, bool) or not isinstance(grade, int) or grade < 1:
         raise IntegrityError(f"element grade must be an integer >= 1, got {grade!r}")
     if element.status not in ELEMENT_STATUSES:
         raise IntegrityError(
             f"element status must be one of {', '.join(ELEMENT_STATUSES)}, got {element.status!r}"
+        )
+    if element.layer == LAYER_FINAL:
+        if element.provenance not in PROVENANCES:
+            raise IntegrityError(
+                f"a final element's provenance must be one of {', '.join(PROVENANCES)}, "
+                f"got {element.provenance!r}"
+            )
+    elif element.layer == LAYER_ANNOTATOR:
+        if element.provenance != PROVENANCE_OWN:
+            raise IntegrityError(
+                f"an annotator-layer element's provenance is {PROVENANCE_OWN!r}, "
+                f"got {element.provenance!r}"
+            )
+    else:
+        raise IntegrityError(
+            f"element layer must be {LAYER_FINAL!r} or {LAYER_ANNOTATOR!r}, got {element.layer!r}"
         )
 
 

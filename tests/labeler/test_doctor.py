@@ -101,8 +101,9 @@ def test_healthy_database_passes_and_is_not_written(
             "stale": "ok",
             "run_questions": "ok",
         }
-        # element→query, element→document, query→gold_set, run_result→run, run_placement→run
-        assert "5 foreign key constraint(s), enforced by the server" in out
+        # element→query, element→document, query→gold_set, run_result→run, run_placement→run,
+        # assignment→query, question_done→query
+        assert "7 foreign key constraint(s), enforced by the server" in out
 
 
 @pytest.mark.backends("postgresql")

@@ -80,7 +80,7 @@ def test_raw_sql_duplicate_is_refused_by_the_index(store: Store) -> None:
         "created_at, status, assisted) VALUES (:q, 'w.html', 0, 11, 'Alpha beta.', 1, 'raw', "
         "'2025-01-01 00:00:00', 'ok', false)"
     )
-    with pytest.raises(IntegrityError, match=r"uq_element_span|UNIQUE"), store.write() as s:
+    with pytest.raises(IntegrityError, match=r"uq_element_final_span|UNIQUE"), store.write() as s:
         s.connection().execute(sql_text(insert), {"q": q1})
     assert spans_of(store) == [(q1, "w.html", 0, 11)]
 

@@ -251,8 +251,16 @@ def test_python_and_sql_agree_on_spans(store: Store, page: str, data: st.DataObj
             "VALUES ('d', 'd', 'x', 'text', ?, '2024-01-01')",
             (page,),
         )
-        execute(conn, "INSERT INTO gold_set VALUES (1, 'g', '', '2024-01-01')")
-        execute(conn, "INSERT INTO query VALUES (1, 1, 'q', 'q', '', '2024-01-01')")
+        execute(
+            conn,
+            "INSERT INTO gold_set (id, name, description, created_at) "
+            "VALUES (1, 'g', '', '2024-01-01')",
+        )
+        execute(
+            conn,
+            "INSERT INTO query (id, gold_set_id, external_id, text, notes, created_at) "
+            "VALUES (1, 1, 'q', 'q', '', '2024-01-01')",
+        )
     expected_ok = span_problem(page, start, end, text) is None
     try:
         with raw(store) as conn, conn.begin():

@@ -102,7 +102,7 @@ def test_fresh_database_records_every_step(db_url: str) -> None:
 def reference_metadata(backend: str) -> MetaData:
     """models.py's metadata as create_all builds it on ``backend``.
 
-    models.py declares ``assisted``'s server default as ``0``, SQLite's spelling of false;
+    models.py declares ``assisted``'s and ``team``'s server defaults as ``0``, SQLite's spelling of false;
     PostgreSQL's booleans take ``false`` (what the PostgreSQL step writes), so the copy used
     for PostgreSQL says that and nothing else differs.
     """
@@ -112,6 +112,7 @@ def reference_metadata(backend: str) -> MetaData:
     for table in SQLModel.metadata.sorted_tables:
         table.to_metadata(copy)
     copy.tables["element"].c.assisted.server_default = DefaultClause(sql_text("false"))
+    copy.tables["gold_set"].c.team.server_default = DefaultClause(sql_text("false"))
     return copy
 
 

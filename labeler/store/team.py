@@ -1,0 +1,319 @@
+"""Team gold sets: assignments, done marks, annotator layers and adjudication (schema 7).
+
+A gold set becomes a *team* gold set with its first assignment or annotator-layer import
+(:func:`make_team`; it stays one). From then on:
+
+* an annotator labelling a question that is not adjudicated writes into their own
+  *annotator layer* (``element.layer = 'annotator'``, ``element.annotator`` = who) and sees
+  only their own labels there (:func:`view_of`), so labelling is blind;
+* scoring and ``gold export`` read the *final* layer (``element.layer = 'final'``) and leave
+  out *pending* questions: those with team work on them (an assignment, a done mark or an
+  annotator-layer label) that are not adjudicated yet (``query.adjudicated_at`` is NULL);
+  see :data:`labeler.store.rows.PENDING_SQL`;
+* adjudication copies chosen spans into the final layer (:func:`accept_span`, with a
+  provenance) and marks the question adjudicated (:func:`set_adjudicated`).
+
+In a gold set without team work every element is final with provenance ``single`` and every
+question is scored, exactly as before schema 7.
+
+Every change here is audited (entities ``assignment``, ``question_done``, ``query``,
+``element``) and can be undone per actor like labelling (:mod:`labeler.store.history`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import Session, col, select
+
+from labeler.errors import IntegrityError, NotFoundError
+from labeler.store.audit import record_change, snapshot
+from labeler.store.labels import add_element
+from labeler.store.models import (
+    LAYER_ANNOTATOR,
+    LAYER_FINAL,
+    PROVENANCES,
+    Assignment,
+    Element,
+    GoldSet,
+    Query,
+    QuestionDone,
+    utcnow,
+)
+
+
+@dataclass(frozen=True)
+class LayerView:
+    """Which elements of a question an annotator sees and writes.
+
+    ``layer`` is ``final`` (``annotator`` None: everyone's final elements) or ``annotator``
+    (only ``annotator``'s own labels). ``adjudicated``: the question's final layer is settled.
+    """
+
+    layer: str
+    annotator: str | None
+    team: bool
+    adjudicated: bool
+
+
+def _query(session: Session, query_id: int) -> Query:
+    query = session.get(Query, query_id)
+    if query is None:
+        raise NotFoundError(f"no question with id {query_id} in the database")
+    return query
+
+
+def is_team(session: Session, gold_set_id: int) -> bool:
+    """True when gold set ``gold_set_id`` is a team gold set."""
+    gold_set = session.get(GoldSet, gold_set_id)
+    return bool(gold_set is not None and gold_set.team)
+
+
+def make_team(session: Session, gold_set: GoldSet) -> bool:
+    """Turn ``gold_set`` into a team gold set; True when it was not one already.
+
+    Its existing elements stay final (provenance ``single``) and its questions without team
+    work keep being scored; there is no way back (a gold set that had blind labels must
+    not start showing them to everyone).
+    """
+    if gold_set.team:
+        return False
+    gold_set.team = True
+    session.add(gold_set)
+    session.flush()
+    return True
+
+
+def view_of(session: Session, query_id: int, annotator: str) -> LayerView:
+    """The layer ``annotator`` labels on question ``query_id``.
+
+    Team gold set, question not adjudicated: the annotator layer, own labels only. Otherwise
+    (no team, or adjudicated): the final layer.
+    """
+    query = _query(session, query_id)
+    team = is_team(session, query.gold_set_id)
+    adjudicated = query.adjudicated_at is not None
+    if team and not adjudicated:
+        return LayerView(LAYER_ANNOTATOR, annotator, True, False)
+    return LayerView(LAYER_FINAL, None, team, adjudicated)
+
+
+def visible_elements(session: Session, query_id: int, annotator: str) -> list[Element]:
+    """The elements of question ``query_id`` that ``annotator`` may see (see :func:`view_of`),
+    by page then start."""
+    view = view_of(session, query_id, annotator)
+    stmt = select(Element).where(Element.query_id == query_id, Element.layer == view.layer)
+    if view.annotator is not None:
+        stmt = stmt.where(Element.annotator == view.annotator)
+    return list(session.exec(stmt.order_by(col(Element.document_id), col(Element.start))).all())
+
+
+def add_assignment(session: Session, query_id: int, annotator: str, *, actor: str) -> bool:
+    """Assign question ``query_id`` to ``annotator`` (audited); False when it already was.
+
+    Makes the question's gold set a team gold set.
+    """
+    query = _query(session, query_id)
+    if not annotator.strip():
+        raise IntegrityError("an assignment needs an annotator name")
+    existing = session.exec(
+        select(Assignment).where(Assignment.query_id == query_id, Assignment.annotator == annotator)
+    ).first()
+    if existing is not None:
+        return False
+    gold_set = session.get(GoldSet, query.gold_set_id)
+    assert gold_set is not None
+    make_team(session, gold_set)
+    row = Assignment(query_id=query_id, annotator=annotator)
+    session.add(row)
+    session.flush()
+    assert row.id is not None
+    record_change(
+        session,
+        actor=actor,
+        action="add",
+        entity="assignment",
+        entity_id=row.id,
+        before=None,
+        after=snapshot(row),
+    )
+    session.flush()
+    return True
+
+
+def own_elements(session: Session, query_id: int, annotator: str) -> list[Element]:
+    """``annotator``'s annotator-layer elements on question ``query_id``, by page and start."""
+    stmt = (
+        select(Element)
+        .where(
+            Element.query_id == query_id,
+            Element.layer == LAYER_ANNOTATOR,
+            Element.annotator == annotator,
+        )
+        .order_by(col(Element.document_id), col(Element.start))
+    )
+    return list(session.exec(stmt).all())
+
+
+def done_mark(session: Session, query_id: int, annotator: str) -> QuestionDone | None:
+    """``annotator``'s done mark on question ``query_id``, or None."""
+    return session.exec(
+        select(QuestionDone).where(
+            QuestionDone.query_id == query_id, QuestionDone.annotator == annotator
+        )
+    ).first()
+
+
+def mark_done(session: Session, query_id: int, annotator: str) -> QuestionDone:
+    """Mark question ``query_id`` done by ``annotator`` (audited ``add`` of a
+    ``question_done`` row, undoable); ``no_answer`` when they labelled nothing on it.
+
+    :class:`IntegrityError` when it is marked done by them already. The gold set becomes a
+    team gold set (a done mark is team work).
+    """
+    query = _query(session, query_id)
+    if done_mark(session, query_id, annotator) is not None:
+        raise IntegrityError(f"{query.external_id} is already marked done by {annotator}")
+    gold_set = session.get(GoldSet, query.gold_set_id)
+    assert gold_set is not None
+    make_team(session, gold_set)
+    row = QuestionDone(
+        query_id=query_id,
+        annotator=annotator,
+        no_answer=not own_elements(session, query_id, annotator),
+    )
+    session.add(row)
+    session.flush()
+    assert row.id is not None
+    record_change(
+        session,
+        actor=annotator,
+        action="add",
+        entity="question_done",
+        entity_id=row.id,
+        before=None,
+        after=snapshot(row),
+    )
+    session.flush()
+    return row
+
+
+def unmark_done(session: Session, query_id: int, annotator: str) -> bool:
+    """Remove ``annotator``'s done mark on question ``query_id`` (audited); False when there
+    was none."""
+    row = done_mark(session, query_id, annotator)
+    if row is None:
+        return False
+    assert row.id is not None
+    before = snapshot(row)
+    session.delete(row)
+    record_change(
+        session,
+        actor=annotator,
+        action="remove",
+        entity="question_done",
+        entity_id=row.id,
+        before=before,
+        after=None,
+    )
+    session.flush()
+    return True
+
+
+def set_adjudicated(session: Session, query_id: int, *, by: str, adjudicated: bool = True) -> Query:
+    """Mark question ``query_id`` adjudicated by ``by`` (or, with ``adjudicated=False``,
+    reopen it): audited as a ``change`` of the question, undoable by ``by``.
+
+    Adjudicated with no final element means "no answer on these pages".
+    """
+    query = _query(session, query_id)
+    before = snapshot(query)
+    query.adjudicated_at = utcnow() if adjudicated else None
+    query.adjudicated_by = by if adjudicated else None
+    session.add(query)
+    session.flush()
+    record_change(
+        session,
+        actor=by,
+        action="change",
+        entity="query",
+        entity_id=query_id,
+        before=before,
+        after=snapshot(query),
+    )
+    session.flush()
+    return query
+
+
+def accept_span(
+    session: Session,
+    query_id: int,
+    document_id: str,
+    start: int,
+    end: int,
+    *,
+    provenance: str,
+    actor: str,
+    grade: int = 1,
+) -> Element:
+    """Put ``page[start:end]`` into question ``query_id``'s final layer with ``provenance``
+    (``unanimous``, ``majority``, ``adjudicated``; the element's annotator is ``actor``).
+
+    Audited ``add`` like any label; a span already final is refused (:class:`IntegrityError`).
+    """
+    if provenance not in PROVENANCES:
+        raise IntegrityError(f"unknown provenance {provenance!r} ({', '.join(PROVENANCES)})")
+    return add_element(
+        session,
+        query_id,
+        document_id,
+        start,
+        end,
+        annotator=actor,
+        grade=grade,
+        layer=LAYER_FINAL,
+        provenance=provenance,
+    )
+
+
+def assignments(session: Session, gold_set_id: int) -> dict[int, list[str]]:
+    """Question id → its annotators (in assignment order) for gold set ``gold_set_id``."""
+    rows = session.exec(
+        select(Assignment.query_id, Assignment.annotator)
+        .join(Query, col(Query.id) == col(Assignment.query_id))
+        .where(Query.gold_set_id == gold_set_id)
+        .order_by(col(Assignment.id))
+    ).all()
+    out: dict[int, list[str]] = {}
+    for query_id, annotator in rows:
+        out.setdefault(query_id, []).append(annotator)
+    return out
+
+
+def done_marks(session: Session, gold_set_id: int) -> dict[int, dict[str, QuestionDone]]:
+    """Question id → annotator → done mark, for gold set ``gold_set_id``."""
+    rows = session.exec(
+        select(QuestionDone)
+        .join(Query, col(Query.id) == col(QuestionDone.query_id))
+        .where(Query.gold_set_id == gold_set_id)
+        .order_by(col(QuestionDone.id))
+    ).all()
+    out: dict[int, dict[str, QuestionDone]] = {}
+    for row in rows:
+        out.setdefault(row.query_id, {})[row.annotator] = row
+    return out
+
+
+def layer_elements(session: Session, gold_set_id: int) -> dict[int, dict[str, list[Element]]]:
+    """Question id → annotator → their annotator-layer elements (by page, start), for every
+    question of gold set ``gold_set_id`` that has any."""
+    rows = session.exec(
+        select(Element)
+        .join(Query, col(Query.id) == col(Element.query_id))
+        .where(Query.gold_set_id == gold_set_id, Element.layer == LAYER_ANNOTATOR)
+        .order_by(col(Element.query_id), col(Element.document_id), col(Element.start))
+    ).all()
+    out: dict[int, dict[str, list[Element]]] = {}
+    for element in rows:
+        out.setdefault(element.query_id, {}).setdefault(element.annotator, []).append(element)
+    return out
