@@ -440,6 +440,22 @@ def _v5_remove_duplicates(conn: Connection) -> None:
 # Existing pages get NULL ("not computed yet"); re-ingesting them fills the column.
 _V6_SQL = ("ALTER TABLE document ADD COLUMN blocks TEXT",)
 
+# Version 7: an element's key span (the clause a Partial chunk must hold whole), page offsets
+# inside the element; both NULL for an element without one. The check is a column constraint
+# of key_end (SQLite can add no table constraint to an existing table; it checks every row
+# of the table when the column is added, and all hold NULL then).
+#: the schema version whose step adds elements' key spans
+KEYS_VERSION = 7
+KEY_CHECK = (
+    "(key_start IS NULL AND key_end IS NULL) OR "
+    "(key_start IS NOT NULL AND key_end IS NOT NULL "
+    'AND key_start >= start AND key_start < key_end AND key_end <= "end")'
+)
+_V7_SQL = (
+    "ALTER TABLE element ADD COLUMN key_start INTEGER",
+    f"ALTER TABLE element ADD COLUMN key_end INTEGER CONSTRAINT ck_element_key CHECK ({KEY_CHECK})",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -466,6 +482,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         DialectSQL(sqlite=_V5_INDEX, postgresql=_V5_INDEX, first=_v5_remove_duplicates),
     ),
     Migration(6, "page block starts", DialectSQL(sqlite=_V6_SQL, postgresql=_V6_SQL)),
+    Migration(KEYS_VERSION, "element key spans", DialectSQL(sqlite=_V7_SQL, postgresql=_V7_SQL)),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -8,7 +8,9 @@ Invariants kept here and, independently, by SQLite triggers (see ``migrations``)
 
 * a non-stale :class:`Element`'s ``text`` equals ``document.text[start:end]`` (Python
   code-point indices) with ``0 <= start < end <= len(document.text)``;
-* ``grade >= 1``; ``status`` is ``"ok"`` or ``"stale"``.
+* ``grade >= 1``; ``status`` is ``"ok"`` or ``"stale"``;
+* ``key_start``/``key_end`` (the element's key span, page offsets) are both NULL, or
+  ``start <= key_start < key_end <= end``.
 
 An element whose page changed under it is marked ``stale`` (never dropped, never rewritten);
 its offsets and text keep what the annotator labelled until it is re-anchored.
@@ -122,6 +124,13 @@ class Element(SQLModel, table=True):
         Index("ix_element_query", "query_id"),
         # Added by schema version 5: one element per question, page and span.
         Index("uq_element_span", "query_id", "document_id", "start", "end", unique=True),
+        # Added by schema version 7 (as a column constraint of key_end there).
+        CheckConstraint(
+            "(key_start IS NULL AND key_end IS NULL) OR "
+            "(key_start IS NOT NULL AND key_end IS NOT NULL "
+            'AND key_start >= start AND key_start < key_end AND key_end <= "end")',
+            name="ck_element_key",
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -136,6 +145,10 @@ class Element(SQLModel, table=True):
     status: str = Field(default=ELEMENT_OK, sa_column_kwargs={"server_default": ELEMENT_OK})
     # Added by schema version 3: the annotator had retrieval results on screen (assist mode).
     assisted: bool = Field(default=False, sa_column_kwargs={"server_default": sql_text("0")})
+    # Added by schema version 7: the key span (the clause a Partial chunk must hold whole),
+    # page offsets inside [start, end); both None for an element without one.
+    key_start: int | None = Field(default=None)
+    key_end: int | None = Field(default=None)
 
 
 class Run(SQLModel, table=True):
