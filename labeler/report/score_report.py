@@ -61,7 +61,7 @@ def score_report(
         "retrieval: not even half of an element came back"
         + (
             f"; key lost: questions where a chunk held enough of an element but not its key "
-            f"clause ({result.keys} elements carry one), counted under retrieval."
+            f"clause ({result.keys} element(s) have one), counted under retrieval."
             if result.keys
             else "."
         ),

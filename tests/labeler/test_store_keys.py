@@ -246,3 +246,48 @@ def test_key_without_element_offsets_refused(store: Store, tmp_path: Path) -> No
     path.write_text(_line(element) + "\n", "utf-8")
     with pytest.raises(InputError, match="has a 'key' but no 'start'/'end'"):
         import_gold_file(store, path, "bad", annotator="ana")
+
+
+@pytest.mark.backends("sqlite")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_cli_score_counts_key_lost_through_the_fast_reader(
+    store: Store, db_url: str, tmp_path: Path, jobs: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Gold import with keys, run import, ``labeler score`` on the SQLite file (the stdlib
+    reader, one or two processes): q1's only chunk holds 39 of 48 code points of its element
+    (page[0:46]) but not the key (page[31:54]); q2's chunk holds its element whole."""
+    from labeler.cli import main
+    from labeler.runs import import_run_file
+    from labeler.store.fastread import open_reader
+
+    seed(store)
+    gold = tmp_path / "gold.jsonl"
+    outro = {"doc": "p.html", "start": 56, "end": 62, "text": "Outro."}
+    gold.write_text(
+        _line(_element(key={"start": 31, "end": 54}), "q1") + "\n" + _line(outro, "q2") + "\n",
+        encoding="utf-8",
+    )
+    import_gold_file(store, gold, "keys", annotator="ana")
+    run = tmp_path / "run.jsonl"
+    run.write_text(
+        json.dumps({"query_id": "q1", "results": [{"text": PAGE[0:46]}]})
+        + "\n"
+        + json.dumps({"query_id": "q2", "results": [{"text": "Outro."}]})
+        + "\n",
+        encoding="utf-8",
+    )
+    import_run_file(store, run, "r")
+    store.close()
+    reader = open_reader(Path(db_url))
+    assert reader is not None  # at the current schema: scoring takes the fast path
+    reader.close()
+    capsys.readouterr()
+    args = ["score", "--gold-set", "keys", "--run", "r", "--k", "1", "--db", db_url]
+    assert main([*args, "--jobs", jobs, "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["metrics"]["partial@1"] == 0.5 and out["metrics"]["hit@1"] == 0.5
+    assert out["keys"] == 1 and out["key_lost"] == {"1": 1}
+    assert [q["key_lost"] for q in out["per_query"]] == [[1], []]
+    assert main([*args, "--jobs", jobs]) == 0
+    table = capsys.readouterr().out
+    assert "key lost" in table and "1 element(s) have one" in table
