@@ -291,3 +291,29 @@ def test_cli_score_counts_key_lost_through_the_fast_reader(
     assert main([*args, "--jobs", jobs]) == 0
     table = capsys.readouterr().out
     assert "key lost" in table and "1 element(s) have one" in table
+
+
+def test_reingest_moves_the_key_with_its_element(store: Store, tmp_path: Path) -> None:
+    """The page gains "Version 2. " (11 code points) in front: the element moves from 7 to
+    18 and its key from 31–54 to 42–65, still over "unless the lock is held"."""
+    from labeler.ingest import ingest_paths
+    from labeler.store import get_document
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "p.txt").write_text(PAGE, encoding="utf-8")
+    ingest_paths(store, [corpus])
+    with store.write() as s:
+        q = add_query(s, create_gold_set(s, "g"), "q1", "?", actor="ana")
+        assert q.id is not None
+        element_id = attach_element(s, q.id, "p.txt", *ELEMENT, annotator="ana").id
+        set_key(s, element_id, *KEY, actor="ana")
+    new = "Version 2. " + PAGE
+    (corpus / "p.txt").write_text(new, encoding="utf-8")
+    report = ingest_paths(store, [corpus])
+    assert [m.element_id for m in report.moved] == [element_id]
+    with store.session() as s:
+        (row,) = page_elements(s, "p.txt")
+        assert get_document(s, "p.txt").text == new
+    assert (row.start, row.end, row.key_start, row.key_end, row.status) == (18, 66, 42, 65, "ok")
+    assert new[42:65] == "unless the lock is held"
