@@ -66,8 +66,8 @@ def judge_question(
 
     Returns the judgement, the best coverage per rank (max over elements) and the flags.
     Grades are those of ``classify`` (DESIGN §6 rules 1–3, with each element's key span),
-    computed with the page's cached
-    chunk positions and element occurrences; ``threshold`` is assumed validated. Each chunk
+    computed with the page's cached chunk positions and element occurrences; ``threshold``
+    is assumed validated (and keys, by ``GoldElement``). Each chunk
     is located once per distinct page of the question, not once per element, and not at
     all on a page that ``placements`` (document id → placement) covers.
 
