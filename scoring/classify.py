@@ -29,6 +29,7 @@ __all__ = [
     "ANCHOR_KEY",
     "ANCHOR_MAX_CANDIDATES",
     "DEFAULT_THRESHOLD",
+    "Key",
     "PageIndex",
     "best_overlap",
     "check_key",
