@@ -9,7 +9,9 @@ For each expected element, the chunks of its page are compared with it by positi
   code points inside one chunk;
 * **uncovered**: no chunk overlaps it at all (the page has no chunks, or they skip it).
 
-An element is **kept** when ``best_share >= threshold`` (a whole element always is). Over
+An element is **kept** when ``best_share >= threshold`` (a whole element always is); an
+element with a key span is kept only by a chunk that holds at least the threshold share of
+it *and* the whole key (the Partial rule of :mod:`scoring.classify`). Over
 the questions with at least one element, the share that has an element whole is the
 ceiling on Hit@k any retriever can reach with these chunks (chunks judged by position, as
 scoring does), and the share with an element kept the ceiling on Partial@k.
@@ -35,6 +37,8 @@ class AuditElement:
     end: int
     text: str
     grade: int
+    #: key span, page offsets inside ``[start, end)`` (None: no key)
+    key: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -137,12 +141,18 @@ class _PageChunks:
 def element_fate(element: AuditElement, chunks: Sequence[Chunk], threshold: float) -> ElementFate:
     """The fate of ``element`` given the chunks of its page that overlap it."""
     length = element.end - element.start
-    best = 0
+    best = keyed = 0
+    key = element.key
     for c in chunks:
-        best = max(best, min(c.end, element.end) - max(c.start, element.start))
+        piece = min(c.end, element.end) - max(c.start, element.start)
+        best = max(best, piece)
+        if key is not None and c.start <= key[0] and key[1] <= c.end:
+            keyed = max(keyed, piece)
     share = best / length if length else 0.0
     whole = best >= length > 0
-    return ElementFate(element, len(chunks), share, whole, whole or share >= threshold)
+    # with a key, only a piece that holds the whole key counts
+    kept = share >= threshold if key is None else length > 0 and keyed / length >= threshold
+    return ElementFate(element, len(chunks), share, whole, whole or kept)
 
 
 def audit_chunks(

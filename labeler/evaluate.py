@@ -133,7 +133,9 @@ def load_gold(
     for q in src.gold_questions(gold_set):
         stale += sum(e.stale for e in q.elements)
         elements = tuple(
-            GoldElement(e.doc, e.text, e.grade, e.start, e.end) for e in q.elements if not e.stale
+            GoldElement(e.doc, e.text, e.grade, e.start, e.end, e.key)
+            for e in q.elements
+            if not e.stale
         )
         questions.append(GoldQuestion(q.external_id, q.text, elements))
     pages = src.page_texts([e.doc for q in questions for e in q.elements])

@@ -1,7 +1,8 @@
 """Gold set import and export orchestration (JSONL v1), independent of the UI.
 
 Import is all-or-nothing: every line is parsed and every element anchored in its page
-before anything is written, so a bad line leaves the database as it was. A stale element
+before anything is written, so a bad line leaves the database as it was. An element's key
+span moves with it when it is re-anchored by its text. A stale element
 (``"status": "stale"``) is stored stale as written: its offsets and text are what was
 labelled on its page as it was then, so they are not anchored (its page must exist).
 """
@@ -35,6 +36,8 @@ class ResolvedElement:
     reanchored: bool
     repeated: bool
     stale: bool = False
+    #: key span, page offsets inside ``[start, end)``
+    key: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,7 @@ def _resolve(
                         reanchored=False,
                         repeated=False,
                         stale=True,
+                        key=element.key,
                     )
                 )
                 continue
@@ -127,6 +131,10 @@ def _resolve(
                     f"{a.start}–{a.end} twice for question {line.query_id!r}",
                     line.line,
                 )
+            key = element.key
+            if key is not None and element.start is not None:
+                shift = a.start - element.start  # re-anchored by text: the key moves too
+                key = (key[0] + shift, key[1] + shift)
             placed.append(
                 ResolvedElement(
                     doc=element.doc,
@@ -136,6 +144,7 @@ def _resolve(
                     grade=element.grade,
                     reanchored=element.start is not None and a.how == "text",
                     repeated=a.repeated,
+                    key=key,
                 )
             )
         yield ResolvedQuestion(line.line, line.query_id, line.query, line.notes, tuple(placed))
@@ -179,7 +188,7 @@ def import_gold_file(
             q.query,
             q.notes or "",
             tuple(
-                NewElement(e.doc, e.start, e.end, e.text, e.grade, annotator, e.stale)
+                NewElement(e.doc, e.start, e.end, e.text, e.grade, annotator, e.stale, e.key)
                 for e in q.elements
             ),
         )

@@ -1,5 +1,12 @@
 """Classify one element text against one chunk (DESIGN §6 rules 1–3), plain and indexed.
 
+An element may carry a *key span* (``key``: offsets ``(s, e)`` into the element text, e.g.
+the "unless …" clause of a requirement). With one, Partial needs more than the threshold:
+the chunk's one piece of the element (its overlap with one occurrence) must reach the
+threshold *and* hold the whole key span; on the fallback rule the chunk must contain the key
+text. Full is unchanged. A pair that would be Partial without the key and is not with it is
+``key_lost`` (grade NONE). So keys can only lower Partial grades, never raise any grade.
+
 ``classify`` is the plain definition, written to be read next to the design. ``PageIndex``
 is the fast path used to score whole runs: per page it finds each distinct chunk once, caches
 every element's occurrence list, and reduces rule 2 to interval arithmetic with ``bisect``.
@@ -22,11 +29,14 @@ __all__ = [
     "ANCHOR_KEY",
     "ANCHOR_MAX_CANDIDATES",
     "DEFAULT_THRESHOLD",
+    "Key",
     "PageIndex",
     "best_overlap",
+    "check_key",
     "check_threshold",
     "classify",
     "fallback_split",
+    "keyed_overlap",
     "occurrences",
 ]
 
@@ -42,6 +52,22 @@ def check_threshold(threshold: float) -> float:
     if not 0.0 < threshold <= 1.0:  # also rejects NaN
         raise ValueError(f"threshold must be in (0, 1], got {threshold!r}")
     return float(threshold)
+
+
+Key = tuple[int, int]
+"""A key span: ``(s, e)`` code-point offsets into the element text, ``0 <= s < e <= |t|``."""
+
+
+def check_key(key: Key | None, size: int) -> None:
+    """Raise ``ValueError`` unless ``key`` is None or a span ``0 <= s < e <= size``."""
+    if key is None:
+        return
+    s, e = key
+    for value in (s, e):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"key offsets must be integers, got {key!r}")
+    if not 0 <= s < e <= size:
+        raise ValueError(f"key span {s}-{e} is not inside the element (0 <= s < e <= {size})")
 
 
 def occurrences(page: str, text: str) -> tuple[int, ...]:
@@ -65,21 +91,30 @@ def fallback_split(text: str) -> tuple[str, str]:
     return text[:cut], text[cut:]
 
 
-def _fallback(text: str, chunk: str) -> tuple[Grade, float]:
-    """Rule 3: grade and evidence share when ``chunk`` does not occur in the page."""
+def _fallback(text: str, chunk: str, key: Key | None = None) -> tuple[Grade, float, bool]:
+    """Rule 3: grade, evidence share and key_lost when ``chunk`` does not occur in the page.
+
+    With a key span, Partial also needs the key text ``t[s:e]`` inside the chunk.
+    """
     if text in chunk:
-        return Grade.FULL, 1.0
+        return Grade.FULL, 1.0, False
     head, tail = fallback_split(text)
     held = len(head) if head in chunk else 0
     if tail and len(tail) > held and tail in chunk:
         held = len(tail)
     if held:
-        return Grade.PARTIAL, held / len(text)
-    return Grade.NONE, 0.0
+        if key is not None and text[key[0] : key[1]] not in chunk:
+            return Grade.NONE, held / len(text), True
+        return Grade.PARTIAL, held / len(text), False
+    return Grade.NONE, 0.0, False
 
 
-def _grade(best: int, size: int, threshold: float) -> tuple[Grade, float]:
-    """Rule 2 verdict for the best overlap ``best`` of an element of ``size`` code points.
+def _grade(
+    best: int, size: int, threshold: float, keyed: int | None = None
+) -> tuple[Grade, float, bool]:
+    """Rule 2 verdict (grade, coverage, key_lost) for the best overlap ``best`` of an
+    element of ``size`` code points; ``keyed`` is the best overlap among the occurrences
+    whose key span the chunk holds whole (None: the element has no key).
 
     The threshold is compared as ``best / size >= threshold`` (a correctly rounded ratio), so
     that e.g. 7 of 10 code points meets θ = 0.7 although ``0.7 * 10 > 7`` in binary floating
@@ -87,14 +122,20 @@ def _grade(best: int, size: int, threshold: float) -> tuple[Grade, float]:
     """
     coverage = best / size
     if best >= size:
-        return Grade.FULL, coverage
+        return Grade.FULL, coverage, False
     if coverage >= threshold:
-        return Grade.PARTIAL, coverage
-    return Grade.NONE, coverage
+        if keyed is None or keyed / size >= threshold:
+            return Grade.PARTIAL, coverage, False
+        return Grade.NONE, coverage, True
+    return Grade.NONE, coverage, False
 
 
 def classify(
-    page: str, element_text: str, chunk: str, threshold: float = DEFAULT_THRESHOLD
+    page: str,
+    element_text: str,
+    chunk: str,
+    threshold: float = DEFAULT_THRESHOLD,
+    key: Key | None = None,
 ) -> Classification:
     """Classify element text ``t`` against chunk ``c`` on page ``P`` (DESIGN §6).
 
@@ -108,33 +149,49 @@ def classify(
        ``t`` at code point ``max(|t|//2, 1)`` and give ``PARTIAL`` if ``c`` contains the head
        or the non-empty tail; else ``NONE``. θ plays no part here.
 
+    With a key span ``key = (s, e)`` (offsets into ``t``), Full is unchanged, and Partial
+    additionally needs, in rule 2, an occurrence ``e0`` whose piece in the chunk (the overlap
+    above) reaches θ·|t| *and* holds ``[e0+s, e0+e)`` whole, i.e. ``c0 ≤ e0+s`` and
+    ``e0+e ≤ c0+|c|``; in rule 3, the key text ``t[s:e]`` inside ``c``. A pair that is
+    Partial without the key and not with it gets ``NONE`` with ``key_lost`` set; coverage is
+    reported as without the key.
+
     Args:
         page: the stored page text ``P(e.doc)``.
         element_text: the expected element text ``t``.
         chunk: the retrieved chunk text ``c``.
         threshold: θ in (0, 1], default 0.5.
+        key: the element's key span, offsets into ``t`` (None: no key).
 
     Returns:
         A ``Classification`` with grade, coverage and the repeated / fallback /
-        chunk_repeated flags.
+        chunk_repeated / key_lost flags.
+
+    Raises:
+        ValueError: a threshold outside (0, 1] or a key span not inside ``t``.
     """
     check_threshold(threshold)
+    check_key(key, len(element_text))
     if not element_text or not chunk:
         return _EMPTY
     starts = occurrences(page, element_text)
     repeated = len(starts) > 1
     c0 = page.find(chunk)
     if c0 < 0:
-        grade, coverage = _fallback(element_text, chunk)
-        return Classification(grade, coverage, repeated, True, False)
+        grade, coverage, lost = _fallback(element_text, chunk, key)
+        return Classification(grade, coverage, repeated, True, False, lost)
     chunk_repeated = page.find(chunk, c0 + 1) >= 0
     c1 = c0 + len(chunk)
     size = len(element_text)
     best = 0
+    keyed = None if key is None else 0
     for e0 in starts:
-        best = max(best, min(e0 + size, c1) - max(e0, c0))
-    grade, coverage = _grade(best, size, threshold)
-    return Classification(grade, coverage, repeated, False, chunk_repeated)
+        piece = min(e0 + size, c1) - max(e0, c0)
+        best = max(best, piece)
+        if keyed is not None and key is not None and c0 <= e0 + key[0] and e0 + key[1] <= c1:
+            keyed = max(keyed, piece)
+    grade, coverage, lost = _grade(best, size, threshold, keyed)
+    return Classification(grade, coverage, repeated, False, chunk_repeated, lost)
 
 
 def best_overlap(starts: tuple[int, ...], size: int, c0: int, c1: int) -> int:
@@ -160,6 +217,18 @@ def best_overlap(starts: tuple[int, ...], size: int, c0: int, c1: int) -> int:
         e0 = starts[i]
         best = max(best, min(e0 + size, c1) - max(e0, c0))
     return max(best, 0)
+
+
+def keyed_overlap(starts: tuple[int, ...], size: int, c0: int, c1: int, key: Key) -> int:
+    """Best overlap with ``[c0, c1)`` among the occurrences ``e0`` (sorted ``starts``) whose
+    key span ``[e0+s, e0+e)`` lies inside ``[c0, c1)``: those with
+    ``c0 − s ≤ e0 ≤ c1 − e``, a contiguous run of ``starts`` found by ``bisect``. 0 when
+    there is none (otherwise at least the key's length)."""
+    lo = bisect_left(starts, c0 - key[0])
+    hi = bisect_right(starts, c1 - key[1])
+    if lo >= hi:
+        return 0
+    return best_overlap(starts[lo:hi], size, c0, c1)
 
 
 ANCHORS = (". ", ", ", "\n")
@@ -349,23 +418,33 @@ class PageIndex:
         return found
 
     def classify(
-        self, element_text: str, chunk: str, threshold: float = DEFAULT_THRESHOLD
+        self,
+        element_text: str,
+        chunk: str,
+        threshold: float = DEFAULT_THRESHOLD,
+        key: Key | None = None,
     ) -> Classification:
-        """Same contract and result as ``classify(self.text, element_text, chunk, threshold)``."""
+        """Same contract and result as
+        ``classify(self.text, element_text, chunk, threshold, key)``."""
         check_threshold(threshold)
-        return self.classify_unchecked(element_text, chunk, threshold)
+        check_key(key, len(element_text))
+        return self.classify_unchecked(element_text, chunk, threshold, key)
 
-    def classify_unchecked(self, element_text: str, chunk: str, threshold: float) -> Classification:
-        """``classify`` without re-validating ``threshold`` (for hot loops)."""
+    def classify_unchecked(
+        self, element_text: str, chunk: str, threshold: float, key: Key | None = None
+    ) -> Classification:
+        """``classify`` without re-validating ``threshold`` and ``key`` (for hot loops)."""
         if not element_text or not chunk:
             return _EMPTY
         starts = self.occurrences(element_text)
         repeated = len(starts) > 1
         c0, chunk_repeated = self.locate(chunk)
         if c0 < 0:
-            grade, coverage = _fallback(element_text, chunk)
-            return Classification(grade, coverage, repeated, True, False)
+            grade, coverage, lost = _fallback(element_text, chunk, key)
+            return Classification(grade, coverage, repeated, True, False, lost)
         size = len(element_text)
-        best = best_overlap(starts, size, c0, c0 + len(chunk))
-        grade, coverage = _grade(best, size, threshold)
-        return Classification(grade, coverage, repeated, False, chunk_repeated)
+        c1 = c0 + len(chunk)
+        best = best_overlap(starts, size, c0, c1)
+        keyed = None if key is None else keyed_overlap(starts, size, c0, c1, key)
+        grade, coverage, lost = _grade(best, size, threshold, keyed)
+        return Classification(grade, coverage, repeated, False, chunk_repeated, lost)

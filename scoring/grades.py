@@ -29,6 +29,8 @@ class Classification(NamedTuple):
         fallback: rule 3 was used (the chunk does not occur in the page).
         chunk_repeated: the chunk occurs more than once in the page, so its position
             (its first occurrence is used) is ambiguous.
+        key_lost: the element has a key span and the chunk would have held it Partial
+            without one, but not the key clause with it (so the grade is ``NONE``).
     """
 
     grade: Grade
@@ -36,3 +38,4 @@ class Classification(NamedTuple):
     repeated: bool
     fallback: bool
     chunk_repeated: bool
+    key_lost: bool = False

@@ -27,6 +27,10 @@ class GoldElement:
         text: the element text ``t`` (equal to ``page[start:end]`` when offsets are known).
         grade: relevance grade ≥ 1 (used as the nDCG gain).
         start, end: optional code-point offsets; informational, scoring uses ``text``.
+        key: optional key span ``(s, e)``, code-point offsets into ``text`` (not the page),
+            ``0 <= s < e <= len(text)``: the clause a Partial chunk must hold whole (see
+            :mod:`scoring.classify`). A key stored at page offsets ``[ks, ke)`` of an element
+            at ``[start, end)`` is ``(ks − start, ke − start)`` here.
     """
 
     doc: str
@@ -34,10 +38,20 @@ class GoldElement:
     grade: int = 1
     start: int | None = None
     end: int | None = None
+    key: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.grade, bool) or not isinstance(self.grade, int) or self.grade < 1:
             raise ValueError(f"element grade must be an integer >= 1, got {self.grade!r}")
+        if self.key is not None:
+            s, e = self.key
+            if any(isinstance(v, bool) or not isinstance(v, int) for v in (s, e)) or not (
+                0 <= s < e <= len(self.text)
+            ):
+                raise ValueError(
+                    f"element key span {self.key!r} is not inside its text "
+                    f"(0 <= s < e <= {len(self.text)})"
+                )
 
 
 @dataclass(frozen=True, slots=True)

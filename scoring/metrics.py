@@ -20,6 +20,7 @@ __all__ = [
     "check_ks",
     "context_precision_at",
     "hit_at",
+    "key_lost_at",
     "metric_table",
     "metrics_at",
     "mrr_at",
@@ -64,6 +65,9 @@ class Judgement:
         first_full: per element, the first rank holding it Full (``None`` if never).
         first_partial: per element, the first rank holding it ≥ Partial (``None`` if never).
         relevant: per rank, whether some element is held ≥ Partial.
+        first_partial_unkeyed: per element, the first rank that would hold it ≥ Partial if
+            key spans were ignored; empty when no element of the question has a key (then
+            it equals ``first_partial``).
     """
 
     element_grades: tuple[int, ...]
@@ -71,6 +75,7 @@ class Judgement:
     first_full: tuple[int | None, ...]
     first_partial: tuple[int | None, ...]
     relevant: tuple[bool, ...]
+    first_partial_unkeyed: tuple[int | None, ...] = ()
 
     @classmethod
     def from_grades(
@@ -114,6 +119,15 @@ def partial_at(j: Judgement, k: int) -> float:
     """partial@k = 1 if some rank r ≤ k holds some element ≥ Partial, else 0."""
     first = _first(j.first_partial)
     return 1.0 if first is not None and first <= k else 0.0
+
+
+def key_lost_at(j: Judgement, k: int) -> bool:
+    """Whether a key clause turned this question's partial@k into a miss: some rank ≤ k
+    would hold some element ≥ Partial were key spans ignored, and none does with them."""
+    if not j.first_partial_unkeyed:
+        return False
+    unkeyed = _first(j.first_partial_unkeyed)
+    return unkeyed is not None and unkeyed <= k and partial_at(j, k) == 0.0
 
 
 def mrr_at(j: Judgement, k: int) -> float:

@@ -8,7 +8,14 @@ from scoring.compare import RunComparison
 from scoring.metrics import METRIC_NAMES
 from scoring.result import N_GOLD_GROUPS, RunScore, metric_key
 
-__all__ = ["comparison_table", "group_table", "metric_table_rows", "score_json", "worst_table"]
+__all__ = [
+    "comparison_table",
+    "gap_table",
+    "group_table",
+    "metric_table_rows",
+    "score_json",
+    "worst_table",
+]
 
 Row = list[Any]
 
@@ -24,6 +31,31 @@ def metric_table_rows(result: RunScore) -> tuple[Row, list[Row]]:
     header: Row = ["metric", *[f"@{k}" for k in result.ks]]
     rows = [[name, *[result.value(name, k) for k in result.ks]] for name in METRIC_NAMES]
     rows.append(["partial−hit gap", *[result.gap(k) for k in result.ks]])
+    return header, rows
+
+
+def gap_table(result: RunScore) -> tuple[Row, list[Row]]:
+    """Header and one row per k: hit, partial, the Partial − Hit gap and the diagnosis
+    counts (full, chunking, retrieval); when some element carries a key span, also
+    ``key lost``: questions a key clause turned from a partial into a miss at k."""
+    kinds = ("full", "chunking", "retrieval")
+    header: Row = ["k", "hit", "partial", "gap", *kinds]
+    keyed = result.keys > 0
+    if keyed:
+        header.append("key lost")
+    rows: list[Row] = []
+    for k in result.ks:
+        counts = result.diagnosis_counts(k)
+        row: Row = [
+            k,
+            result.value("hit", k),
+            result.value("partial", k),
+            result.gap(k),
+            *(counts[d] for d in kinds),
+        ]
+        if keyed:
+            row.append(result.key_lost_count(k))
+        rows.append(row)
     return header, rows
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
-from scoring.metrics import METRIC_NAMES, Judgement
+from scoring.metrics import METRIC_NAMES, Judgement, key_lost_at
 
 __all__ = [
     "N_GOLD_GROUPS",
@@ -38,6 +38,7 @@ PlainQueryScore = tuple[
         tuple[int | None, ...],
         tuple[int | None, ...],
         tuple[bool, ...],
+        tuple[int | None, ...],
     ],
 ]
 """``QueryScore.to_plain``: the row as nested tuples of builtins."""
@@ -147,6 +148,11 @@ class QueryScore:
         """The value of metric ``name`` at ``k`` (``KeyError`` if k was not scored)."""
         return self.values[metric_key(name, k)]
 
+    def key_lost(self, k: int) -> bool:
+        """Whether a key clause turned this question's partial@k into a miss
+        (:func:`~scoring.metrics.key_lost_at`)."""
+        return key_lost_at(self.judgement, k)
+
     def to_plain(self, keys: Sequence[str]) -> PlainQueryScore:
         """The row as nested tuples of strings, numbers and None (``marshal``-able, to pass
         rows between processes); ``keys`` fixes the order of the metric values.
@@ -168,7 +174,14 @@ class QueryScore:
                 self.flags.element_not_in_page,
                 self.flags.fallback_graded,
             ),
-            (j.element_grades, j.grades, j.first_full, j.first_partial, j.relevant),
+            (
+                j.element_grades,
+                j.grades,
+                j.first_full,
+                j.first_partial,
+                j.relevant,
+                j.first_partial_unkeyed,
+            ),
         )
 
     @classmethod
@@ -196,6 +209,7 @@ class QueryScore:
             "metrics": dict(self.values),
             "diagnosis": {str(k): d.to_dict() for k, d in self.diagnoses.items()},
             "flags": self.flags.to_dict(),
+            "key_lost": [k for k in self.diagnoses if self.key_lost(k)],
         }
 
 
@@ -228,6 +242,7 @@ class RunScore:
             score 0 and are included in ``queries``.
         unknown_in_run: run query ids that are not in the gold set; ignored.
         without_elements: gold question ids without elements; not scored.
+        keys: how many scored elements carry a key span.
     """
 
     gold_set: str
@@ -241,6 +256,7 @@ class RunScore:
     missing_from_run: tuple[str, ...]
     unknown_in_run: tuple[str, ...]
     without_elements: tuple[str, ...]
+    keys: int = 0
 
     def value(self, name: str, k: int) -> float:
         """Aggregate value of metric ``name`` at ``k``."""
@@ -256,6 +272,10 @@ class RunScore:
         for q in self.queries:
             counts[str(q.diagnoses[k].kind)] += 1
         return counts
+
+    def key_lost_count(self, k: int) -> int:
+        """Questions where a key clause turned a partial@k into a miss ("key lost")."""
+        return sum(q.key_lost(k) for q in self.queries)
 
     def worst_first(self, k: int) -> list[QueryScore]:
         """Questions ordered worst first at k: retrieval, then chunking, then full; within
@@ -276,7 +296,9 @@ class RunScore:
         Keys: ``gold_set``, ``run``, ``threshold``, ``ks``, ``queries`` (count scored),
         ``metrics`` (flat ``<name>@<k>`` map), ``partial_hit_gap`` and ``diagnosis`` (per k),
         ``by_n_gold``, ``flags``, ``missing_from_run``, ``unknown_in_run``,
-        ``without_elements`` (each ``{"count", "query_ids"}``) and, unless
+        ``without_elements`` (each ``{"count", "query_ids"}``), ``keys`` (elements with a
+        key span) and ``key_lost`` (per k, questions a key clause turned from partial to a
+        miss) and, unless
         ``per_query=False``, ``per_query`` rows.
         """
         out: dict[str, Any] = {
@@ -295,6 +317,8 @@ class RunScore:
             "missing_from_run": _ids(self.missing_from_run),
             "unknown_in_run": _ids(self.unknown_in_run),
             "without_elements": _ids(self.without_elements),
+            "keys": self.keys,
+            "key_lost": {str(k): self.key_lost_count(k) for k in self.ks},
         }
         if per_query:
             out["per_query"] = [q.to_dict() for q in self.queries]

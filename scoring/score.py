@@ -12,6 +12,7 @@ from scoring.classify import (
     best_overlap,
     check_threshold,
     fallback_split,
+    keyed_overlap,
 )
 from scoring.inputs import Chunk, GoldQuestion, Pages, Placement, Placements, Run, gold_index
 from scoring.metrics import METRIC_NAMES, Judgement, check_ks, metric_table
@@ -64,8 +65,9 @@ def judge_question(
     """Classify every (element, chunk) pair of one question (the hot loop of scoring).
 
     Returns the judgement, the best coverage per rank (max over elements) and the flags.
-    Grades are those of ``classify`` (DESIGN §6 rules 1–3), computed with the page's cached
-    chunk positions and element occurrences; ``threshold`` is assumed validated. Each chunk
+    Grades are those of ``classify`` (DESIGN §6 rules 1–3, with each element's key span),
+    computed with the page's cached chunk positions and element occurrences; ``threshold``
+    is assumed validated (and keys, by ``GoldElement``). Each chunk
     is located once per distinct page of the question, not once per element, and not at
     all on a page that ``placements`` (document id → placement) covers.
 
@@ -80,6 +82,9 @@ def judge_question(
     best_cov = [0.0] * n_ranks
     first_full: list[int | None] = [None] * n_gold
     first_partial: list[int | None] = [None] * n_gold
+    # first rank ≥ Partial were keys ignored (only read when some element has a key)
+    first_unkeyed: list[int | None] = [None] * n_gold
+    keyed_question = False
     fallback_ranks: set[int] = set()
     graded_ranks: set[int] = set()
     repeated_ranks: set[int] = set()
@@ -107,6 +112,12 @@ def judge_question(
         single = len(starts) == 1
         e0 = starts[0] if starts else 0
         e1 = e0 + size
+        key = element.key
+        key_text, k0, k1 = "", 0, 0
+        if key is not None:
+            keyed_question = True
+            key_text = text[key[0] : key[1]]
+            k0, k1 = e0 + key[0], e0 + key[1]
         for r, chunk, c0, chunk_repeated, length in spots:
             if c0 < 0:  # rule 3 (_spots made sure the text is there)
                 assert chunk is not None
@@ -121,7 +132,12 @@ def judge_question(
                     grade, coverage = 1, len(tail) / size
                 else:
                     continue
-                graded_ranks.add(r)
+                if grade == 1 and key is not None and key_text not in chunk:
+                    grade = 0  # key lost: Partial without the key, not with it
+                    if first_unkeyed[i] is None:
+                        first_unkeyed[i] = r + 1
+                else:
+                    graded_ranks.add(r)
             else:  # rule 2
                 if chunk_repeated:
                     repeated_ranks.add(r)
@@ -137,6 +153,15 @@ def judge_question(
                 else:
                     coverage = best / size
                     grade = 1 if coverage >= threshold else 0
+                    if grade and key is not None:
+                        if single:
+                            keyed = best if c0 <= k0 and k1 <= c1 else 0
+                        else:
+                            keyed = keyed_overlap(starts, size, c0, c1, key)
+                        if keyed / size < threshold:
+                            grade = 0  # key lost
+                            if first_unkeyed[i] is None:
+                                first_unkeyed[i] = r + 1
             if coverage > best_cov[r]:
                 best_cov[r] = coverage
             if grade:
@@ -146,6 +171,8 @@ def judge_question(
                 row[i] = grade
                 if first_partial[i] is None:
                     first_partial[i] = r + 1
+                    if first_unkeyed[i] is None:
+                        first_unkeyed[i] = r + 1
                 if grade == 2 and first_full[i] is None:
                     first_full[i] = r + 1
     grades = [(0,) * n_gold] * n_ranks
@@ -157,6 +184,7 @@ def judge_question(
         first_full=tuple(first_full),
         first_partial=tuple(first_partial),
         relevant=tuple(map(graded.__contains__, range(n_ranks))),
+        first_partial_unkeyed=tuple(first_unkeyed) if keyed_question else (),
     )
     flags = Flags(repeated, len(fallback_ranks), len(repeated_ranks), missing, len(graded_ranks))
     return judgement, tuple(best_cov), flags
@@ -357,6 +385,7 @@ def aggregate(
         missing_from_run=missing,
         unknown_in_run=unknown,
         without_elements=tuple(empty),
+        keys=sum(e.key is not None for q in gold.values() for e in q.elements),
     )
 
 

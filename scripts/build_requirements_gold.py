@@ -29,7 +29,11 @@ For each requirement this script
    In the last two tiers the element's text is the page's own slice, and the question's
    ``notes`` say which tier placed it;
 3. writes one question per requirement (``query_id`` and ``query`` = the requirement id), its
-   single element anchored at ``start``/``end`` in the cited page, grade 1.
+   single element anchored at ``start``/``end`` in the cited page, grade 1;
+4. marks the element's key clause where the requirement states a condition
+   (:func:`labeler.keyclause.key_clause`: from the first ``MUST NOT``, ``SHALL``, ``unless``,
+   ``except`` or ``only if`` to the end of its sentence), written as the element's ``key``
+   in page offsets.
 
 Requirements that cannot be placed go to ``requirements-skipped.tsv`` (``id``, ``page``,
 ``reason``) and are left out: ``page-missing`` (the cited page is not in the corpus),
@@ -68,6 +72,8 @@ except ImportError:  # run by a Python without the project installed: use the pr
 
 from labeler.extract import page_text  # noqa: E402
 from labeler.formats.gold_jsonl import gold_line_json  # noqa: E402
+from labeler.keyclause import key_clause  # noqa: E402
+from labeler.store.rows import StoredElement  # noqa: E402
 
 CORPUS = ROOT / "corpora" / "sqlite-docs"
 GOLD_FILE = "requirements.jsonl"
@@ -175,17 +181,18 @@ def build(corpus: Path) -> tuple[list[Placed], list[tuple[str, str, str]]]:
     return placed, skipped
 
 
+def element(p: Placed) -> StoredElement:
+    """The placed requirement as an element to write, with its key clause if it has one."""
+    key = key_clause(p.text)
+    ks, ke = (None, None) if key is None else (p.start + key[0], p.start + key[1])
+    return StoredElement(p.req.page, p.start, p.end, p.text, 1, False, ks, ke)
+
+
 def write(out: Path, placed: list[Placed], skipped: list[tuple[str, str, str]]) -> None:
     """Write the gold JSONL and the skipped TSV into ``out`` (UTF-8, ``\\n`` line ends)."""
     out.mkdir(parents=True, exist_ok=True)
     lines = [
-        gold_line_json(
-            p.req.rid,
-            p.req.rid,
-            [(p.req.page, p.start, p.end, p.text, 1)],
-            NOTES[p.tier] or None,
-        )
-        for p in placed
+        gold_line_json(p.req.rid, p.req.rid, [element(p)], NOTES[p.tier] or None) for p in placed
     ]
     (out / GOLD_FILE).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     rows = ["id\tpage\treason", *("\t".join(row) for row in skipped)]
@@ -196,12 +203,14 @@ def summary(placed: list[Placed], skipped: list[tuple[str, str, str]]) -> str:
     """Counts for the user: found by tier (and repeated), skipped by reason."""
     tiers = Counter(p.tier for p in placed)
     repeated = sum(p.occurrences > 1 for p in placed)
+    keyed = sum(key_clause(p.text) is not None for p in placed)
     reasons = Counter(reason for _, _, reason in skipped)
     parts = [
         f"requirements: {len(placed) + len(skipped)}",
         f"found: {len(placed)} ("
         + ", ".join(f"{tier} {tiers[tier]}" for tier in NOTES)
         + f"; {repeated} repeated on their page, first occurrence taken)",
+        f"key clauses: {keyed}",
         f"skipped: {len(skipped)}"
         + (
             " (" + ", ".join(f"{r} {n}" for r, n in sorted(reasons.items())) + ")"

@@ -170,6 +170,19 @@ def gold_questions(session: Session, name: str) -> tuple[list[Question], int]:
     return questions, stale
 
 
+def element_keys(session: Session, name: str) -> dict[tuple[str, str, int], tuple[int, int]]:
+    """(question id, page, element start) → key span (page offsets) of gold set ``name``'s
+    non-stale elements that have one."""
+    from labeler.store.goldsets import export_gold_set
+
+    return {
+        (q.external_id, e.doc, e.start): (e.key_start, e.key_end)
+        for q in export_gold_set(session, name)
+        for e in q.elements
+        if not e.stale and e.key_start is not None and e.key_end is not None
+    }
+
+
 def run_audit(args: argparse.Namespace) -> int:
     from labeler.audit import AuditElement, audit_chunks
     from labeler.store import open_store, resolve_db
@@ -179,9 +192,18 @@ def run_audit(args: argparse.Namespace) -> int:
     store: Store = open_store(resolve_db(args.db))
     with store.session() as session:
         questions, stale = gold_questions(session, args.gold_set)
+        keys = element_keys(session, args.gold_set)
         placed = placed_chunks(session, args.file)
     elements = [
-        AuditElement(q.query_id, s.doc, s.start, s.end, s.text, s.grade)
+        AuditElement(
+            q.query_id,
+            s.doc,
+            s.start,
+            s.end,
+            s.text,
+            s.grade,
+            keys.get((q.query_id, s.doc, s.start)),
+        )
         for q in questions
         for s in q.spans
     ]

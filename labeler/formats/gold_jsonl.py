@@ -10,6 +10,12 @@
 An element may carry ``"status": "stale"``: its page changed under it, and ``start``/``end``
 and ``text`` are what was labelled on the page as it was then (the text need not be on the
 page now). Export writes it only for stale elements; ``"ok"`` is the default.
+
+An element may carry a key span, ``"key": {"start": s, "end": e}``: page offsets (code
+points, like the element's) of the clause a chunk must hold whole to count as Partial
+(see :mod:`scoring.classify`), inside the element: ``start <= s < e <= end``. It needs the
+element's own ``start``/``end``; when the importer re-anchors the element by its text, the
+key moves with it. Export writes it only for elements that have one.
 """
 
 from __future__ import annotations
@@ -41,6 +47,8 @@ class GoldElementLine:
     end: int | None
     grade: int
     stale: bool = False
+    #: key span, page offsets inside ``[start, end)`` as written in the file
+    key: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -59,7 +67,7 @@ def read_gold(path: str | Path, *, allow_nul: bool = True) -> Iterator[GoldLine]
 
     Checks shape only (fields, types, 1 ≤ grade ≤ :data:`MAX_GRADE`, offsets paired and
     ordered, unique ``query_id``, ``status`` ``ok`` or ``stale``, offsets present on a stale
-    element, storable text: see :func:`~labeler.formats.jsonlines.read_objects` for
+    element, a ``key`` object inside its element's offsets, storable text: see :func:`~labeler.formats.jsonlines.read_objects` for
     ``allow_nul``); whether documents exist and texts are on their pages is the importer's
     job. Raises :class:`InputError` with the line number on the first problem.
     """
@@ -122,7 +130,44 @@ def _element(item: Any, index: int, path: str | Path, line: int) -> GoldElementL
             f"{where[:-1]} is stale but has no 'start'/'end' (the offsets it was labelled at)",
             line,
         )
-    return GoldElementLine(doc, text, start, end, grade, stale)
+    key = _key(item, where, start, end, path, line)
+    return GoldElementLine(doc, text, start, end, grade, stale, key)
+
+
+def _key(
+    item: dict[str, Any],
+    where: str,
+    start: int | None,
+    end: int | None,
+    path: str | Path,
+    line: int,
+) -> tuple[int, int] | None:
+    """The element's ``key`` span (None when absent or null), checked to be an object of
+    two integer page offsets with ``start <= s < e <= end``."""
+    raw = item.get("key")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise InputError(
+            path, f'field {where}\'key\' must be an object {{"start": s, "end": e}}', line
+        )
+    s = require(raw, "start", int, path, line, f"{where}key.")
+    e = require(raw, "end", int, path, line, f"{where}key.")
+    if start is None or end is None:
+        raise InputError(
+            path,
+            f"{where[:-1]} has a 'key' but no 'start'/'end' (the key's offsets are page "
+            "offsets inside the element)",
+            line,
+        )
+    if not start <= s < e <= end:
+        raise InputError(
+            path,
+            f"{where[:-1]}: key {s}-{e} is not inside the element {start}-{end} "
+            "(needs start <= key.start < key.end <= end)",
+            line,
+        )
+    return s, e
 
 
 def gold_line_json(
@@ -134,15 +179,19 @@ def gold_line_json(
     """One export line: every field, offsets in code points, ``"offset_unit": "codepoint"``.
 
     ``elements`` are ``(doc, start, end, text, grade)`` or stored elements, in the order to
-    write them; a stale stored element gets ``"status": "stale"`` (ok ones no status).
+    write them; a stale stored element gets ``"status": "stale"`` (ok ones no status), one
+    with a key span ``"key": {"start": s, "end": e}`` (page offsets).
     """
     written: list[dict[str, Any]] = []
     for element in elements:
         doc, start, end, text, grade = element[:5]
         item: dict[str, Any] = {"doc": doc, "start": start, "end": end, "text": text}
         item["grade"] = grade
-        if isinstance(element, StoredElement) and element.stale:
-            item["status"] = "stale"
+        if isinstance(element, StoredElement):
+            if element.stale:
+                item["status"] = "stale"
+            if element.key_start is not None:
+                item["key"] = {"start": element.key_start, "end": element.key_end}
         written.append(item)
     obj: dict[str, Any] = {
         "query_id": query_id,

@@ -13,6 +13,7 @@ from scoring import (
     RunComparison,
     RunScore,
     comparison_table,
+    gap_table,
     group_table,
     metric_table_rows,
     worst_table,
@@ -122,16 +123,6 @@ def score_html(result: RunScore, *, stale_excluded: int = 0, worst: int = 20) ->
         ],
         result.ks,
     )
-    gap_rows = [
-        [
-            k,
-            result.value("hit", k),
-            result.value("partial", k),
-            result.gap(k),
-            *(result.diagnosis_counts(k)[d] for d in ("full", "chunking", "retrieval")),
-        ]
-        for k in result.ks
-    ]
     stale = f", {stale_excluded} stale elements left out" if stale_excluded else ""
     body = (
         f'<p class="note">{len(result.queries)} questions scored, threshold '
@@ -139,7 +130,7 @@ def score_html(result: RunScore, *, stale_excluded: int = 0, worst: int = 20) ->
         "retriever found but a chunk boundary cut.</p>"
         f"{chart}<h2>Metrics</h2>{html_table(*metric_table_rows(result))}"
         "<h2>Partial − Hit gap</h2>"
-        + html_table(["k", "hit", "partial", "gap", "full", "chunking", "retrieval"], gap_rows)
+        + html_table(*gap_table(result))
         + f"<h2>By number of expected elements (k = {k_max})</h2>"
         + html_table(*group_table(result, k_max))
         + "<h2>Flags</h2>"

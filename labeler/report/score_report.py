@@ -10,6 +10,7 @@ from scoring import (
     RunComparison,
     RunScore,
     comparison_table,
+    gap_table,
     group_table,
     metric_table_rows,
     worst_table,
@@ -55,21 +56,15 @@ def score_report(
         + (f", {stale_excluded} stale elements left out" if stale_excluded else ""),
         table(*metric_table_rows(result)),
         heading("Partial − Hit gap"),
-        table(
-            ["k", "hit", "partial", "gap", "full", "chunking", "retrieval"],
-            [
-                [
-                    k,
-                    result.value("hit", k),
-                    result.value("partial", k),
-                    result.gap(k),
-                    *(result.diagnosis_counts(k)[d] for d in ("full", "chunking", "retrieval")),
-                ]
-                for k in result.ks
-            ],
-        ),
+        table(*gap_table(result)),
         "chunking: the retriever found the place but a chunk boundary cut the answer; "
-        "retrieval: not even half of an element came back.",
+        "retrieval: not even half of an element came back"
+        + (
+            f"; key lost: questions where a chunk held enough of an element but not its key "
+            f"clause ({result.keys} element(s) have one), counted under retrieval."
+            if result.keys
+            else "."
+        ),
         heading(f"By number of expected elements (k = {k_max})"),
         table(*group_table(result, k_max)),
         heading("Flags"),

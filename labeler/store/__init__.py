@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         page_elements,
         question_elements,
         set_grade,
+        set_key,
         span_overlaps,
         update_query,
     )
@@ -174,6 +175,7 @@ _HOMES: dict[str, str] = {
     "run_chunks": "labeler.store.browse",
     "search_documents": "labeler.store.browse",
     "set_grade": "labeler.store.annotate",
+    "set_key": "labeler.store.annotate",
     "snapshot": "labeler.store.audit",
     "span_problem": "labeler.store.validation",
     "undo": "labeler.store.history",
@@ -247,6 +249,7 @@ __all__ = [
     "run_chunks",
     "search_documents",
     "set_grade",
+    "set_key",
     "snapshot",
     "span_overlaps",
     "span_problem",

@@ -25,6 +25,7 @@ from labeler.store.models import (
     Query,
     QuestionDone,
 )
+from labeler.store.validation import key_problem
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,9 @@ class ElementRow:
     annotator: str
     status: str
     assisted: bool
+    #: the key span, page offsets inside ``[start, end)``; None for both without one
+    key_start: int | None = None
+    key_end: int | None = None
 
 
 def element_row(element: Element) -> ElementRow:
@@ -83,6 +87,8 @@ def element_row(element: Element) -> ElementRow:
         annotator=element.annotator,
         status=element.status,
         assisted=element.assisted,
+        key_start=element.key_start,
+        key_end=element.key_end,
     )
 
 
@@ -230,6 +236,38 @@ def set_grade(session: Session, element_id: int, grade: int, *, actor: str) -> E
         return element_row(element)
     before = snapshot(element)
     element.grade = grade
+    session.add(element)
+    session.flush()
+    record_change(
+        session,
+        actor=actor,
+        action="change",
+        entity="element",
+        entity_id=element_id,
+        before=before,
+        after=snapshot(element),
+    )
+    session.flush()
+    return element_row(element)
+
+
+def set_key(
+    session: Session, element_id: int, start: int | None, end: int | None, *, actor: str
+) -> ElementRow:
+    """Set an element's key span to page offsets ``[start, end)`` (None, None: clear it),
+    audited as ``change`` so undo and redo bring the old one back; no entry when it is
+    unchanged. :class:`IntegrityError` unless the span lies inside the element
+    (``element.start <= start < end <= element.end``)."""
+    element = session.get(Element, element_id)
+    if element is None:
+        raise NotFoundError(f"no element with id {element_id} in the database")
+    problem = key_problem(element.start, element.end, start, end)
+    if problem is not None:
+        raise IntegrityError(problem)
+    if (element.key_start, element.key_end) == (start, end):
+        return element_row(element)
+    before = snapshot(element)
+    element.key_start, element.key_end = start, end
     session.add(element)
     session.flush()
     record_change(

@@ -28,7 +28,7 @@ from labeler.store.rows import (
 )
 
 #: the schema version this reader understands; equal to ``migrations.SCHEMA_VERSION``
-READS_SCHEMA = 7
+READS_SCHEMA = 8
 
 #: how much of the file the reader maps into memory (address space, not RAM)
 MMAP_BYTES = 1 << 30
@@ -67,14 +67,15 @@ class SqliteReader:
             raise not_found("gold set", gold_set, names)
         set_id = row[0]
         elements: dict[int, list[StoredElement]] = {}
-        for qid, doc, start, end, text, grade, status in self.conn.execute(
-            'SELECT e.query_id, e.document_id, e.start, e."end", e.text, e.grade, e.status '
+        for qid, doc, start, end, text, grade, status, key_start, key_end in self.conn.execute(
+            'SELECT e.query_id, e.document_id, e.start, e."end", e.text, e.grade, e.status, '
+            "e.key_start, e.key_end "
             "FROM element e JOIN query q ON q.id = e.query_id WHERE q.gold_set_id = ? "
             "AND e.layer = 'final' ORDER BY e.query_id, e.id",
             (set_id,),
         ):
             elements.setdefault(qid, []).append(
-                StoredElement(doc, start, end, text, grade, status != "ok")
+                StoredElement(doc, start, end, text, grade, status != "ok", key_start, key_end)
             )
         for qid, external_id, text, notes, pending in self.conn.execute(
             f"SELECT q.id, q.external_id, q.text, q.notes, {PENDING_SQL} FROM query q "

@@ -48,6 +48,8 @@ class NewElement:
     grade: int
     annotator: str
     stale: bool = False
+    #: the key span in page offsets, inside ``[start, end)`` (checked by the caller)
+    key: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -167,7 +169,7 @@ def import_gold_set(
             batch,
         )
         ids.update({external_id: query_id for query_id, external_id in result})
-    element_rows = [
+    element_rows: list[dict[str, object]] = [
         {
             "query_id": ids[q.external_id],
             "document_id": e.doc,
@@ -178,6 +180,8 @@ def import_gold_set(
             "annotator": e.annotator,
             "created_at": now,
             "status": ELEMENT_STALE if e.stale else ELEMENT_OK,
+            "key_start": e.key[0] if e.key is not None else None,
+            "key_end": e.key[1] if e.key is not None else None,
         }
         for q in questions
         for e in q.elements
@@ -302,12 +306,16 @@ def export_gold_set(session: Session, name: str) -> Iterator[StoredQuestion]:
             col(Element.text),
             col(Element.grade),
             col(Element.status),
+            col(Element.key_start),
+            col(Element.key_end),
         )
         .join(Query, col(Query.id) == col(Element.query_id))
         .where(col(Query.gold_set_id) == gold_set.id, col(Element.layer) == LAYER_FINAL)
         .order_by(col(Element.query_id), col(Element.id))
     )
-    for qid, doc, start, end, text, grade, status in rows:
-        by_query[qid].append(StoredElement(doc, start, end, text, grade, status != ELEMENT_OK))
+    for qid, doc, start, end, text, grade, status, key_start, key_end in rows:
+        by_query[qid].append(
+            StoredElement(doc, start, end, text, grade, status != ELEMENT_OK, key_start, key_end)
+        )
     for qid, external_id, text, notes, pending in queries:
         yield StoredQuestion(external_id, text, notes, tuple(by_query[qid]), bool(pending))

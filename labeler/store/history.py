@@ -97,6 +97,11 @@ def _label(
     )
     if data is not None and other is not None and data.get("grade") != other.get("grade"):
         label += f", g{other.get('grade')} → g{data.get('grade')}"
+    if data is not None and other is not None:
+        keys = [(d.get("key_start"), d.get("key_end")) for d in (other, data)]
+        if keys[0] != keys[1]:
+            shown = [f"{a}–{b}" if a is not None else "none" for a, b in keys]
+            label += f", key {shown[0]} → {shown[1]}"
     return label
 
 

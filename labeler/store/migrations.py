@@ -493,6 +493,22 @@ _V7_POSTGRESQL = (
     *_v7_tables("SERIAL", "TIMESTAMP WITH TIME ZONE", "query"),
 )
 
+# Version 8: an element's key span (the clause a Partial chunk must hold whole), page offsets
+# inside the element; both NULL for an element without one. The check is a column constraint
+# of key_end (SQLite can add no table constraint to an existing table; it checks every row
+# of the table when the column is added, and all hold NULL then).
+#: the schema version whose step adds elements' key spans
+KEYS_VERSION = 8
+KEY_CHECK = (
+    "(key_start IS NULL AND key_end IS NULL) OR "
+    "(key_start IS NOT NULL AND key_end IS NOT NULL "
+    'AND key_start >= start AND key_start < key_end AND key_end <= "end")'
+)
+_V8_SQL = (
+    "ALTER TABLE element ADD COLUMN key_start INTEGER",
+    f"ALTER TABLE element ADD COLUMN key_end INTEGER CONSTRAINT ck_element_key CHECK ({KEY_CHECK})",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -524,6 +540,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         "team gold sets: assignments, done marks, annotator layers, adjudication",
         DialectSQL(sqlite=_V7_SQLITE, postgresql=_V7_POSTGRESQL),
     ),
+    Migration(KEYS_VERSION, "element key spans", DialectSQL(sqlite=_V8_SQL, postgresql=_V8_SQL)),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

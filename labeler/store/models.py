@@ -8,7 +8,9 @@ Invariants kept here and, independently, by SQLite triggers (see ``migrations``)
 
 * a non-stale :class:`Element`'s ``text`` equals ``document.text[start:end]`` (Python
   code-point indices) with ``0 <= start < end <= len(document.text)``;
-* ``grade >= 1``; ``status`` is ``"ok"`` or ``"stale"``.
+* ``grade >= 1``; ``status`` is ``"ok"`` or ``"stale"``;
+* ``key_start``/``key_end`` (the element's key span, page offsets) are both NULL, or
+  ``start <= key_start < key_end <= end``.
 
 An element whose page changed under it is marked ``stale`` (never dropped, never rewritten);
 its offsets and text keep what the annotator labelled until it is re-anchored.
@@ -171,6 +173,13 @@ class Element(SQLModel, table=True):
             sqlite_where=sql_text("layer = 'annotator'"),
             postgresql_where=sql_text("layer = 'annotator'"),
         ),
+        # Added by schema version 8 (as a column constraint of key_end there).
+        CheckConstraint(
+            "(key_start IS NULL AND key_end IS NULL) OR "
+            "(key_start IS NOT NULL AND key_end IS NOT NULL "
+            'AND key_start >= start AND key_start < key_end AND key_end <= "end")',
+            name="ck_element_key",
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -190,6 +199,10 @@ class Element(SQLModel, table=True):
     provenance: str = Field(
         default=PROVENANCE_SINGLE, sa_column_kwargs={"server_default": PROVENANCE_SINGLE}
     )
+    # Added by schema version 8: the key span (the clause a Partial chunk must hold whole),
+    # page offsets inside [start, end); both None for an element without one.
+    key_start: int | None = Field(default=None)
+    key_end: int | None = Field(default=None)
 
 
 class Assignment(SQLModel, table=True):

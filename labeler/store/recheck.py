@@ -196,6 +196,10 @@ def apply_recheck(session: Session, changes: Recheck, actor: str) -> None:
         (element, moved.element_id, before) for element, moved, before in changes.moved
     ]
     for element, moved, _ in changes.moved:
+        if element.key_start is not None and element.key_end is not None:
+            shift = moved.start - element.start  # the key moves with its element
+            element.key_start += shift
+            element.key_end += shift
         element.start = moved.start
         element.end = moved.end
     placed += [(element, back.element_id, before) for element, back, before in changes.restored]

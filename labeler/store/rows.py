@@ -7,7 +7,8 @@ from typing import NamedTuple
 
 
 class StoredElement(NamedTuple):
-    """A stored element as exported and scored; ``stale`` when its page changed under it."""
+    """A stored element as exported and scored; ``stale`` when its page changed under it;
+    ``key_start``/``key_end`` its key span in page offsets (both None without one)."""
 
     doc: str
     start: int
@@ -15,6 +16,15 @@ class StoredElement(NamedTuple):
     text: str
     grade: int
     stale: bool
+    key_start: int | None = None
+    key_end: int | None = None
+
+    @property
+    def key(self) -> tuple[int, int] | None:
+        """The key span as offsets into the element text (``scoring.GoldElement.key``)."""
+        if self.key_start is None or self.key_end is None:
+            return None
+        return self.key_start - self.start, self.key_end - self.start
 
 
 class StoredQuestion(NamedTuple):

@@ -57,9 +57,27 @@ def check_element_span(page: str, element: Element) -> None:
         raise IntegrityError(f"element on {element.document_id!r}: {problem}")
 
 
+def key_problem(start: int, end: int, key_start: int | None, key_end: int | None) -> str | None:
+    """Why ``[key_start, key_end)`` is not a key span of the element ``[start, end)``; None
+    when it is one or both are None (no key). The ``ck_element_key`` constraint in Python."""
+    if key_start is None and key_end is None:
+        return None
+    if key_start is None or key_end is None:
+        return "a key span needs both its start and its end"
+    for value in (key_start, key_end):
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"key offsets must be integers, got {value!r}"
+    if not start <= key_start < key_end <= end:
+        return (
+            f"key span [{key_start}, {key_end}) is not inside the element [{start}, {end}) "
+            "(start <= key start < key end <= end)"
+        )
+    return None
+
+
 def check_element_fields(element: Element) -> None:
-    """Raise :class:`IntegrityError` for a bad grade, status, layer or provenance (the CHECK
-    constraints, and the layer rules of schema version 7: a final element has one of
+    """Raise :class:`IntegrityError` for a bad grade, status, key span, layer or provenance
+    (the CHECK constraints, and the layer rules of schema version 7: a final element has one of
     ``PROVENANCES``, an annotator-layer element ``own``)."""
     grade = element.grade
     if isinstance(grade, bool) or not isinstance(grade, int) or grade < 1:
@@ -84,6 +102,9 @@ def check_element_fields(element: Element) -> None:
         raise IntegrityError(
             f"element layer must be {LAYER_FINAL!r} or {LAYER_ANNOTATOR!r}, got {element.layer!r}"
         )
+    problem = key_problem(element.start, element.end, element.key_start, element.key_end)
+    if problem is not None:
+        raise IntegrityError(f"element on {element.document_id!r}: {problem}")
 
 
 def _validate(_mapper: Any, connection: Connection, target: Element) -> None:

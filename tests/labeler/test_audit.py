@@ -79,3 +79,24 @@ def test_json_summary() -> None:
     assert obj["cut_elements"][0]["pieces"] == 2 and obj["cut_elements"][0]["query_id"] == "q1"
     assert obj["hit_ceiling"] == 0.0 and obj["partial_ceiling"] == 1.0
     assert audit_chunks([], []).to_json()["hit_ceiling"] == 0.0
+
+
+def test_key_span_decides_kept() -> None:
+    # "gamma delta epsilon" is PAGE[11:30]; the windows are [0, 22) and [23, 45). The first
+    # holds "gamma delta" = [11, 22), 11/19 ≥ 0.5. A key inside that piece ("gamma" at
+    # [11, 16)) keeps the element; a key in the other piece ("epsilon" at [23, 30)) does not,
+    # and the Partial ceiling drops with it. Whole and share are unchanged.
+    cut = element("q1", "p", PAGE, "gamma delta epsilon")
+    assert (cut.start, cut.end) == (11, 30) and PAGE[11:16] == "gamma"
+    assert [(c.start, c.end) for c in chunks()[:2]] == [(0, 22), (23, 45)]
+    held = AuditElement(*vars_of(cut), key=(11, 16))
+    lost = AuditElement(*vars_of(cut), key=(23, 30))
+    (kept,) = audit_chunks(chunks(), [held]).fates
+    (dropped,) = audit_chunks(chunks(), [lost]).fates
+    assert kept.kept and not dropped.kept
+    assert kept.best_share == dropped.best_share == pytest.approx(11 / 19)
+    assert audit_chunks(chunks(), [lost]).partial_ceiling == 0.0
+
+
+def vars_of(e: AuditElement) -> tuple[str, str, int, int, str, int]:
+    return e.query_id, e.doc, e.start, e.end, e.text, e.grade

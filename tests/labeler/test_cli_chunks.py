@@ -207,3 +207,34 @@ def test_structure_chunks_of_deeply_nested_pages(tmp_path: Path) -> None:
     )
     assert " ".join(texts["divs.html"]) == "Before divs. " + "d " * 5000 + "deep After divs."
     assert all(len(t) <= 2000 for ts in texts.values() for t in ts)
+
+
+@pytest.mark.parametrize(("word", "kept"), [("epsilon", 1), ("gamma", 0)])
+def test_audit_keeps_an_element_only_with_its_key(
+    db: str, tmp_path: Path, docs: Path, word: str, kept: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Windows "Title alpha beta gamma" | "delta epsilon zeta eta" | "theta": the element
+    "gamma delta epsilon" keeps 13 of 19 code points in the second piece. A key there
+    ("epsilon") keeps it; a key in the first piece ("gamma", 5 of 19) does not."""
+    page = page_text((docs / "hand.html").read_bytes())
+    start = page.index("gamma delta epsilon")
+    key = page.index(word)
+    element = {
+        "doc": "hand.html",
+        "start": start,
+        "end": start + 19,
+        "text": "gamma delta epsilon",
+        "key": {"start": key, "end": key + len(word)},
+    }
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"query_id": "q1", "elements": [element]}) + "\n", "utf-8")
+    assert main(["gold", "import", str(gold), "--gold-set", "g", "--db", db]) == 0
+    chunks = tmp_path / "c.jsonl"
+    args = ["chunks", "make", "--chunker", "fixed", "--size", "4", "--docs", "hand.html"]
+    assert main([*args, "-o", str(chunks), "--db", db]) == 0
+    capsys.readouterr()
+    audit = ["chunks", "audit", str(chunks), "--gold-set", "g", "--db", db, "--format", "json"]
+    assert main(audit) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["elements"]["kept"] == kept
+    assert report["partial_ceiling"] == kept

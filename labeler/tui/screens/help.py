@@ -38,6 +38,7 @@ first match · `down` into the results, `enter` open one
 | `a` or `enter` | attach the selection to the current question (saved at once) |
 | `1` `2` `3` | grade the element under the cursor (see the grades below) |
 | `x` | remove the element under the cursor |
+| `K` | key clause: select inside an element of the current question, press `K`: that clause (shown underlined) must come back whole for a chunk to count as Partial; `K` with no selection clears it |
 | `]` / `[` | next / previous element of the current question on this page |
 | `v` | review the current question: every element on every page (`enter` opens it, `1`-`3` grade, `x` remove) |
 | `.` / `,` | next / previous question, staying on the page |

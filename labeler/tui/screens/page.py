@@ -27,6 +27,7 @@ from labeler.store import (
     question_elements,
     remove_element,
     set_grade,
+    set_key,
 )
 from labeler.tui import spans
 from labeler.tui.assist import AssistChunk, assist_chunks, step_k
@@ -35,7 +36,16 @@ from labeler.tui.bars import coverage_bar
 from labeler.tui.grades import GRADE_LEGEND, grade_meaning
 from labeler.tui.keys import most_important_first
 from labeler.tui.pagemap import DISPLAY_LINE, PageMap
-from labeler.tui.widgets.page_view import CURRENT, FOCUSED, FOUND, OTHER, STALE, PageView, Span
+from labeler.tui.widgets.page_view import (
+    CURRENT,
+    FOCUSED,
+    FOUND,
+    KEY,
+    OTHER,
+    STALE,
+    PageView,
+    Span,
+)
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp
@@ -51,6 +61,7 @@ class PageScreen(Screen[None]):
         Binding("2", "grade(2)", "Grade 2", show=False),
         Binding("3", "grade(3)", "Grade", key_display="1-3"),
         Binding("x", "remove", "Remove"),
+        Binding("K", "key", "Key clause", show=False),
         Binding("w", "extend('word')", "Word", show=False),
         Binding("s", "extend('sentence')", "+Sentence"),
         Binding("b", "extend('block')", "+Block", show=False),
@@ -274,6 +285,12 @@ class PageScreen(Screen[None]):
             if e.query_id == qid:
                 style = FOCUSED if e.id == self.focused_id else CURRENT
                 painted.append(Span(e.start, e.end, STALE if e.status == "stale" else style))
+        # key clauses underlined on top of their elements' colours
+        painted += [
+            Span(e.key_start, e.key_end, KEY)
+            for e in self.elements
+            if e.key_start is not None and e.key_end is not None and e.status != "stale"
+        ]
         self.view.set_spans(painted)
 
     def _show_question(self) -> None:
@@ -297,6 +314,8 @@ class PageScreen(Screen[None]):
             marker = "▶ " if e.id == self.focused_id else "  "
             flags = " assisted" if e.assisted else ""
             flags += " STALE" if e.status == "stale" else ""
+            if e.key_start is not None:
+                flags += f" key {e.key_start}–{e.key_end}"
             lines.append(f"{marker}{e.start}–{e.end} g{e.grade} {e.annotator}{flags}\n")
             shown = e.text if len(e.text) <= 70 else e.text[:69] + "…"
             lines.append(f"   {shown!r}\n", style="dim")
@@ -323,9 +342,14 @@ class PageScreen(Screen[None]):
         )
         if inside is not None:
             # What the grade means, where the annotator is about to press 1-3.
+            key = (
+                f"key {inside.key_start}–{inside.key_end}"
+                if inside.key_start is not None
+                else "K on a selection inside: key clause"
+            )
             readout.update(
                 f"{inside.start}–{inside.end}  ·  {grade_meaning(inside.grade)}  ·  "
-                f"1-3: {GRADE_LEGEND}"
+                f"1-3: {GRADE_LEGEND}  ·  {key}"
             )
             readout.set_class(False, "-warning")
             return
@@ -457,6 +481,49 @@ class PageScreen(Screen[None]):
             self.labeler.changed()
 
         self.labeler.db(job, done, what="grade")
+
+    def action_key(self) -> None:
+        """Make the selection the key clause of the current question's element holding it
+        (underlined; Partial then needs it whole); with no selection, clear the key of the
+        element under the cursor. Audited, so ctrl+z brings the old key back."""
+        start, end = self.view.offsets
+        if start == end:
+            target = self._target()
+            if target is None or target.key_start is None:
+                self.notify(
+                    "select the key clause inside a highlighted element, then press K",
+                    severity="warning",
+                )
+                return
+            span: tuple[int | None, int | None] = (None, None)
+        else:
+            target = next((e for e in self.mine() if e.start <= start and end <= e.end), None)
+            if target is None:
+                self.notify(
+                    "a key clause lies inside one of the current question's elements: "
+                    "select within a highlighted element",
+                    severity="warning",
+                )
+                return
+            span = (start, end)
+        actor = self.labeler.annotator
+
+        def job(store: Store) -> ElementRow:
+            with store.write() as s, gone_as(element_words(target)):
+                return set_key(s, target.id, *span, actor=actor)
+
+        def done(row: ElementRow) -> None:
+            self.focused_id = row.id
+            name = self._question_name(row.query_id)
+            if row.key_start is None or row.key_end is None:
+                said = f"{name}: key clause cleared"
+            else:
+                clause = self.page.stored[row.key_start : row.key_end]
+                said = f"{name}: key {quote(clause)} ({row.key_start}–{row.key_end})"
+            self.notify(said, title="saved", timeout=3)
+            self.labeler.changed()
+
+        self.labeler.db(job, done, what="key clause")
 
     def action_remove(self) -> None:
         """Remove the element under the cursor (or the focused one); ctrl+z brings it back."""

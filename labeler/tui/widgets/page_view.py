@@ -25,6 +25,8 @@ FOCUSED = Style(color="black", bgcolor="bright_green", bold=True)
 OTHER = Style(color="grey70", bgcolor="grey23", underline=True)
 STALE = Style(color="red", strike=True)
 FOUND = Style(color="black", bgcolor="cyan")
+#: an element's key clause: underlined over the element's own colours
+KEY = Style(underline=True, bold=True)
 PLACEHOLDER = Style(color="grey50", italic=True)
 #: the first character of each stored block (paragraph, heading, item...): a faint tint
 BLOCK_START = Style(color="cyan")
