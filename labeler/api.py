@@ -53,7 +53,7 @@ __all__ = ["Database", "GoldSet", "RetrieverEvaluation", "open"]
 IN_MEMORY = "in-memory"
 
 
-def open(db: str | Path) -> Database:  # noqa: A001 (labeler.open is the entry point)
+def open(db: str | Path) -> Database:
     """Open (creating and upgrading if needed, as every command does) the database ``db``:
     a SQLite file path or a ``postgresql://`` URL. Close it with ``close()`` or a
     ``with`` block."""

@@ -19,6 +19,7 @@ running (Python cannot stop it); its late answer is dropped.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import inspect
 import math
@@ -173,10 +174,8 @@ def _in_thread(retriever: Retriever, args: tuple[str, ...]) -> asyncio.Future[An
             value = retriever(*args)
         except BaseException as exc:
             error = exc
-        try:
+        with contextlib.suppress(RuntimeError):  # a closed loop: a late answer, timed out
             loop.call_soon_threadsafe(_settle, future, value, error)
-        except RuntimeError:  # the loop has closed: a late answer after a timeout
-            pass
 
     threading.Thread(target=work, name="labeler-retriever", daemon=True).start()
     return future

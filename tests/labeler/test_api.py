@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _scoring_db import build
 
 import labeler
 from labeler.errors import InputError, NotFoundError
 from labeler.store import open_store
-from tests.labeler import _scoring_db
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
@@ -30,7 +30,7 @@ def _bytes(data: dict[str, Any]) -> str:
 @pytest.fixture
 def built(tmp_path: Path, db_url: str) -> str:
     open_store(db_url).close()
-    return _scoring_db.build(tmp_path, db=db_url)
+    return build(tmp_path, db=db_url)
 
 
 def test_in_memory_run_scores_as_the_stored_run(built: str, tmp_path: Path) -> None:
