@@ -57,15 +57,16 @@ def open(db: str | Path) -> Database:
     """Open (creating and upgrading if needed, as every command does) the database ``db``:
     a SQLite file path or a ``postgresql://`` URL. Close it with ``close()`` or a
     ``with`` block."""
-    return Database(str(db))
+    return Database(open_store(str(db)), str(db))
 
 
 class Database:
-    """An open labeller database (see :func:`open`)."""
+    """An open labeller database (see :func:`open`); ``Database(store)`` wraps a store
+    opened elsewhere (``db``: its ``--db`` value, for the fast SQLite reader)."""
 
-    def __init__(self, db: str) -> None:
+    def __init__(self, store: Store, db: str | None = None) -> None:
         self.db = db
-        self.store: Store = open_store(db)
+        self.store = store
         self._source: ScoringSource | None = None
 
     def __enter__(self) -> Database:
@@ -93,7 +94,7 @@ class Database:
             from labeler.store.fastread import open_reader
             from labeler.store.location import sqlite_file
 
-            path = sqlite_file(self.db)
+            path = sqlite_file(self.db) if self.db is not None else None
             reader = open_reader(path) if path is not None else None
             self._source = reader if reader is not None else StoreSource(self.store)
         return self._source
@@ -223,6 +224,7 @@ class GoldSet:
         store_run: str | None = None,
         replace: bool = False,
         label: str | None = None,
+        parameters: dict[str, Any] | None = None,
         **options: Any,
     ) -> RetrieverEvaluation:
         """Call ``retriever`` on every question of the gold set and score what it returns
@@ -232,9 +234,10 @@ class GoldSet:
 
         Reads the questions, labels and pages. Writes nothing unless ``store_run``: then
         the answers are stored as that run with placements (an existing one only with
-        ``replace``; the name is checked before the retriever is called). ``label`` names
-        the retriever in the result (default ``module:qualname``). ``options`` go to
-        scoring as they are.
+        ``replace``; the name is checked before the retriever is called; ``parameters`` are
+        recorded with it besides ``retriever`` and ``failed``). ``label`` names the
+        retriever in the result (default ``module:qualname``). ``options`` go to scoring
+        as they are.
         """
         from labeler.retrievers import retriever_label
         from labeler.store.postgres import text_holds_nul
@@ -263,7 +266,11 @@ class GoldSet:
                 store_run,
                 where=f"retriever {label}",
                 replace=replace,
-                parameters={"retriever": label, "failed": len(answers.failures)},
+                parameters={
+                    **(parameters or {}),
+                    "retriever": label,
+                    "failed": len(answers.failures),
+                },
             )
         scored = evaluate_in_memory(
             self.db.source(),
