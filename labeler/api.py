@@ -199,6 +199,8 @@ class GoldSet:
         ``to_dict()`` (the Score JSON), ``to_pandas()``.
         """
         source = self.db.source()
+        # ``options`` reach both scoring paths unchanged: the place for scoring options
+        # such as a token budget (evaluate() and evaluate_in_memory() accept them there)
         if isinstance(run, str):
             return evaluate(source, self.name, run, ks=k, threshold=threshold, **options)
         chunks = run_from_mapping(run)

@@ -155,6 +155,8 @@ def run_from_mapping(
     for qid, results in rows.items():
         if not isinstance(qid, str | int) or isinstance(qid, bool) or not str(qid).strip():
             raise InputError(where, f"query id {qid!r} is not a non-empty string")
+        if str(qid) in run:
+            raise InputError(where, f"query id {str(qid)!r} appears twice")
         try:
             run[str(qid)] = to_chunks(results, allow_nul=allow_nul)
         except ResultShapeError as err:

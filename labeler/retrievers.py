@@ -126,7 +126,14 @@ def load_retriever(spec: str, factory_args: Mapping[str, str] | None = None) -> 
     if factory_args is not None:
         if not callable(target):
             raise UsageError(f"--retriever {spec}: not callable, cannot make a retriever")
-        target = target(**factory_args)
+        try:
+            target = target(**factory_args)
+        except LabelerError:
+            raise
+        except Exception as err:  # the factory's own failure, e.g. an unknown argument
+            raise UsageError(
+                f"--retriever {spec}: making the retriever failed: {type(err).__name__}: {err}"
+            ) from None
     if not callable(target):
         raise UsageError(f"--retriever {spec}: {type(target).__name__} is not callable")
     return target  # type: ignore[no-any-return]

@@ -427,3 +427,17 @@ def test_bm25_retriever_as_a_real_one(db: Any, tmp_path: Path) -> None:
     assert result.failures == ()
     assert result.metrics["partial@5"] == 1.0
     assert all(len(q.judgement.grades) <= 5 for q in result.per_query)
+
+
+@pytest.mark.backends("sqlite")
+def test_cli_factory_failures_are_one_line(db: Any, db_url: str, tmp_path: Path) -> None:
+    proc = _cli(tmp_path, db_url, "--retriever", "my_retrievers:make", "--retriever-arg",
+                "nope=1")  # fmt: skip
+    assert proc.returncode == 2
+    assert "--retriever my_retrievers:make: making the retriever failed: TypeError:" in (
+        proc.stderr
+    )
+    proc = _cli(tmp_path, db_url, "--retriever", "labeler.retrieve:bm25_retriever",
+                "--retriever-arg", "chunks=missing.jsonl")  # fmt: skip
+    assert proc.returncode == 1
+    assert "missing.jsonl" in proc.stderr and "Traceback" not in proc.stderr
