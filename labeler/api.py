@@ -37,7 +37,7 @@ from labeler.evaluate import (
 from labeler.results import run_from_mapping
 from labeler.retrievers import Answers, Failure, Latency, Retriever, call_retriever
 from labeler.store import Store, open_store
-from labeler.store.rows import StoredQuestion
+from labeler.store.rows import StoredElement, StoredQuestion
 from scoring import DEFAULT_THRESHOLD, QueryScore
 
 if TYPE_CHECKING:
@@ -158,7 +158,7 @@ class Question:
     query_id: str
     text: str
     notes: str
-    elements: tuple[Any, ...]
+    elements: tuple[StoredElement, ...]
 
     @classmethod
     def of(cls, q: StoredQuestion) -> Question:
