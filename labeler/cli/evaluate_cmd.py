@@ -62,14 +62,24 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         help="(repeatable) MODULE:CALLABLE is a factory: called once with these keyword "
         "arguments (strings), it returns the retriever",
     )
-    p.add_argument("--k", type=parse_ks, default=(1, 3, 5, 10), metavar="K[,K...]")
-    p.add_argument("--threshold", type=parse_threshold, default=0.5)
+    p.add_argument(
+        "--k", type=parse_ks, default=(1, 3, 5, 10), metavar="K[,K...]", help="(default 1,3,5,10)"
+    )
+    p.add_argument(
+        "--threshold", type=parse_threshold, default=0.5, help="Partial share (default 0.5)"
+    )
     p.add_argument("--store-run", metavar="NAME", help="also store the answers as run NAME")
     p.add_argument("--replace", action="store_true", help="--store-run may replace a run")
     p.add_argument(
         "--concurrency", type=_positive_int, default=1, help="calls in flight (default 1)"
     )
-    p.add_argument("--timeout", type=_seconds, default=None, metavar="S", help="per question")
+    p.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=None,
+        metavar="S",
+        help="seconds a question's call may take before it counts as failed (default: none)",
+    )
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed question")
     p.add_argument("--format", choices=FORMATS, default="table")
     p.add_argument("-o", "--output", default="-", metavar="FILE", help="default: stdout")
@@ -94,9 +104,11 @@ def run(args: argparse.Namespace) -> int:
     from labeler.retrievers import load_retriever
     from labeler.store.location import resolve_db
 
-    retriever = load_retriever(args.retriever, _factory_args(args.retriever_arg))
-    with open_db(resolve_db(args.db)) as db:
-        result = db.gold_set(args.gold_set).evaluate(
+    factory_args = _factory_args(args.retriever_arg)
+    with open_db(resolve_db(args.db)) as db:  # a bad --db fails before user code runs
+        gold = db.gold_set(args.gold_set)
+        retriever = load_retriever(args.retriever, factory_args)
+        result = gold.evaluate(
             retriever,
             k=args.k,
             threshold=args.threshold,
