@@ -132,3 +132,23 @@ def test_import_labeler_stays_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split("\n")[:2] == ["[]", "True False"]
+
+
+@pytest.mark.backends("sqlite")
+def test_pandas_is_imported_by_to_pandas_alone(built: str) -> None:
+    code = (
+        "import sys, labeler\n"
+        f"db = labeler.open({built!r})\n"
+        "score = db.gold_set('g').score('a')\n"
+        "print('pandas' in sys.modules)\n"
+        "sys.modules['pandas'] = None  # as if the optional extra were not installed\n"
+        "try:\n"
+        "    score.to_pandas()\n"
+        "except Exception as err:\n"
+        "    print(type(err).__name__, err)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == [
+        "False",
+        "UsageError to_pandas() needs pandas: pip install 'goldlabeler[pandas]'",
+    ]
