@@ -7,6 +7,8 @@ BIN := $(VENV)/bin
 # `make bench`
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+# a third-party extraction profile registered through the 'labeler.profiles' entry point
+TEST_PLUGIN := tests/plugins/labeler_test_profile
 
 .PHONY: run ingest test lint bench clean
 
@@ -18,6 +20,7 @@ $(STAMP): pyproject.toml
 
 $(TEST_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q ./$(TEST_PLUGIN)
 	touch $(TEST_STAMP)
 
 run: $(STAMP)

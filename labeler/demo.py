@@ -12,8 +12,12 @@
    (:func:`~labeler.chunking.fixed_token_chunks`) and structure-aware chunks cut at the
    page's block boundaries (:func:`~labeler.chunking.structure_chunks`);
 4. retrieves the top ``max(ks)`` chunks per question with BM25 (:mod:`labeler.retrieve`)
-   over each chunk set, writes the runs as JSONL into the output folder, and imports them
-   as ``fixed-<size>`` and ``structure`` (replacing older runs of those names);
+   over each chunk set: the fixed run is written as run JSONL into the output folder and
+   imported as ``fixed-<size>``; the structure run goes through ``labeler evaluate``'s
+   path (:meth:`labeler.api.GoldSet.evaluate`): its chunks are written as a chunk file
+   ``structure-chunks.jsonl``, :func:`labeler.retrieve.bm25_retriever` is loaded over it
+   by name and called on each question, and its answers are stored as ``structure``
+   (both replace older runs of those names);
 5. scores both runs and compares them (structure − fixed).
 
 Only the pages chosen in step 1 are chunked, whatever else the database holds.
@@ -44,6 +48,8 @@ ANNOTATOR = "demo"
 EXTRA_PAGES = 40
 #: longest structure-aware chunk, in code points
 STRUCTURE_MAX_CHARS = 2000
+#: the retriever ``labeler evaluate`` loads for the structure run
+BM25_RETRIEVER = "labeler.retrieve:bm25_retriever"
 
 Say = Callable[[str], None]
 
@@ -121,6 +127,40 @@ def _cited(gold: Path) -> list[str]:
     return sorted({e.doc for line in read_gold(gold) for e in line.elements})
 
 
+def _evaluate_structure(
+    store: Store,
+    chunks: list[Chunk],
+    out_dir: Path,
+    ks: Sequence[int],
+    params: dict[str, dict[str, object]],
+    pages: Sequence[str],
+) -> Path:
+    """The structure run through ``labeler evaluate``'s own path: the chunks written as a
+    chunk file, the BM25 retriever loaded from it by name and called on every question,
+    its answers stored as run :data:`STRUCTURE_RUN`; the chunk file."""
+    from labeler.api import Database
+    from labeler.formats.chunks_jsonl import write_chunks
+    from labeler.retrievers import load_retriever
+
+    path = out_dir / f"{STRUCTURE_RUN}-chunks.jsonl"
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as out:
+            write_chunks(out, chunks)
+    except OSError as err:
+        raise InputError(path, f"cannot write: {err.strerror or err}") from None
+    k = max(ks)
+    retriever = load_retriever(BM25_RETRIEVER, {"chunks": str(path), "k": str(k)})
+    Database(store).gold_set(GOLD_SET).evaluate(
+        retriever,
+        k=ks,
+        store_run=STRUCTURE_RUN,
+        replace=True,
+        label=BM25_RETRIEVER,
+        parameters={**params[STRUCTURE_RUN], "k": k, "pages": len(pages)},
+    )
+    return path
+
+
 def run_demo(
     store: Store,
     out_dir: Path,
@@ -175,18 +215,24 @@ def run_demo(
     }
     files: dict[str, Path] = {}
     k = max(ks)
-    for name, chunks in runs.items():
-        path = out_dir / f"{name}.jsonl"
-        write_run(questions, build_index(chunks), k, path)
-        import_run_file(
-            store,
-            path,
-            name,
-            replace=True,
-            parameters={**params[name], "retriever": "bm25", "k": k, "pages": len(pages)},
-        )
-        files[name] = path
-        note(f"run {name!r}: {len(chunks)} chunks, top {k} per question → {path}")
+    fixed_name = fixed_run_name(size)
+    path = out_dir / f"{fixed_name}.jsonl"
+    write_run(questions, build_index(fixed), k, path)
+    import_run_file(
+        store,
+        path,
+        fixed_name,
+        replace=True,
+        parameters={**params[fixed_name], "retriever": "bm25", "k": k, "pages": len(pages)},
+    )
+    files[fixed_name] = path
+    note(f"run {fixed_name!r}: {len(fixed)} chunks, top {k} per question → {path}")
+    files[STRUCTURE_RUN] = _evaluate_structure(store, structure, out_dir, ks, params, pages)
+    note(
+        f"run {STRUCTURE_RUN!r}: {len(structure)} chunks, top {k} per question, by labeler "
+        f"evaluate --retriever {BM25_RETRIEVER} --retriever-arg chunks="
+        f"{files[STRUCTURE_RUN]} --retriever-arg k={k} --store-run {STRUCTURE_RUN}"
+    )
 
     comparison, a, b = compare(store, GOLD_SET, fixed_run_name(size), STRUCTURE_RUN, ks=ks)
     return DemoOutcome(

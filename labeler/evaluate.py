@@ -7,9 +7,9 @@ Stale elements (their page changed under them) are left out of scoring and count
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from labeler.gcpause import gc_paused
 from labeler.placements import PageKeys, load_placed_run, page_keys, placements_for
@@ -22,6 +22,7 @@ from scoring import (
     Chunk,
     GoldElement,
     GoldQuestion,
+    QueryScore,
     RunScore,
     aggregate,
     score_questions,
@@ -30,6 +31,8 @@ from scoring.classify import check_threshold
 from scoring.metrics import check_ks
 
 if TYPE_CHECKING:
+    import pandas
+
     from labeler.store import Store
     from scoring import RunComparison
 
@@ -116,10 +119,64 @@ def _source(source: ScoringSource | Store) -> ScoringSource:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """A scored run plus what the store knew that scoring does not: stale elements left out."""
+    """A scored run plus what the store knew that scoring does not: stale elements left out.
+
+    ``result`` is the scoring package's :class:`~scoring.RunScore`; ``metrics`` and
+    ``per_query`` are its aggregates and rows, ``to_dict()`` the Score JSON of
+    ``labeler score --format json``.
+    """
 
     result: RunScore
     stale_excluded: int
+
+    @property
+    def metrics(self) -> Mapping[str, float]:
+        """``"<metric>@<k>"`` → mean over the scored questions (``hit@4``, ``mrr@10``, ...)."""
+        return self.result.metrics
+
+    @property
+    def per_query(self) -> tuple[QueryScore, ...]:
+        """One row per scored question (gold order): ``query_id``, ``values``, ``diagnoses``..."""
+        return self.result.queries
+
+    def to_dict(self, *, per_query: bool = True) -> dict[str, Any]:
+        """The Score JSON (README "Formats"): :meth:`scoring.RunScore.to_dict` plus
+        ``stale_excluded``; exactly what ``labeler score --format json`` prints."""
+        data = self.result.to_dict(per_query=per_query)
+        data["stale_excluded"] = self.stale_excluded
+        return data
+
+    def to_pandas(self) -> pandas.DataFrame:
+        """The per-question rows as a :class:`pandas.DataFrame` (needs the optional
+        ``pandas`` extra; imported only here): ``query_id``, ``n_gold``, ``in_run``,
+        ``n_chunks``, one column per metric key and one ``diagnosis@<k>`` per k."""
+        return per_query_frame(self.result)
+
+
+def per_query_frame(result: RunScore) -> pandas.DataFrame:
+    """``result``'s per-question rows as a DataFrame (see :meth:`Evaluation.to_pandas`).
+    Raises :class:`~labeler.errors.UsageError` when pandas is not installed."""
+    try:
+        import pandas
+    except ImportError:
+        from labeler.errors import UsageError
+
+        raise UsageError("to_pandas() needs pandas: pip install 'goldlabeler[pandas]'") from None
+    keys = result.metric_keys()
+    rows = [
+        {
+            "query_id": q.query_id,
+            "n_gold": q.n_gold,
+            "in_run": q.in_run,
+            "n_chunks": q.n_chunks,
+            **{key: q.values[key] for key in keys},
+            **{f"diagnosis@{k}": str(q.diagnoses[k].kind) for k in result.ks},
+        }
+        for q in result.queries
+    ]
+    columns = ["query_id", "n_gold", "in_run", "n_chunks", *keys]
+    columns += [f"diagnosis@{k}" for k in result.ks]
+    return pandas.DataFrame(rows, columns=columns)
 
 
 def load_gold(
@@ -215,6 +272,38 @@ def evaluate(
         questions, pages, stale = load_gold(source, gold_set)
         keyed = page_keys(pages)
         result = _score(source, questions, pages, keyed, gold_set, run, ks, threshold, jobs)
+    return Evaluation(result, stale)
+
+
+def evaluate_in_memory(
+    source: ScoringSource | Store,
+    gold_set: str,
+    run: Mapping[str, Sequence[Chunk]],
+    *,
+    run_name: str,
+    ks: Sequence[int] = DEFAULT_KS,
+    threshold: float = DEFAULT_THRESHOLD,
+) -> Evaluation:
+    """Score ``run`` (query id → chunks in rank order, held in memory, nothing stored)
+    against gold set ``gold_set``, as :func:`evaluate` scores a stored run.
+
+    Reads the gold set and its pages; writes nothing. The result equals importing ``run``
+    as ``run_name`` and scoring it with :func:`evaluate`, to the byte in ``to_dict()``:
+    query ids not in the gold set are listed in ``unknown_in_run`` sorted by code point,
+    the order a stored run is read in.
+    """
+    with gc_paused():
+        questions, pages, stale = load_gold(source, gold_set)
+        rows = score_questions(questions, pages, run, ks=ks, threshold=threshold)
+        result = aggregate(
+            questions,
+            rows,
+            sorted(run),
+            ks=ks,
+            threshold=threshold,
+            gold_set=gold_set,
+            run_name=run_name,
+        )
     return Evaluation(result, stale)
 
 

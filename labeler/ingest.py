@@ -53,8 +53,14 @@ from pathlib import Path
 from typing import NamedTuple
 
 from labeler.errors import InputError, IntegrityError
-from labeler.extract import HTML_SUFFIXES, TEXT_SUFFIXES, page_text, profile_for_path
-from labeler.extract.blocks import BLOCK_PROFILES, block_starts
+from labeler.extract import (
+    DEFAULT_PROFILE,
+    HTML_SUFFIXES,
+    TEXT_SUFFIXES,
+    page_text,
+    profile_for_path,
+)
+from labeler.extract.blocks import block_starts, reports_blocks
 from labeler.store import StaleElement, Store, document_fingerprint, upsert_document
 from labeler.store.browse import page_text as stored_text
 from labeler.store.documents import SourceConflict, same_source
@@ -247,7 +253,7 @@ def _ingest_one(
             return
         same = (known.sha256, known.profile) == (sha, profile)
         if same and not reextract and not (elsewhere and replace_source):
-            if not known.has_blocks and profile in BLOCK_PROFILES:
+            if not known.has_blocks and reports_blocks(profile):
                 _fill_blocks(store, cand, data, sha, profile, tally)
             tally.unchanged.append(cand.doc_id)
             return
@@ -290,7 +296,7 @@ def _blocks(
     """The block starts of ``text`` (the page ``data`` gave), or None when the profile has
     none, or (with a note) when the block walk fails or does not reproduce ``text``: the
     page is still stored, and its users fall back to what they did without blocks."""
-    if profile not in BLOCK_PROFILES:
+    if not reports_blocks(profile):
         return None
     try:
         blocks = block_starts(data, profile, text=text)
@@ -332,16 +338,31 @@ def ingest_paths(
     reextract: bool = False,
     max_bytes: int = DEFAULT_MAX_BYTES,
     replace_source: bool = False,
+    profile: str | None = None,
 ) -> IngestReport:
     """Ingest files and directories into ``store``; see the module docstring.
 
     ``replace_source`` lets a file replace a page stored from another source file.
+    ``profile`` extracts the HTML files through that profile instead of the default (a
+    name, ``package.module:function`` or an entry-point name; see
+    :mod:`labeler.extract.profiles`); pages record its stored name (``name@version``),
+    and a page stored through another profile is a changed page like any other (its
+    labels re-anchored, or stale). :class:`~labeler.errors.ExtractError` for an unknown
+    profile, before anything is read.
 
     Raises :class:`InputError` when a path does not exist (before anything is written).
     ``progress(done, total, path)`` is called after each file, skipped ones included.
     """
     started = time.perf_counter()
     tally = _Tally()
+    html_profile = DEFAULT_PROFILE
+    if profile is not None:
+        from labeler.extract.blocks import no_blocks_message
+        from labeler.extract.profiles import get_profile
+
+        html_profile = get_profile(profile).stored
+        if not reports_blocks(html_profile):
+            tally.notes.append(no_blocks_message(html_profile))
     candidates = collect(paths, tally)
     seen: dict[str, Path] = {}
     total = len(candidates)
@@ -358,7 +379,7 @@ def ingest_paths(
             _ingest_one(
                 store,
                 cand,
-                cand.profile,
+                html_profile if cand.profile == DEFAULT_PROFILE else cand.profile,
                 tally,
                 reextract=reextract,
                 max_bytes=max_bytes,

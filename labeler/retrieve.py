@@ -177,3 +177,46 @@ def write_run(
     except OSError as err:
         raise InputError(path, f"cannot write: {err.strerror or err}") from None
     return count
+
+
+class BM25Retriever:
+    """A retriever (see :mod:`labeler.retrievers`) over a BM25 index: called with a
+    question's text, it returns the top ``k`` chunks as run results
+    (``{"text", "doc", "score"}``, score rounded to 6 places as :func:`run_lines` writes),
+    best first."""
+
+    def __init__(self, index: BM25Index, k: int = 10) -> None:
+        if k < 1:
+            raise ValueError(f"k must be at least 1, got {k}")
+        self.index = index
+        self.k = k
+
+    def __call__(self, text: str) -> list[dict[str, object]]:
+        return [
+            {"text": chunk.text, "doc": chunk.doc, "score": round(score, 6)}
+            for chunk, score in retrieve(self.index, text, self.k)
+        ]
+
+
+def bm25_retriever(chunks: str | Path, k: str | int = 10) -> BM25Retriever:
+    """A :class:`BM25Retriever` over the chunk JSONL file ``chunks`` (what ``labeler chunks
+    make`` writes), returning the top ``k``. For ``labeler evaluate --retriever
+    labeler.retrieve:bm25_retriever --retriever-arg chunks=FILE [--retriever-arg k=10]``.
+
+    Raises :class:`InputError` for an unreadable chunk file (naming the line) or a ``k``
+    that is not a positive whole number.
+    """
+    from labeler.formats.chunks_jsonl import read_chunks
+
+    try:
+        top = int(k)
+    except ValueError:
+        raise InputError("--retriever-arg k", f"expected a whole number, got {k!r}") from None
+    if top < 1:
+        raise InputError("--retriever-arg k", f"must be at least 1, got {top}")
+    lines = read_chunks(chunks)
+    index = build_index(
+        Chunk(c.doc, c.start or 0, c.end if c.end is not None else len(c.text), c.text)
+        for c in lines
+    )
+    return BM25Retriever(index, top)

@@ -4,7 +4,7 @@ nothing, in one short write transaction."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -12,7 +12,7 @@ from typing import Any
 
 from labeler.errors import InputError, input_name
 from labeler.formats.jsonlines import input_size
-from labeler.formats.run_jsonl import read_run
+from labeler.formats.run_jsonl import RunChunk, RunLine, read_run
 from labeler.placements import Placer
 from labeler.store import Store
 from labeler.store.goldsets import page_texts
@@ -29,6 +29,7 @@ from labeler.store.runs import (
     run_rows,
 )
 from labeler.store.runstage import RunStage
+from scoring import Chunk
 
 #: results buffered before one multi-row INSERT into the staging file; bounds memory
 BATCH_RESULTS = 20_000
@@ -64,7 +65,6 @@ def import_run_file(
     an error unless ``replace``. ``progress(bytes_read, total_bytes, file_name)`` is
     called as lines are read.
     """
-    started = time.perf_counter()
     path = Path(path)
     size = input_size(path)  # 0 for standard input
 
@@ -72,6 +72,37 @@ def import_run_file(
         if progress is not None:
             progress(done, size, path.name)
 
+    def lines() -> Iterator[RunLine]:
+        return read_run(path, report, allow_nul=text_holds_nul(store.engine))
+
+    result = import_run_lines(
+        store, lines, name, where=path, replace=replace, parameters=parameters, size=size
+    )
+    report(size)
+    return result
+
+
+def import_run_lines(
+    store: Store,
+    lines: Callable[[], Iterable[RunLine]],
+    name: str,
+    *,
+    where: str | Path,
+    replace: bool = False,
+    parameters: dict[str, Any] | None = None,
+    size: int = 0,
+) -> RunImportReport:
+    """Store the run lines ``lines()`` yields as a new run ``name``, all or nothing: the
+    one path of every run import (a file, the Python API's in-memory rows, a retriever
+    called in the loop).
+
+    Reads the current labels (to place each question's chunks on the pages they cite),
+    stages the lines in ``$TMPDIR``, then writes run ``name`` with its results and
+    placements in one short write transaction (see :func:`import_run_file`). ``where``
+    names the input in messages (a bad line raises :class:`InputError` on it, before
+    anything is written). ``lines`` is called once, after the name is checked.
+    """
+    started = time.perf_counter()
     # The labels are read in one snapshot before staging, the pages as placing needs them,
     # each read in a short read transaction of its own: readers neither take nor wait for
     # the write lock. A label or page changed by a writer meanwhile only makes some
@@ -91,32 +122,56 @@ def import_run_file(
 
     stage = RunStage()
     try:
-        questions = _stage_run(store, path, stage, Placer(labels, load_pages), report)
+        questions = _stage_run(store, where, lines(), stage, Placer(labels, load_pages))
         with store.write() as session:
             run = create_run(
-                session, name, source_file=input_name(path), parameters=parameters, replace=replace
+                session, name, source_file=input_name(where), parameters=parameters, replace=replace
             )
             stage.copy(session, run)
         results = stage.results
     finally:
         stage.close()
-    report(size)
     return RunImportReport(name, questions, results, size, time.perf_counter() - started)
+
+
+def import_run_chunks(
+    store: Store,
+    run: Mapping[str, Sequence[Chunk]],
+    name: str,
+    *,
+    where: str,
+    replace: bool = False,
+    parameters: dict[str, Any] | None = None,
+) -> RunImportReport:
+    """Store ``run`` (query id → chunks in rank order, in memory) as run ``name`` through
+    :func:`import_run_lines`: the same checks, placements and single write as a file
+    import. Every chunk needs its text."""
+
+    def lines() -> Iterator[RunLine]:
+        for number, (qid, chunks) in enumerate(run.items(), 1):
+            ranked = tuple(
+                RunChunk(rank, chunk.text or "", chunk.doc, chunk.score)
+                for rank, chunk in enumerate(chunks, 1)
+            )
+            yield RunLine(number, qid, None, ranked)
+
+    return import_run_lines(store, lines, name, where=where, replace=replace, parameters=parameters)
 
 
 def _stage_run(
     store: Store,
-    path: Path,
+    path: str | Path,
+    lines: Iterable[RunLine],
     stage: RunStage,
     placer: Placer,
-    report: Callable[[int], None],
 ) -> int:
-    """Read, check and place every line of ``path`` into ``stage``; the question count."""
+    """Check and place every line of ``lines`` (read from ``path``) into ``stage``; the
+    question count."""
     seen: set[str] = set()
     by_text: dict[str, set[str]] | None = None
     rows: list[tuple[str, int, str, str | None, float | None, bool]] = []
     placed: list[tuple[str, str, str, str, str, str]] = []
-    for line in read_run(path, report, allow_nul=text_holds_nul(store.engine)):
+    for line in lines:
         qid = line.query_id
         if qid is None:
             if by_text is None:

@@ -16,6 +16,8 @@ HEADLESS = [
     "labeler.store",
     "labeler.ingest",
     "labeler.cli",
+    "labeler.api",
+    "labeler.retrievers",
 ]
 UI = ("textual", "rich.live")
 

@@ -79,3 +79,14 @@ def test_ci_installs_the_test_extras_before_it_lints() -> None:
     assert script[make_stamp].split()[1] == ".venv/.installed-test"
     ruff = next(i for i, line in enumerate(script) if line.startswith(".venv/bin/ruff"))
     assert make_stamp < ruff
+
+
+def test_test_installs_the_test_profile_plugin_after_the_extras(checkout: Path) -> None:
+    """The entry-point test needs its small plugin package installed (not editable: it is
+    found through its distribution's metadata, as a real plugin is)."""
+    lines = dry_run(checkout, "test")
+    plugin = [i for i, line in enumerate(lines) if "pip install -q ./tests/plugins/" in line]
+    extras = next(i for i, line in enumerate(lines) if EXTRAS in line)
+    assert len(plugin) == 1 and plugin[0] > extras
+    assert lines[plugin[0]].endswith("pip install -q ./tests/plugins/labeler_test_profile")
+    assert (ROOT / "tests" / "plugins" / "labeler_test_profile" / "pyproject.toml").is_file()

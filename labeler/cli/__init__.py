@@ -22,6 +22,7 @@ from labeler.cli import (
     correctness_cmd,
     demo_cmd,
     doctor_cmd,
+    evaluate_cmd,
     extract_cmd,
     gold_cmd,
     ingest_cmd,
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     chunks_cmd.register(commands, common)
     run_cmd.register(commands, common)
     score_cmd.register(commands, common)
+    evaluate_cmd.register(commands, common)
     correctness_cmd.register(commands, common)
     tui_cmd.register(commands, common)
     agreement_cmd.register(commands, common)

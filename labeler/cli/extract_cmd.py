@@ -27,8 +27,9 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--profile",
         default=DEFAULT_PROFILE,
-        choices=sorted(PROFILES),
-        help=f"extraction profile (default: {DEFAULT_PROFILE})",
+        metavar="NAME",
+        help=f"extraction profile (default: {DEFAULT_PROFILE}; also {', '.join(sorted(PROFILES))}, "
+        "bs4-get-text, package.module:function or a 'labeler.profiles' entry point)",
     )
     p.add_argument("--engine", default=None, help="HTML parser engine of the profile")
     p.add_argument("--format", default="text", choices=("text", "jsonl"))

@@ -35,6 +35,16 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "document id (e.g. after moving the corpus folder)"
         ),
     )
+    p.add_argument(
+        "--profile",
+        default=None,
+        metavar="NAME",
+        help=(
+            "extract the HTML files through this profile instead of jsoup-1.15.3: "
+            "bs4-get-text, package.module:function, or a name from the 'labeler.profiles' "
+            "entry points; pages record it with its version"
+        ),
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
 
@@ -77,7 +87,11 @@ def run(args: argparse.Namespace) -> int:
     store = open_store(resolve_db(args.db))
     with progress_bar(not args.quiet) as progress:
         report = ingest_paths(
-            store, args.paths, progress=progress, replace_source=args.replace_source
+            store,
+            args.paths,
+            progress=progress,
+            replace_source=args.replace_source,
+            profile=args.profile,
         )
     for note in report.notes:
         print(f"labeler: {note}", file=sys.stderr)

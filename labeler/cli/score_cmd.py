@@ -135,8 +135,7 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
     result = ev.result
     with open_output(args.output) as out:
         if args.format == "json":
-            data = result.to_dict(per_query=True)
-            data["stale_excluded"] = ev.stale_excluded
+            data = ev.to_dict(per_query=True)
             # json.dumps, not json.dump: only the one-shot path uses the C encoder; the
             # data is a fresh tree, so the encoder's cycle check is work for nothing
             out.write(json.dumps(data, ensure_ascii=False, check_circular=False))

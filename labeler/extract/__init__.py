@@ -11,6 +11,14 @@ Profiles:
     charset detection (BOM, ``<meta>``, UTF-8), HTML tree building and jsoup's text walk.
 ``text``
     The file decoded as UTF-8 (malformed bytes become U+FFFD), as it is.
+``bs4-get-text``
+    BeautifulSoup with the standard library's ``html.parser``, ``get_text()`` as it is
+    (:mod:`labeler.extract.bs4text`): the text many Python pipelines chunk.
+
+Besides these, a pipeline brings its own: ``package.module:function`` or a name registered
+in the entry-point group ``labeler.profiles`` (:mod:`labeler.extract.profiles`). A page is
+stored with its profile's :attr:`Profile.stored` name, which carries the version when the
+profile has one (``bs4-get-text@4.12.3``).
 """
 
 from __future__ import annotations
@@ -26,12 +34,24 @@ DEFAULT_PROFILE = "jsoup-1.15.3"
 
 @dataclass(frozen=True)
 class Profile:
-    """A named, versioned way of turning bytes into page text."""
+    """A named, versioned way of turning bytes into page text.
+
+    ``extract(data, engine)`` gives the text; ``blocks(data)``, when the profile reports
+    block offsets, gives ``(text, sorted offsets where a block's text begins)`` (the text
+    is checked against the stored one); ``version`` is empty for profiles whose name
+    carries it (``jsoup-1.15.3``)."""
 
     name: str
     description: str
     extract: Callable[[bytes, str | None], str]
     engines: tuple[str, ...] = ()
+    version: str = ""
+    blocks: Callable[[bytes], tuple[str, list[int]]] | None = None
+
+    @property
+    def stored(self) -> str:
+        """What a page records: ``name`` or ``name@version``."""
+        return f"{self.name}@{self.version}" if self.version else self.name
 
 
 def _plain_text(data: bytes, engine: str | None) -> str:
@@ -69,13 +89,15 @@ def page_text(data: bytes, profile: str = DEFAULT_PROFILE, *, engine: str | None
     ``engine`` picks an HTML parser for profiles that have several (all engines of one
     profile produce identical text; the default is the fastest). Raises
     :class:`~labeler.errors.ExtractError` for an unknown profile or engine.
+    ``profile`` may also be a stored name (``name@version``; another version of the
+    profile is an error), ``package.module:function`` or an entry-point name (see
+    :func:`labeler.extract.profiles.get_profile`).
     """
-    try:
-        prof = PROFILES[profile]
-    except KeyError:
-        raise ExtractError(
-            f"unknown profile {profile!r}; known: {', '.join(sorted(PROFILES))}"
-        ) from None
+    prof = PROFILES.get(profile)
+    if prof is None:
+        from labeler.extract.profiles import get_profile
+
+        prof = get_profile(profile)
     return prof.extract(data, engine)
 
 

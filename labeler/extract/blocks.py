@@ -77,6 +77,10 @@ def block_starts(
     blocks without visible text give none. Offset 0 is included whenever the page has text.
     Separator spaces are never at an offset: each points at the block's first character.
 
+    For another profile: what its ``blocks`` function reports (``bs4-get-text``: see
+    :mod:`labeler.extract.bs4text`); :class:`ExtractError` (:func:`no_blocks_message`)
+    for a profile that reports none.
+
     For ``text``: the start of each paragraph (a non-blank line after a blank line or at the
     top).
 
@@ -89,14 +93,41 @@ def block_starts(
     elif profile == DEFAULT_PROFILE:
         page, offsets = _jsoup_blocks(data)
     else:
-        raise ExtractError(f"no block boundaries for profile {profile!r}")
+        from labeler.extract.profiles import get_profile
+
+        found = get_profile(profile)
+        if found.blocks is None:
+            raise ExtractError(no_blocks_message(found.stored))
+        page, offsets = found.blocks(data)
     if text is not None and text != page:
         raise ExtractError("the page's block walk does not reproduce its stored text")
     return offsets
 
 
 BLOCK_PROFILES = frozenset({DEFAULT_PROFILE, "text"})
-"""The profiles :func:`block_starts` knows blocks for."""
+"""The built-in profiles :func:`block_starts` walks itself."""
+
+
+def reports_blocks(profile: str) -> bool:
+    """True when pages of ``profile`` (a stored name) get block offsets: the built-in
+    walks, or a profile with a ``blocks`` function. False for one that cannot be found."""
+    if profile in BLOCK_PROFILES:
+        return True
+    from labeler.extract.profiles import get_profile
+
+    try:
+        return get_profile(profile).blocks is not None
+    except ExtractError:
+        return False
+
+
+def no_blocks_message(profile: str) -> str:
+    """What is said where block offsets are needed from a profile that reports none."""
+    return (
+        f"profile {profile!r} reports no block offsets, so there are no block boundaries "
+        "for this page (the structure chunker cannot cut it at blocks; the TUI's s and b "
+        "keys go by line breaks)"
+    )
 
 
 def _paragraph_starts(page: str) -> list[int]:

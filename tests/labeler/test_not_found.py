@@ -31,8 +31,9 @@ def two_sets(store: Store, db_url: str) -> str:
         ["gold", "export", "--gold-set", "nope"],
         ["score", "--gold-set", "nope", "--run", "r"],
         ["chunks", "audit", "unused.jsonl", "--gold-set", "nope"],
+        ["evaluate", "--gold-set", "nope", "--retriever", "not_imported:ever"],
     ],
-    ids=["export", "score", "audit"],
+    ids=["export", "score", "audit", "evaluate"],
 )
 def test_unknown_gold_set_lists_the_gold_sets(
     two_sets: str, command: list[str], capsys: pytest.CaptureFixture[str]

@@ -119,3 +119,44 @@ def test_block_starts_are_marked_without_touching_the_text(store: Store) -> None
             assert BLOCK_START not in styles_at(page.stored.index(inside))
 
     run_app(store, body)
+
+
+def test_a_profile_without_block_offsets_is_named(store: Store, tmp_path: Path) -> None:
+    """A page of a profile that reports no block offsets (the test plugin's ``test-shout``,
+    an entry point): s and b fall back to line breaks, and the notice names the profile."""
+    page = tmp_path / "p.html"
+    page.write_bytes(b"<p>One two.</p>\n<p>Three.</p>")
+    assert ingest_paths(store, [page], profile="test-shout").added_ids == ("p.html",)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        screen = await open_page(app, pilot, "p.html")
+        assert screen.page.blocks is None
+        screen.view.select_offsets(4, 4)
+        await pilot.press("b")
+        assert selected(screen) == "<P>ONE TWO.</P>"  # the line
+        (message,) = warnings(app)
+        assert "its profile 'test-shout@1.2.0' reports no block offsets" in message
+        assert "older labeler" not in message
+
+    run_app(store, body)
+
+
+def test_b_follows_the_bs4_profiles_blocks(store: Store) -> None:
+    assert ingest_paths(store, [CORPUS / DOC], profile="bs4-get-text").added_ids == (DOC,)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        screen = await open_page(app, pilot, DOC)
+        text = screen.page.stored
+        assert screen.page.blocks
+        at = text.index("distinguished")
+        screen.view.select_offsets(at, at)
+        await pilot.press("b")
+        # BeautifulSoup keeps the HTML's line breaks inside the paragraph (module docstring)
+        assert selected(screen) == (
+            "Rowid tables are distinguished by the fact that they all have\n"
+            "a unique, non-NULL, signed 64-bit integer rowid that is used as\n"
+            "the access key for the data in the underlying B-tree storage engine."
+        )
+        assert warnings(app) == []
+
+    run_app(store, body)

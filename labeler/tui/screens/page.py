@@ -22,6 +22,7 @@ from textual.widgets import Footer, Header, Input, Static
 from labeler.store import (
     ElementRow,
     Store,
+    document_fingerprint,
     page_and_blocks,
     page_elements,
     question_elements,
@@ -124,6 +125,7 @@ class PageScreen(Screen[None]):
         self.needle = ""
         self.loaded = False
         self.said_no_blocks = False
+        self.profile = ""  # the page's extraction profile, as stored
 
     @property
     def labeler(self) -> LabelerApp:
@@ -164,21 +166,23 @@ class PageScreen(Screen[None]):
         document_id = self.document_id
         view = self.view
 
-        def load(store: Store) -> tuple[PageMap, list[ElementRow]]:
+        def load(store: Store) -> tuple[PageMap, list[ElementRow], str]:
             with store.session() as s:
                 found = page_and_blocks(s, document_id)
-                if found is None:
+                known = document_fingerprint(s, document_id)
+                if found is None or known is None:
                     raise LookupError(f"no document {document_id!r}")
                 rows = page_elements(s, document_id)
             # The map is built off the event loop too, for the pane's width as laid out by
             # now (a read of its size; show_page breaks the lines again if it has changed).
             text, blocks = found
-            return PageMap(text, blocks, width=view.line_width() or DISPLAY_LINE), rows
+            page = PageMap(text, blocks, width=view.line_width() or DISPLAY_LINE)
+            return page, rows, known.profile
 
         self.labeler.db(load, self._loaded, what=f"open {document_id}")
 
-    def _loaded(self, result: tuple[PageMap, list[ElementRow]]) -> None:
-        page, self.elements = result
+    def _loaded(self, result: tuple[PageMap, list[ElementRow], str]) -> None:
+        page, self.elements, self.profile = result
         self.view.show_page(page)  # breaks the lines again for the pane's width
         self.page = self.view.page
         self.loaded = True
@@ -416,9 +420,16 @@ class PageScreen(Screen[None]):
         """The page's block starts for ``unit``; says once when the page has none stored."""
         if unit != "word" and self.page.blocks is None and not self.said_no_blocks:
             self.said_no_blocks = True
+            from labeler.extract.blocks import reports_blocks
+
+            if self.profile and not reports_blocks(self.profile):
+                why = f"its profile {self.profile!r} reports no block offsets"
+                fix = "ingest it with a profile that does (jsoup-1.15.3, bs4-get-text)"
+            else:
+                why, fix = "ingested by an older labeler", "ingest it again to store them"
             self.notify(
-                "this page has no stored block boundaries (ingested by an older labeler): "
-                "s and b go by line breaks; ingest it again to store them",
+                f"this page has no stored block boundaries ({why}): "
+                f"s and b go by line breaks; {fix}",
                 severity="warning",
             )
         return self.page.blocks
