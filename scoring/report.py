@@ -19,10 +19,13 @@ def score_json(result: RunScore, *, per_query: bool = True) -> dict[str, Any]:
 
 
 def metric_table_rows(result: RunScore) -> tuple[Row, list[Row]]:
-    """Header ``["metric", "@k1", ...]`` and one row per metric name (values per k), plus a
-    final ``partial−hit gap`` row."""
+    """Header ``["metric", "@k1", ...]`` and one row per metric name (values per k, each an
+    ``Estimate`` with its interval when ``result.ci`` holds one), plus a final
+    ``partial−hit gap`` row."""
     header: Row = ["metric", *[f"@{k}" for k in result.ks]]
-    rows = [[name, *[result.value(name, k) for k in result.ks]] for name in METRIC_NAMES]
+    rows = [
+        [name, *[result.estimate(metric_key(name, k)) for k in result.ks]] for name in METRIC_NAMES
+    ]
     rows.append(["partial−hit gap", *[result.gap(k) for k in result.ks]])
     return header, rows
 

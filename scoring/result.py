@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from scoring.intervals import Estimate, MetricIntervals
 from scoring.metrics import METRIC_NAMES, Judgement
 
 __all__ = [
@@ -228,6 +229,8 @@ class RunScore:
             score 0 and are included in ``queries``.
         unknown_in_run: run query ids that are not in the gold set; ignored.
         without_elements: gold question ids without elements; not scored.
+        ci: bootstrap intervals of ``metrics`` over ``queries`` (``scoring.bootstrap``), or
+            None when none were asked for.
     """
 
     gold_set: str
@@ -241,10 +244,18 @@ class RunScore:
     missing_from_run: tuple[str, ...]
     unknown_in_run: tuple[str, ...]
     without_elements: tuple[str, ...]
+    ci: MetricIntervals | None = None
 
     def value(self, name: str, k: int) -> float:
         """Aggregate value of metric ``name`` at ``k``."""
         return self.metrics[metric_key(name, k)]
+
+    def estimate(self, key: str) -> float | Estimate:
+        """The aggregate of metric ``key``, as an ``Estimate`` with its interval when
+        ``ci`` holds one, else the plain value."""
+        value = self.metrics[key]
+        interval = self.ci.intervals.get(key) if self.ci is not None else None
+        return value if interval is None else Estimate(value, interval)
 
     def gap(self, k: int) -> float:
         """The Partial − Hit gap at k: the share of questions lost to chunking."""
@@ -276,7 +287,8 @@ class RunScore:
         Keys: ``gold_set``, ``run``, ``threshold``, ``ks``, ``queries`` (count scored),
         ``metrics`` (flat ``<name>@<k>`` map), ``partial_hit_gap`` and ``diagnosis`` (per k),
         ``by_n_gold``, ``flags``, ``missing_from_run``, ``unknown_in_run``,
-        ``without_elements`` (each ``{"count", "query_ids"}``) and, unless
+        ``without_elements`` (each ``{"count", "query_ids"}``), with intervals ``ci``
+        (metric key → ``[low, high]``) and ``bootstrap`` (how they were made), and, unless
         ``per_query=False``, ``per_query`` rows.
         """
         out: dict[str, Any] = {
@@ -296,6 +308,9 @@ class RunScore:
             "unknown_in_run": _ids(self.unknown_in_run),
             "without_elements": _ids(self.without_elements),
         }
+        if self.ci is not None:
+            out["ci"] = self.ci.pairs()
+            out["bootstrap"] = self.ci.settings()
         if per_query:
             out["per_query"] = [q.to_dict() for q in self.queries]
         return out

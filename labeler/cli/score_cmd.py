@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from labeler.evaluate import ScoringSource
 
 FORMATS = ("table", "json", "markdown", "html")
+DEFAULT_LEVEL = 0.95  # scoring.intervals.DEFAULT_CONFIDENCE; not imported: the parser stays light
+DEFAULT_BOOTSTRAP = 2000
+#: exit status of `labeler score --fail-under` when a metric is below its bar (1 = an error)
+BELOW_BAR = 3
 
 
 def parse_ks(value: str) -> tuple[int, ...]:
@@ -49,6 +53,69 @@ def parse_jobs(value: str) -> int:
     if jobs < 1:
         raise argparse.ArgumentTypeError(f"--jobs must be at least 1, got {value}")
     return jobs
+
+
+def parse_level(value: str) -> float:
+    """``--ci``: a confidence level in [0, 1); 0 turns intervals off."""
+    try:
+        level = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
+    if not 0 <= level < 1:
+        raise argparse.ArgumentTypeError(
+            f"the confidence level must be in [0, 1) (0 = no intervals), got {value}"
+        )
+    return level
+
+
+def parse_resamples(value: str) -> int:
+    try:
+        resamples = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if resamples < 1:
+        raise argparse.ArgumentTypeError(f"--bootstrap must be at least 1, got {value}")
+    return resamples
+
+
+def parse_bars(value: str) -> tuple[tuple[str, float], ...]:
+    """``"hit@5=0.8,span_recall@5=0.7"`` → ``(("hit@5", 0.8), ("span_recall@5", 0.7))``;
+    whether each key is a metric is checked against the scored result."""
+    bars: dict[str, float] = {}
+    for part in value.split(","):
+        if not part.strip():
+            continue
+        key, sep, number = part.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise argparse.ArgumentTypeError(f"expected METRIC=VALUE, got {part.strip()!r}")
+        try:
+            bars[key] = float(number)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected a number after {key}=, got {number.strip()!r}"
+            ) from None
+    if not bars:
+        raise argparse.ArgumentTypeError("expected METRIC=VALUE[,METRIC=VALUE...]")
+    return tuple(bars.items())
+
+
+def _intervals(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument(
+        "--ci",
+        type=parse_level,
+        default=DEFAULT_LEVEL,
+        metavar="LEVEL",
+        help=f"confidence level of the percentile bootstrap interval of {what} "
+        f"(default {DEFAULT_LEVEL}; 0 = none)",
+    )
+    p.add_argument(
+        "--bootstrap",
+        type=parse_resamples,
+        default=DEFAULT_BOOTSTRAP,
+        metavar="N",
+        help=f"bootstrap resamples (default {DEFAULT_BOOTSTRAP})",
+    )
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -89,6 +156,16 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     score.add_argument("--run", required=True, metavar="NAME")
     score.add_argument("--per-query", metavar="FILE", help="also write per-question rows (JSONL)")
     score.add_argument("--worst", type=int, default=20, help="worst questions listed (default 20)")
+    _intervals(score, "every metric over the questions")
+    score.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    score.add_argument(
+        "--fail-under",
+        type=parse_bars,
+        default=(),
+        metavar="METRIC=VALUE[,...]",
+        help=f"quality gate: exit {BELOW_BAR} after the report when a named metric "
+        "(hit@5, ...) is below its value",
+    )
     score.set_defaults(handler=run_score)
 
     compare = commands.add_parser(
@@ -133,6 +210,13 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
         jobs=args.jobs,
     )
     result = ev.result
+    unknown = [key for key, _ in args.fail_under if key not in result.metrics]
+    if unknown:
+        raise UsageError(_unknown_metrics(unknown, list(result.metrics)))
+    if args.ci:
+        from scoring.bootstrap import with_intervals
+
+        result = with_intervals(result, level=args.ci, resamples=args.bootstrap, seed=args.seed)
     with open_output(args.output) as out:
         if args.format == "json":
             data = result.to_dict(per_query=True)
@@ -167,7 +251,24 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
             f"labeler: {len(result.unknown_in_run)} run question(s) not in the gold set ignored",
             file=sys.stderr,
         )
-    return 0
+    failed = [(key, bar) for key, bar in args.fail_under if result.metrics[key] < bar]
+    for key, bar in failed:
+        print(f"labeler: {key} = {result.metrics[key]:.4f} is below {bar:g}", file=sys.stderr)
+    return BELOW_BAR if failed else 0
+
+
+def _unknown_metrics(unknown: list[str], known: list[str]) -> str:
+    """The ``--fail-under`` message for keys the result does not have, with a suggestion."""
+    import difflib
+
+    parts = []
+    for key in unknown:
+        close = difflib.get_close_matches(key, known, n=1)
+        parts.append(f"{key!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return (
+        f"--fail-under: no metric {', '.join(parts)} in this score; "
+        f"the metrics are {', '.join(known)}"
+    )
 
 
 def run_compare(args: argparse.Namespace) -> int:

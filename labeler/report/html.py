@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any, NamedTuple
 
-from labeler.report.score_report import flag_rows
+from labeler.report.score_report import ci_note, flag_rows
 from labeler.report.tables import cell
 from scoring import (
     RunComparison,
@@ -138,7 +138,8 @@ def score_html(result: RunScore, *, stale_excluded: int = 0, worst: int = 20) ->
         f"{result.threshold}{stale}. The shaded band is Partial@k − Hit@k: answers the "
         "retriever found but a chunk boundary cut.</p>"
         f"{chart}<h2>Metrics</h2>{html_table(*metric_table_rows(result))}"
-        "<h2>Partial − Hit gap</h2>"
+        + (f'<p class="note">{escape(ci_note(result))}</p>' if result.ci is not None else "")
+        + "<h2>Partial − Hit gap</h2>"
         + html_table(["k", "hit", "partial", "gap", "full", "chunking", "retrieval"], gap_rows)
         + f"<h2>By number of expected elements (k = {k_max})</h2>"
         + html_table(*group_table(result, k_max))

@@ -33,6 +33,16 @@ def flag_rows(result: RunScore) -> tuple[list[str], list[list[Any]]]:
     )
 
 
+def ci_note(result: RunScore) -> str:
+    """What the bracketed intervals of the metrics table are."""
+    ci = result.ci
+    assert ci is not None
+    return (
+        f"[low, high]: {ci.level:.0%} percentile bootstrap interval over the questions "
+        f"({ci.resamples} resamples, seed {ci.seed})"
+    )
+
+
 Table = Callable[[Sequence[Any], Sequence[Sequence[Any]]], str]
 
 
@@ -54,6 +64,7 @@ def score_report(
         f"{len(result.queries)} questions scored, threshold {result.threshold}"
         + (f", {stale_excluded} stale elements left out" if stale_excluded else ""),
         table(*metric_table_rows(result)),
+        *([ci_note(result)] if result.ci is not None else []),
         heading("Partial − Hit gap"),
         table(
             ["k", "hit", "partial", "gap", "full", "chunking", "retrieval"],
