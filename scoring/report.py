@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.compare import RunComparison
+from scoring.intervals import Estimate
 from scoring.metrics import METRIC_NAMES
 from scoring.result import N_GOLD_GROUPS, RunScore, metric_key
 
@@ -84,21 +85,31 @@ def worst_table(result: RunScore, k: int, limit: int | None = 20) -> tuple[Row, 
 
 
 def comparison_table(comparison: RunComparison) -> tuple[Row, list[Row]]:
-    """Header and one row per compared key: A mean, B mean, delta, better, worse, p-value."""
+    """Header and one row per compared key: A mean, B mean, delta (an ``Estimate`` with its
+    bootstrap interval when ``delta_ci`` holds one), better, worse, p-value, and the
+    Holm-corrected p-value when the comparison is one of several."""
+    holm = bool(comparison.p_holm)
     header: Row = ["metric", "a", "b", "delta", "better", "worse", "p_value"]
+    if holm:
+        header.append("p_holm")
     rows: list[Row] = []
     for key in comparison.keys:
         test = comparison.tests.get(key)
         moved = comparison.moved[key]
-        rows.append(
-            [
-                key,
-                test.mean_a if test else None,
-                test.mean_b if test else None,
-                test.delta if test else None,
-                len(moved.better),
-                len(moved.worse),
-                test.p_value if test else None,
-            ]
-        )
+        interval = comparison.delta_ci.get(key)
+        delta: float | Estimate | None = None
+        if test is not None:
+            delta = test.delta if interval is None else Estimate(test.delta, interval)
+        row: Row = [
+            key,
+            test.mean_a if test else None,
+            test.mean_b if test else None,
+            delta,
+            len(moved.better),
+            len(moved.worse),
+            test.p_value if test else None,
+        ]
+        if holm:
+            row.append(comparison.p_holm.get(key))
+        rows.append(row)
     return header, rows

@@ -171,7 +171,10 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     compare = commands.add_parser(
         "compare",
         parents=[common],
-        help="compare two runs on one gold set (deltas, moved questions, paired test)",
+        help="compare runs on one gold set (deltas, moved questions, paired tests)",
+        description="Compare every run with the first (or --baseline): per-question deltas, "
+        "moved questions, a paired randomization test per metric (Holm-corrected across the "
+        "comparisons when there are several) and a bootstrap interval of each mean delta.",
     )
     _common(compare)
     compare.add_argument(
@@ -179,10 +182,17 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         action="append",
         required=True,
         metavar="NAME",
-        help="give twice: --run A --run B (delta = B − A)",
+        help="give twice or more: --run A --run B [--run C ...] (delta = B − A, C − A, ...)",
+    )
+    compare.add_argument(
+        "--baseline",
+        metavar="NAME",
+        default=None,
+        help="the run every other run is compared with (default: the first --run)",
     )
     compare.add_argument("--permutations", type=int, default=10_000)
-    compare.add_argument("--seed", type=int, default=0)
+    compare.add_argument("--seed", type=int, default=0, help="tests' and bootstrap seed")
+    _intervals(compare, "each mean delta")
     compare.set_defaults(handler=run_compare)
 
 
@@ -271,42 +281,62 @@ def _unknown_metrics(unknown: list[str], known: list[str]) -> str:
     )
 
 
+def compare_plan(runs: list[str], baseline: str | None) -> tuple[list[str], int]:
+    """The runs to score and the baseline's index: ``--baseline`` joins the runs when it
+    is not one of them. At least two distinct runs; a name given twice is an error."""
+    names = list(runs)
+    if baseline is not None and baseline not in names:
+        names.insert(0, baseline)
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise UsageError(f"compare: run {twice[0]!r} is given twice")
+    if len(names) < 2:
+        raise UsageError(f"compare takes two or more runs (--run A --run B), got {len(names)}")
+    return names, names.index(baseline) if baseline is not None else 0
+
+
 def run_compare(args: argparse.Namespace) -> int:
     from labeler.evaluate import open_source
     from labeler.store.location import resolve_db
 
-    if len(args.run) != 2:
-        raise UsageError(f"compare takes exactly two --run options, got {len(args.run)}")
+    plan = compare_plan(args.run, args.baseline)
     with gc_paused(), closing(open_source(resolve_db(args.db))) as source:
-        code = _run_compare(args, source)
+        code = _run_compare(args, source, *plan)
     args.exit_fast = True
     return code
 
 
-def _run_compare(args: argparse.Namespace, source: ScoringSource) -> int:
-    from labeler.evaluate import compare
+def _run_compare(
+    args: argparse.Namespace, source: ScoringSource, runs: list[str], baseline: int
+) -> int:
+    from labeler.evaluate import compare_many
 
-    comparison, a, b = compare(
+    multi, scored = compare_many(
         source,
         args.gold_set,
-        args.run[0],
-        args.run[1],
+        runs,
+        baseline=baseline,
         ks=args.k,
         threshold=args.threshold,
         permutations=args.permutations,
         seed=args.seed,
+        level=args.ci,
+        resamples=args.bootstrap,
         jobs=args.jobs,
     )
+    results = {ev.result.run: ev.result for ev in scored}
+    lone = len(multi.comparisons) == 1
     with open_output(args.output) as out:
         if args.format == "json":
-            out.write(json.dumps(comparison.to_dict(per_query=True), ensure_ascii=False))
+            data = multi.comparisons[0].to_dict() if lone else multi.to_dict()
+            out.write(json.dumps(data, ensure_ascii=False))
             out.write("\n")
         elif args.format == "html":
-            from labeler.report.html import comparison_html
+            from labeler.report.html import comparisons_html
 
-            out.write(comparison_html(comparison, a.result, b.result))
+            out.write(comparisons_html(multi, results))
         else:
-            from labeler.report.score_report import comparison_report
+            from labeler.report.score_report import comparisons_report
 
-            out.write(comparison_report(comparison, fmt=args.format))
+            out.write(comparisons_report(multi, fmt=args.format))
     return 0
