@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from scoring.classify import DEFAULT_THRESHOLD, PageIndex, classify
 
 if TYPE_CHECKING:
+    from scoring.bootstrap import bootstrap_mean_intervals, with_intervals
     from scoring.compare import GroupMovement, Movement, QueryDelta, RunComparison, compare_runs
     from scoring.correctness import (
         ChunkMatch,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
         Placements,
         Run,
     )
+    from scoring.intervals import Estimate, Interval, MetricIntervals
     from scoring.metrics import (
         METRIC_NAMES,
         Judgement,
@@ -58,6 +60,7 @@ if TYPE_CHECKING:
         precision_at,
         recall_at,
     )
+    from scoring.multicompare import MultiComparison, compare_to_baseline
     from scoring.report import (
         comparison_table,
         group_table,
@@ -76,7 +79,7 @@ if TYPE_CHECKING:
         n_gold_group,
     )
     from scoring.score import DEFAULT_KS, aggregate, score_questions, score_run
-    from scoring.stats import DEFAULT_PERMUTATIONS, PairedTest, paired_randomization_test
+    from scoring.stats import DEFAULT_PERMUTATIONS, PairedTest, holm, paired_randomization_test
 
 __all__ = [
     "DEFAULT_KS",
@@ -92,14 +95,18 @@ __all__ = [
     "CorrectnessRow",
     "Diagnosis",
     "DiagnosisKind",
+    "Estimate",
     "Flags",
     "GoldElement",
     "GoldQuestion",
     "Grade",
     "GroupMovement",
     "GroupScore",
+    "Interval",
     "Judgement",
+    "MetricIntervals",
     "Movement",
+    "MultiComparison",
     "PageIndex",
     "Pages",
     "PairedTest",
@@ -112,13 +119,16 @@ __all__ = [
     "RunComparison",
     "RunScore",
     "aggregate",
+    "bootstrap_mean_intervals",
     "classify",
     "compare_runs",
+    "compare_to_baseline",
     "comparison_table",
     "config_json_schema",
     "context_precision_at",
     "group_table",
     "hit_at",
+    "holm",
     "match_chunk",
     "metric_key",
     "metric_table_rows",
@@ -137,6 +147,7 @@ __all__ = [
     "score_json",
     "score_questions",
     "score_run",
+    "with_intervals",
     "worst_table",
 ]
 
@@ -152,19 +163,23 @@ _HOMES: dict[str, str] = {
     "DEFAULT_PERMUTATIONS": "scoring.stats",
     "Diagnosis": "scoring.result",
     "DiagnosisKind": "scoring.result",
+    "Estimate": "scoring.intervals",
     "Flags": "scoring.result",
     "GoldElement": "scoring.inputs",
     "GoldQuestion": "scoring.inputs",
     "Grade": "scoring.grades",
     "GroupMovement": "scoring.compare",
     "GroupScore": "scoring.result",
+    "Interval": "scoring.intervals",
     "Judgement": "scoring.metrics",
     "METRIC_NAMES": "scoring.metrics",
+    "MetricIntervals": "scoring.intervals",
     "Movement": "scoring.compare",
+    "MultiComparison": "scoring.multicompare",
     "Pages": "scoring.inputs",
+    "PairedTest": "scoring.stats",
     "Placement": "scoring.inputs",
     "Placements": "scoring.inputs",
-    "PairedTest": "scoring.stats",
     "QueryDelta": "scoring.compare",
     "QueryScore": "scoring.result",
     "RowError": "scoring.correctness_config",
@@ -172,12 +187,15 @@ _HOMES: dict[str, str] = {
     "RunComparison": "scoring.compare",
     "RunScore": "scoring.result",
     "aggregate": "scoring.score",
+    "bootstrap_mean_intervals": "scoring.bootstrap",
     "compare_runs": "scoring.compare",
+    "compare_to_baseline": "scoring.multicompare",
     "comparison_table": "scoring.report",
     "config_json_schema": "scoring.correctness_schema",
     "context_precision_at": "scoring.metrics",
     "group_table": "scoring.report",
     "hit_at": "scoring.metrics",
+    "holm": "scoring.stats",
     "match_chunk": "scoring.correctness",
     "metric_key": "scoring.result",
     "metric_table_rows": "scoring.report",
@@ -196,6 +214,7 @@ _HOMES: dict[str, str] = {
     "score_json": "scoring.report",
     "score_questions": "scoring.score",
     "score_run": "scoring.score",
+    "with_intervals": "scoring.bootstrap",
     "worst_table": "scoring.report",
 }
 

@@ -155,3 +155,20 @@ def test_compare_refuses_a_run_given_twice_or_alone(
     assert main(["compare", "--gold-set", "g", "--run", "a", "--db", db]) == 2
     assert "two or more runs" in capsys.readouterr().err
     assert main(["compare", "--gold-set", "g", "--run", "a", "--baseline", "a", "--db", db]) == 2
+
+
+def test_compare_several_runs_as_html_and_markdown(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["compare", "--gold-set", "g", "--run", "a", "--run", "b", "--run", "c"]
+    args += ["--k", "1", "--permutations", "200", "--db", db]
+    capsys.readouterr()
+    assert main([*args, "--format", "html"]) == 0
+    page = capsys.readouterr().out
+    assert page.count("<svg") == 2  # one chart per comparison
+    assert "<h2>b vs a</h2>" in page and "<h2>c vs a</h2>" in page
+    assert "<title>b, c vs a on g</title>" in page and "<th>p_holm</th>" in page
+    assert main([*args, "--format", "markdown"]) == 0
+    report = capsys.readouterr().out
+    assert "## b vs a on g" in report and "## c vs a on g" in report
+    assert "| metric | a | b | delta | better | worse | p_value | p_holm |" in report
