@@ -62,13 +62,12 @@ def bootstrap_mean_intervals(
     for start in range(0, resamples, _BLOCK):
         size = min(_BLOCK, resamples - start)
         draws = rng.integers(0, n, size=(size, n))
-        flat = (draws + (np.arange(size) * n)[:, None]).ravel()
-        counts = np.bincount(flat, minlength=size * n).reshape(size, n).astype(np.float64)
+        draws += (np.arange(size) * n)[:, None]  # resample r counts in bins r·n .. r·n + n − 1
+        counts = np.bincount(draws.ravel(), minlength=size * n).reshape(size, n)
         means[start : start + size] = counts @ data
     means /= n
     alpha = 1.0 - level
-    low = np.percentile(means, 100 * alpha / 2, axis=0)
-    high = np.percentile(means, 100 * (1 - alpha / 2), axis=0)
+    low, high = np.percentile(means, [100 * alpha / 2, 100 * (1 - alpha / 2)], axis=0)
     low = np.clip(low, data.min(axis=0), data.max(axis=0))
     high = np.clip(high, data.min(axis=0), data.max(axis=0))
     return [Interval(float(lo), float(hi)) for lo, hi in zip(low, high, strict=True)]
