@@ -12,7 +12,8 @@ the chunks sit on the labelled pages and scoring uses that (the import's time, r
 below, includes it).
 Both sides are timed as whole processes (interpreter start included), best and median of
 ``--repeat`` runs; ``labeler score`` with one process (``--jobs 1``) and with its default
-(one process per CPU for runs of 1,000+ questions), with table and JSON output.
+(one process per CPU for runs of 1,000+ questions), with table and JSON output, and
+with ``--ci 0`` (no bootstrap intervals) to show what the intervals cost.
 ``--big-run N`` also imports an N-line run and reports its rows/second and peak memory.
 """
 
@@ -161,6 +162,14 @@ def main() -> None:
         for jobs, flag in (("1 process", ["--jobs", "1"]), ("default", [])):
             for fmt in ("table", "json"):
                 commands[f"labeler score {jobs:9s} {fmt:5s}"] = [*score, "--format", fmt, *flag]
+        # the bootstrap intervals (on by default: 2,000 resamples) against none
+        commands["labeler score default   table --ci 0"] = [
+            *score,
+            "--format",
+            "table",
+            "--ci",
+            "0",
+        ]
         timed = timings(commands, args.repeat)
         peer = timed.pop("pytrec_eval")
         lines = args.questions

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
     from labeler.store import Store
     from scoring import RunComparison
+    from scoring.multicompare import MultiComparison
 
 DEFAULT_KS: tuple[int, ...] = (1, 3, 5, 10)
 
@@ -337,3 +338,44 @@ def compare(
         scored[0].result, scored[1].result, permutations=permutations, seed=seed
     )
     return comparison, scored[0], scored[1]
+
+
+def compare_many(
+    source: ScoringSource | Store,
+    gold_set: str,
+    runs: Sequence[str],
+    *,
+    baseline: int = 0,
+    ks: Sequence[int] = DEFAULT_KS,
+    threshold: float = DEFAULT_THRESHOLD,
+    permutations: int = 10_000,
+    seed: int = 0,
+    level: float = 0.0,
+    resamples: int = 2000,
+    jobs: int | None = 1,
+) -> tuple[MultiComparison, list[Evaluation]]:
+    """Score every run of ``runs`` on one gold set and compare each with
+    ``runs[baseline]`` (``scoring.multicompare.compare_to_baseline``: paired tests with
+    Holm's correction, and delta intervals at ``level`` when it is not 0); the
+    evaluations are in the order of ``runs``."""
+    with gc_paused():
+        questions, pages, stale = load_gold(source, gold_set)
+        keyed = page_keys(pages)  # once for every run
+        scored = [
+            Evaluation(
+                _score(source, questions, pages, keyed, gold_set, name, ks, threshold, jobs),
+                stale,
+            )
+            for name in runs
+        ]
+    from scoring.multicompare import compare_to_baseline
+
+    comparison = compare_to_baseline(
+        [ev.result for ev in scored],
+        baseline=baseline,
+        permutations=permutations,
+        seed=seed,
+        level=level,
+        resamples=resamples,
+    )
+    return comparison, scored

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         Span,
     )
     from scoring.agreement_report import AGREEMENT_FORMATS, render_agreement
+    from scoring.bootstrap import bootstrap_mean_intervals, with_intervals
     from scoring.compare import GroupMovement, Movement, QueryDelta, RunComparison, compare_runs
     from scoring.correctness import (
         ChunkMatch,
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
         Placements,
         Run,
     )
+    from scoring.intervals import Estimate, Interval, MetricIntervals
     from scoring.metrics import (
         METRIC_NAMES,
         Judgement,
@@ -70,6 +72,7 @@ if TYPE_CHECKING:
         precision_at,
         recall_at,
     )
+    from scoring.multicompare import MultiComparison, compare_to_baseline
     from scoring.report import (
         comparison_table,
         gap_table,
@@ -89,7 +92,7 @@ if TYPE_CHECKING:
         n_gold_group,
     )
     from scoring.score import DEFAULT_KS, aggregate, score_questions, score_run
-    from scoring.stats import DEFAULT_PERMUTATIONS, PairedTest, paired_randomization_test
+    from scoring.stats import DEFAULT_PERMUTATIONS, PairedTest, holm, paired_randomization_test
 
 __all__ = [
     "AGREEMENT_FORMATS",
@@ -109,14 +112,18 @@ __all__ = [
     "CorrectnessRow",
     "Diagnosis",
     "DiagnosisKind",
+    "Estimate",
     "Flags",
     "GoldElement",
     "GoldQuestion",
     "Grade",
     "GroupMovement",
     "GroupScore",
+    "Interval",
     "Judgement",
+    "MetricIntervals",
     "Movement",
+    "MultiComparison",
     "OverallAgreement",
     "PageIndex",
     "Pages",
@@ -133,14 +140,17 @@ __all__ = [
     "RunScore",
     "Span",
     "aggregate",
+    "bootstrap_mean_intervals",
     "classify",
     "compare_runs",
+    "compare_to_baseline",
     "comparison_table",
     "config_json_schema",
     "context_precision_at",
     "gap_table",
     "group_table",
     "hit_at",
+    "holm",
     "key_lost_at",
     "match_chunk",
     "metric_key",
@@ -161,6 +171,7 @@ __all__ = [
     "score_json",
     "score_questions",
     "score_run",
+    "with_intervals",
     "worst_table",
 ]
 
@@ -180,18 +191,22 @@ _HOMES: dict[str, str] = {
     "DEFAULT_PERMUTATIONS": "scoring.stats",
     "Diagnosis": "scoring.result",
     "DiagnosisKind": "scoring.result",
+    "Estimate": "scoring.intervals",
     "Flags": "scoring.result",
     "GoldElement": "scoring.inputs",
     "GoldQuestion": "scoring.inputs",
     "Grade": "scoring.grades",
     "GroupMovement": "scoring.compare",
     "GroupScore": "scoring.result",
+    "Interval": "scoring.intervals",
     "Judgement": "scoring.metrics",
     "METRIC_NAMES": "scoring.metrics",
+    "MetricIntervals": "scoring.intervals",
     "Movement": "scoring.compare",
     "OverallAgreement": "scoring.agreement",
     "Pages": "scoring.inputs",
     "PairAgreement": "scoring.agreement",
+    "MultiComparison": "scoring.multicompare",
     "PairedTest": "scoring.stats",
     "Placement": "scoring.inputs",
     "Placements": "scoring.inputs",
@@ -204,7 +219,9 @@ _HOMES: dict[str, str] = {
     "RunScore": "scoring.result",
     "Span": "scoring.agreement",
     "aggregate": "scoring.score",
+    "bootstrap_mean_intervals": "scoring.bootstrap",
     "compare_runs": "scoring.compare",
+    "compare_to_baseline": "scoring.multicompare",
     "comparison_table": "scoring.report",
     "config_json_schema": "scoring.correctness_schema",
     "context_precision_at": "scoring.metrics",
@@ -212,6 +229,7 @@ _HOMES: dict[str, str] = {
     "group_table": "scoring.report",
     "hit_at": "scoring.metrics",
     "key_lost_at": "scoring.metrics",
+    "holm": "scoring.stats",
     "match_chunk": "scoring.correctness",
     "metric_key": "scoring.result",
     "metric_table_rows": "scoring.report",
@@ -231,6 +249,7 @@ _HOMES: dict[str, str] = {
     "score_json": "scoring.report",
     "score_questions": "scoring.score",
     "score_run": "scoring.score",
+    "with_intervals": "scoring.bootstrap",
     "worst_table": "scoring.report",
 }
 

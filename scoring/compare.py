@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from scoring.intervals import DEFAULT_RESAMPLES, Interval, check_confidence
 from scoring.result import N_GOLD_GROUPS, RunScore, n_gold_group
 from scoring.stats import DEFAULT_PERMUTATIONS, PairedTest, paired_randomization_test
 
@@ -80,6 +81,11 @@ class RunComparison:
         diagnosis_changes: k → ``"chunking→full"``-style transition → number of questions
             (unchanged diagnoses are not listed).
         tests: key → paired randomization test.
+        delta_ci: key → percentile bootstrap interval of the mean delta (paired: questions
+            are resampled, each keeping its two values), at level ``ci_level``; empty
+            when no interval was asked for.
+        p_holm: key → the test's p-value after Holm's correction across the comparisons
+            it was made with (``scoring.multicompare``); empty for a lone comparison.
     """
 
     gold_set: str
@@ -91,6 +97,9 @@ class RunComparison:
     by_n_gold: Mapping[str, Mapping[str, GroupMovement]]
     diagnosis_changes: Mapping[int, Mapping[str, int]]
     tests: Mapping[str, PairedTest]
+    delta_ci: Mapping[str, Interval] = field(default_factory=dict)
+    ci_level: float = 0.0
+    p_holm: Mapping[str, float] = field(default_factory=dict)
 
     def to_dict(self, *, per_query: bool = True) -> dict[str, Any]:
         """Plain JSON-ready mapping of the whole comparison."""
@@ -99,21 +108,26 @@ class RunComparison:
             "run_a": self.run_a,
             "run_b": self.run_b,
             "queries": len(self.questions),
-            "metrics": {
-                key: {
-                    **(self.tests[key].to_dict() if key in self.tests else {}),
-                    **self.moved[key].to_dict(),
-                }
-                for key in self.keys
-            },
+            "metrics": {key: self._metric_dict(key) for key in self.keys},
             "by_n_gold": {
                 group: {key: m.to_dict() for key, m in per_key.items()}
                 for group, per_key in self.by_n_gold.items()
             },
             "diagnosis_changes": {str(k): dict(v) for k, v in self.diagnosis_changes.items()},
         }
+        if self.delta_ci:
+            out["ci_level"] = self.ci_level
         if per_query:
             out["per_query"] = [q.to_dict() for q in self.questions]
+        return out
+
+    def _metric_dict(self, key: str) -> dict[str, Any]:
+        out = self.tests[key].to_dict() if key in self.tests else {}
+        if key in self.p_holm:
+            out["p_holm"] = self.p_holm[key]
+        if key in self.delta_ci:
+            out["delta_ci"] = list(self.delta_ci[key])
+        out.update(self.moved[key].to_dict())
         return out
 
 
@@ -124,6 +138,8 @@ def compare_runs(
     keys: Sequence[str] | None = None,
     permutations: int = DEFAULT_PERMUTATIONS,
     seed: int = 0,
+    level: float = 0.0,
+    resamples: int = DEFAULT_RESAMPLES,
 ) -> RunComparison:
     """Compare run B against run A, both scored on the same gold set.
 
@@ -131,15 +147,20 @@ def compare_runs(
     its delta is not 0. Moves are also counted per n_gold group, diagnosis transitions are
     counted per k (e.g. ``"chunking→full"``), and each key gets a two-sided paired
     randomization test (``paired_randomization_test``, seeded, ``permutations`` sign
-    vectors).
+    vectors). With ``level`` > 0 each key's mean delta also gets its percentile bootstrap
+    interval (``scoring.bootstrap``, ``resamples`` draws of questions seeded with ``seed``).
 
     Args:
         keys: metric keys to compare; default every key scored in both runs.
+        level: confidence level of the delta intervals in (0, 1); 0 = none.
 
     Raises:
         ValueError: the two results do not hold the same scored questions, a requested key
-            is missing from one run, or ``permutations < 1``.
+            is missing from one run, ``permutations < 1``, a level outside [0, 1) or
+            ``resamples < 1``.
     """
+    if level:
+        check_confidence(level)
     ids_a = [q.query_id for q in a.queries]
     ids_b = [q.query_id for q in b.queries]
     if ids_a != ids_b:
@@ -199,6 +220,13 @@ def compare_runs(
         if questions
         else {}
     )
+    delta_ci: dict[str, Interval] = {}
+    if level and questions and chosen:
+        from scoring.bootstrap import bootstrap_mean_intervals
+
+        columns = [[q.deltas[key] for q in questions] for key in chosen]
+        found = bootstrap_mean_intervals(columns, level=level, resamples=resamples, seed=seed)
+        delta_ci = dict(zip(chosen, found, strict=True))
     return RunComparison(
         gold_set=a.gold_set,
         run_a=a.run,
@@ -209,4 +237,6 @@ def compare_runs(
         by_n_gold=by_group,
         diagnosis_changes=changes,
         tests=tests,
+        delta_ci=delta_ci,
+        ci_level=level if delta_ci else 0.0,
     )

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-__all__ = ["LANGUAGES", "ConfigError", "CorrectnessConfig", "RowError"]
+__all__ = ["LANGUAGES", "METADATA_FIELDS", "ConfigError", "CorrectnessConfig", "RowError"]
 
 LANGUAGES: tuple[str, ...] = ("en", "de", "fr")
 
@@ -57,7 +57,7 @@ class CorrectnessConfig:
         coverage: share of a reference the stage-2 alignment must cover, in [0, 1].
         t1: stage-1 ``fuzz.ratio`` threshold as a fraction, in [0, 1].
         t2: stage-2 ``partial_ratio_alignment`` threshold as a fraction, in [0, 1].
-        weight_precision, weight_recall: non-negative weights, not both 0, with a finite sum.
+        weight_precision, weight_recall: weights in [0, 1], not both 0.
         language: explanation language, one of ``en``, ``de``, ``fr``.
         metric_name, min, max, weight, inverted: metadata carried into the result;
             ``metric_name`` non-empty, ``min < max``, ``weight ≥ 0``, ``inverted`` a bool.
@@ -81,16 +81,14 @@ class CorrectnessConfig:
     def __post_init__(self) -> None:
         for name in ("coverage", "t1", "t2"):
             object.__setattr__(self, name, _unit(name, getattr(self, name)))
-        for name in ("weight_precision", "weight_recall", "weight"):
-            number = _number(name, getattr(self, name))
-            if number < 0:
-                raise ConfigError(name, f"must be >= 0, got {number!r}")
-            object.__setattr__(self, name, number)
+        for name in ("weight_precision", "weight_recall"):  # the card: at most 1.0
+            object.__setattr__(self, name, _unit(name, getattr(self, name)))
+        weight = _number("weight", self.weight)
+        if weight < 0:
+            raise ConfigError("weight", f"must be >= 0, got {weight!r}")
+        object.__setattr__(self, "weight", weight)
         if self.weight_precision + self.weight_recall <= 0:
             raise ConfigError("weight_precision", "and 'weight_recall' must not both be 0")
-        if not math.isfinite(self.weight_precision + self.weight_recall):
-            # the score divides by their sum: an infinite sum would make it NaN
-            raise ConfigError("weight_recall", "plus 'weight_precision' is too large a number")
         if self.language not in LANGUAGES:
             raise ConfigError("language", f"must be one of en, de, fr, got {self.language!r}")
         if not isinstance(self.metric_name, str) or not self.metric_name.strip():
@@ -108,10 +106,12 @@ class CorrectnessConfig:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> CorrectnessConfig:
-        """Build a config from a JSON object; absent keys take defaults, unknown keys and
-        invalid values raise ``ConfigError``. A nested ``"metadata"`` object may hold
-        ``metric_name``, ``min``, ``max``, ``weight`` and ``inverted``. Anything but a
-        mapping raises ``ConfigError`` too."""
+        """Build a config from a JSON object in the card's flat form (every field at the top
+        level); absent keys take defaults, unknown keys and invalid values raise
+        ``ConfigError``. The older nested form is accepted too: a ``"metadata"`` object
+        holding ``metric_name``, ``min``, ``max``, ``weight`` and ``inverted`` (a field
+        given both there and at the top level is an error). Anything but a mapping raises
+        ``ConfigError`` too."""
         if not isinstance(data, Mapping):
             raise ConfigError("config", f"must be an object, got {type(data).__name__}")
         flat = dict(data)
@@ -122,6 +122,8 @@ class CorrectnessConfig:
             for key, value in metadata.items():
                 if key not in _METADATA:
                     raise ConfigError(f"metadata.{key}", "is not a metadata field")
+                if key in flat:
+                    raise ConfigError(key, "is given both at the top level and in 'metadata'")
                 flat[key] = value
         names = {f.name for f in fields(cls)}
         for key in flat:
@@ -130,10 +132,10 @@ class CorrectnessConfig:
         return cls(**flat)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready mapping with the metadata nested under ``"metadata"``."""
-        out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
-        out["metadata"] = {key: out.pop(key) for key in _METADATA}
-        return out
+        """Plain JSON-ready mapping in the card's flat form (``config_json_schema``)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-_METADATA = ("metric_name", "min", "max", "weight", "inverted")
+#: the fields the card marks ``"x-aip-param-role": "scoring_metadata"``
+METADATA_FIELDS: tuple[str, ...] = ("metric_name", "min", "max", "weight", "inverted")
+_METADATA = METADATA_FIELDS

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.correctness_config import LANGUAGES, CorrectnessConfig
+from scoring.correctness_config import LANGUAGES, METADATA_FIELDS, CorrectnessConfig
 from scoring.correctness_match import EXACT_LIMIT
 
 __all__ = ["config_json_schema", "result_json_schema", "row_json_schema"]
@@ -15,42 +15,48 @@ _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 def _unit(description: str, default: float) -> dict[str, Any]:
     return {
         "type": "number",
-        "minimum": 0,
-        "maximum": 1,
+        "minimum": 0.0,
+        "maximum": 1.0,
         "default": default,
         "description": description,
     }
 
 
 def config_json_schema() -> dict[str, Any]:
-    """Schema of ``CorrectnessConfig.to_dict()`` (metadata nested), defaults included.
+    """Schema of ``CorrectnessConfig.to_dict()`` in the metric card's form, defaults included.
 
-    Cross-field rules a schema cannot say: the two weights must not both be 0, and
-    ``metadata.min < metadata.max``; ``CorrectnessConfig`` enforces them.
+    The card's configuration schema (title ``RetrievalCorrectnessConfig``) is flat: the five
+    metadata fields sit at the top level, each marked ``"x-aip-param-role":
+    "scoring_metadata"`` (they are carried into the result, not used to score), and both
+    weights are at most 1.0. ``CorrectnessConfig.from_mapping`` also accepts the older
+    nested form (those five under ``"metadata"``). Cross-field rules a schema cannot say:
+    the two weights must not both be 0, and ``min < max``; ``CorrectnessConfig`` enforces
+    them.
     """
     d = CorrectnessConfig()
+    metadata: dict[str, dict[str, Any]] = {
+        "metric_name": {"type": "string", "minLength": 1, "default": d.metric_name},
+        "min": {"type": "number", "default": d.min},
+        "max": {"type": "number", "default": d.max},
+        "weight": {"type": "number", "minimum": 0, "default": d.weight},
+        "inverted": {"type": "boolean", "default": d.inverted},
+    }
+    assert tuple(metadata) == METADATA_FIELDS
     return {
         "$schema": _DRAFT,
-        "title": "retrieval_correctness config",
+        "title": "RetrievalCorrectnessConfig",
         "type": "object",
         "additionalProperties": False,
         "properties": {
             "coverage": _unit("share of a reference a stage-2 alignment must cover", d.coverage),
             "t1": _unit("stage-1 fuzz.ratio threshold (fraction of 100)", d.t1),
             "t2": _unit("stage-2 partial_ratio_alignment threshold (fraction of 100)", d.t2),
-            "weight_precision": {"type": "number", "minimum": 0, "default": d.weight_precision},
-            "weight_recall": {"type": "number", "minimum": 0, "default": d.weight_recall},
+            "weight_precision": _unit("weight of precision in the score", d.weight_precision),
+            "weight_recall": _unit("weight of recall in the score", d.weight_recall),
             "language": {"enum": list(LANGUAGES), "default": d.language},
-            "metadata": {
-                "type": "object",
-                "additionalProperties": False,
-                "properties": {
-                    "metric_name": {"type": "string", "minLength": 1, "default": d.metric_name},
-                    "min": {"type": "number", "default": d.min},
-                    "max": {"type": "number", "default": d.max},
-                    "weight": {"type": "number", "minimum": 0, "default": d.weight},
-                    "inverted": {"type": "boolean", "default": d.inverted},
-                },
+            **{
+                name: {**sub, "x-aip-param-role": "scoring_metadata"}
+                for name, sub in metadata.items()
             },
         },
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from scoring.compare import RunComparison
+from scoring.intervals import Estimate
 from scoring.metrics import METRIC_NAMES
 from scoring.result import N_GOLD_GROUPS, RunScore, metric_key
 
@@ -26,10 +27,13 @@ def score_json(result: RunScore, *, per_query: bool = True) -> dict[str, Any]:
 
 
 def metric_table_rows(result: RunScore) -> tuple[Row, list[Row]]:
-    """Header ``["metric", "@k1", ...]`` and one row per metric name (values per k), plus a
-    final ``partial−hit gap`` row."""
+    """Header ``["metric", "@k1", ...]`` and one row per metric name (values per k, each an
+    ``Estimate`` with its interval when ``result.ci`` holds one), plus a final
+    ``partial−hit gap`` row."""
     header: Row = ["metric", *[f"@{k}" for k in result.ks]]
-    rows = [[name, *[result.value(name, k) for k in result.ks]] for name in METRIC_NAMES]
+    rows = [
+        [name, *[result.estimate(metric_key(name, k)) for k in result.ks]] for name in METRIC_NAMES
+    ]
     rows.append(["partial−hit gap", *[result.gap(k) for k in result.ks]])
     return header, rows
 
@@ -113,21 +117,31 @@ def worst_table(result: RunScore, k: int, limit: int | None = 20) -> tuple[Row, 
 
 
 def comparison_table(comparison: RunComparison) -> tuple[Row, list[Row]]:
-    """Header and one row per compared key: A mean, B mean, delta, better, worse, p-value."""
+    """Header and one row per compared key: A mean, B mean, delta (an ``Estimate`` with its
+    bootstrap interval when ``delta_ci`` holds one), better, worse, p-value, and the
+    Holm-corrected p-value when the comparison is one of several."""
+    holm = bool(comparison.p_holm)
     header: Row = ["metric", "a", "b", "delta", "better", "worse", "p_value"]
+    if holm:
+        header.append("p_holm")
     rows: list[Row] = []
     for key in comparison.keys:
         test = comparison.tests.get(key)
         moved = comparison.moved[key]
-        rows.append(
-            [
-                key,
-                test.mean_a if test else None,
-                test.mean_b if test else None,
-                test.delta if test else None,
-                len(moved.better),
-                len(moved.worse),
-                test.p_value if test else None,
-            ]
-        )
+        interval = comparison.delta_ci.get(key)
+        delta: float | Estimate | None = None
+        if test is not None:
+            delta = test.delta if interval is None else Estimate(test.delta, interval)
+        row: Row = [
+            key,
+            test.mean_a if test else None,
+            test.mean_b if test else None,
+            delta,
+            len(moved.better),
+            len(moved.worse),
+            test.p_value if test else None,
+        ]
+        if holm:
+            row.append(comparison.p_holm.get(key))
+        rows.append(row)
     return header, rows

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from scoring.intervals import Estimate, MetricIntervals
 from scoring.metrics import METRIC_NAMES, Judgement, key_lost_at
 
 __all__ = [
@@ -243,6 +244,8 @@ class RunScore:
         unknown_in_run: run query ids that are not in the gold set; ignored.
         without_elements: gold question ids without elements; not scored.
         keys: how many scored elements carry a key span.
+        ci: bootstrap intervals of ``metrics`` over ``queries`` (``scoring.bootstrap``), or
+            None when none were asked for.
     """
 
     gold_set: str
@@ -257,10 +260,18 @@ class RunScore:
     unknown_in_run: tuple[str, ...]
     without_elements: tuple[str, ...]
     keys: int = 0
+    ci: MetricIntervals | None = None
 
     def value(self, name: str, k: int) -> float:
         """Aggregate value of metric ``name`` at ``k``."""
         return self.metrics[metric_key(name, k)]
+
+    def estimate(self, key: str) -> float | Estimate:
+        """The aggregate of metric ``key``, as an ``Estimate`` with its interval when
+        ``ci`` holds one, else the plain value."""
+        value = self.metrics[key]
+        interval = self.ci.intervals.get(key) if self.ci is not None else None
+        return value if interval is None else Estimate(value, interval)
 
     def gap(self, k: int) -> float:
         """The Partial − Hit gap at k: the share of questions lost to chunking."""
@@ -297,8 +308,9 @@ class RunScore:
         ``metrics`` (flat ``<name>@<k>`` map), ``partial_hit_gap`` and ``diagnosis`` (per k),
         ``by_n_gold``, ``flags``, ``missing_from_run``, ``unknown_in_run``,
         ``without_elements`` (each ``{"count", "query_ids"}``), ``keys`` (elements with a
-        key span) and ``key_lost`` (per k, questions a key clause turned from partial to a
-        miss) and, unless
+        key span), ``key_lost`` (per k, questions a key clause turned from partial to a
+        miss), with intervals ``ci`` (metric key → ``[low, high]``) and ``bootstrap`` (how
+        they were made), and, unless
         ``per_query=False``, ``per_query`` rows.
         """
         out: dict[str, Any] = {
@@ -320,6 +332,9 @@ class RunScore:
             "keys": self.keys,
             "key_lost": {str(k): self.key_lost_count(k) for k in self.ks},
         }
+        if self.ci is not None:
+            out["ci"] = self.ci.pairs()
+            out["bootstrap"] = self.ci.settings()
         if per_query:
             out["per_query"] = [q.to_dict() for q in self.queries]
         return out

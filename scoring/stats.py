@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["DEFAULT_PERMUTATIONS", "PairedTest", "paired_randomization_test"]
+__all__ = ["DEFAULT_PERMUTATIONS", "PairedTest", "holm", "paired_randomization_test"]
 
 DEFAULT_PERMUTATIONS = 10_000
 _BLOCK = 2048  # permutations per numpy block
@@ -159,6 +159,31 @@ def paired_randomization_test(
         hits = _count_python(tables, patterns, limit, total)
     p_value = hits / count if exact else (hits + 1) / (count + 1)
     return PairedTest(n, m, mean_a, mean_b, mean_b - mean_a, min(p_value, 1.0), count, seed, exact)
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment of a family of p-values (Holm 1979), in input order.
+
+    With the m p-values sorted ascending, p_(1) ≤ … ≤ p_(m), the adjusted value of the
+    j-th is ``max_{i ≤ j} min(1, (m − i + 1) · p_(i))``: the smallest is multiplied by m,
+    the next by m − 1, …, and the running maximum keeps the order. Rejecting where the
+    adjusted value is ≤ α controls the family-wise error rate at α under any dependence.
+    One p-value is returned as it is; ties keep their input order (the result is the same).
+
+    Raises:
+        ValueError: a p-value outside [0, 1].
+    """
+    for p in p_values:
+        if not 0.0 <= p <= 1.0:
+            raise ValueError(f"p-values must be in [0, 1], got {p!r}")
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
 
 
 def _numpy_available() -> bool:

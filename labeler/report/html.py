@@ -3,11 +3,11 @@ Partial@k over k (no scripts, nothing fetched), so the chunking gap can be seen 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from labeler.report.score_report import flag_rows
+from labeler.report.score_report import ci_note, comparison_note, flag_rows
 from labeler.report.tables import cell
 from scoring import (
     RunComparison,
@@ -18,6 +18,9 @@ from scoring import (
     metric_table_rows,
     worst_table,
 )
+
+if TYPE_CHECKING:
+    from scoring.multicompare import MultiComparison
 
 STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:64rem;color:#222}
@@ -129,7 +132,8 @@ def score_html(result: RunScore, *, stale_excluded: int = 0, worst: int = 20) ->
         f"{result.threshold}{stale}. The shaded band is Partial@k − Hit@k: answers the "
         "retriever found but a chunk boundary cut.</p>"
         f"{chart}<h2>Metrics</h2>{html_table(*metric_table_rows(result))}"
-        "<h2>Partial − Hit gap</h2>"
+        + (f'<p class="note">{escape(ci_note(result))}</p>' if result.ci is not None else "")
+        + "<h2>Partial − Hit gap</h2>"
         + html_table(*gap_table(result))
         + f"<h2>By number of expected elements (k = {k_max})</h2>"
         + html_table(*group_table(result, k_max))
@@ -143,6 +147,26 @@ def score_html(result: RunScore, *, stale_excluded: int = 0, worst: int = 20) ->
 
 def comparison_html(comparison: RunComparison, a: RunScore, b: RunScore) -> str:
     """The comparison report as one HTML page, with both runs' Hit@k and Partial@k."""
+    title = f"{comparison.run_b} vs {comparison.run_a} on {comparison.gold_set}"
+    return _page(title, _comparison_body(comparison, a, b))
+
+
+def comparisons_html(multi: MultiComparison, results: Mapping[str, RunScore]) -> str:
+    """Every comparison with the baseline on one HTML page (``results``: run → score);
+    one comparison gives ``comparison_html``'s page."""
+    if len(multi.comparisons) == 1:
+        c = multi.comparisons[0]
+        return comparison_html(c, results[c.run_a], results[c.run_b])
+    body = "".join(
+        f"<h2>{escape(c.run_b)} vs {escape(c.run_a)}</h2>"
+        + _comparison_body(c, results[c.run_a], results[c.run_b])
+        for c in multi.comparisons
+    )
+    others = ", ".join(c.run_b for c in multi.comparisons)
+    return _page(f"{others} vs {multi.baseline} on {multi.gold_set}", body)
+
+
+def _comparison_body(comparison: RunComparison, a: RunScore, b: RunScore) -> str:
     chart = gap_chart(
         [
             Series("Hit", "#1d3557", [a.value("hit", k) for k in a.ks], a.run),
@@ -158,9 +182,7 @@ def comparison_html(comparison: RunComparison, a: RunScore, b: RunScore) -> str:
         for k, c in comparison.diagnosis_changes.items()
         if c
     )
-    body = (
-        f'<p class="note">{len(comparison.questions)} questions; delta = b − a; two-sided '
-        "paired randomization test.</p>"
+    return (
+        f'<p class="note">{escape(comparison_note(comparison))}.</p>'
         f"{chart}<h2>Metrics</h2>{html_table(*comparison_table(comparison))}{changes}"
     )
-    return _page(f"{comparison.run_b} vs {comparison.run_a} on {comparison.gold_set}", body)

@@ -15,6 +15,7 @@ from scoring import (
     metric_table_rows,
     worst_table,
 )
+from scoring.multicompare import MultiComparison
 
 #: one line per flag for readers of the report (the scoring package documents the rules)
 FLAG_MEANINGS = {
@@ -31,6 +32,16 @@ def flag_rows(result: RunScore) -> tuple[list[str], list[list[Any]]]:
     return (
         ["flag", "count", "meaning"],
         [[k, v, FLAG_MEANINGS.get(k, "")] for k, v in result.flags.to_dict().items()],
+    )
+
+
+def ci_note(result: RunScore) -> str:
+    """What the bracketed intervals of the metrics table are."""
+    ci = result.ci
+    assert ci is not None
+    return (
+        f"[low, high]: {ci.level:.0%} percentile bootstrap interval over the questions "
+        f"({ci.resamples} resamples, seed {ci.seed})"
     )
 
 
@@ -55,6 +66,7 @@ def score_report(
         f"{len(result.queries)} questions scored, threshold {result.threshold}"
         + (f", {stale_excluded} stale elements left out" if stale_excluded else ""),
         table(*metric_table_rows(result)),
+        *([ci_note(result)] if result.ci is not None else []),
         heading("Partial − Hit gap"),
         table(*gap_table(result)),
         "chunking: the retriever found the place but a chunk boundary cut the answer; "
@@ -78,13 +90,27 @@ def score_report(
     return "\n\n".join(parts) + "\n"
 
 
+def comparison_note(comparison: RunComparison) -> str:
+    """What the comparison table's columns are."""
+    note = (
+        f"{len(comparison.questions)} questions; delta = b − a; two-sided paired randomization test"
+    )
+    if comparison.delta_ci:
+        note += (
+            f"; [low, high]: {comparison.ci_level:.0%} percentile bootstrap interval of the "
+            "mean delta over the questions"
+        )
+    if comparison.p_holm:
+        note += "; p_holm: p-value with Holm's correction across the runs compared"
+    return note
+
+
 def comparison_report(comparison: RunComparison, *, fmt: str = "table") -> str:
     """Per-metric means, deltas, moved questions and p-values; diagnosis changes per k."""
     table, heading = _renderer(fmt)
     parts = [
         heading(f"{comparison.run_b} vs {comparison.run_a} on {comparison.gold_set}"),
-        f"{len(comparison.questions)} questions; delta = b − a; two-sided paired "
-        "randomization test",
+        comparison_note(comparison),
         table(*comparison_table(comparison)),
     ]
     for k, changes in comparison.diagnosis_changes.items():
@@ -92,3 +118,8 @@ def comparison_report(comparison: RunComparison, *, fmt: str = "table") -> str:
             parts.append(heading(f"Diagnosis changes at k = {k}"))
             parts.append(table(["change", "questions"], sorted(changes.items())))
     return "\n\n".join(parts) + "\n"
+
+
+def comparisons_report(multi: MultiComparison, *, fmt: str = "table") -> str:
+    """One ``comparison_report`` per run compared with the baseline, in order."""
+    return "\n".join(comparison_report(c, fmt=fmt) for c in multi.comparisons)

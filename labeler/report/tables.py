@@ -6,12 +6,17 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from scoring.intervals import Estimate
+
 # the line boundaries of str.splitlines
 _LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 
 
 def cell(value: Any) -> str:
-    """A table cell: floats to 3 decimals, booleans as yes/no, None as a dash."""
+    """A table cell: floats to 3 decimals, an ``Estimate`` as ``0.571 [0.446, 0.696]``,
+    booleans as yes/no, None as a dash."""
+    if isinstance(value, Estimate):
+        return format(value, ".3f")
     if value is None:
         return "–"
     if isinstance(value, bool):
@@ -26,7 +31,10 @@ def text_table(header: Sequence[Any], rows: Sequence[Sequence[Any]]) -> str:
     cells = [[cell(v) for v in header], *[[cell(v) for v in row] for row in rows]]
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     numeric = [
-        all(isinstance(row[i], (int, float)) and not isinstance(row[i], bool) for row in rows)
+        all(
+            isinstance(row[i], (int, float, Estimate)) and not isinstance(row[i], bool)
+            for row in rows
+        )
         and bool(rows)
         for i in range(len(header))
     ]

@@ -97,7 +97,7 @@ def test_output_to_a_special_file_writes_through_it(tmp_path: Path) -> None:
         ('{"weight": 1' + "0" * 5000 + "}", "'weight'"),  # past Python's 4,300-digit limit
         ('{"weight": 1' + "0" * 400 + "}", "'weight'"),  # an int no float can hold
         ('{"t1": 1' + "0" * 30 + "}", "'t1'"),  # 10**30 where a fraction belongs
-        ('{"weight_precision": 1e308, "weight_recall": 1e308}', "'weight_recall'"),  # sum inf
+        ('{"weight_precision": 0.5, "weight_recall": 1e308}', "'weight_recall'"),  # over 1.0
         ("[" * 100_000, "nested too deeply"),
     ],
     ids=[
@@ -109,7 +109,7 @@ def test_output_to_a_special_file_writes_through_it(tmp_path: Path) -> None:
         "5000-digits",
         "10**400",
         "10**30",
-        "weights-sum-inf",
+        "weight-over-1",
         "deep",
     ],
 )

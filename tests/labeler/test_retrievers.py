@@ -349,6 +349,8 @@ def test_cli_json_is_the_score_json_plus_failures_and_latency(
                 "json",
                 "-o",
                 str(out),
+                "--ci",
+                "0",  # evaluate prints no bootstrap intervals
             ]
         )
         == 0

@@ -67,9 +67,10 @@ def test_nothing_retrieved() -> None:
 
 
 def test_weights() -> None:
-    cfg = CorrectnessConfig(weight_precision=3, weight_recall=1)
+    cfg = CorrectnessConfig(weight_precision=0.75, weight_recall=0.25)
     result = retrieval_correctness(row([MATCH_1, NOISE, MATCH_2]), cfg)
-    assert result.score == pytest.approx((3 * (1 + 2 / 3) / 2 + 2 / 3) / 4)
+    # (0.75 · precision + 0.25 · recall) / (0.75 + 0.25), precision (1 + 2/3)/2, recall 2/3
+    assert result.score == pytest.approx(0.75 * (1 + 2 / 3) / 2 + 0.25 * 2 / 3)
 
 
 def test_stage_two_needs_coverage() -> None:
@@ -113,6 +114,7 @@ def test_metadata_carried() -> None:
         ({"t2": float("nan")}, "t2"),
         ({"t1": True}, "t1"),
         ({"weight_precision": -1}, "weight_precision"),
+        ({"weight_precision": 1.5}, "weight_precision"),  # the card: at most 1.0
         ({"weight_recall": float("inf")}, "weight_recall"),
         ({"weight_precision": 0, "weight_recall": 0}, "weight_precision"),
         ({"language": "es"}, "language"),
@@ -218,10 +220,7 @@ def test_schemas_describe_the_values() -> None:
 def test_schema_defaults_match_config() -> None:
     props = config_json_schema()["properties"]
     default = CorrectnessConfig().to_dict()
+    assert set(props) == set(default)
     for key, sub in props.items():
-        if key == "metadata":
-            for meta_key, meta in sub["properties"].items():
-                assert meta["default"] == default["metadata"][meta_key]
-        else:
-            assert sub["default"] == default[key]
+        assert sub["default"] == default[key]
     assert default["coverage"] == 0.5 and default["t1"] == 0.7 and default["t2"] == 0.65

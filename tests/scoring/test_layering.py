@@ -11,7 +11,8 @@ FORBIDDEN = ("labeler", "sqlmodel", "sqlalchemy", "textual", "rich", "click", "t
 
 def test_import_scoring_loads_no_app_or_heavy_modules() -> None:
     code = (
-        "import json, sys, scoring, scoring.compare, scoring.correctness, scoring.report; "
+        "import json, sys, scoring, scoring.compare, scoring.correctness, scoring.report, "
+        "scoring.bootstrap, scoring.multicompare; "
         "print(json.dumps(sorted(sys.modules)))"
     )
     out = subprocess.run(

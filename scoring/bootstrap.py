@@ -1,0 +1,99 @@
+"""Percentile bootstrap intervals of means over questions (numpy, vectorised).
+
+One resample draws ``n`` questions with replacement; every column (metric) is averaged
+over the same draw, so all intervals of a run come from one set of resamples. For the
+4,000 × 40 metric means of a large run, 2,000 resamples cost a few tenths of a second:
+the draws are turned into per-question counts ``W`` (resamples × n) and the resampled
+means are one matrix product ``W · X / n``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from scoring.intervals import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    Interval,
+    MetricIntervals,
+    check_confidence,
+    check_resamples,
+)
+from scoring.result import RunScore
+
+__all__ = ["bootstrap_mean_intervals", "with_intervals"]
+
+_BLOCK = 256  # resamples per block: a block's counts are _BLOCK × n float64
+
+
+def bootstrap_mean_intervals(
+    columns: Sequence[Sequence[float]],
+    *,
+    level: float = DEFAULT_CONFIDENCE,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> list[Interval]:
+    """Percentile bootstrap interval of the mean of each column (all of length n).
+
+    For b = 1..B, draw n indices uniformly with replacement (numpy's PCG64 generator
+    seeded with ``seed``; the same draws for every column) and take each column's mean over
+    them, θ*_b. The interval is the α/2 and 1 − α/2 percentiles of θ*_1..θ*_B (α = 1 −
+    ``level``; linear interpolation, as ``numpy.percentile`` and
+    ``scipy.stats.bootstrap(method="percentile")`` take them). Intervals are clipped to
+    the column's range (a constant column gets ``[c, c]`` exactly, not c ± rounding).
+
+    Raises:
+        ValueError: no columns or no rows, columns of different lengths, a level outside
+            (0, 1) or resamples < 1.
+    """
+    import numpy as np  # lazy: only paid when intervals are asked for
+
+    level = check_confidence(level)
+    resamples = check_resamples(resamples)
+    if not columns or not columns[0]:
+        raise ValueError("the bootstrap needs at least one column of at least one value")
+    n = len(columns[0])
+    if any(len(c) != n for c in columns):
+        raise ValueError("bootstrap columns differ in length")
+    data = np.asarray(columns, dtype=np.float64).T  # n × m
+    rng = np.random.default_rng(seed)
+    means = np.empty((resamples, data.shape[1]), dtype=np.float64)
+    for start in range(0, resamples, _BLOCK):
+        size = min(_BLOCK, resamples - start)
+        draws = rng.integers(0, n, size=(size, n))
+        draws += (np.arange(size) * n)[:, None]  # resample r counts in bins r·n .. r·n + n − 1
+        counts = np.bincount(draws.ravel(), minlength=size * n).reshape(size, n)
+        means[start : start + size] = counts @ data
+    means /= n
+    alpha = 1.0 - level
+    low, high = np.percentile(means, [100 * alpha / 2, 100 * (1 - alpha / 2)], axis=0)
+    low = np.clip(low, data.min(axis=0), data.max(axis=0))
+    high = np.clip(high, data.min(axis=0), data.max(axis=0))
+    return [Interval(float(lo), float(hi)) for lo, hi in zip(low, high, strict=True)]
+
+
+def with_intervals(
+    result: RunScore,
+    *,
+    level: float = DEFAULT_CONFIDENCE,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> RunScore:
+    """``result`` with a percentile bootstrap interval (over its questions) for every key of
+    ``result.metrics`` that is a mean of per-question values (``bootstrap_mean_intervals``).
+    A result without questions gets settings but no intervals (nothing to resample).
+
+    Raises:
+        ValueError: a level outside (0, 1) or resamples < 1.
+    """
+    level = check_confidence(level)
+    resamples = check_resamples(resamples)
+    intervals: dict[str, Interval] = {}
+    keys = [key for key in result.metrics if result.queries and key in result.queries[0].values]
+    if keys:
+        columns = [[q.values[key] for q in result.queries] for key in keys]
+        found = bootstrap_mean_intervals(columns, level=level, resamples=resamples, seed=seed)
+        intervals = dict(zip(keys, found, strict=True))
+    ci = MetricIntervals(level, resamples, seed, intervals)
+    return dataclasses.replace(result, ci=ci)
