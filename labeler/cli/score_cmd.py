@@ -14,6 +14,7 @@ from labeler.gcpause import gc_paused
 
 if TYPE_CHECKING:
     from labeler.evaluate import ScoringSource
+    from scoring import RunScore
 
 FORMATS = ("table", "json", "markdown", "html")
 
@@ -49,6 +50,15 @@ def parse_jobs(value: str) -> int:
     if jobs < 1:
         raise argparse.ArgumentTypeError(f"--jobs must be at least 1, got {value}")
     return jobs
+
+
+def parse_score_layer(value: str) -> str:
+    """``final``, ``each`` or ``annotator:NAME`` (NAME not empty)."""
+    if value in ("final", "each"):
+        return value
+    if value.startswith("annotator:") and value[len("annotator:") :].strip():
+        return "annotator:" + value[len("annotator:") :].strip()
+    raise argparse.ArgumentTypeError(f"expected final, each or annotator:NAME, got {value!r}")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -89,6 +99,18 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     score.add_argument("--run", required=True, metavar="NAME")
     score.add_argument("--per-query", metavar="FILE", help="also write per-question rows (JSONL)")
     score.add_argument("--worst", type=int, default=20, help="worst questions listed (default 20)")
+    score.add_argument(
+        "--layer",
+        type=parse_score_layer,
+        default="final",
+        metavar="final|each|annotator:NAME",
+        help=(
+            "which labels to score against: final (default: the gold set; in a team gold set "
+            "its adjudicated final layer, pending questions left out and listed), "
+            "annotator:NAME (NAME's own labels on the questions NAME marked done), or each "
+            "(the final figures plus the headline metrics once per annotator)"
+        ),
+    )
     score.set_defaults(handler=run_score)
 
     compare = commands.add_parser(
@@ -124,6 +146,8 @@ def run_score(args: argparse.Namespace) -> int:
 def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
     from labeler.evaluate import evaluate
 
+    layer = getattr(args, "layer", "final")
+    annotator = layer[len("annotator:") :] if layer.startswith("annotator:") else None
     ev = evaluate(
         source,
         args.gold_set,
@@ -131,12 +155,34 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
         ks=args.k,
         threshold=args.threshold,
         jobs=args.jobs,
+        annotator=annotator,
     )
     result = ev.result
+    layers: list[tuple[str, RunScore]] = []
+    if layer == "each":
+        layers.append(("final", result))
+        for name in source.layer_annotators(args.gold_set):
+            each = evaluate(
+                source,
+                args.gold_set,
+                args.run,
+                ks=args.k,
+                threshold=args.threshold,
+                jobs=args.jobs,
+                annotator=name,
+            )
+            layers.append((each.layer, each.result))
     with open_output(args.output) as out:
         if args.format == "json":
             data = result.to_dict(per_query=True)
             data["stale_excluded"] = ev.stale_excluded
+            data["layer"] = ev.layer
+            data["pending"] = {"count": len(ev.pending), "query_ids": list(ev.pending)}
+            if layers:
+                data["layers"] = [
+                    {"layer": name, "queries": len(r.queries), "metrics": dict(r.metrics)}
+                    for name, r in layers
+                ]
             # json.dumps, not json.dump: only the one-shot path uses the C encoder; the
             # data is a fresh tree, so the encoder's cycle check is work for nothing
             out.write(json.dumps(data, ensure_ascii=False, check_circular=False))
@@ -144,19 +190,43 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
         elif args.format == "html":
             from labeler.report.html import score_html
 
-            out.write(score_html(result, stale_excluded=ev.stale_excluded, worst=args.worst))
+            out.write(
+                score_html(
+                    result,
+                    stale_excluded=ev.stale_excluded,
+                    worst=args.worst,
+                    pending=ev.pending,
+                    layers=layers,
+                )
+            )
         else:
             from labeler.report.score_report import score_report
 
             out.write(
                 score_report(
-                    result, fmt=args.format, stale_excluded=ev.stale_excluded, worst=args.worst
+                    result,
+                    fmt=args.format,
+                    stale_excluded=ev.stale_excluded,
+                    worst=args.worst,
+                    pending=ev.pending,
+                    layer=ev.layer,
                 )
             )
+            if layers:
+                out.write(_layers_section(args.format, layers, args.k[-1]))
     if args.per_query:
         with open_output(args.per_query) as out:
             for q in result.queries:
                 out.write(json.dumps(q.to_dict(), ensure_ascii=False) + "\n")
+            for qid in ev.pending:  # left out, and said so: pending adjudication
+                out.write(json.dumps({"query_id": qid, "pending": True}, ensure_ascii=False))
+                out.write("\n")
+    if ev.pending:
+        print(
+            f"labeler: {len(ev.pending)} question(s) pending adjudication left out "
+            "(listed in the report)",
+            file=sys.stderr,
+        )
     if result.missing_from_run:
         print(
             f"labeler: {len(result.missing_from_run)} question(s) missing from the run scored 0",
@@ -168,6 +238,17 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def _layers_section(fmt: str, layers: list[tuple[str, RunScore]], k: int) -> str:
+    """The ``--layer each`` table as a text or Markdown section."""
+    from labeler.report.score_report import layer_rows
+    from labeler.report.tables import markdown_table, text_table
+
+    title = f"By layer (k = {k})"
+    if fmt == "markdown":
+        return f"\n## {title}\n\n{markdown_table(*layer_rows(layers, k))}\n"
+    return f"\n{title}\n{'=' * len(title)}\n\n{text_table(*layer_rows(layers, k))}\n"
 
 
 def run_compare(args: argparse.Namespace) -> int:

@@ -26,6 +26,7 @@ from labeler.store.models import (
     ELEMENT_OK,
     ELEMENT_STALE,
     LAYER_FINAL,
+    PROVENANCE_SINGLE,
     AuditEntry,
     Document,
     Element,
@@ -48,6 +49,8 @@ class NewElement:
     grade: int
     annotator: str
     stale: bool = False
+    provenance: str = PROVENANCE_SINGLE
+    assisted: bool = False
 
 
 @dataclass(frozen=True)
@@ -178,6 +181,8 @@ def import_gold_set(
             "annotator": e.annotator,
             "created_at": now,
             "status": ELEMENT_STALE if e.stale else ELEMENT_OK,
+            "provenance": e.provenance,
+            "assisted": e.assisted,
         }
         for q in questions
         for e in q.elements
