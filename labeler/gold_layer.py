@@ -5,9 +5,10 @@ Which parts of the file are the annotator's:
 * an element with a ``"layer"`` field (an ``--layer all`` export) counts only when it is in
   the annotator layer and its ``"annotator"`` is the one importing; every other element
   (no ``"layer"``: a plain or ``--layer final`` file, or ``annotator:NAME`` export) counts;
-* a question is marked done by the annotator unless the line says ``"done": false`` or has
-  a ``"done_by"`` list without them; a line with none of their elements and not done by
-  them (another annotator's question in an ``all`` export) is skipped.
+* a question is marked done by the annotator unless the line says ``"done": false`` (their
+  labels are then replaced and their done mark removed) or has a ``"done_by"`` list
+  without them; a line with such a list and none of their elements (another annotator's
+  question in an ``all`` export) is skipped.
 
 Every line is parsed and every element anchored in its page before anything is written;
 the writes then run in one transaction, and a refusal there names the file and line.
@@ -55,7 +56,7 @@ def own_part(line: GoldLine, annotator: str) -> tuple[GoldLine, bool] | None:
         if e.layer is None or (e.layer == "annotator" and e.annotator == annotator)
     )
     done = line.done is not False and (line.done_by is None or annotator in line.done_by)
-    if not kept and not done:
+    if not kept and line.done_by is not None and annotator not in line.done_by:
         return None
     return replace(line, elements=kept), done
 
