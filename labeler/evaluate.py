@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, cast
 
 from labeler.gcpause import gc_paused
 from labeler.placements import PageKeys, load_placed_run, page_keys, placements_for
@@ -96,9 +96,11 @@ class StoreSource:
 
         with self.store.session() as session:
             params = {"g": get_gold_set(session, gold_set).id, "a": annotator}
+            questions = session.execute(sql_text(LAYER_QUESTIONS_SQL), params).all()
+            elements = session.execute(sql_text(LAYER_ELEMENTS_SQL), params).all()
             return layer_questions(
-                session.execute(sql_text(LAYER_QUESTIONS_SQL), params).tuples(),
-                session.execute(sql_text(LAYER_ELEMENTS_SQL), params).tuples(),
+                cast("list[tuple[int, str, str, str]]", questions),
+                cast("list[tuple[int, str, int, int, str, int, str]]", elements),
             )
 
     def layer_annotators(self, gold_set: str) -> list[str]:

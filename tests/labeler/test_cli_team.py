@@ -270,10 +270,52 @@ def test_team_gold_set_end_to_end(
         ("q3", True, 0),
     ]
 
+    # The "all" export read back: as bob's layer of a new set it is bob's layer again
+    # (q4: not done by bob, none of his elements: skipped); as a plain gold set, its final
+    # layer (q1: G, q2: A) without the annotators' own labels, counted: q1 ana G, bob G;
+    # q2 ana A, ana Z, bob A; q4 ana T = 6 annotator-layer elements.
+    everything = tmp_path / "all.jsonl"
+    run(
+        capsys,
+        "gold",
+        "export",
+        "--gold-set",
+        "team",
+        "--layer",
+        "all",
+        "-o",
+        str(everything),
+        "--db",
+        db,
+    )
+    out = run(
+        capsys,
+        "gold",
+        "import",
+        str(everything),
+        "--gold-set",
+        "bobs",
+        "--annotator",
+        "bob",
+        "--layer",
+        "--db",
+        db,
+    )
+    assert "3 questions (3 created), 2 elements" in out
+    again = run(
+        capsys, "gold", "export", "--gold-set", "bobs", "--layer", "annotator:bob", "--db", db
+    )
+    assert [json.loads(x) for x in again.splitlines()] == mine
+    assert main(["gold", "import", str(everything), "--gold-set", "flat", "--db", db]) == 0
+    assert "6 annotator-layer element(s) left out" in capsys.readouterr().err
+    flat = run(capsys, "gold", "export", "--gold-set", "flat", "--db", db).splitlines()
+    assert [[e["start"] for e in json.loads(x)["elements"]] for x in flat] == [[12], [0], [], []]
+
     # The final export read back as a new gold set keeps provenance and says what was pending
     exported = tmp_path / "final.jsonl"
     run(capsys, "gold", "export", "--gold-set", "team", "-o", str(exported), "--db", db)
-    run(capsys, "gold", "import", str(exported), "--gold-set", "copy", "--db", db)
+    assert main(["gold", "import", str(exported), "--gold-set", "copy", "--db", db]) == 0
+    assert '2 question(s) marked "adjudicated": false' in capsys.readouterr().err
     copy = run(capsys, "gold", "export", "--gold-set", "copy", "--db", db).splitlines()
     assert json.loads(copy[0])["elements"] == final[0]["elements"]
 
