@@ -485,3 +485,61 @@ def test_layer_import_replaces_and_is_all_or_nothing(
     assert mine == run(
         capsys, "gold", "export", "--gold-set", "team", "--layer", "annotator:ana", "--db", db
     )
+
+
+def test_done_marks_from_the_command_line(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = run(
+        capsys,
+        "gold",
+        "done",
+        "--gold-set",
+        "team",
+        "--query",
+        "q1",
+        "--query",
+        "q2",
+        "--annotator",
+        "bob",
+        "--db",
+        db,
+    )
+    assert out == "2 question(s) marked done by bob in 'team'\n"
+    assert (
+        main(
+            [
+                "gold",
+                "done",
+                "--gold-set",
+                "team",
+                "--query",
+                "q1",
+                "--annotator",
+                "bob",
+                "--db",
+                db,
+            ]
+        )
+        == 1
+    )
+    assert "q1 is already marked done by bob" in capsys.readouterr().err
+    out = run(
+        capsys,
+        "gold",
+        "done",
+        "--gold-set",
+        "team",
+        "--query",
+        "q1",
+        "--annotator",
+        "bob",
+        "--undo",
+        "--db",
+        db,
+    )
+    assert out == "1 question(s) unmarked by bob in 'team'\n"
+    table = run(capsys, "gold", "progress", "--gold-set", "team", "--db", db)
+    # bob: nothing assigned, q2 done with no label of his (no answer); q2 alone pending
+    assert table.splitlines()[2].split() == ["bob", "0", "1", "1", "0"]
+    assert "4 questions: 0 adjudicated, 1 pending" in table
