@@ -148,6 +148,13 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
 
     layer = getattr(args, "layer", "final")
     annotator = layer[len("annotator:") :] if layer.startswith("annotator:") else None
+    if annotator is not None:
+        known = source.layer_annotators(args.gold_set)
+        if annotator not in known:
+            raise UsageError(
+                f"{annotator!r} marked no question of gold set {args.gold_set!r} done "
+                f"(annotators who did: {', '.join(known) or 'none'})"
+            )
     ev = evaluate(
         source,
         args.gold_set,

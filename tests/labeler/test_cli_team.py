@@ -397,6 +397,13 @@ def test_team_gold_set_end_to_end(
         assert got["hit@3"] == pytest.approx(hit3)
         assert got["mrr@3"] == pytest.approx(mrr3)
         assert got["recall@3"] == pytest.approx(recall3)
+    assert (
+        main(["score", "--gold-set", "team", "--run", "r", "--layer", "annotator:dan", "--db", db])
+        == 2
+    )
+    assert "'dan' marked no question of gold set 'team' done (annotators who did: ana, bob)" in (
+        capsys.readouterr().err
+    )
     one = score(capsys, db, "--layer", "annotator:bob")
     assert (one["layer"], one["metrics"]) == ("annotator:bob", layers["annotator:bob"]["metrics"])
 
