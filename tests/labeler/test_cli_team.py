@@ -424,6 +424,27 @@ def test_team_gold_set_end_to_end(
     )
     assert "1 question(s) pending adjudication, not scored" in table
     assert "By layer (k = 3)" in table and "annotator:ana" in table
+    for fmt, heading in (
+        ("markdown", "## By layer (k = 3)"),
+        ("html", "<h2>By layer (k = 3)</h2>"),
+    ):
+        out = run(
+            capsys,
+            "score",
+            "--gold-set",
+            "team",
+            "--run",
+            "r",
+            "--k",
+            "1,3",
+            "--layer",
+            "each",
+            "--format",
+            fmt,
+            "--db",
+            db,
+        )
+        assert heading in out and "pending adjudication, not scored" in out
 
 
 def test_layer_import_replaces_and_is_all_or_nothing(
