@@ -25,7 +25,10 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     gold = commands.add_parser(
         "gold",
         parents=[common],
-        help="import, export and list gold sets (JSONL v1, TREC, BEIR, Ragas, Label Studio...)",
+        help=(
+            "import, export and list gold sets (JSONL v1, TREC, BEIR, Ragas, Label Studio...); "
+            "team work: assign, progress, done"
+        ),
     )
     verbs = gold.add_subparsers(dest="gold_command", metavar="ACTION", required=True)
 

@@ -296,4 +296,9 @@ def _run_compare(args: argparse.Namespace, source: ScoringSource) -> int:
             from labeler.report.score_report import comparison_report
 
             out.write(comparison_report(comparison, fmt=args.format))
+    if a.pending:
+        print(
+            f"labeler: {len(a.pending)} question(s) pending adjudication left out of both runs",
+            file=sys.stderr,
+        )
     return 0

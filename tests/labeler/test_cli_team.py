@@ -238,6 +238,13 @@ def test_team_gold_set_end_to_end(
     ]
     assert [e["start"] for e in final[1]["elements"]] == [0]  # A, accepted; Z is not final
     assert final[3]["elements"] == []
+    # the Ragas export is what scoring reads: q2's final A is left out while q2 is pending
+    assert main(["gold", "export", "--gold-set", "team", "--format", "ragas", "--db", db]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(x) for x in out.splitlines()] == [
+        {"user_input": "question q1", "reference_contexts": [G["text"]]}
+    ]
+    assert "2 question(s) pending adjudication left out" in err
 
     # export --layer all: q2 with its final element and each annotator's own, accepted or not
     every = [
