@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from sqlalchemy import select as sa_select
 from sqlalchemy import text as sql_text
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from labeler.errors import UsageError
 from labeler.store.labels import get_gold_set
@@ -84,49 +85,65 @@ def export_layers(session: Session, name: str, layer: str = LAYER_FINAL) -> Iter
         ),
         {"g": gs.id},
     ).all()
+    # lean rows, not ORM objects: an export of a large gold set stays fast
     stmt = (
-        select(Element)
+        sa_select(
+            col(Element.id),
+            col(Element.query_id),
+            col(Element.document_id),
+            col(Element.start),
+            col(Element.end),
+            col(Element.text),
+            col(Element.grade),
+            col(Element.status),
+            col(Element.layer),
+            col(Element.annotator),
+            col(Element.provenance),
+            col(Element.assisted),
+        )
         .join(Query, col(Query.id) == col(Element.query_id))
-        .where(Query.gold_set_id == gs.id)
+        .where(col(Query.gold_set_id) == gs.id)
         .order_by(col(Element.query_id), col(Element.id))
     )
     if kind == LAYER_FINAL:
-        stmt = stmt.where(Element.layer == LAYER_FINAL)
+        stmt = stmt.where(col(Element.layer) == LAYER_FINAL)
     elif kind == LAYER_ANNOTATOR:
-        stmt = stmt.where(Element.layer == LAYER_ANNOTATOR, Element.annotator == who)
-    rows = session.exec(stmt).all()
-    final = {(e.query_id, e.document_id, e.start, e.end) for e in rows if e.layer == LAYER_FINAL}
+        stmt = stmt.where(col(Element.layer) == LAYER_ANNOTATOR, col(Element.annotator) == who)
+    rows = session.execute(stmt).all()
+    final = {(r.query_id, r.document_id, r.start, r.end) for r in rows if r.layer == LAYER_FINAL}
     if kind == LAYER_ANNOTATOR:  # "accepted" needs the final spans too
         final = {
             (q, d, s, e)
             for q, d, s, e in session.execute(
-                select(
+                sa_select(
                     col(Element.query_id),
                     col(Element.document_id),
                     col(Element.start),
                     col(Element.end),
                 )
                 .join(Query, col(Query.id) == col(Element.query_id))
-                .where(Query.gold_set_id == gs.id, Element.layer == LAYER_FINAL)
+                .where(col(Query.gold_set_id) == gs.id, col(Element.layer) == LAYER_FINAL)
             ).all()
         }
     by_query: dict[int, list[LayerElement]] = {}
     # final elements first, then each annotator's (by name), each in label order
-    for e in sorted(rows, key=lambda e: (e.layer != LAYER_FINAL, _owner(e), e.id or 0)):
-        key = (e.query_id, e.document_id, e.start, e.end)
-        by_query.setdefault(e.query_id, []).append(
+    for r in sorted(
+        rows, key=lambda r: (r.layer != LAYER_FINAL, _owner(r.layer, r.annotator), r.id)
+    ):
+        key = (r.query_id, r.document_id, r.start, r.end)
+        by_query.setdefault(r.query_id, []).append(
             LayerElement(
-                e.document_id,
-                e.start,
-                e.end,
-                e.text,
-                e.grade,
-                e.status != ELEMENT_OK,
-                e.layer,
-                e.annotator,
-                e.provenance,
-                e.assisted,
-                None if e.layer == LAYER_FINAL else key in final,
+                r.document_id,
+                r.start,
+                r.end,
+                r.text,
+                r.grade,
+                r.status != ELEMENT_OK,
+                r.layer,
+                r.annotator,
+                r.provenance,
+                bool(r.assisted),
+                None if r.layer == LAYER_FINAL else key in final,
             )
         )
     done = done_marks(session, gs.id)
@@ -146,5 +163,5 @@ def export_layers(session: Session, name: str, layer: str = LAYER_FINAL) -> Iter
         )
 
 
-def _owner(element: Element) -> str:
-    return "" if element.layer == LAYER_FINAL else element.annotator
+def _owner(layer: str, annotator: str) -> str:
+    return "" if layer == LAYER_FINAL else annotator
