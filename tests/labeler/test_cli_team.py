@@ -578,3 +578,20 @@ def test_done_marks_from_the_command_line(
     # bob: nothing assigned, q2 done with no label of his (no answer); q2 alone pending
     assert table.splitlines()[2].split() == ["bob", "0", "1", "1", "0"]
     assert "4 questions: 0 adjudicated, 1 pending" in table
+
+
+def test_assign_a_sample_then_extend_it_balanced(
+    db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def assigned() -> dict[str, int]:
+        return {p["annotator"]: p["assigned"] for p in progress(capsys, db)["annotators"]}
+
+    base = ["gold", "assign", "--gold-set", "team", "--annotators", "ana,bob,cleo", "--seed", "4"]
+    # 3 sampled questions × 2 = 6 assignments over 3 annotators: 2 each
+    out = run(capsys, *base, "--sample", "3", "--db", db)
+    assert "6 assignment(s) added over 3 question(s)" in out
+    assert assigned() == {"ana": 2, "bob": 2, "cleo": 2}
+    # the same seed with --sample 4 keeps those 3 and adds the 4th question's 2: loads 3, 3, 2
+    out = run(capsys, *base, "--sample", "4", "--db", db)
+    assert "2 assignment(s) added over 4 question(s) (3 had their 2 annotators already)" in out
+    assert sorted(assigned().values()) == [2, 3, 3]
