@@ -3,13 +3,17 @@
 Reads go through a :class:`ScoringSource`: for SQLite files the standard-library reader of
 :mod:`labeler.store.fastread` (scoring is a hot, timed path), otherwise the SQLAlchemy store.
 Stale elements (their page changed under them) are left out of scoring and counted.
+
+In a team gold set (see :mod:`labeler.store.team`) scoring reads the final layer and leaves
+out *pending* questions (team work on them, not adjudicated yet), listing them; or, with an
+annotator named, that annotator's own labels on the questions they marked done.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from labeler.gcpause import gc_paused
 from labeler.placements import PageKeys, load_placed_run, page_keys, placements_for
@@ -51,6 +55,10 @@ class ScoringSource(Protocol):
 
     def placements(self, run: str) -> dict[str, dict[str, tuple[str, str, str, str]]]: ...
 
+    def layer_questions(self, gold_set: str, annotator: str) -> list[StoredQuestion]: ...
+
+    def layer_annotators(self, gold_set: str) -> list[str]: ...
+
     def close(self) -> None: ...
 
 
@@ -83,6 +91,34 @@ class StoreSource:
 
         with self.store.session() as session:
             return run_placements(session, get_run(session, run))
+
+    def layer_questions(self, gold_set: str, annotator: str) -> list[StoredQuestion]:
+        from sqlalchemy import text as sql_text
+
+        from labeler.store.labels import get_gold_set
+        from labeler.store.rows import LAYER_ELEMENTS_SQL, LAYER_QUESTIONS_SQL, layer_questions
+
+        with self.store.session() as session:
+            params = {"g": get_gold_set(session, gold_set).id, "a": annotator}
+            questions = session.execute(sql_text(LAYER_QUESTIONS_SQL), params).all()
+            elements = session.execute(sql_text(LAYER_ELEMENTS_SQL), params).all()
+            return layer_questions(
+                cast("list[tuple[int, str, str, str]]", questions),
+                cast(
+                    "list[tuple[int, str, int, int, str, int, str, int | None, int | None]]",
+                    elements,
+                ),
+            )
+
+    def layer_annotators(self, gold_set: str) -> list[str]:
+        from sqlalchemy import text as sql_text
+
+        from labeler.store.labels import get_gold_set
+        from labeler.store.rows import LAYER_ANNOTATORS_SQL
+
+        with self.store.session() as session:
+            params = {"g": get_gold_set(session, gold_set).id}
+            return list(session.execute(sql_text(LAYER_ANNOTATORS_SQL), params).scalars())
 
     def close(self) -> None:
         self.store.close()
@@ -120,7 +156,9 @@ def _source(source: ScoringSource | Store) -> ScoringSource:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """A scored run plus what the store knew that scoring does not: stale elements left out.
+    """A scored run plus what the store knew that scoring does not: stale elements left out,
+    pending questions left out (team gold sets, in gold order) and the layer scored
+    (``final`` or ``annotator:NAME``).
 
     ``result`` is the scoring package's :class:`~scoring.RunScore`; ``metrics`` and
     ``per_query`` are its aggregates and rows, ``to_dict()`` the Score JSON of
@@ -129,6 +167,8 @@ class Evaluation:
 
     result: RunScore
     stale_excluded: int
+    pending: tuple[str, ...] = ()
+    layer: str = "final"
 
     @property
     def metrics(self) -> Mapping[str, float]:
@@ -142,9 +182,12 @@ class Evaluation:
 
     def to_dict(self, *, per_query: bool = True) -> dict[str, Any]:
         """The Score JSON (README "Formats"): :meth:`scoring.RunScore.to_dict` plus
-        ``stale_excluded``; exactly what ``labeler score --format json`` prints."""
+        ``stale_excluded``, ``layer`` and ``pending`` (``{"count", "query_ids"}``); exactly
+        what ``labeler score --format json`` prints."""
         data = self.result.to_dict(per_query=per_query)
         data["stale_excluded"] = self.stale_excluded
+        data["layer"] = self.layer
+        data["pending"] = {"count": len(self.pending), "query_ids": list(self.pending)}
         return data
 
     def to_pandas(self) -> pandas.DataFrame:
@@ -180,15 +223,36 @@ def per_query_frame(result: RunScore) -> pandas.DataFrame:
     return pandas.DataFrame(rows, columns=columns)
 
 
-def load_gold(
-    source: ScoringSource | Store, gold_set: str
-) -> tuple[list[GoldQuestion], dict[str, str], int]:
-    """Questions of ``gold_set`` (non-stale elements), the pages they cite, and the number of
-    stale elements left out."""
+@dataclass(frozen=True)
+class GoldLoad:
+    """What scoring reads of a gold set: its questions to score (non-stale elements), the
+    pages they cite, stale elements left out and pending questions left out (their ids)."""
+
+    questions: list[GoldQuestion]
+    pages: dict[str, str]
+    stale: int
+    pending: tuple[str, ...]
+
+
+def load_gold_layer(
+    source: ScoringSource | Store, gold_set: str, annotator: str | None = None
+) -> GoldLoad:
+    """Gold set ``gold_set`` as scoring reads it: the final layer without its pending
+    questions, or (``annotator`` given) that annotator's own labels on the questions they
+    marked done."""
     src = _source(source)
     questions: list[GoldQuestion] = []
+    pending: list[str] = []
     stale = 0
-    for q in src.gold_questions(gold_set):
+    stored = (
+        src.gold_questions(gold_set)
+        if annotator is None
+        else src.layer_questions(gold_set, annotator)
+    )
+    for q in stored:
+        if q.pending:
+            pending.append(q.external_id)
+            continue
         stale += sum(e.stale for e in q.elements)
         elements = tuple(
             GoldElement(e.doc, e.text, e.grade, e.start, e.end, e.key)
@@ -197,7 +261,16 @@ def load_gold(
         )
         questions.append(GoldQuestion(q.external_id, q.text, elements))
     pages = src.page_texts([e.doc for q in questions for e in q.elements])
-    return questions, pages, stale
+    return GoldLoad(questions, pages, stale, tuple(pending))
+
+
+def load_gold(
+    source: ScoringSource | Store, gold_set: str
+) -> tuple[list[GoldQuestion], dict[str, str], int]:
+    """Questions of ``gold_set`` to score (non-stale elements; pending questions left out),
+    the pages they cite, and the number of stale elements left out."""
+    load = load_gold_layer(source, gold_set)
+    return load.questions, load.pages, load.stale
 
 
 def load_run(source: ScoringSource | Store, run: str) -> dict[str, list[Chunk]]:
@@ -262,18 +335,24 @@ def evaluate(
     ks: Sequence[int] = DEFAULT_KS,
     threshold: float = DEFAULT_THRESHOLD,
     jobs: int | None = 1,
+    annotator: str | None = None,
 ) -> Evaluation:
-    """Score stored run ``run`` against gold set ``gold_set`` (DESIGN §6).
+    """Score stored run ``run`` against gold set ``gold_set`` (DESIGN §6): its final layer
+    (pending questions left out and listed) or, with ``annotator``, that annotator's own
+    labels on the questions they marked done.
 
     ``jobs`` is the number of processes (None: automatic, see
     :func:`labeler.shards.plan_processes`); more than one needs a SQLite file and a caller
     without threads (the CLI, not the TUI). The result is the same whatever ``jobs`` is.
     """
     with gc_paused():
-        questions, pages, stale = load_gold(source, gold_set)
-        keyed = page_keys(pages)
-        result = _score(source, questions, pages, keyed, gold_set, run, ks, threshold, jobs)
-    return Evaluation(result, stale)
+        load = load_gold_layer(source, gold_set, annotator)
+        keyed = page_keys(load.pages)
+        result = _score(
+            source, load.questions, load.pages, keyed, gold_set, run, ks, threshold, jobs
+        )
+    layer = "final" if annotator is None else f"annotator:{annotator}"
+    return Evaluation(result, load.stale, load.pending, layer)
 
 
 def evaluate_in_memory(
@@ -323,12 +402,14 @@ def compare(
     """Score both runs on one gold set and compare them question by question (``jobs`` as
     for :func:`evaluate`)."""
     with gc_paused():
-        questions, pages, stale = load_gold(source, gold_set)
+        load = load_gold_layer(source, gold_set)
+        questions, pages = load.questions, load.pages
         keyed = page_keys(pages)  # once for both runs
         scored = [
             Evaluation(
                 _score(source, questions, pages, keyed, gold_set, name, ks, threshold, jobs),
-                stale,
+                load.stale,
+                load.pending,
             )
             for name in (run_a, run_b)
         ]

@@ -19,6 +19,8 @@ from labeler.anchor import AnchorFailure, anchor
 from labeler.errors import InputError
 from labeler.formats.gold_jsonl import GoldLine, read_gold
 
+PROVENANCE_SINGLE = "single"
+
 if TYPE_CHECKING:
     from labeler.store import Store
     from labeler.store.goldsets import DroppedElement
@@ -38,6 +40,9 @@ class ResolvedElement:
     stale: bool = False
     #: key span, page offsets inside ``[start, end)``
     key: tuple[int, int] | None = None
+    provenance: str | None = None
+    annotator: str | None = None
+    assisted: bool = False
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,7 @@ class ResolvedQuestion:
     query: str
     notes: str | None
     elements: tuple[ResolvedElement, ...]
+    adjudicated: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +65,11 @@ class ResolveSummary:
     repeated: int
     stale: int = 0
     removed: tuple[DroppedElement, ...] = ()
+    #: annotator-layer elements of the file a plain import left out (an ``--layer all``
+    #: export read as a gold set: only its final layer is imported)
+    layer_left_out: int = 0
+    #: questions the file marks ``"adjudicated": false`` (pending where they came from)
+    not_adjudicated: int = 0
 
 
 def resolve_gold(
@@ -73,21 +84,44 @@ def resolve_gold(
     are kept as written. Raises
     :class:`InputError` naming the line on an unknown document or a text not on its page.
     """
-    questions = list(_resolve(read_gold(path, allow_nul=allow_nul), path, page_of))
+    lines = list(read_gold(path, allow_nul=allow_nul))
+    final = [final_layer(line) for line in lines]
+    questions = list(resolve_lines(final, path, page_of))
+    return questions, summarize(
+        questions,
+        layer_left_out=sum(
+            len(a.elements) - len(b.elements) for a, b in zip(lines, final, strict=True)
+        ),
+        not_adjudicated=sum(line.adjudicated is False for line in lines),
+    )
+
+
+def final_layer(line: GoldLine) -> GoldLine:
+    """``line`` without its annotator-layer elements (a gold set is its final layer)."""
+    kept = tuple(e for e in line.elements if e.layer != "annotator")
+    return line if len(kept) == len(line.elements) else replace_summary(line, elements=kept)
+
+
+def summarize(
+    questions: list[ResolvedQuestion], *, layer_left_out: int = 0, not_adjudicated: int = 0
+) -> ResolveSummary:
+    """The counts of resolved ``questions``."""
     elements = [e for q in questions for e in q.elements]
-    summary = ResolveSummary(
+    return ResolveSummary(
         questions=len(questions),
         elements=len(elements),
         reanchored=sum(e.reanchored for e in elements),
         repeated=sum(e.repeated for e in elements),
         stale=sum(e.stale for e in elements),
+        layer_left_out=layer_left_out,
+        not_adjudicated=not_adjudicated,
     )
-    return questions, summary
 
 
-def _resolve(
+def resolve_lines(
     lines: Iterable[GoldLine], path: str | Path, page_of: Callable[[str], str | None]
 ) -> Iterator[ResolvedQuestion]:
+    """Anchor the elements of parsed ``lines`` (see :func:`resolve_gold`)."""
     cache: dict[str, str | None] = {}
     for line in lines:
         placed = []
@@ -114,6 +148,9 @@ def _resolve(
                         repeated=False,
                         stale=True,
                         key=element.key,
+                        provenance=element.provenance,
+                        annotator=element.annotator,
+                        assisted=bool(element.assisted),
                     )
                 )
                 continue
@@ -145,9 +182,14 @@ def _resolve(
                     reanchored=element.start is not None and a.how == "text",
                     repeated=a.repeated,
                     key=key,
+                    provenance=element.provenance,
+                    annotator=element.annotator,
+                    assisted=bool(element.assisted),
                 )
             )
-        yield ResolvedQuestion(line.line, line.query_id, line.query, line.notes, tuple(placed))
+        yield ResolvedQuestion(
+            line.line, line.query_id, line.query, line.notes, tuple(placed), line.adjudicated
+        )
 
 
 def import_gold_file(
@@ -188,7 +230,18 @@ def import_gold_file(
             q.query,
             q.notes or "",
             tuple(
-                NewElement(e.doc, e.start, e.end, e.text, e.grade, annotator, e.stale, e.key)
+                NewElement(
+                    e.doc,
+                    e.start,
+                    e.end,
+                    e.text,
+                    e.grade,
+                    _who(e, annotator),
+                    e.stale,
+                    key=e.key,
+                    provenance=e.provenance or PROVENANCE_SINGLE,
+                    assisted=e.assisted,
+                )
                 for e in q.elements
             ),
         )
@@ -206,3 +259,11 @@ def import_gold_file(
             hint=hint,
         )
     return questions, replace_summary(summary, removed=removed)
+
+
+def _who(element: ResolvedElement, importer: str) -> str:
+    """Who an imported final element is by: the importer, except for an element the file
+    says was made final by someone (provenance other than ``single``, with an annotator)."""
+    if element.provenance not in (None, PROVENANCE_SINGLE) and element.annotator:
+        return element.annotator
+    return importer

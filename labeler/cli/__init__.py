@@ -28,6 +28,7 @@ from labeler.cli import (
     ingest_cmd,
     run_cmd,
     score_cmd,
+    team_cmd,
     tui_cmd,
 )
 from labeler.cli.output import STDOUT
@@ -66,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     extract_cmd.register(commands, common)
     ingest_cmd.register(commands, common)
     gold_cmd.register(commands, common)
+    team_cmd.register(commands, common)
     chunks_cmd.register(commands, common)
     run_cmd.register(commands, common)
     score_cmd.register(commands, common)

@@ -155,18 +155,32 @@ def placed_chunks(session: Session, path: str) -> list[PlacedChunk]:
 
 
 def gold_questions(session: Session, name: str) -> tuple[list[Question], int]:
-    """Questions of gold set ``name`` with their non-stale elements; and the stale count."""
+    """Questions of gold set ``name`` with their non-stale elements; and the stale count.
+
+    As scoring reads it: the final layer, without a team gold set's pending questions
+    (left out with a note on stderr)."""
     from labeler.formats.qrels import Question, Span
     from labeler.store.goldsets import export_gold_set
 
     questions: list[Question] = []
     stale = 0
+    pending: list[str] = []
     for q in export_gold_set(session, name):
+        if q.pending:
+            pending.append(q.external_id)
+            continue
         stale += sum(e.stale for e in q.elements)
         spans = tuple(
             Span(e.doc, e.start, e.end, e.text, e.grade) for e in q.elements if not e.stale
         )
         questions.append(Question(q.external_id, q.text, spans))
+    if pending:
+        shown = ", ".join(pending[:10]) + (", ..." if len(pending) > 10 else "")
+        print(
+            f"labeler: {len(pending)} question(s) pending adjudication left out, as scoring "
+            f"leaves them out ({shown})",
+            file=sys.stderr,
+        )
     return questions, stale
 
 

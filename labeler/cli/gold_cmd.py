@@ -25,7 +25,10 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     gold = commands.add_parser(
         "gold",
         parents=[common],
-        help="import, export and list gold sets (JSONL v1, TREC, BEIR, Ragas, Label Studio...)",
+        help=(
+            "import, export and list gold sets (JSONL v1, TREC, BEIR, Ragas, Label Studio...); "
+            "team work: assign, progress, done"
+        ),
     )
     verbs = gold.add_subparsers(dest="gold_command", metavar="ACTION", required=True)
 
@@ -66,6 +69,16 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     imp.add_argument("--annotator", default=None, help="recorded on elements (default: you)")
+    imp.add_argument(
+        "--layer",
+        action="store_true",
+        help=(
+            "import the file as --annotator's own labels in a team gold set (created when "
+            "missing): questions matched by query_id (created if missing), that annotator's "
+            "earlier labels on them replaced, and each question marked done by them (no "
+            'answer when it has no element; a line with "done": false is not marked)'
+        ),
+    )
     imp.set_defaults(handler=run_import)
 
     exp = verbs.add_parser(
@@ -84,11 +97,26 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     exp.add_argument("--gold-set", required=True, metavar="NAME")
     exp.add_argument("--format", choices=EXPORT_FORMATS, default="jsonl")
+    exp.add_argument(
+        "--layer",
+        default="final",
+        metavar="final|all|annotator:NAME",
+        help=(
+            "jsonl only. final (default): what scoring uses, every question, pending ones "
+            'marked "adjudicated": false, provenance on elements that are not single; all: '
+            "both layers, each element with its layer, annotator, assisted and provenance; "
+            "annotator:NAME: NAME's own labels"
+        ),
+    )
     exp.add_argument("--chunks", metavar="FILE", help="chunk JSONL (trec and beir)")
     exp.add_argument(
         "-o", "--output", default="-", metavar="PATH", help="default: stdout (beir: a folder)"
     )
     exp.set_defaults(handler=run_export)
+
+    from labeler.cli import team_cmd
+
+    team_cmd.register_gold(verbs, common)
 
     ls = verbs.add_parser(
         "list",
@@ -119,6 +147,8 @@ EXPORT_FORMATS = ("jsonl", "trec", "beir", "ragas")
 
 
 def run_import(args: argparse.Namespace) -> int:
+    if args.layer:
+        return _import_layer(args)
     if args.format != "jsonl":
         return _import_spans(args)
     from labeler.gold import import_gold_file
@@ -153,11 +183,66 @@ def run_import(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
     _report_removed(args, summary.removed, annotator)
+    if summary.layer_left_out:
+        print(
+            f"labeler: {shown}: {summary.layer_left_out} annotator-layer element(s) left out "
+            "(a gold set is its final layer; import an annotator's labels with --layer "
+            "--annotator NAME)",
+            file=sys.stderr,
+        )
+    if summary.not_adjudicated:
+        print(
+            f"labeler: {shown}: {summary.not_adjudicated} question(s) marked "
+            '"adjudicated": false (pending where they came from) imported with the final '
+            "elements they have; this gold set scores them",
+            file=sys.stderr,
+        )
     stale = f", {summary.stale} stale" if summary.stale else ""
     print(
         f"imported gold set {args.gold_set!r}: {summary.questions} questions, "
         f"{summary.elements} elements ({summary.reanchored} re-anchored, "
         f"{summary.repeated} repeated on their page{stale})"
+    )
+    return 0
+
+
+def _import_layer(args: argparse.Namespace) -> int:
+    """``gold import --layer``: the file as one annotator's own labels."""
+    from labeler.gold_layer import import_layer_file
+    from labeler.store import open_store, resolve_db
+
+    if args.format != "jsonl":
+        raise UsageError("--layer reads gold JSONL (--format jsonl)")
+    if args.annotator is None or not args.annotator.strip():
+        raise UsageError("--layer needs --annotator NAME (whose labels the file holds)")
+    if args.replace or args.force:
+        raise UsageError("--layer replaces the annotator's own labels by itself; drop --replace")
+    done = import_layer_file(
+        open_store(resolve_db(args.db)),
+        args.file,
+        args.gold_set,
+        annotator=args.annotator.strip(),
+        description=args.description,
+    )
+    shown = input_name(args.file)
+    for q in done.resolved:
+        for e in q.elements:
+            if e.reanchored:
+                print(
+                    f"labeler: {shown}:{q.line}: {e.doc}: offsets did not match the page; "
+                    f"re-anchored by text at {e.start}-{e.end}",
+                    file=sys.stderr,
+                )
+    if done.skipped:
+        print(
+            f"labeler: {shown}: {done.skipped} line(s) with nothing of {done.annotator}'s skipped",
+            file=sys.stderr,
+        )
+    made = " (new team gold set)" if done.created_set else ""
+    print(
+        f"imported {done.annotator}'s layer into {args.gold_set!r}{made}: {done.questions} "
+        f"questions ({done.created} created), {done.added} elements ({done.removed} earlier "
+        f"ones replaced), {done.done} marked done ({done.no_answer} with no answer)"
     )
     return 0
 
@@ -198,19 +283,29 @@ def run_export(args: argparse.Namespace) -> int:
         return _export_projection(args)
     if args.chunks is not None:
         raise UsageError(f"--chunks is for the trec and beir formats, not {args.format}")
+    if args.layer != "final" and args.format != "jsonl":
+        raise UsageError(f"--layer is for --format jsonl, not {args.format}")
     if args.format == "ragas":
         return _export_ragas(args)
-    from labeler.formats.gold_jsonl import gold_line_json
+    from labeler.formats.gold_jsonl import layer_line_json
     from labeler.store import open_store, resolve_db
-    from labeler.store.goldsets import export_gold_set
+    from labeler.store.team_export import export_layers, parse_layer
 
+    kind, who = parse_layer(args.layer)
     store = open_store(resolve_db(args.db))
-    stale = 0
+    stale = pending = 0
     with store.session() as session, open_output(args.output) as out:
-        for q in export_gold_set(session, args.gold_set):
+        for q in export_layers(session, args.gold_set, args.layer):
             stale += sum(e.stale for e in q.elements)
-            out.write(gold_line_json(q.external_id, q.text, q.elements, q.notes))
+            pending += q.pending
+            out.write(layer_line_json(q, kind, who))
             out.write("\n")
+    if pending and kind == "final":
+        print(
+            f'labeler: {pending} question(s) pending adjudication written with "adjudicated": '
+            "false (scoring leaves them out)",
+            file=sys.stderr,
+        )
     if stale:
         print(
             f'labeler: {stale} stale element(s) written with "status": "stale" (their page '

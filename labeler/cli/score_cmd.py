@@ -16,6 +16,7 @@ from labeler.gcpause import gc_paused
 
 if TYPE_CHECKING:
     from labeler.evaluate import ScoringSource
+    from scoring import RunScore
 
 FORMATS = ("table", "json", "markdown", "html")
 DEFAULT_LEVEL = 0.95  # scoring.intervals.DEFAULT_CONFIDENCE; not imported: the parser stays light
@@ -120,6 +121,15 @@ def _intervals(p: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def parse_score_layer(value: str) -> str:
+    """``final``, ``each`` or ``annotator:NAME`` (NAME not empty)."""
+    if value in ("final", "each"):
+        return value
+    if value.startswith("annotator:") and value[len("annotator:") :].strip():
+        return "annotator:" + value[len("annotator:") :].strip()
+    raise argparse.ArgumentTypeError(f"expected final, each or annotator:NAME, got {value!r}")
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gold-set", required=True, metavar="NAME")
     p.add_argument(
@@ -168,6 +178,18 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         help=f"quality gate: exit {BELOW_BAR} after the report when a named metric "
         "(hit@5, ...) is below its value",
     )
+    score.add_argument(
+        "--layer",
+        type=parse_score_layer,
+        default="final",
+        metavar="final|each|annotator:NAME",
+        help=(
+            "which labels to score against: final (default: the gold set; in a team gold set "
+            "its adjudicated final layer, pending questions left out and listed), "
+            "annotator:NAME (NAME's own labels on the questions NAME marked done), or each "
+            "(the final figures plus the headline metrics once per annotator)"
+        ),
+    )
     score.set_defaults(handler=run_score)
 
     compare = commands.add_parser(
@@ -213,6 +235,15 @@ def run_score(args: argparse.Namespace) -> int:
 def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
     from labeler.evaluate import evaluate
 
+    layer = getattr(args, "layer", "final")
+    annotator = layer[len("annotator:") :] if layer.startswith("annotator:") else None
+    if annotator is not None:
+        known = source.layer_annotators(args.gold_set)
+        if annotator not in known:
+            raise UsageError(
+                f"{annotator!r} marked no question of gold set {args.gold_set!r} done "
+                f"(annotators who did: {', '.join(known) or 'none'})"
+            )
     ev = evaluate(
         source,
         args.gold_set,
@@ -220,6 +251,7 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
         ks=args.k,
         threshold=args.threshold,
         jobs=args.jobs,
+        annotator=annotator,
     )
     result = ev.result
     unknown = [key for key, _ in args.fail_under if key not in result.metrics]
@@ -231,9 +263,28 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
 
         result = with_intervals(result, level=args.ci, resamples=args.bootstrap, seed=args.seed)
         ev = replace(ev, result=result)
+    layers: list[tuple[str, RunScore]] = []
+    if layer == "each":
+        layers.append(("final", result))
+        for name in source.layer_annotators(args.gold_set):
+            each = evaluate(
+                source,
+                args.gold_set,
+                args.run,
+                ks=args.k,
+                threshold=args.threshold,
+                jobs=args.jobs,
+                annotator=name,
+            )
+            layers.append((each.layer, each.result))
     with open_output(args.output) as out:
         if args.format == "json":
             data = ev.to_dict(per_query=True)
+            if layers:
+                data["layers"] = [
+                    {"layer": name, "queries": len(r.queries), "metrics": dict(r.metrics)}
+                    for name, r in layers
+                ]
             # json.dumps, not json.dump: only the one-shot path uses the C encoder; the
             # data is a fresh tree, so the encoder's cycle check is work for nothing
             out.write(json.dumps(data, ensure_ascii=False, check_circular=False))
@@ -241,19 +292,43 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
         elif args.format == "html":
             from labeler.report.html import score_html
 
-            out.write(score_html(result, stale_excluded=ev.stale_excluded, worst=args.worst))
+            out.write(
+                score_html(
+                    result,
+                    stale_excluded=ev.stale_excluded,
+                    worst=args.worst,
+                    pending=ev.pending,
+                    layers=layers,
+                )
+            )
         else:
             from labeler.report.score_report import score_report
 
             out.write(
                 score_report(
-                    result, fmt=args.format, stale_excluded=ev.stale_excluded, worst=args.worst
+                    result,
+                    fmt=args.format,
+                    stale_excluded=ev.stale_excluded,
+                    worst=args.worst,
+                    pending=ev.pending,
+                    layer=ev.layer,
                 )
             )
+            if layers:
+                out.write(_layers_section(args.format, layers, args.k[-1]))
     if args.per_query:
         with open_output(args.per_query) as out:
             for q in result.queries:
                 out.write(json.dumps(q.to_dict(), ensure_ascii=False) + "\n")
+            for qid in ev.pending:  # left out, and said so: pending adjudication
+                out.write(json.dumps({"query_id": qid, "pending": True}, ensure_ascii=False))
+                out.write("\n")
+    if ev.pending:
+        print(
+            f"labeler: {len(ev.pending)} question(s) pending adjudication left out "
+            "(listed in the report)",
+            file=sys.stderr,
+        )
     if result.missing_from_run:
         print(
             f"labeler: {len(result.missing_from_run)} question(s) missing from the run scored 0",
@@ -309,6 +384,17 @@ def compare_plan(runs: list[str], baseline: str | None) -> tuple[list[str], int]
     return names, names.index(baseline) if baseline is not None else 0
 
 
+def _layers_section(fmt: str, layers: list[tuple[str, RunScore]], k: int) -> str:
+    """The ``--layer each`` table as a text or Markdown section."""
+    from labeler.report.score_report import layer_rows
+    from labeler.report.tables import markdown_table, text_table
+
+    title = f"By layer (k = {k})"
+    if fmt == "markdown":
+        return f"\n## {title}\n\n{markdown_table(*layer_rows(layers, k))}\n"
+    return f"\n{title}\n{'=' * len(title)}\n\n{text_table(*layer_rows(layers, k))}\n"
+
+
 def run_compare(args: argparse.Namespace) -> int:
     from labeler.evaluate import open_source
     from labeler.store.location import resolve_db
@@ -355,4 +441,10 @@ def _run_compare(
             from labeler.report.score_report import comparisons_report
 
             out.write(comparisons_report(multi, fmt=args.format))
+    pending = scored[0].pending if scored else ()
+    if pending:
+        print(
+            f"labeler: {len(pending)} question(s) pending adjudication left out of every run",
+            file=sys.stderr,
+        )
     return 0

@@ -16,6 +16,15 @@ points, like the element's) of the clause a chunk must hold whole to count as Pa
 (see :mod:`scoring.classify`), inside the element: ``start <= s < e <= end``. It needs the
 element's own ``start``/``end``; when the importer re-anchors the element by its text, the
 key moves with it. Export writes it only for elements that have one.
+Team gold sets (see :mod:`labeler.store.team`) add optional fields, all read back on import:
+
+* on a question: ``"adjudicated"`` (bool; ``false`` on a question scoring leaves out because
+  its final layer is not settled), ``"adjudicated_by"``, ``"done_by"`` (the annotators who
+  marked it done) and ``"done"`` (bool: in a one-annotator export, whether they did);
+* on an element: ``"provenance"`` (``single``, ``unanimous``, ``majority``, ``adjudicated``,
+  or ``own`` for an annotator's label; export writes it when it is not ``single``),
+  ``"annotator"``, ``"layer"`` (``final`` or ``annotator``), ``"assisted"`` (bool) and
+  ``"accepted"`` (bool: an annotator's span that is in the final layer too).
 """
 
 from __future__ import annotations
@@ -24,14 +33,21 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from labeler.errors import InputError
 from labeler.formats.jsonlines import optional, read_objects, require
 from labeler.store.rows import StoredElement
 
+if TYPE_CHECKING:
+    from labeler.store.team_export import LayerQuestion
+
 OFFSET_UNIT = "codepoint"
 STATUSES = ("ok", "stale")
+#: element layers and provenances of team gold sets (the store's LAYERS and PROVENANCES)
+LAYERS = ("final", "annotator")
+FINAL_PROVENANCES = ("single", "unanimous", "majority", "adjudicated")
+OWN = "own"
 #: the largest grade: PostgreSQL's INTEGER column is 32-bit (SQLite's 64), the smaller bounds
 MAX_GRADE = 2**31 - 1
 
@@ -49,6 +65,10 @@ class GoldElementLine:
     stale: bool = False
     #: key span, page offsets inside ``[start, end)`` as written in the file
     key: tuple[int, int] | None = None
+    layer: str | None = None
+    annotator: str | None = None
+    provenance: str | None = None
+    assisted: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +80,9 @@ class GoldLine:
     query: str
     elements: tuple[GoldElementLine, ...]
     notes: str | None
+    adjudicated: bool | None = None
+    done_by: tuple[str, ...] | None = None
+    done: bool | None = None
 
 
 def read_gold(path: str | Path, *, allow_nul: bool = True) -> Iterator[GoldLine]:
@@ -89,7 +112,15 @@ def read_gold(path: str | Path, *, allow_nul: bool = True) -> Iterator[GoldLine]
         notes = optional(obj, "notes", str, path, number)
         raw_elements = require(obj, "elements", list, path, number)
         elements = tuple(_element(item, i, path, number) for i, item in enumerate(raw_elements))
-        yield GoldLine(number, qid, query, elements, notes)
+        adjudicated = optional(obj, "adjudicated", bool, path, number)
+        optional(obj, "adjudicated_by", str, path, number)
+        done = optional(obj, "done", bool, path, number)
+        done_by = optional(obj, "done_by", list, path, number)
+        if done_by is not None:
+            if not all(isinstance(name, str) and name.strip() for name in done_by):
+                raise InputError(path, "field 'done_by' must be a list of annotator names", number)
+            done_by = tuple(done_by)
+        yield GoldLine(number, qid, query, elements, notes, adjudicated, done_by, done)
 
 
 def _element(item: Any, index: int, path: str | Path, line: int) -> GoldElementLine:
@@ -131,7 +162,57 @@ def _element(item: Any, index: int, path: str | Path, line: int) -> GoldElementL
             line,
         )
     key = _key(item, where, start, end, path, line)
-    return GoldElementLine(doc, text, start, end, grade, stale, key)
+    layer = optional(item, "layer", str, path, line, where)
+    annotator = optional(item, "annotator", str, path, line, where)
+    provenance = optional(item, "provenance", str, path, line, where)
+    assisted = optional(item, "assisted", bool, path, line, where)
+    optional(item, "accepted", bool, path, line, where)
+    _check_team_fields(layer, annotator, provenance, path, line, where)
+    return GoldElementLine(
+        doc,
+        text,
+        start,
+        end,
+        grade,
+        stale,
+        key=key,
+        layer=layer,
+        annotator=annotator,
+        provenance=provenance,
+        assisted=assisted,
+    )
+
+
+def _check_team_fields(
+    layer: str | None,
+    annotator: str | None,
+    provenance: str | None,
+    path: str | Path,
+    line: int,
+    where: str,
+) -> None:
+    """The team fields of one element agree: a known layer; an annotator-layer element names
+    its annotator and has provenance ``own`` (or none); a final one a final provenance."""
+    if layer is not None and layer not in LAYERS:
+        raise InputError(
+            path, f"field {where}'layer' must be 'final' or 'annotator', got {layer!r}", line
+        )
+    if annotator is not None and not annotator.strip():
+        raise InputError(path, f"field {where}'annotator' is empty", line)
+    if layer == "annotator":
+        if annotator is None:
+            raise InputError(
+                path, f"{where[:-1]} is in the annotator layer but names no 'annotator'", line
+            )
+        if provenance not in (None, OWN):
+            raise InputError(
+                path, f"field {where}'provenance' of an annotator-layer element must be 'own'", line
+            )
+    elif provenance is not None and provenance not in FINAL_PROVENANCES:
+        allowed = ", ".join(FINAL_PROVENANCES)
+        raise InputError(
+            path, f"field {where}'provenance' must be one of {allowed}, got {provenance!r}", line
+        )
 
 
 def _key(
@@ -200,6 +281,56 @@ def gold_line_json(
         "notes": notes,
         "offset_unit": OFFSET_UNIT,
     }
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def layer_line_json(question: LayerQuestion, kind: str, annotator: str | None = None) -> str:
+    """One export line of ``gold export --layer``: ``kind`` ``final``, ``all`` or
+    ``annotator`` (see :mod:`labeler.store.team_export` and the module docstring).
+
+    ``final``: the v1 line, plus ``"provenance"`` (and the ``"annotator"`` who made the
+    element final) on an element that is not ``single``, and ``"adjudicated": false`` on a
+    pending question; a gold set without team work exports exactly as before. ``all``: every
+    element with its ``layer``, ``annotator``, ``assisted`` and ``provenance`` (annotator
+    layer: ``accepted``), the question with ``adjudicated``, ``adjudicated_by`` and
+    ``done_by``. ``annotator``: ``annotator``'s elements with ``annotator`` and
+    ``assisted``, the question with ``done`` (whether ``annotator`` marked it done).
+    """
+    written: list[dict[str, Any]] = []
+    for e in question.elements:
+        item: dict[str, Any] = {"doc": e.doc, "start": e.start, "end": e.end, "text": e.text}
+        item["grade"] = e.grade
+        if e.stale:
+            item["status"] = "stale"
+        if kind == "all":
+            item["layer"] = e.layer
+            item["annotator"] = e.annotator
+            item["assisted"] = e.assisted
+            item["provenance"] = e.provenance
+            if e.accepted is not None:
+                item["accepted"] = e.accepted
+        elif kind == "annotator":
+            item["annotator"] = e.annotator
+            item["assisted"] = e.assisted
+        elif e.provenance != "single":
+            item["provenance"] = e.provenance
+            item["annotator"] = e.annotator
+        written.append(item)
+    obj: dict[str, Any] = {
+        "query_id": question.external_id,
+        "query": question.text,
+        "elements": written,
+        "notes": question.notes,
+        "offset_unit": OFFSET_UNIT,
+    }
+    if kind == "all":
+        obj["adjudicated"] = question.adjudicated
+        obj["adjudicated_by"] = question.adjudicated_by
+        obj["done_by"] = list(question.done_by)
+    elif kind == "annotator":
+        obj["done"] = annotator in question.done_by
+    elif question.pending:
+        obj["adjudicated"] = False
     return json.dumps(obj, ensure_ascii=False)
 
 

@@ -7,7 +7,13 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from labeler.report.score_report import ci_note, comparison_note, flag_rows
+from labeler.report.score_report import (
+    ci_note,
+    comparison_note,
+    flag_rows,
+    layer_rows,
+    pending_note,
+)
 from labeler.report.tables import cell
 from scoring import (
     RunComparison,
@@ -116,8 +122,16 @@ def _page(title: str, body: str) -> str:
     )
 
 
-def score_html(result: RunScore, *, stale_excluded: int = 0, worst: int = 20) -> str:
-    """The score report as one HTML page."""
+def score_html(
+    result: RunScore,
+    *,
+    stale_excluded: int = 0,
+    worst: int = 20,
+    pending: Sequence[str] = (),
+    layers: Sequence[tuple[str, RunScore]] = (),
+) -> str:
+    """The score report as one HTML page (``pending``: questions left out, pending
+    adjudication; ``layers``: the ``--layer each`` table)."""
     k_max = result.ks[-1]
     chart = gap_chart(
         [
@@ -127,9 +141,16 @@ def score_html(result: RunScore, *, stale_excluded: int = 0, worst: int = 20) ->
         result.ks,
     )
     stale = f", {stale_excluded} stale elements left out" if stale_excluded else ""
+    if pending:
+        stale += f". {pending_note(pending)}"
+    by_layer = (
+        f"<h2>By layer (k = {k_max})</h2>" + html_table(*layer_rows(layers, k_max))
+        if layers
+        else ""
+    )
     body = (
         f'<p class="note">{len(result.queries)} questions scored, threshold '
-        f"{result.threshold}{stale}. The shaded band is Partial@k − Hit@k: answers the "
+        f"{escape(str(result.threshold))}{escape(stale)}. The shaded band is Partial@k − Hit@k: answers the "
         "retriever found but a chunk boundary cut.</p>"
         f"{chart}<h2>Metrics</h2>{html_table(*metric_table_rows(result))}"
         + (f'<p class="note">{escape(ci_note(result))}</p>' if result.ci is not None else "")
@@ -139,6 +160,7 @@ def score_html(result: RunScore, *, stale_excluded: int = 0, worst: int = 20) ->
         + html_table(*group_table(result, k_max))
         + "<h2>Flags</h2>"
         + html_table(*flag_rows(result))
+        + by_layer
         + f"<h2>Worst questions first (k = {k_max})</h2>"
         + html_table(*worst_table(result, k_max, limit=worst))
     )

@@ -54,17 +54,50 @@ def _renderer(fmt: str) -> tuple[Table, Callable[[str], str]]:
     return text_table, lambda title: f"{title}\n{'=' * len(title)}"
 
 
+#: the metrics ``score --layer each`` shows per layer (at the largest k)
+HEADLINE = ("hit", "partial", "mrr", "recall", "ndcg")
+
+
+def layer_rows(layers: Sequence[tuple[str, RunScore]], k: int) -> tuple[list[str], list[list[Any]]]:
+    """The ``--layer each`` table: one row per (layer name, result): questions scored and the
+    :data:`HEADLINE` metrics at ``k``."""
+    header = ["layer", "questions", *[f"{name}@{k}" for name in HEADLINE]]
+    rows = [
+        [name, len(result.queries), *[result.value(metric, k) for metric in HEADLINE]]
+        for name, result in layers
+    ]
+    return header, rows
+
+
+def pending_note(pending: Sequence[str], shown: int = 10) -> str:
+    """One line naming the pending questions left out (the first ``shown``)."""
+    ids = ", ".join(pending[:shown]) + (", ..." if len(pending) > shown else "")
+    return (
+        f"{len(pending)} question(s) pending adjudication, not scored "
+        f"(labeler adjudicate, or the TUI's review): {ids}"
+    )
+
+
 def score_report(
-    result: RunScore, *, fmt: str = "table", stale_excluded: int = 0, worst: int = 20
+    result: RunScore,
+    *,
+    fmt: str = "table",
+    stale_excluded: int = 0,
+    worst: int = 20,
+    pending: Sequence[str] = (),
+    layer: str = "final",
 ) -> str:
     """Metrics per k, the Partial−Hit gap with diagnosis counts, the n_gold breakdown at
-    the largest k, flag counts and the worst questions first."""
+    the largest k, flag counts and the worst questions first. A team gold set's pending
+    questions (left out) are named; a layer other than ``final`` is named in the title."""
     table, heading = _renderer(fmt)
     k_max = result.ks[-1]
+    title = f"{result.run} on {result.gold_set}"
     parts = [
-        heading(f"{result.run} on {result.gold_set}"),
+        heading(title if layer == "final" else f"{title} ({layer})"),
         f"{len(result.queries)} questions scored, threshold {result.threshold}"
-        + (f", {stale_excluded} stale elements left out" if stale_excluded else ""),
+        + (f", {stale_excluded} stale elements left out" if stale_excluded else "")
+        + (f"\n{pending_note(pending)}" if pending else ""),
         table(*metric_table_rows(result)),
         *([ci_note(result)] if result.ci is not None else []),
         heading("Partial − Hit gap"),

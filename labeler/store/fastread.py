@@ -17,6 +17,9 @@ from urllib.parse import quote
 
 from labeler.errors import StoreError, not_found
 from labeler.store.rows import (
+    LAYER_ANNOTATORS_SQL,
+    LAYER_ELEMENTS_SQL,
+    LAYER_QUESTIONS_SQL,
     LEAN_TEXT,
     PENDING_SQL,
     RUN_ROWS_SQL,
@@ -25,6 +28,7 @@ from labeler.store.rows import (
     StoredElement,
     StoredQuestion,
     group_run_rows,
+    layer_questions,
 )
 
 #: the schema version this reader understands; equal to ``migrations.SCHEMA_VERSION``
@@ -59,13 +63,30 @@ class SqliteReader:
     def close(self) -> None:
         self.conn.close()
 
-    def gold_questions(self, gold_set: str) -> Iterator[StoredQuestion]:
-        """Questions of ``gold_set`` in the order added, elements in label order."""
+    def _gold_set_id(self, gold_set: str) -> int:
         row = self.conn.execute("SELECT id FROM gold_set WHERE name = ?", (gold_set,)).fetchone()
         if row is None:
             names = [n for (n,) in self.conn.execute("SELECT name FROM gold_set ORDER BY name")]
             raise not_found("gold set", gold_set, names)
-        set_id = row[0]
+        return int(row[0])
+
+    def layer_questions(self, gold_set: str, annotator: str) -> list[StoredQuestion]:
+        """``annotator``'s layer of ``gold_set``: the questions they marked done, with their
+        own labels (see :func:`labeler.store.rows.layer_questions`)."""
+        params = {"g": self._gold_set_id(gold_set), "a": annotator}
+        return layer_questions(
+            self.conn.execute(LAYER_QUESTIONS_SQL, params),
+            self.conn.execute(LAYER_ELEMENTS_SQL, params),
+        )
+
+    def layer_annotators(self, gold_set: str) -> list[str]:
+        """The annotators who marked a question of ``gold_set`` done, by name."""
+        rows = self.conn.execute(LAYER_ANNOTATORS_SQL, {"g": self._gold_set_id(gold_set)})
+        return [name for (name,) in rows]
+
+    def gold_questions(self, gold_set: str) -> Iterator[StoredQuestion]:
+        """Questions of ``gold_set`` in the order added, elements in label order."""
+        set_id = self._gold_set_id(gold_set)
         elements: dict[int, list[StoredElement]] = {}
         for qid, doc, start, end, text, grade, status, key_start, key_end in self.conn.execute(
             'SELECT e.query_id, e.document_id, e.start, e."end", e.text, e.grade, e.status, '

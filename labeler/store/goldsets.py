@@ -26,6 +26,7 @@ from labeler.store.models import (
     ELEMENT_OK,
     ELEMENT_STALE,
     LAYER_FINAL,
+    PROVENANCE_SINGLE,
     AuditEntry,
     Document,
     Element,
@@ -50,6 +51,8 @@ class NewElement:
     stale: bool = False
     #: the key span in page offsets, inside ``[start, end)`` (checked by the caller)
     key: tuple[int, int] | None = None
+    provenance: str = PROVENANCE_SINGLE
+    assisted: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,6 +185,8 @@ def import_gold_set(
             "status": ELEMENT_STALE if e.stale else ELEMENT_OK,
             "key_start": e.key[0] if e.key is not None else None,
             "key_end": e.key[1] if e.key is not None else None,
+            "provenance": e.provenance,
+            "assisted": e.assisted,
         }
         for q in questions
         for e in q.elements

@@ -51,6 +51,46 @@ PENDING_SQL = (
 )
 """1 when question ``q`` of gold set ``g`` is pending (see :class:`StoredQuestion`)."""
 
+LAYER_QUESTIONS_SQL = (
+    "SELECT q.id, q.external_id, q.text, q.notes FROM query q "
+    "JOIN question_done d ON d.query_id = q.id "
+    "WHERE q.gold_set_id = :g AND d.annotator = :a ORDER BY q.id"
+)
+"""The questions of gold set ``:g`` annotator ``:a`` marked done (named parameters: the
+same text runs on sqlite3 and through SQLAlchemy)."""
+
+LAYER_ELEMENTS_SQL = (
+    'SELECT e.query_id, e.document_id, e.start, e."end", e.text, e.grade, e.status, '
+    "e.key_start, e.key_end "
+    "FROM element e JOIN query q ON q.id = e.query_id WHERE q.gold_set_id = :g "
+    "AND e.layer = 'annotator' AND e.annotator = :a ORDER BY e.query_id, e.id"
+)
+"""Annotator ``:a``'s own labels in gold set ``:g``, by question then label order."""
+
+LAYER_ANNOTATORS_SQL = (
+    "SELECT DISTINCT d.annotator FROM question_done d JOIN query q ON q.id = d.query_id "
+    "WHERE q.gold_set_id = :g ORDER BY d.annotator"
+)
+"""The annotators who marked a question of gold set ``:g`` done, by name."""
+
+
+def layer_questions(
+    questions: Iterable[tuple[int, str, str, str]],
+    elements: Iterable[tuple[int, str, int, int, str, int, str, int | None, int | None]],
+) -> list[StoredQuestion]:
+    """An annotator's layer as scoring reads a gold set: the rows of
+    :data:`LAYER_QUESTIONS_SQL` with their elements from :data:`LAYER_ELEMENTS_SQL` (none
+    pending: the annotator's own word on each)."""
+    by_query: dict[int, list[StoredElement]] = {}
+    for qid, doc, start, end, text, grade, status, key_start, key_end in elements:
+        by_query.setdefault(qid, []).append(
+            StoredElement(doc, start, end, text, grade, status != "ok", key_start, key_end)
+        )
+    return [
+        StoredQuestion(external_id, text, notes, tuple(by_query.get(qid, ())))
+        for qid, external_id, text, notes in questions
+    ]
+
 
 RunRows = dict[str, list[tuple[str, str | None, float | None]]]
 """Query id → ``(chunk text, doc, score)`` in rank order."""

@@ -1,0 +1,237 @@
+"""Team gold sets on the command line: ``labeler gold assign|progress|done`` and
+``labeler adjudicate --auto``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def parse_names(value: str) -> list[str]:
+    """``"a,b,c"`` → ``["a", "b", "c"]`` (blanks dropped, first occurrence kept)."""
+    names = list(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected comma-separated names, got {value!r}")
+    return names
+
+
+def register_gold(verbs: Any, common: argparse.ArgumentParser) -> None:
+    """``gold assign``, ``gold progress`` and ``gold done`` (under ``labeler gold``)."""
+    assign = verbs.add_parser(
+        "assign",
+        parents=[common],
+        help="assign a gold set's questions to annotators (makes it a team gold set)",
+        description=(
+            "Give each chosen question to --per-question annotators: the least loaded ones "
+            "(counting the questions already assigned to them), so loads stay within one of "
+            "each other; ties and the question order come from --seed, so the same command "
+            "plans the same. Existing assignments are never moved: re-running adds only "
+            "what is missing. --sample N takes N questions of the seeded order (a larger N "
+            "with the same seed extends a smaller one's sample)."
+        ),
+    )
+    assign.add_argument("--gold-set", required=True, metavar="NAME")
+    assign.add_argument("--annotators", required=True, type=parse_names, metavar="A,B,...")
+    assign.add_argument("--per-question", type=int, default=2, metavar="N", help="default 2")
+    assign.add_argument("--sample", type=int, default=None, metavar="N")
+    assign.add_argument("--seed", type=int, default=0, help="default 0")
+    assign.add_argument("--actor", default=None, help="recorded in the audit log (default: you)")
+    assign.set_defaults(handler=run_assign)
+
+    progress = verbs.add_parser(
+        "progress",
+        parents=[common],
+        help="per annotator: questions assigned, done, remaining; adjudicated and pending",
+    )
+    progress.add_argument("--gold-set", required=True, metavar="NAME")
+    progress.add_argument("--format", choices=("table", "json"), default="table")
+    progress.set_defaults(handler=run_progress)
+
+    done = verbs.add_parser(
+        "done",
+        parents=[common],
+        help="mark questions done by an annotator (or, with --undo, not done)",
+        description=(
+            "A done mark says the annotator finished the question: with their labels, or "
+            "with none (no answer on these pages). Audited and undoable."
+        ),
+    )
+    done.add_argument("--gold-set", required=True, metavar="NAME")
+    done.add_argument("--query", required=True, action="append", metavar="QUERY_ID")
+    done.add_argument("--annotator", default=None, help="default: you")
+    done.add_argument("--undo", action="store_true", help="remove the done mark")
+    done.set_defaults(handler=run_done)
+
+
+def register(commands: Any, common: argparse.ArgumentParser) -> None:
+    """``labeler adjudicate``."""
+    adj = commands.add_parser(
+        "adjudicate",
+        parents=[common],
+        help="accept the spans annotators agree on into a team gold set's final layer",
+        description=(
+            "For each question two or more annotators marked done and not adjudicated yet: "
+            "--auto unanimous accepts the spans every one of them chose exactly, --auto "
+            "majority those more than half chose (provenance unanimous or majority); the "
+            "question is marked adjudicated only when no span is left in dispute. Prints "
+            "what it did and, per question, the spans left for a person (the TUI's review "
+            "screen). Every step is audited under --actor and can be undone."
+        ),
+    )
+    adj.add_argument("--gold-set", required=True, metavar="NAME")
+    adj.add_argument("--auto", required=True, choices=("unanimous", "majority"))
+    adj.add_argument("--dry-run", action="store_true", help="say what would happen, change nothing")
+    adj.add_argument("--actor", default=None, help="recorded as the adjudicator (default: you)")
+    adj.set_defaults(handler=run_adjudicate)
+
+
+def run_assign(args: argparse.Namespace) -> int:
+    from labeler.identity import resolve_annotator
+    from labeler.store import open_store, resolve_db
+    from labeler.store.assign import assign_questions, team_progress
+
+    actor = resolve_annotator(args.actor)
+    store = open_store(resolve_db(args.db))
+    with store.write() as session:
+        plan = assign_questions(
+            session,
+            args.gold_set,
+            args.annotators,
+            per_question=args.per_question,
+            sample=args.sample,
+            seed=args.seed,
+            actor=actor,
+        )
+    with store.session() as session:
+        progress = team_progress(session, args.gold_set)
+    added: dict[str, int] = {}
+    for _, name in plan.add:
+        added[name] = added.get(name, 0) + 1
+    print(
+        f"gold set {args.gold_set!r}: {len(plan.add)} assignment(s) added over "
+        f"{plan.chosen} question(s) ({plan.already} had their {args.per_question} "
+        "annotators already)"
+    )
+    for person in progress.annotators:
+        if person.annotator in args.annotators:
+            print(
+                f"  {person.annotator}: +{added.get(person.annotator, 0)}, "
+                f"{person.assigned} assigned in all"
+            )
+    return 0
+
+
+def run_progress(args: argparse.Namespace) -> int:
+    from labeler.report.tables import text_table
+    from labeler.store import open_store, resolve_db
+    from labeler.store.assign import team_progress
+
+    store = open_store(resolve_db(args.db))
+    with store.session() as session:
+        progress = team_progress(session, args.gold_set)
+    if args.format == "json":
+        data = {
+            "gold_set": progress.gold_set,
+            "team": progress.team,
+            "questions": progress.questions,
+            "adjudicated": progress.adjudicated,
+            "pending": progress.pending,
+            "annotators": [
+                {
+                    "annotator": p.annotator,
+                    "assigned": p.assigned,
+                    "done": p.done,
+                    "no_answer": p.no_answer,
+                    "remaining": p.remaining,
+                }
+                for p in progress.annotators
+            ],
+        }
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    if not progress.team:
+        print(f"labeler: gold set {args.gold_set!r} has no team work yet", file=sys.stderr)
+    rows = [
+        [p.annotator, p.assigned, p.done, p.no_answer, p.remaining] for p in progress.annotators
+    ]
+    print(text_table(["annotator", "assigned", "done", "no answer", "remaining"], rows))
+    print(
+        f"\n{progress.questions} questions: {progress.adjudicated} adjudicated, "
+        f"{progress.pending} pending (not scored until adjudicated)"
+    )
+    return 0
+
+
+def run_done(args: argparse.Namespace) -> int:
+    from labeler.identity import resolve_annotator
+    from labeler.store import open_store, resolve_db
+    from labeler.store.labels import get_gold_set, get_query
+    from labeler.store.team import mark_done, unmark_done
+
+    annotator = resolve_annotator(args.annotator)
+    store = open_store(resolve_db(args.db))
+    changed = 0
+    with store.write() as session:
+        gs = get_gold_set(session, args.gold_set)
+        for external_id in args.query:
+            query = get_query(session, gs, external_id)
+            assert query.id is not None
+            if args.undo:
+                changed += unmark_done(session, query.id, annotator)
+            else:
+                mark_done(session, query.id, annotator)
+                changed += 1
+    what = "unmarked" if args.undo else "marked done"
+    print(f"{changed} question(s) {what} by {annotator} in {args.gold_set!r}")
+    return 0
+
+
+def _span(group: Any) -> str:
+    text = group.text if len(group.text) <= 60 else group.text[:59] + "…"
+    who = ", ".join(group.annotators) or "final only"
+    return f"{group.document_id} [{group.start}:{group.end}] {text!r} ({who})"
+
+
+def run_adjudicate(args: argparse.Namespace) -> int:
+    from labeler.identity import resolve_annotator
+    from labeler.store import open_store, resolve_db
+    from labeler.store.autoadjudicate import auto_adjudicate
+
+    actor = resolve_annotator(args.actor)
+    store = open_store(resolve_db(args.db))
+    opened = store.session() if args.dry_run else store.write()
+    with opened as session:
+        result = auto_adjudicate(
+            session, args.gold_set, args.auto, actor=actor, dry_run=args.dry_run
+        )
+        if args.dry_run:
+            session.rollback()
+    would = "would accept" if args.dry_run else "accepted"
+    settle = "would settle" if args.dry_run else "settled (marked adjudicated)"
+    print(
+        f"{args.auto}: {len(result.outcomes)} question(s) done by 2+ annotators; {would} "
+        f"{result.accepted} span(s); {settle} {result.settled} question(s)"
+        + (" [dry run: nothing changed]" if args.dry_run else "")
+    )
+    for outcome in result.outcomes:
+        if outcome.accepted or outcome.settled:
+            state = "adjudicated" if outcome.settled else "still disputed"
+            print(
+                f"  {outcome.query_id}: +{len(outcome.accepted)} span(s), {state} "
+                f"(done by {', '.join(outcome.done_by)})"
+            )
+    left = result.left
+    if left:
+        print(f"left for a person: {len(left)} question(s) (labeler tui: review screen)")
+        for outcome in left:
+            print(f"  {outcome.query_id} (done by {', '.join(outcome.done_by)}): disputed")
+            for group in outcome.disputed:
+                print(f"    {_span(group)}")
+    if result.waiting:
+        shown = ", ".join(result.waiting[:10]) + (", ..." if len(result.waiting) > 10 else "")
+        print(f"waiting for a second annotator's done mark: {len(result.waiting)} ({shown})")
+    if not result.outcomes and not result.waiting:
+        print(f"labeler: gold set {args.gold_set!r}: nothing left to adjudicate", file=sys.stderr)
+    return 0

@@ -1,0 +1,139 @@
+"""``gold import --layer``: a gold JSONL file as one annotator's own labels, all or nothing.
+
+Which parts of the file are the annotator's:
+
+* an element with a ``"layer"`` field (an ``--layer all`` export) counts only when it is in
+  the annotator layer and its ``"annotator"`` is the one importing; every other element
+  (no ``"layer"``: a plain or ``--layer final`` file, or ``annotator:NAME`` export) counts;
+* a question is marked done by the annotator unless the line says ``"done": false`` (their
+  labels are then replaced and their done mark removed) or has a ``"done_by"`` list
+  without them; a line with such a list and none of their elements (another annotator's
+  question in an ``all`` export) is skipped.
+
+Every line is parsed and every element anchored in its page before anything is written;
+the writes then run in one transaction, and a refusal there names the file and line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from labeler.errors import InputError, LabelerError
+from labeler.formats.gold_jsonl import GoldLine, read_gold
+from labeler.gold import ResolvedQuestion, resolve_lines
+
+if TYPE_CHECKING:
+    from labeler.store import Store
+
+
+@dataclass(frozen=True)
+class LayerImport:
+    """What a layer import did: the annotator's questions read (``questions``), how many
+    were created, elements removed (their earlier labels) and added, questions marked done
+    and done with no answer, and lines skipped (not theirs)."""
+
+    gold_set: str
+    annotator: str
+    created_set: bool
+    questions: int
+    created: int
+    removed: int
+    added: int
+    done: int
+    no_answer: int
+    skipped: int
+    resolved: tuple[ResolvedQuestion, ...]
+
+
+def own_part(line: GoldLine, annotator: str) -> tuple[GoldLine, bool] | None:
+    """``line`` cut to ``annotator``'s elements, and whether they did the question; None when
+    the line is not theirs at all (see the module docstring)."""
+    kept = tuple(
+        e
+        for e in line.elements
+        if e.layer is None or (e.layer == "annotator" and e.annotator == annotator)
+    )
+    done = line.done is not False and (line.done_by is None or annotator in line.done_by)
+    if not kept and line.done_by is not None and annotator not in line.done_by:
+        return None
+    return replace(line, elements=kept), done
+
+
+def import_layer_file(
+    store: Store, path: str | Path, gold_set: str, *, annotator: str, description: str = ""
+) -> LayerImport:
+    """Import ``path`` as ``annotator``'s layer of gold set ``gold_set`` (created when
+    missing; made a team gold set). :class:`InputError` naming the line on any problem,
+    the database then unchanged."""
+    from labeler.store.goldsets import page_texts
+    from labeler.store.layer_write import OwnSpan, team_gold_set, write_own_labels
+    from labeler.store.postgres import text_holds_nul
+
+    if not annotator.strip():
+        raise InputError(path, "--layer needs an --annotator name")
+    lines: list[GoldLine] = []
+    done_of: dict[str, bool] = {}
+    skipped = 0
+    for line in read_gold(path, allow_nul=text_holds_nul(store.engine)):
+        part = own_part(line, annotator)
+        if part is None:
+            skipped += 1
+            continue
+        for i, element in enumerate(part[0].elements):
+            if element.stale:
+                raise InputError(
+                    path,
+                    f"elements[{i}] is stale: an annotator's own labels must be on the page "
+                    "as it is now (re-anchor it first)",
+                    line.line,
+                )
+        lines.append(part[0])
+        done_of[line.query_id] = part[1]
+    with store.session() as session:
+        cache: dict[str, str | None] = {}
+
+        def page_of(doc: str) -> str | None:
+            if doc not in cache:
+                cache[doc] = page_texts(session, [doc]).get(doc)
+            return cache[doc]
+
+        resolved = tuple(resolve_lines(lines, path, page_of))
+    created = removed = added = done = no_answer = 0
+    with store.write() as session:
+        gs, created_set = team_gold_set(session, gold_set, description)
+        for q in resolved:
+            try:
+                result = write_own_labels(
+                    session,
+                    gs,
+                    q.query_id,
+                    [OwnSpan(e.doc, e.start, e.end, e.grade, e.assisted) for e in q.elements],
+                    annotator=annotator,
+                    done=done_of[q.query_id],
+                    text=q.query,
+                    notes=q.notes or "",
+                )
+            except InputError:
+                raise
+            except LabelerError as err:
+                raise InputError(path, str(err), q.line) from None
+            created += result.created
+            removed += result.removed
+            added += result.added
+            done += result.done
+            no_answer += result.done and not q.elements
+    return LayerImport(
+        gold_set,
+        annotator,
+        created_set,
+        len(resolved),
+        created,
+        removed,
+        added,
+        done,
+        no_answer,
+        skipped,
+        resolved,
+    )
