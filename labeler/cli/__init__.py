@@ -17,6 +17,7 @@ from typing import NoReturn
 
 from labeler import __version__
 from labeler.cli import (
+    annotators_cmd,
     chunks_cmd,
     correctness_cmd,
     demo_cmd,
@@ -26,6 +27,7 @@ from labeler.cli import (
     ingest_cmd,
     run_cmd,
     score_cmd,
+    serve_cmd,
     tui_cmd,
 )
 from labeler.cli.output import STDOUT
@@ -69,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     score_cmd.register(commands, common)
     correctness_cmd.register(commands, common)
     tui_cmd.register(commands, common)
+    serve_cmd.register(commands, common)
+    annotators_cmd.register(commands, common)
     demo_cmd.register(commands, common)
     doctor_cmd.register(commands, common)
     return parser

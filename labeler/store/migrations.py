@@ -440,6 +440,35 @@ def _v5_remove_duplicates(conn: Connection) -> None:
 # Existing pages get NULL ("not computed yet"); re-ingesting them fills the column.
 _V6_SQL = ("ALTER TABLE document ADD COLUMN blocks TEXT",)
 
+#: the schema version whose step adds the ``annotator`` table (``labeler serve``'s links)
+ANNOTATORS_VERSION = 7
+
+# Version 7: annotators of `labeler serve`, each with the SHA-256 of their link's token.
+_V7_SQLITE = (
+    """CREATE TABLE annotator (
+    id INTEGER NOT NULL,
+    name VARCHAR NOT NULL,
+    token_hash VARCHAR NOT NULL,
+    created_at DATETIME NOT NULL,
+    revoked_at DATETIME,
+    PRIMARY KEY (id),
+    UNIQUE (name),
+    UNIQUE (token_hash)
+)""",
+)
+_V7_POSTGRESQL = (
+    """CREATE TABLE annotator (
+    id SERIAL NOT NULL,
+    name VARCHAR NOT NULL,
+    token_hash VARCHAR NOT NULL,
+    created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    revoked_at TIMESTAMP WITH TIME ZONE,
+    PRIMARY KEY (id),
+    UNIQUE (name),
+    UNIQUE (token_hash)
+)""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -466,6 +495,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         DialectSQL(sqlite=_V5_INDEX, postgresql=_V5_INDEX, first=_v5_remove_duplicates),
     ),
     Migration(6, "page block starts", DialectSQL(sqlite=_V6_SQL, postgresql=_V6_SQL)),
+    Migration(
+        ANNOTATORS_VERSION,
+        "annotators and their link tokens",
+        DialectSQL(sqlite=_V7_SQLITE, postgresql=_V7_POSTGRESQL),
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version
