@@ -27,6 +27,7 @@ REPO = Path(__file__).resolve().parents[2]
 PAGE = "A second page about write-ahead logging. WAL mode lets readers continue."
 WAL = "WAL mode lets readers continue."  # PAGE[41:72]
 POLICY = "Intro. The index is never the source of record. Outro."
+RECORD = "The index is never the source of record."  # POLICY[7:47]
 #: generous bound on waiting for a process or a page (a loaded CI machine); never asserted on
 PATIENCE = 90.0
 

@@ -15,6 +15,7 @@ from _serve_support import (
     CAPTURE,
     CHROMIUM,
     PATIENCE,
+    RECORD,
     WAL,
     command_line,
     environment,
@@ -63,23 +64,23 @@ def elements(db: str) -> list[tuple[str, str, str, str]]:
         return sorted(tuple(r) for r in rows)  # type: ignore[misc]
 
 
-def attach_wal_sentence(page: object) -> None:
-    """F3, search "readers", enter (the page opens at the match), ``s`` (the sentence),
-    ``a`` (attach to the current question, q1)."""
+def attach_sentence(page: object, word: str, length: int) -> None:
+    """F3, search ``word``, enter (the page opens at the match), ``s`` (its sentence, of
+    ``length`` characters), ``a`` (attach to the current question, q1)."""
     keyboard = page.keyboard  # type: ignore[attr-defined]
     page.click("#terminal")  # type: ignore[attr-defined]
     mark = frame_count(page)
     keyboard.press("F3")
     wait_for_text(page, "search", mark)
     mark = frame_count(page)
-    keyboard.type("readers")
-    wait_for_text(page, "WAL mode", mark)  # the result, with the matching text
+    keyboard.type(word)
+    wait_for_text(page, word, mark)  # the result, with the matching text
     mark = frame_count(page)
     keyboard.press("Enter")
     wait_for_text(page, "Attach", mark)  # the page screen's footer
     mark = frame_count(page)
     keyboard.press("s")
-    wait_for_text(page, "31 chars", mark)
+    wait_for_text(page, f"{length} chars", mark)
     keyboard.press("a")
 
 
@@ -93,7 +94,7 @@ def test_annotator_link_labels_under_their_name(browser: object, db_url: str) ->
         argv, env = command_line(child), environment(child)
         assert env["LABELER_ANNOTATOR"] == "alice" and env["LABELER_DB"] == db_url
         assert argv[-3:] == ["-m", "labeler", "tui"]  # no name, database or token
-        attach_wal_sentence(page)
+        attach_sentence(page, "readers", len(WAL))
         wait_until("the element in the database", lambda: elements(db_url) != [])
         assert elements(db_url) == [("q1", "wal.html", WAL, "alice")]
         page.context.close()  # type: ignore[attr-defined]
@@ -163,32 +164,26 @@ def test_two_annotators_at_once_each_write_under_their_own_name(
         wait_for_text(bob, "demo · bob")
         names = sorted(environment(pid)["LABELER_ANNOTATOR"] for pid in served.children())
         assert names == ["alice", "bob"]
-        attach_wal_sentence(alice)
-        wait_until("alice's element", lambda: len(elements(db_url)) == 1)
-        # bob labels q2 (".": next question) with the same sentence
-        bob.click("#terminal")  # type: ignore[attr-defined]
-        mark = frame_count(bob)
-        bob.keyboard.press("Period")  # type: ignore[attr-defined]
-        wait_for_text(bob, "q2", mark)
-        attach_wal_sentence(bob)
-        wait_until("bob's element", lambda: len(elements(db_url)) == 2)
+        attach_sentence(alice, "readers", len(WAL))
+        attach_sentence(bob, "record", len(RECORD))
+        wait_until("both elements", lambda: len(elements(db_url)) == 2)
     assert elements(db_url) == [
+        ("q1", "policy.html", RECORD, "bob"),
         ("q1", "wal.html", WAL, "alice"),
-        ("q2", "wal.html", WAL, "bob"),
     ]
 
 
 @pytest.mark.backends("sqlite")
 def test_session_cap_and_idle_timeout(browser: object, db_url: str) -> None:
     tokens = seed(db_url, ("alice", "bob"))
-    with serve(db_url, "--max-sessions", "1", "--idle-timeout", "3") as served:
+    with serve(db_url, "--max-sessions", "1", "--idle-timeout", "15") as served:
         alice = open_link(browser, served.link(tokens["alice"]))
         wait_for_text(alice, "demo · alice")
         bob = open_link(browser, served.link(tokens["bob"]))
         assert "All sessions in use" in bob.content()  # type: ignore[attr-defined]
         assert "at most 1 at once" in bob.content()  # type: ignore[attr-defined]
         assert len(served.children()) == 1
-        # no input for 3 s: alice's session ends and its process with it
+        # no input for 15 s: alice's session ends and its process with it
         alice.wait_for_url("**/ended?why=idle")  # type: ignore[attr-defined]
         wait_until("the idle session's process to end", lambda: served.children() == [])
         bob.goto(served.url + "/")  # type: ignore[attr-defined]
