@@ -22,7 +22,7 @@ from pathlib import Path
 from labeler.store import add_query, create_gold_set, open_store, upsert_document
 from labeler.store.annotators import add_annotator
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("LABELER_CHROMIUM", "/usr/bin/chromium")
 REPO = Path(__file__).resolve().parents[2]
 PAGE = "A second page about write-ahead logging. WAL mode lets readers continue."
 WAL = "WAL mode lets readers continue."  # PAGE[41:72]

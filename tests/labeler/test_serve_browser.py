@@ -58,7 +58,7 @@ def elements(db: str) -> list[tuple[str, str, str, str]]:
     """Every element: (question, page, text, annotator), sorted."""
     with open_store(db) as store, store.session() as s:
         rows = s.connection().exec_driver_sql(
-            'SELECT q.external_id, e.document_id, e.text, e.annotator FROM element AS e '
+            "SELECT q.external_id, e.document_id, e.text, e.annotator FROM element AS e "
             'JOIN "query" AS q ON q.id = e.query_id'
         )
         return sorted(tuple(r) for r in rows)  # type: ignore[misc]
