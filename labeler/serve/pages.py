@@ -52,6 +52,11 @@ UNAUTHORIZED = message_page(
     "missing, mistyped, revoked or replaced by a newer one: ask for a new link.",
 )
 
+UNAVAILABLE = message_page(
+    "Database unavailable",
+    "The server cannot reach its database just now. Your work is saved; try again shortly.",
+)
+
 
 def full_page(limit: int) -> str:
     """The page shown when all ``limit`` sessions are in use."""

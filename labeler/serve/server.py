@@ -46,7 +46,7 @@ from aiohttp.web_response import StreamResponse
 from sqlmodel import Session as DbSession
 
 from labeler.serve.children import LabelerAppService, child_command, child_environment
-from labeler.serve.pages import UNAUTHORIZED, ended_page, full_page, terminal_page
+from labeler.serve.pages import UNAUTHORIZED, UNAVAILABLE, ended_page, full_page, terminal_page
 from labeler.serve.sessions import Session, Sessions
 from labeler.store import Store
 from labeler.store.annotators import active_hashes, annotator_for_token, token_hash
@@ -116,10 +116,17 @@ class LabelerServer:
         return await asyncio.get_running_loop().run_in_executor(self._db, run)
 
     async def _identify(self, token: str | None) -> str | None:
-        """The active annotator whose token is ``token``, else None."""
+        """The active annotator whose token is ``token``, else None; a database that cannot
+        answer is a 503 page (the error's text, which may quote the query, is not shown)."""
         if not token:
             return None
-        return await self._read(lambda s: annotator_for_token(s, token))
+        try:
+            return await self._read(lambda s: annotator_for_token(s, token))
+        except Exception as err:  # the database is down: say so, never with the query
+            log.warning("cannot read annotators: %s", type(err).__name__)
+            raise web.HTTPServiceUnavailable(
+                text=UNAVAILABLE, content_type="text/html", headers=PAGE_HEADERS
+            ) from None
 
     def make_app(self) -> web.Application:
         app = web.Application()
@@ -267,7 +274,7 @@ class LabelerServer:
             try:
                 hashes = await self._read(active_hashes)
             except Exception as err:  # a database hiccup: keep sessions, try again
-                log.warning("cannot read annotators: %s", err)
+                log.warning("cannot read annotators: %s", type(err).__name__)
                 continue
             for session, why in self.sessions.expired(hashes.keys(), loop.time()):
                 log.info("ending session of %s (%s)", session.annotator, why)

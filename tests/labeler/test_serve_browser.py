@@ -142,6 +142,12 @@ def test_no_token_bad_token_revoked_token_get_401_and_start_nothing(
         assert "Not signed in" in open_link(browser, served.link(tokens["alice"])).content()  # type: ignore[attr-defined]
         page = open_link(browser, served.link(fresh))
         wait_for_text(page, "demo · alice")
+        # another site's page cannot open a session with alice's cookie
+        foreign = page.context.request.get(  # type: ignore[attr-defined]
+            served.url + "/ws", headers={"Origin": "http://elsewhere.example"}
+        )
+        assert foreign.status == 403
+        assert len(served.children()) == 1
     for token in (*tokens.values(), fresh):
         assert token not in served.log
 
