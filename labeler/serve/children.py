@@ -1,8 +1,8 @@
 """The TUI process behind one browser session.
 
-:class:`LabelerAppService` is textual-serve's :class:`AppService` with two changes: the
-child is started with ``exec`` (an argument list, no shell), and its environment carries
-who is labelling and where: ``LABELER_ANNOTATOR`` (read by the TUI as its ``--annotator``)
+:class:`LabelerAppService` is textual-serve's :class:`AppService` with three changes: the
+child is started with ``exec`` (an argument list, no shell), its end (a crash included) ends
+the session, and its environment carries who is labelling and where: ``LABELER_ANNOTATOR`` (read by the TUI as its ``--annotator``)
 and ``LABELER_DB`` (its ``--db``, which may hold a PostgreSQL password). Its command line
 is ``python -m labeler tui [--gold-set NAME]``: neither name nor database nor any token
 shows in a process listing.
@@ -55,6 +55,13 @@ class LabelerAppService(AppService):
         )
         self.argv = argv
         self.extra_env = extra_env
+
+    async def run(self) -> None:
+        """Relay the process's output until it ends, then close the browser's socket (a
+        process that failed to start, or crashed, ends the session instead of leaving the
+        page waiting)."""
+        await super().run()
+        await self.remote_close()
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
         environment = self._build_environment(width=width, height=height)

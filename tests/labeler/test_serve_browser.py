@@ -7,6 +7,8 @@ stored is read back from the database.
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -192,5 +194,13 @@ def test_session_cap_and_idle_timeout(browser: object, db_url: str) -> None:
         # no input for 15 s: alice's session ends and its process with it
         alice.wait_for_url("**/ended?why=idle")  # type: ignore[attr-defined]
         wait_until("the idle session's process to end", lambda: served.children() == [])
+        bob.goto(served.url + "/")  # type: ignore[attr-defined]
+        wait_for_text(bob, "demo · bob")
+        # a TUI process that dies ends its session: the page says so, the slot is free
+        [child] = served.children()
+        os.kill(child, signal.SIGKILL)
+        bob.wait_for_selector("body.-closed")  # type: ignore[attr-defined]
+        assert "Session ended" in bob.inner_text("body")  # type: ignore[attr-defined]
+        wait_until("the dead session's slot to be free", lambda: served.children() == [])
         bob.goto(served.url + "/")  # type: ignore[attr-defined]
         wait_for_text(bob, "demo · bob")
