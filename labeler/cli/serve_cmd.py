@@ -59,7 +59,8 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
-    from labeler.serve.server import ServeConfig, configure_logging, serve
+    from labeler.serve.listen import configure_logging, serve
+    from labeler.serve.server import ServeConfig
     from labeler.serve.sessions import default_max_sessions
     from labeler.store import open_store, resolve_db
     from labeler.store.annotators import list_annotators

@@ -9,7 +9,7 @@ are textual-serve's ``static/`` files and :class:`~textual_serve.app_service.App
 * ``GET /``: with a valid cookie, the terminal page (503 when every session is in use);
   without, 401.
 * ``GET /ws``: the websocket. Needs the cookie (401 before any upgrade otherwise) and, when
-  the browser sends an ``Origin``, the same host. Starts ``python -m labeler tui`` with
+  the browser sends an ``Origin``, this server's host (or ``--public-url``'s). Starts ``python -m labeler tui`` with
   the annotator's name and the database in its environment (``LABELER_ANNOTATOR``,
   ``LABELER_DB``), never on its command line, which holds no secret at all.
 * ``GET /ended?why=...``: where a browser is sent when the server ends its session.
@@ -20,8 +20,8 @@ than ``idle_timeout`` (see :mod:`labeler.serve.sessions`). Any number of servers
 one PostgreSQL database: a cookie is checked against the database on every request, so a
 load balancer may send each request to any of them (a websocket stays on one).
 
-The access log shows method, path (never the query string), status and size; cookies and
-tokens are never logged or echoed.
+Cookies and tokens are never logged or echoed (see :mod:`labeler.serve.listen` for the
+access log).
 """
 
 from __future__ import annotations
@@ -29,8 +29,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import socket
-import sys
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -40,9 +38,6 @@ from urllib.parse import urlsplit
 
 import textual_serve
 from aiohttp import WSMsgType, web
-from aiohttp.abc import AbstractAccessLogger
-from aiohttp.web_request import BaseRequest
-from aiohttp.web_response import StreamResponse
 from sqlmodel import Session as DbSession
 
 from labeler.serve.children import LabelerAppService, child_command, child_environment
@@ -77,20 +72,6 @@ class ServeConfig:
     max_sessions: int
     idle_timeout: float
     check_interval: float = 1.0
-
-
-class PathOnlyAccessLogger(AbstractAccessLogger):
-    """One access-log line per request without the query string (where a token travels)."""
-
-    def log(self, request: BaseRequest, response: StreamResponse, time: float) -> None:
-        self.logger.info(
-            "%s %s %s %s %.3fs",
-            request.remote,
-            request.method,
-            request.path,
-            response.status,
-            time,
-        )
 
 
 def _page(text: str, status: int = 200) -> web.Response:
@@ -177,6 +158,12 @@ class LabelerServer:
     async def handle_ended(self, request: web.Request) -> web.Response:
         return _page(ended_page(request.query.get("why", "")))
 
+    def _own_hosts(self, request: web.Request) -> set[str]:
+        """The ``host[:port]`` a page of ours is served from: the request's ``Host``, and
+        ``--public-url``'s (a proxy that does not pass ``Host`` on)."""
+        public = self.config.public_url
+        return {request.host} | ({urlsplit(public).netloc} if public else set())
+
     def _secure(self, request: web.Request) -> bool:
         public = self.config.public_url
         return public.startswith("https:") if public else request.secure
@@ -195,7 +182,7 @@ class LabelerServer:
         if name is None or token is None:
             return _page(UNAUTHORIZED, 401)
         origin = request.headers.get("Origin")
-        if origin is not None and urlsplit(origin).netloc != request.host:
+        if origin is not None and urlsplit(origin).netloc not in self._own_hosts(request):
             return _page(UNAUTHORIZED, 403)
         ws = web.WebSocketResponse(heartbeat=15)
         await ws.prepare(request)
@@ -309,49 +296,3 @@ def _int(value: object, default: int) -> int:
         return max(1, min(int(str(value)), 1000))
     except ValueError:
         return default
-
-
-def bind(host: str, port: int) -> socket.socket:
-    """A listening TCP socket on ``host:port`` (``port`` 0: any free port)."""
-    info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-    sock = socket.socket(info[0], socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(info[4])
-    sock.listen(128)
-    sock.setblocking(False)
-    return sock
-
-
-async def serve(store: Store, config: ServeConfig, announce: Callable[[str], None]) -> None:
-    """Serve until SIGINT or SIGTERM; ``announce`` receives the address line once listening."""
-    import signal
-
-    server = LabelerServer(store, config)
-    runner = web.AppRunner(
-        server.make_app(), access_log_class=PathOnlyAccessLogger, handle_signals=False
-    )
-    await runner.setup()
-    sock = bind(config.host, config.port)
-    site = web.SockSite(runner, sock)
-    await site.start()
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    announce(f"http://{shown}:{port}")
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        await runner.cleanup()
-
-
-def configure_logging() -> None:
-    """Log lines (access log and sessions) to stderr, one per event."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("labeler serve: %(asctime)s %(message)s", "%H:%M:%S"))
-    for name in ("labeler.serve", "aiohttp.access", "textual-serve"):
-        logger = logging.getLogger(name)
-        logger.addHandler(handler)
-        logger.setLevel(logging.INFO)

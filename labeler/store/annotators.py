@@ -19,7 +19,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from labeler.errors import StoreError, UsageError
+from labeler.errors import StoreError, UsageError, not_found
 from labeler.store.models import Annotator, utcnow
 
 #: random bytes in a token (256 bits; the issue asks for at least 128)
@@ -67,8 +67,7 @@ def _find(s: Session, name: str) -> Annotator:
     row = s.exec(select(Annotator).where(Annotator.name == name)).first()
     if row is None:
         names = s.exec(select(Annotator.name).order_by(col(Annotator.name))).all()
-        known = ", ".join(names) if names else "none yet"
-        raise StoreError(f"no annotator {name!r} (annotators: {known})")
+        raise not_found("annotator", name, names)
     return row
 
 

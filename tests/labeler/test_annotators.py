@@ -92,7 +92,7 @@ def test_refusals_leave_the_database_as_it_was(store: Store, db_url: str) -> Non
             add_annotator(s, bad)
     with pytest.raises(StoreError, match="exists already"), store.write() as s:
         add_annotator(s, "alice")
-    missing = r"no annotator 'bob' \(annotators: alice\)"
+    missing = r"no annotator 'bob' in the database \(annotators: alice\)"
     with pytest.raises(StoreError, match=missing), store.write() as s:
         revoke(s, "bob")
     assert every_value(db_url) == before
