@@ -31,6 +31,7 @@ ingest: $(STAMP)
 
 test: $(TEST_STAMP)
 	scripts/ensure-jsoup
+	scripts/ensure-chromium
 	scripts/test-postgres run $(BIN)/python -m pytest -q  # throwaway PostgreSQL, stopped after
 
 lint: $(TEST_STAMP)

@@ -73,6 +73,10 @@ class ExtractError(LabelerError):
     """Page text could not be extracted (unknown profile or engine, undecodable input)."""
 
 
+class ServeError(LabelerError):
+    """``labeler serve`` cannot start (the address is taken or not this machine's)."""
+
+
 class StoreError(LabelerError):
     """The database is unusable: cannot be opened, wrong schema version, locked too long."""
 

@@ -18,6 +18,7 @@ from typing import NoReturn
 from labeler import __version__
 from labeler.cli import (
     agreement_cmd,
+    annotators_cmd,
     chunks_cmd,
     correctness_cmd,
     demo_cmd,
@@ -28,6 +29,7 @@ from labeler.cli import (
     ingest_cmd,
     run_cmd,
     score_cmd,
+    serve_cmd,
     team_cmd,
     tui_cmd,
 )
@@ -75,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     correctness_cmd.register(commands, common)
     tui_cmd.register(commands, common)
     agreement_cmd.register(commands, common)
+    serve_cmd.register(commands, common)
+    annotators_cmd.register(commands, common)
     demo_cmd.register(commands, common)
     doctor_cmd.register(commands, common)
     return parser

@@ -509,6 +509,35 @@ _V8_SQL = (
     f"ALTER TABLE element ADD COLUMN key_end INTEGER CONSTRAINT ck_element_key CHECK ({KEY_CHECK})",
 )
 
+#: the schema version whose step adds the ``annotator`` table (``labeler serve``'s links)
+ANNOTATORS_VERSION = 9
+
+# Version 9: annotators of `labeler serve`, each with the SHA-256 of their link's token.
+_V9_SQLITE = (
+    """CREATE TABLE annotator (
+    id INTEGER NOT NULL,
+    name VARCHAR NOT NULL,
+    token_hash VARCHAR NOT NULL,
+    created_at DATETIME NOT NULL,
+    revoked_at DATETIME,
+    PRIMARY KEY (id),
+    UNIQUE (name),
+    UNIQUE (token_hash)
+)""",
+)
+_V9_POSTGRESQL = (
+    """CREATE TABLE annotator (
+    id SERIAL NOT NULL,
+    name VARCHAR NOT NULL,
+    token_hash VARCHAR NOT NULL,
+    created_at TIMESTAMP WITH TIME ZONE NOT NULL,
+    revoked_at TIMESTAMP WITH TIME ZONE,
+    PRIMARY KEY (id),
+    UNIQUE (name),
+    UNIQUE (token_hash)
+)""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -541,6 +570,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         DialectSQL(sqlite=_V7_SQLITE, postgresql=_V7_POSTGRESQL),
     ),
     Migration(KEYS_VERSION, "element key spans", DialectSQL(sqlite=_V8_SQL, postgresql=_V8_SQL)),
+    Migration(
+        ANNOTATORS_VERSION,
+        "annotators and their link tokens",
+        DialectSQL(sqlite=_V9_SQLITE, postgresql=_V9_POSTGRESQL),
+    ),
 )
 
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -324,6 +324,23 @@ class AuditEntry(SQLModel, table=True):
     reverts: int | None = Field(default=None)
 
 
+class Annotator(SQLModel, table=True):
+    """Someone who labels through ``labeler serve``: a name and the hash of their secret link.
+
+    Added by schema version 9 (see :mod:`labeler.store.annotators`). ``token_hash`` is the
+    hex SHA-256 of the link's token (the token itself is never stored); ``revoked_at`` is set
+    by ``labeler annotators revoke`` (NULL: the link works).
+    """
+
+    __tablename__ = "annotator"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True)
+    token_hash: str = Field(unique=True)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+    revoked_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
 class SchemaVersion(SQLModel, table=True):
     """One row per applied migration step; the schema version is the highest ``version``."""
 

@@ -55,6 +55,8 @@ def _command_lines(tmp: Path) -> list[list[str]]:
         ],
         ["correctness", "--schema"],
         ["doctor"],
+        ["annotators", "add", "ana"],
+        ["annotators", "list"],
     ]
 
 
@@ -96,7 +98,7 @@ BAD_URLS = {
 def test_no_failure_prints_the_password(
     db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    lines = [*_command_lines(tmp_path), ["tui"]]
+    lines = [*_command_lines(tmp_path), ["tui"], ["serve", "--port", "0"]]
     lines.remove(["correctness", "--schema"])  # never opens the database
     (tmp_path / "chunks.jsonl").write_text("", encoding="utf-8")
     for line in lines:

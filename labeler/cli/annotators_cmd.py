@@ -1,0 +1,126 @@
+"""``labeler annotators add|list|revoke|rotate``: who may label through ``labeler serve``.
+
+``add`` and ``rotate`` print the annotator's personal link, ``URL/?token=TOKEN``, on stdout:
+the only time the token is shown (the database keeps its hash). Messages go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+from urllib.parse import urlsplit
+
+from labeler.errors import UsageError
+
+#: where ``labeler serve`` listens by default, and so the links' default prefix
+DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"
+
+
+def public_url(raw: str) -> str:
+    """``raw`` without a trailing ``/`` when it is an http(s) URL with a host and no query,
+    else :class:`UsageError`."""
+    parts = urlsplit(raw)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise UsageError(
+            f"--public-url {raw!r}: expected http(s)://HOST[:PORT][/PATH], no query or fragment"
+        )
+    return raw.rstrip("/")
+
+
+def link(base: str, token: str) -> str:
+    """The personal link for ``token`` under ``base`` (a :func:`public_url`)."""
+    return f"{base}/?token={token}"
+
+
+def register(commands: Any, common: argparse.ArgumentParser) -> None:
+    p = commands.add_parser(
+        "annotators",
+        parents=[common],
+        help="annotators of `labeler serve` and their personal links",
+        description=(
+            "Manage who may label in a browser through `labeler serve`. Each annotator has a "
+            "secret personal link; the database stores only a hash of its token."
+        ),
+    )
+    verbs = p.add_subparsers(dest="annotators_command", metavar="ACTION", required=True)
+    url_help = f"the address annotators open (default {DEFAULT_PUBLIC_URL})"
+    add = verbs.add_parser(
+        "add", parents=[common], help="create an annotator and print their link (shown once)"
+    )
+    add.add_argument("name", metavar="NAME")
+    add.add_argument("--public-url", metavar="URL", default=DEFAULT_PUBLIC_URL, help=url_help)
+    add.set_defaults(handler=run_add)
+    rotate = verbs.add_parser(
+        "rotate",
+        parents=[common],
+        help="give an annotator a new link (the old one stops working; a revoked one works again)",
+    )
+    rotate.add_argument("name", metavar="NAME")
+    rotate.add_argument("--public-url", metavar="URL", default=DEFAULT_PUBLIC_URL, help=url_help)
+    rotate.set_defaults(handler=run_rotate)
+    revoke = verbs.add_parser(
+        "revoke", parents=[common], help="stop an annotator's link now (open sessions end)"
+    )
+    revoke.add_argument("name", metavar="NAME")
+    revoke.set_defaults(handler=run_revoke)
+    ls = verbs.add_parser("list", parents=[common], help="list annotators (never their tokens)")
+    ls.set_defaults(handler=run_list)
+
+
+def run_add(args: argparse.Namespace) -> int:
+    from labeler.store import open_store, resolve_db
+    from labeler.store.annotators import add_annotator
+
+    base = public_url(args.public_url)
+    with open_store(resolve_db(args.db)) as store, store.write() as s:
+        token = add_annotator(s, args.name)
+    print(link(base, token))
+    print(
+        f"labeler: annotator {args.name!r} added; the link above is shown only once "
+        "(send it privately; `labeler annotators rotate` makes a new one)",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def run_rotate(args: argparse.Namespace) -> int:
+    from labeler.store import open_store, resolve_db
+    from labeler.store.annotators import rotate_token
+
+    base = public_url(args.public_url)
+    with open_store(resolve_db(args.db)) as store, store.write() as s:
+        token = rotate_token(s, args.name)
+    print(link(base, token))
+    print(
+        f"labeler: new link for {args.name!r}; the old one no longer works",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def run_revoke(args: argparse.Namespace) -> int:
+    from labeler.store import open_store, resolve_db
+    from labeler.store.annotators import revoke
+
+    with open_store(resolve_db(args.db)) as store, store.write() as s:
+        changed = revoke(s, args.name)
+    if changed:
+        print(f"labeler: revoked {args.name!r}; their open sessions end", file=sys.stderr)
+    else:
+        print(f"labeler: {args.name!r} was revoked already", file=sys.stderr)
+    return 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from labeler.store import open_store, resolve_db
+    from labeler.store.annotators import list_annotators
+
+    with open_store(resolve_db(args.db)) as store, store.session() as s:
+        rows = list_annotators(s)
+    for row in rows:
+        status = "active" if row.active else f"revoked {row.revoked_at:%Y-%m-%d %H:%M}"
+        print(f"{row.name}\t{status}\tadded {row.created_at:%Y-%m-%d %H:%M} UTC")
+    if not rows:
+        print("labeler: no annotators yet (`labeler annotators add NAME`)", file=sys.stderr)
+    return 0

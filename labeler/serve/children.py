@@ -1,0 +1,78 @@
+"""The TUI process behind one browser session.
+
+:class:`LabelerAppService` is textual-serve's :class:`AppService` with three changes: the
+child is started with ``exec`` (an argument list, no shell), its end (a crash included) ends
+the session, and its environment carries who is labelling and where: ``LABELER_ANNOTATOR`` (read by the TUI as its ``--annotator``)
+and ``LABELER_DB`` (its ``--db``, which may hold a PostgreSQL password). Its command line
+is ``python -m labeler tui [--gold-set NAME]``: neither name nor database nor any token
+shows in a process listing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from asyncio.subprocess import Process
+from collections.abc import Awaitable, Callable
+
+from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
+
+from labeler.identity import ANNOTATOR_ENV
+from labeler.store.location import DB_ENV
+
+
+def child_command(gold_set: str | None) -> list[str]:
+    """The argument list of a session's TUI process."""
+    command = [sys.executable, "-m", "labeler", "tui"]
+    return [*command, "--gold-set", gold_set] if gold_set else command
+
+
+def child_environment(db: str, annotator: str) -> dict[str, str]:
+    """What a session's TUI process gets on top of the server's environment."""
+    return {DB_ENV: db, ANNOTATOR_ENV: annotator}
+
+
+class LabelerAppService(AppService):
+    """One session's TUI process (see the module docstring)."""
+
+    def __init__(
+        self,
+        argv: list[str],
+        extra_env: dict[str, str],
+        *,
+        write_bytes: Callable[[bytes], Awaitable[None]],
+        write_str: Callable[[str], Awaitable[None]],
+        close: Callable[[], Awaitable[None]],
+        download_manager: DownloadManager,
+    ) -> None:
+        super().__init__(
+            argv[0],
+            write_bytes=write_bytes,
+            write_str=write_str,
+            close=close,
+            download_manager=download_manager,
+        )
+        self.argv = argv
+        self.extra_env = extra_env
+
+    async def run(self) -> None:
+        """Relay the process's output until it ends, then close the browser's socket (a
+        process that failed to start, or crashed, ends the session instead of leaving the
+        page waiting)."""
+        await super().run()
+        await self.remote_close()
+
+    async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
+        environment = self._build_environment(width=width, height=height)
+        environment.update(self.extra_env)
+        self._process = process = await asyncio.create_subprocess_exec(
+            *self.argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env=environment,
+        )
+        assert process.stdin is not None
+        self._stdin = process.stdin
+        return process
