@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain
+from itertools import accumulate, chain
 
+from scoring.budget import Tokenizer, check_budgets, prefix_within
 from scoring.classify import (
     DEFAULT_THRESHOLD,
     PageIndex,
@@ -23,9 +25,10 @@ from scoring.result import (
     GroupScore,
     QueryScore,
     RunScore,
-    metric_key,
     n_gold_group,
+    value_keys,
 )
+from scoring.spans import SpanPrefix, Spot, element_span, merge_intervals, span_prefix
 
 __all__ = ["DEFAULT_KS", "PageCache", "aggregate", "judge_question", "score_questions", "score_run"]
 
@@ -60,10 +63,13 @@ def judge_question(
     pages: PageCache,
     threshold: float = DEFAULT_THRESHOLD,
     placements: Mapping[str, Placement] | None = None,
+    placed: dict[str, list[Spot]] | None = None,
 ) -> tuple[Judgement, tuple[float, ...], Flags]:
     """Classify every (element, chunk) pair of one question (the hot loop of scoring).
 
-    Returns the judgement, the best coverage per rank (max over elements) and the flags.
+    Returns the judgement, the best coverage per rank (max over elements) and the flags;
+    ``placed``, when given, receives each cited page's chunk placements (``Spot`` rows in
+    rank order, for every page holding a non-empty element).
     Grades are those of ``classify`` (DESIGN §6 rules 1–3), computed with the page's cached
     chunk positions and element occurrences; ``threshold`` is assumed validated. Each chunk
     is located once per distinct page of the question, not once per element, and not at
@@ -85,7 +91,8 @@ def judge_question(
     repeated_ranks: set[int] = set()
     repeated = missing = 0
     # page → (rank, chunk, first offset, chunk repeated, length) for every non-empty chunk
-    placed: dict[str, list[tuple[int, str | None, int, bool, int]]] = {}
+    if placed is None:
+        placed = {}
     for i, element in enumerate(question.elements):
         index = pages[element.doc]
         text = element.text
@@ -167,7 +174,7 @@ def _spots(
     texts: Sequence[str | None],
     index: PageIndex,
     known: Placement | None,
-) -> list[tuple[int, str | None, int, bool, int]]:
+) -> list[Spot]:
     """``(rank, chunk, first offset or −1, repeated, length)`` of every non-empty chunk on
     one page: from the placement when it covers the ranks, else located in the page."""
     n_ranks = len(texts)
@@ -218,6 +225,71 @@ def _diagnoses(
     return out
 
 
+def _span_prefix(
+    question: GoldQuestion,
+    ranked: Sequence[Chunk],
+    placed: Mapping[str, Sequence[Spot]],
+    pages: PageCache,
+    placements: Mapping[str, Placement] | None,
+) -> SpanPrefix:
+    """The running character coverage of one question's ranks (``scoring.spans``): gold
+    spans from the elements (stored offsets, else first occurrence), chunks as placed."""
+    gold: dict[str, list[tuple[int, int]]] = {}
+    lost = 0
+    for e in question.elements:
+        text = e.text
+        if not text:
+            continue
+        page = pages[e.doc].text
+        start = e.start
+        if (
+            start is not None
+            and start >= 0
+            and e.end == start + len(text)
+            and page.startswith(text, start)
+        ):
+            span: tuple[int, int] | None = (start, e.end)
+        else:
+            known = placements.get(e.doc) if placements else None
+            starts = known.occurrences.get(text) if known is not None else None
+            if starts is None:
+                starts = pages[e.doc].occurrences(text)
+            span = element_span(page, text, None, None, starts)
+        if span is None:
+            lost += len(text)
+        else:
+            gold.setdefault(e.doc, []).append(span)
+    merged = {doc: merge_intervals(spans) for doc, spans in gold.items()}
+    sizes = [len(c.text) if c.text is not None else 0 for c in ranked]
+    if placed and any(c.text is None for c in ranked):  # no text: the placed length
+        for r, chunk, _, _, length in next(iter(placed.values())):
+            if chunk is None:
+                sizes[r] = length
+    docs = [c.doc for c in ranked] if len(placed) > 1 else ()
+    return span_prefix(len(ranked), sizes, merged, lost, placed, docs)
+
+
+def _depth_and_tokens(
+    chunks: Sequence[Chunk], top: int, budgets: tuple[int, ...], tokenizer: Tokenizer
+) -> tuple[int, list[int]]:
+    """Ranks to score (``top``, or more when the largest budget's prefix is longer) and the
+    token count of each of them."""
+    count = tokenizer.count
+    limit = budgets[-1] if budgets else 0
+    tokens: list[int] = []
+    total = 0
+    for r, c in enumerate(chunks):
+        if r >= top and total > limit:
+            break
+        if c.text is None:
+            raise ValueError("counting tokens needs every chunk's text")
+        n = count(c.text)
+        tokens.append(n)
+        total += n
+    depth = max(top, max((prefix_within(tokens, b) for b in budgets), default=0))
+    return min(depth, len(chunks)), tokens
+
+
 def _score_one(
     question: GoldQuestion,
     chunks: Sequence[Chunk] | None,
@@ -226,11 +298,30 @@ def _score_one(
     ks: tuple[int, ...],
     keys: Sequence[str],
     placements: Mapping[str, Placement] | None = None,
+    budgets: tuple[int, ...] = (),
+    tokenizer: Tokenizer | None = None,
 ) -> QueryScore:
-    ranked = list(chunks[: ks[-1]]) if chunks is not None else []
-    judgement, best_cov, flags = judge_question(question, ranked, pages, threshold, placements)
+    top = ks[-1]
+    tokens: list[int] = []
+    if tokenizer is not None and chunks is not None:
+        depth, tokens = _depth_and_tokens(chunks, top, budgets, tokenizer)
+        ranked = list(chunks[:depth])
+    else:
+        ranked = list(chunks[:top]) if chunks is not None else []
+    placed: dict[str, list[Spot]] = {}
+    judgement, best_cov, flags = judge_question(
+        question, ranked, pages, threshold, placements, placed
+    )
     table = metric_table(judgement, ks)
-    values = dict(zip(keys, chain.from_iterable(table), strict=True))
+    spans = _span_prefix(question, ranked, placed, pages, placements)
+    columns: list[Sequence[float]] = list(table)
+    columns += zip(*map(spans.at, ks), strict=True)
+    if tokenizer is not None:
+        token_prefix = [0, *accumulate(tokens)]
+        columns.append([float(token_prefix[min(k, len(tokens))]) for k in ks])
+        if budgets:
+            columns += _at_budgets(judgement, spans, token_prefix, budgets)
+    values = dict(zip(keys, chain.from_iterable(columns), strict=True))
     hits, partials = table[0], table[1]
     diagnoses = _diagnoses(best_cov, ks, hits, partials)
     return QueryScore(
@@ -243,6 +334,23 @@ def _score_one(
         flags=flags,
         judgement=judgement,
     )
+
+
+def _at_budgets(
+    judgement: Judgement, spans: SpanPrefix, token_prefix: Sequence[int], budgets: tuple[int, ...]
+) -> list[Sequence[float]]:
+    """Every metric at every budget (name-major, as ``value_keys`` orders them): the ranks
+    of the budget's prefix, whose tokens sum to at most the budget."""
+    depths = [bisect_right(token_prefix, b) - 1 for b in budgets]  # prefix sums ascend
+    positive = sorted({d for d in depths if d > 0})
+    table = metric_table(judgement, positive) if positive else [[] for _ in METRIC_NAMES]
+    at = {d: x for x, d in enumerate(positive)}
+    columns: list[Sequence[float]] = [
+        [row[at[d]] if d > 0 else 0.0 for d in depths] for row in table
+    ]
+    columns += zip(*(spans.at(d) for d in depths), strict=True)
+    columns.append([float(token_prefix[d]) for d in depths])
+    return columns
 
 
 def _means(rows: Sequence[QueryScore], keys: Sequence[str]) -> dict[str, float]:
@@ -262,25 +370,34 @@ def score_questions(
     ks: Sequence[int] = DEFAULT_KS,
     threshold: float = DEFAULT_THRESHOLD,
     placements: Placements | None = None,
+    budgets: Sequence[int] = (),
+    tokenizer: Tokenizer | None = None,
 ) -> list[QueryScore]:
     """One ``QueryScore`` per question with at least one element, in the given order.
 
     Each question's chunks (cut at ``max(ks)``) are classified against each element on the
-    element's page (DESIGN §6) and every metric of ``METRIC_NAMES`` is computed at every k;
+    element's page (DESIGN §6) and every metric of ``score_names`` (``METRIC_NAMES`` and
+    the character-level ``SPAN_METRIC_NAMES``) is computed at every k;
     a question absent from ``run`` scores 0 with ``in_run`` false. Questions without
     elements are skipped. Scoring disjoint sets of questions separately (say, in several
     processes) and passing the rows to ``aggregate`` gives the same result as ``score_run``.
     ``placements`` (query id → document id → ``Placement``) saves locating chunks on the
     pages it covers, e.g. placements stored when the run was imported; the result is the
     same with or without them, provided they are right for the pages' current text.
+    With a ``tokenizer``, ``tokens@k`` (tokens in the top k) is added and every metric is
+    also computed at each token budget of ``budgets`` (``scoring.budget``: the ranks of the
+    longest prefix holding at most that many tokens; scoring then reads past ``max(ks)``
+    as far as the largest budget's prefix goes, and the flags count those ranks too).
 
     Raises:
-        ValueError: an invalid k or threshold.
+        ValueError: an invalid k, threshold or budget; budgets without a tokenizer; a
+            chunk without text where a tokenizer must count it.
     """
     theta = check_threshold(threshold)
     cutoffs = check_ks(ks)
+    limits = _check_budgets(budgets, tokenizer)
     cache = PageCache(pages)
-    keys = [metric_key(name, k) for name in METRIC_NAMES for k in cutoffs]
+    keys = value_keys(cutoffs, limits, tokenizer is not None)
     known = placements or {}
     return [
         _score_one(
@@ -291,10 +408,19 @@ def score_questions(
             cutoffs,
             keys,
             known.get(question.query_id),
+            limits,
+            tokenizer,
         )
         for question in questions
         if question.elements
     ]
+
+
+def _check_budgets(budgets: Sequence[int], tokenizer: Tokenizer | None) -> tuple[int, ...]:
+    limits = check_budgets(budgets)
+    if limits and tokenizer is None:
+        raise ValueError("token budgets need a tokenizer")
+    return limits
 
 
 def aggregate(
@@ -306,8 +432,12 @@ def aggregate(
     threshold: float = DEFAULT_THRESHOLD,
     gold_set: str = "",
     run_name: str = "",
+    budgets: Sequence[int] = (),
+    tokenizer: str | None = None,
 ) -> RunScore:
     """The ``RunScore`` of the gold ``questions`` from their per-question rows.
+
+    ``budgets`` and ``tokenizer`` (its name) must be those the rows were scored with.
 
     ``scored`` holds a row (from ``score_questions``, in any order) for every question with
     at least one element; ``run_ids`` are the query ids present in the run, in run order
@@ -320,9 +450,12 @@ def aggregate(
     """
     theta = check_threshold(threshold)
     cutoffs = check_ks(ks)
+    limits = check_budgets(budgets)
+    if limits and tokenizer is None:
+        raise ValueError("token budgets need a tokenizer")
     gold = gold_index(questions)
     by_id = {q.query_id: q for q in scored}
-    keys = [metric_key(name, k) for name in METRIC_NAMES for k in cutoffs]
+    keys = value_keys(cutoffs, limits, tokenizer is not None)
     rows: list[QueryScore] = []
     empty: list[str] = []
     for qid, question in gold.items():
@@ -357,6 +490,8 @@ def aggregate(
         missing_from_run=missing,
         unknown_in_run=unknown,
         without_elements=tuple(empty),
+        budgets=limits,
+        tokenizer=tokenizer,
     )
 
 
@@ -369,12 +504,15 @@ def score_run(
     threshold: float = DEFAULT_THRESHOLD,
     gold_set: str = "",
     run_name: str = "",
+    budgets: Sequence[int] = (),
+    tokenizer: Tokenizer | None = None,
 ) -> RunScore:
     """Score ``run`` against the gold ``questions`` whose elements live in ``pages``.
 
     For each gold question with at least one element, its chunks (cut at ``max(ks)``) are
     classified against each element on the element's page (DESIGN §6) and every metric of
-    ``METRIC_NAMES`` is computed at every k. Aggregates are means over those questions;
+    ``score_names`` is computed at every k (and at every token budget, with a tokenizer).
+    Aggregates are means over those questions;
     a question missing from the run scores 0 and is listed in ``missing_from_run``; run
     entries for unknown query ids are ignored and listed in ``unknown_in_run``; questions
     without elements are not scored and are listed in ``without_elements``. A document id
@@ -388,12 +526,26 @@ def score_run(
         ks: cut-offs (integers ≥ 1), default ``(1, 3, 5, 10)``.
         threshold: θ in (0, 1] for Partial, default 0.5.
         gold_set, run_name: names carried into the result.
+        budgets: token budgets (integers ≥ 1); they need ``tokenizer``.
+        tokenizer: counts chunk tokens: adds ``tokens@k`` and the budget keys
+            (``hit@500t``...), see ``score_questions``.
 
     Raises:
-        ValueError: duplicate query ids, an invalid k or threshold.
+        ValueError: duplicate query ids, an invalid k, threshold or budget, budgets
+            without a tokenizer.
     """
     gold = list(gold_index(questions).values())  # duplicates rejected before any work
-    scored = score_questions(gold, pages, run, ks=ks, threshold=threshold)
+    scored = score_questions(
+        gold, pages, run, ks=ks, threshold=threshold, budgets=budgets, tokenizer=tokenizer
+    )
     return aggregate(
-        gold, scored, run, ks=ks, threshold=threshold, gold_set=gold_set, run_name=run_name
+        gold,
+        scored,
+        run,
+        ks=ks,
+        threshold=threshold,
+        gold_set=gold_set,
+        run_name=run_name,
+        budgets=budgets,
+        tokenizer=tokenizer.name if tokenizer is not None else None,
     )

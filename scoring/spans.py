@@ -1,0 +1,171 @@
+"""Character-level coverage of a question's gold spans by its top-k chunks.
+
+Chroma's chunking evaluation (``chunking_evaluation``, ``base_evaluation.py``) measures a
+chunker by position: the gold *highlights* against the characters of the retrieved chunks.
+The same three formulas are applied here to any stored run, per question and at each k:
+
+Let G be the union of the question's element spans (per page), R_k the spans of the top-k
+chunks placed on those pages as scoring places them (first occurrence), and
+C = G ∩ ⋃R_k. A chunk not found on any cited page adds its length to the denominators and
+nothing to C.
+
+* ``span_recall@k`` = |C| / |G| (Chroma's recall);
+* ``span_precision@k`` = |C| / Σ_{r ∈ R_k} |r| (Chroma's precision: each top-k chunk counted
+  with its own length, overlapping chunks twice);
+* ``span_iou@k`` = |C| / (Σ_{r ∈ R_k} |r| + |G \\ ⋃R_k|) (Chroma's IoU).
+
+Each is 0 when its denominator is 0. Edge cases, fixed here:
+
+* An element span is its stored ``[start, end)`` when that slice of the page is the
+  element's text, else the text's first occurrence; an element whose text is not on its
+  page adds its length to |G| and can never be covered.
+* A chunk found on several cited pages is placed on one only (so that
+  0 ≤ span_iou ≤ min(span_recall, span_precision) ≤ 1 holds): its ``doc`` when that is one
+  of them, else the first of them in element order.
+* The fallback rule of ``classify`` (a chunk not on the page judged by containment) plays no
+  part: a chunk that is not on a cited page covers nothing.
+* Precision is not padded: a run shorter than k has the same values at k as at its length.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
+
+__all__ = [
+    "SPAN_METRIC_NAMES",
+    "SpanPrefix",
+    "Spot",
+    "element_span",
+    "merge_intervals",
+    "span_prefix",
+    "span_ratios",
+]
+
+SPAN_METRIC_NAMES: tuple[str, ...] = ("span_recall", "span_precision", "span_iou")
+
+Spot = tuple[int, str | None, int, bool, int]
+"""A placed chunk as scoring has it: (rank index, text, first offset or −1, repeated, length)."""
+
+
+def merge_intervals(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Disjoint sorted ``[start, end)`` intervals covering the same code points as
+    ``spans``; empty spans are dropped, touching ones joined."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(s for s in spans if s[1] > s[0]):
+        if out and a <= out[-1][1]:
+            if b > out[-1][1]:
+                out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def element_span(
+    page: str, text: str, start: int | None, end: int | None, starts: Sequence[int]
+) -> tuple[int, int] | None:
+    """The element's span on ``page``: the stored ``[start, end)`` when ``page[start:end]``
+    is ``text``, else the first of ``starts`` (the text's occurrences), else None."""
+    if (
+        start is not None
+        and end is not None
+        and start >= 0
+        and end - start == len(text)
+        and page.startswith(text, start)
+    ):
+        return start, end
+    if starts:
+        return starts[0], starts[0] + len(text)
+    return None
+
+
+class SpanPrefix(NamedTuple):
+    """Running totals of one question over its ranks, from which every cut-off is read.
+
+    ``gold`` = |G|; ``sizes[d]`` = Σ|r| over the first d ranks; ``covered[d]`` = |C| over the
+    first d ranks (both of length ranks + 1, starting at 0).
+    """
+
+    gold: int
+    sizes: list[int]
+    covered: list[int]
+
+    def at(self, depth: int) -> tuple[float, float, float]:
+        """(span_recall, span_precision, span_iou) over the first ``depth`` ranks (capped
+        at the ranks there are)."""
+        d = min(depth, len(self.sizes) - 1)
+        return span_ratios(self.covered[d], self.sizes[d], self.gold)
+
+
+def span_ratios(covered: int, size: int, gold: int) -> tuple[float, float, float]:
+    """(|C|/|G|, |C|/Σ|r|, |C|/(Σ|r| + |G| − |C|)), each 0 when its denominator is 0."""
+    union = size + gold - covered
+    return (
+        covered / gold if gold else 0.0,
+        covered / size if size else 0.0,
+        covered / union if union else 0.0,
+    )
+
+
+def _add(covered: list[tuple[int, int]], a: int, b: int) -> int:
+    """Add ``[a, b)`` to the disjoint sorted intervals ``covered`` (in place); return how
+    many of its code points were not covered before."""
+    new = b - a
+    for x, y in covered:
+        lo = a if a > x else x
+        hi = b if b < y else y
+        if hi > lo:
+            new -= hi - lo
+    if new:
+        covered.append((a, b))
+        covered[:] = merge_intervals(covered)
+    return new
+
+
+def span_prefix(
+    n_ranks: int,
+    sizes: Sequence[int],
+    gold: Mapping[str, Sequence[tuple[int, int]]],
+    lost: int,
+    placed: Mapping[str, Sequence[Spot]],
+    docs: Sequence[str | None],
+) -> SpanPrefix:
+    """The running totals of one question.
+
+    Args:
+        n_ranks: number of ranks scored.
+        sizes: length of each rank's chunk (0 for an empty chunk).
+        gold: page → merged element spans on it (``merge_intervals``).
+        lost: total length of elements not found on their page (in |G|, never covered).
+        placed: page → the question's chunks placed on it, in rank order (every cited
+            page with a non-empty element).
+        docs: each rank's chunk ``doc`` (or None), to choose among several cited pages.
+    """
+    total = lost + sum(b - a for spans in gold.values() for a, b in spans)
+    where: dict[int, tuple[str, int, int]] = {}  # rank → (page, start, end) it is placed at
+    several = len(placed) > 1
+    for doc, spots in placed.items():
+        for r, _, c0, _, length in spots:
+            if c0 < 0:
+                continue
+            if r in where and not (several and docs[r] == doc != where[r][0]):
+                continue
+            where[r] = (doc, c0, c0 + length)
+    gain = [0] * n_ranks
+    if total:
+        cover: dict[str, list[tuple[int, int]]] = {}
+        for r in sorted(where):
+            doc, c0, c1 = where[r]
+            for g0, g1 in gold.get(doc, ()):
+                if c0 < g1 and g0 < c1:
+                    got = cover.setdefault(doc, [])
+                    gain[r] += _add(got, c0 if c0 > g0 else g0, c1 if c1 < g1 else g1)
+    size_prefix = [0] * (n_ranks + 1)
+    cover_prefix = [0] * (n_ranks + 1)
+    s = c = 0
+    for r in range(n_ranks):
+        s += sizes[r]
+        c += gain[r]
+        size_prefix[r + 1] = s
+        cover_prefix[r + 1] = c
+    return SpanPrefix(total, size_prefix, cover_prefix)
