@@ -14,7 +14,9 @@
 4. retrieves the top ``max(ks)`` chunks per question with BM25 (:mod:`labeler.retrieve`)
    over each chunk set, writes the runs as JSONL into the output folder, and imports them
    as ``fixed-<size>`` and ``structure`` (replacing older runs of those names);
-5. scores both runs and compares them (structure − fixed).
+5. scores both runs and compares them (structure − fixed), at each k and at each token
+   budget of ``budgets`` (tokens counted as the chunkers count them), so that the two
+   chunkers are also compared at equal context cost.
 
 Only the pages chosen in step 1 are chunked, whatever else the database holds.
 """
@@ -44,6 +46,8 @@ ANNOTATOR = "demo"
 EXTRA_PAGES = 40
 #: longest structure-aware chunk, in code points
 STRUCTURE_MAX_CHARS = 2000
+#: token budgets both runs are scored at (``labeler score --budget``)
+DEMO_BUDGETS: tuple[int, ...] = (500, 1000, 2000)
 
 Say = Callable[[str], None]
 
@@ -129,6 +133,7 @@ def run_demo(
     size: int = 800,
     corpus: Path = CORPUS,
     say: Say | None = None,
+    budgets: Sequence[int] = DEMO_BUDGETS,
 ) -> DemoOutcome:
     """Run the demo (module docstring) against ``store``; run files go to ``out_dir``.
 
@@ -188,7 +193,17 @@ def run_demo(
         files[name] = path
         note(f"run {name!r}: {len(chunks)} chunks, top {k} per question → {path}")
 
-    comparison, a, b = compare(store, GOLD_SET, fixed_run_name(size), STRUCTURE_RUN, ks=ks)
+    from labeler.tokenizers import DEFAULT_TOKENIZER, make_tokenizer
+
+    comparison, a, b = compare(
+        store,
+        GOLD_SET,
+        fixed_run_name(size),
+        STRUCTURE_RUN,
+        ks=ks,
+        budgets=budgets,
+        tokenizer=make_tokenizer(DEFAULT_TOKENIZER),
+    )
     return DemoOutcome(
         pages=tuple(pages),
         questions=len(questions),
@@ -201,12 +216,16 @@ def run_demo(
 
 
 def demo_report(outcome: DemoOutcome) -> str:
-    """Both runs' score reports, then the comparison (structure − fixed), as text tables."""
-    from labeler.report.score_report import comparison_report, score_report
+    """Both runs' score reports, the comparison (structure − fixed), then both runs side by
+    side at equal token budgets, as text tables."""
+    from labeler.report.score_report import budget_report, comparison_report, score_report
 
     parts = [
         score_report(ev.result, stale_excluded=ev.stale_excluded, worst=5)
         for ev in outcome.evaluations.values()
     ]
     parts.append(comparison_report(outcome.comparison))
+    results = [ev.result for ev in outcome.evaluations.values()]
+    if results[0].budgets:
+        parts.append(budget_report(results))
     return "\n".join(parts)

@@ -14,6 +14,7 @@ from labeler.gcpause import gc_paused
 
 if TYPE_CHECKING:
     from labeler.evaluate import ScoringSource
+    from scoring.budget import Tokenizer
 
 FORMATS = ("table", "json", "markdown", "html")
 
@@ -29,6 +30,19 @@ def parse_ks(value: str) -> tuple[int, ...]:
     if not ks or ks[0] < 1:
         raise argparse.ArgumentTypeError(f"every k must be a positive integer, got {value!r}")
     return tuple(ks)
+
+
+def parse_budgets(value: str) -> tuple[int, ...]:
+    """``"500,1000"`` → ``(500, 1000)``: positive token counts, sorted, duplicates dropped."""
+    try:
+        budgets = sorted({int(part) for part in value.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated token counts, got {value!r}"
+        ) from None
+    if not budgets or budgets[0] < 1:
+        raise argparse.ArgumentTypeError(f"every budget must be a positive integer, got {value!r}")
+    return tuple(budgets)
 
 
 def parse_threshold(value: str) -> float:
@@ -65,6 +79,22 @@ def _common(p: argparse.ArgumentParser) -> None:
         type=parse_threshold,
         default=0.5,
         help="share of an element one chunk must hold for Partial (default: 0.5)",
+    )
+    p.add_argument(
+        "--budget",
+        type=parse_budgets,
+        default=(),
+        metavar="TOKENS[,TOKENS...]",
+        help="also score every metric at these context budgets: the longest prefix of each "
+        "ranking holding at most that many tokens (keys hit@500t...); adds tokens@k",
+    )
+    p.add_argument(
+        "--tokenizer",
+        default=None,
+        metavar="NAME",
+        help="how tokens are counted: 'words' (as 'labeler chunks make' counts them; the "
+        "default with --budget) or tiktoken:ENCODING (optional extra 'tiktoken'); alone, "
+        "adds tokens@k (mean tokens in the top k)",
     )
     p.add_argument("--format", choices=FORMATS, default="table")
     p.add_argument("-o", "--output", default="-", metavar="FILE", help="default: stdout")
@@ -121,6 +151,16 @@ def run_score(args: argparse.Namespace) -> int:
     return code
 
 
+def tokenizer_of(args: argparse.Namespace) -> Tokenizer | None:
+    """The tokenizer ``--tokenizer`` names; ``words`` when only ``--budget`` is given;
+    None when neither is (no token metrics)."""
+    from labeler.tokenizers import DEFAULT_TOKENIZER, make_tokenizer
+
+    if args.tokenizer is None and not args.budget:
+        return None
+    return make_tokenizer(args.tokenizer or DEFAULT_TOKENIZER)
+
+
 def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
     from labeler.evaluate import evaluate
 
@@ -131,6 +171,8 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
         ks=args.k,
         threshold=args.threshold,
         jobs=args.jobs,
+        budgets=args.budget,
+        tokenizer=tokenizer_of(args),
     )
     result = ev.result
     with open_output(args.output) as out:
@@ -195,6 +237,8 @@ def _run_compare(args: argparse.Namespace, source: ScoringSource) -> int:
         permutations=args.permutations,
         seed=args.seed,
         jobs=args.jobs,
+        budgets=args.budget,
+        tokenizer=tokenizer_of(args),
     )
     with open_output(args.output) as out:
         if args.format == "json":
