@@ -37,6 +37,7 @@ __all__ = [
     "SpanPrefix",
     "Spot",
     "element_span",
+    "intersection_length",
     "merge_intervals",
     "span_prefix",
     "span_ratios",
@@ -59,6 +60,23 @@ def merge_intervals(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             out.append((a, b))
     return out
+
+
+def intersection_length(xs: Sequence[tuple[int, int]], ys: Sequence[tuple[int, int]]) -> int:
+    """Code points shared by two lists of disjoint sorted intervals (``merge_intervals``)."""
+    total = i = j = 0
+    while i < len(xs) and j < len(ys):
+        a, b = xs[i]
+        c, d = ys[j]
+        lo = a if a > c else c
+        hi = b if b < d else d
+        if hi > lo:
+            total += hi - lo
+        if b < d:
+            i += 1
+        else:
+            j += 1
+    return total
 
 
 def element_span(
