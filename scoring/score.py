@@ -259,14 +259,20 @@ def _span_prefix(
             lost += len(text)
         else:
             gold.setdefault(e.doc, []).append(span)
-    merged = {doc: merge_intervals(spans) for doc, spans in gold.items()}
-    sizes = [len(c.text) if c.text is not None else 0 for c in ranked]
-    if placed and any(c.text is None for c in ranked):  # no text: the placed length
-        for r, chunk, _, _, length in next(iter(placed.values())):
-            if chunk is None:
-                sizes[r] = length
+    merged = {
+        doc: merge_intervals(spans) if len(spans) > 1 else spans for doc, spans in gold.items()
+    }
+    texts = [c.text for c in ranked]
+    if None in texts:  # a chunk without text: its placed length
+        sizes = [len(t) if t is not None else 0 for t in texts]
+        if placed:
+            for r, chunk, _, _, length in next(iter(placed.values())):
+                if chunk is None:
+                    sizes[r] = length
+    else:
+        sizes = list(map(len, texts))  # type: ignore[arg-type]
     docs = [c.doc for c in ranked] if len(placed) > 1 else ()
-    return span_prefix(len(ranked), sizes, merged, lost, placed, docs)
+    return span_prefix(sizes, merged, lost, placed, docs)
 
 
 def _depth_and_tokens(
@@ -315,7 +321,7 @@ def _score_one(
     table = metric_table(judgement, ks)
     spans = _span_prefix(question, ranked, placed, pages, placements)
     columns: list[Sequence[float]] = list(table)
-    columns += zip(*map(spans.at, ks), strict=True)
+    columns += spans.columns(ks)
     if tokenizer is not None:
         token_prefix = [0, *accumulate(tokens)]
         columns.append([float(token_prefix[min(k, len(tokens))]) for k in ks])
@@ -348,7 +354,7 @@ def _at_budgets(
     columns: list[Sequence[float]] = [
         [row[at[d]] if d > 0 else 0.0 for d in depths] for row in table
     ]
-    columns += zip(*(spans.at(d) for d in depths), strict=True)
+    columns += spans.columns(depths)
     columns.append([float(token_prefix[d]) for d in depths])
     return columns
 

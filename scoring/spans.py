@@ -29,7 +29,9 @@ Each is 0 when its denominator is 0. Edge cases, fixed here:
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import accumulate
 from typing import NamedTuple
 
 __all__ = [
@@ -100,19 +102,34 @@ def element_span(
 class SpanPrefix(NamedTuple):
     """Running totals of one question over its ranks, from which every cut-off is read.
 
-    ``gold`` = |G|; ``sizes[d]`` = Σ|r| over the first d ranks; ``covered[d]`` = |C| over the
-    first d ranks (both of length ranks + 1, starting at 0).
+    ``gold`` = |G|; ``sizes[d]`` = Σ|r| over the first d ranks (length ranks + 1, from 0);
+    ``ranks`` = the rank indices (0-based, ascending) whose chunk covers code points of G no
+    earlier chunk covered, and ``covered[i]`` = |C| once ``ranks[i]`` is counted.
     """
 
     gold: int
     sizes: list[int]
+    ranks: list[int]
     covered: list[int]
 
     def at(self, depth: int) -> tuple[float, float, float]:
         """(span_recall, span_precision, span_iou) over the first ``depth`` ranks (capped
         at the ranks there are)."""
         d = min(depth, len(self.sizes) - 1)
-        return span_ratios(self.covered[d], self.sizes[d], self.gold)
+        i = bisect_left(self.ranks, d)
+        return span_ratios(self.covered[i - 1] if i else 0, self.sizes[d], self.gold)
+
+    def columns(self, depths: Sequence[int]) -> tuple[list[float], list[float], list[float]]:
+        """span_recall, span_precision and span_iou, each at every depth of ``depths``."""
+        recall: list[float] = []
+        precision: list[float] = []
+        iou: list[float] = []
+        for depth in depths:
+            r, p, u = self.at(depth)
+            recall.append(r)
+            precision.append(p)
+            iou.append(u)
+        return recall, precision, iou
 
 
 def span_ratios(covered: int, size: int, gold: int) -> tuple[float, float, float]:
@@ -141,7 +158,6 @@ def _add(covered: list[tuple[int, int]], a: int, b: int) -> int:
 
 
 def span_prefix(
-    n_ranks: int,
     sizes: Sequence[int],
     gold: Mapping[str, Sequence[tuple[int, int]]],
     lost: int,
@@ -151,39 +167,53 @@ def span_prefix(
     """The running totals of one question.
 
     Args:
-        n_ranks: number of ranks scored.
-        sizes: length of each rank's chunk (0 for an empty chunk).
+        sizes: length of each rank's chunk (0 for an empty chunk), one per rank scored.
         gold: page → merged element spans on it (``merge_intervals``).
         lost: total length of elements not found on their page (in |G|, never covered).
         placed: page → the question's chunks placed on it, in rank order (every cited
             page with a non-empty element).
-        docs: each rank's chunk ``doc`` (or None), to choose among several cited pages.
+        docs: each rank's chunk ``doc`` (or None), to choose among several cited pages
+            (read only when ``placed`` holds several).
     """
-    total = lost + sum(b - a for spans in gold.values() for a, b in spans)
-    where: dict[int, tuple[str, int, int]] = {}  # rank → (page, start, end) it is placed at
-    several = len(placed) > 1
-    for doc, spots in placed.items():
-        for r, _, c0, _, length in spots:
-            if c0 < 0:
-                continue
-            if r in where and not (several and docs[r] == doc != where[r][0]):
-                continue
-            where[r] = (doc, c0, c0 + length)
-    gain = [0] * n_ranks
-    if total:
-        cover: dict[str, list[tuple[int, int]]] = {}
+    total = lost
+    for page_spans in gold.values():
+        for a, b in page_spans:
+            total += b - a
+    size_prefix = [0, *accumulate(sizes)]
+    ranks: list[int] = []
+    covered: list[int] = []
+    if not total:
+        return SpanPrefix(total, size_prefix, ranks, covered)
+    # chunks meeting the bounding interval of G on their page: (rank, page, start, end)
+    near: list[tuple[int, str, int, int]]
+    if len(placed) == 1:  # the usual case, in one comprehension
+        ((doc, spots),) = placed.items()
+        spans = gold.get(doc)
+        if not spans:
+            return SpanPrefix(total, size_prefix, ranks, covered)
+        lo, hi = spans[0][0], spans[-1][1]
+        near = [(r, doc, c0, c0 + n) for r, _, c0, _, n in spots if hi > c0 >= 0 and c0 + n > lo]
+    else:
+        where: dict[int, tuple[str, int, int]] = {}  # rank → (page, start, end)
+        for doc, spots in placed.items():
+            for r, _, c0, _, n in spots:
+                if c0 >= 0 and (r not in where or docs[r] == doc != where[r][0]):
+                    where[r] = (doc, c0, c0 + n)
+        near = []
         for r in sorted(where):
             doc, c0, c1 = where[r]
-            for g0, g1 in gold.get(doc, ()):
-                if c0 < g1 and g0 < c1:
-                    got = cover.setdefault(doc, [])
-                    gain[r] += _add(got, c0 if c0 > g0 else g0, c1 if c1 < g1 else g1)
-    size_prefix = [0] * (n_ranks + 1)
-    cover_prefix = [0] * (n_ranks + 1)
-    s = c = 0
-    for r in range(n_ranks):
-        s += sizes[r]
-        c += gain[r]
-        size_prefix[r + 1] = s
-        cover_prefix[r + 1] = c
-    return SpanPrefix(total, size_prefix, cover_prefix)
+            spans = gold.get(doc)
+            if spans and c0 < spans[-1][1] and c1 > spans[0][0]:
+                near.append((r, doc, c0, c1))
+    cover: dict[str, list[tuple[int, int]]] = {}
+    count = 0
+    for r, doc, c0, c1 in near:
+        new = 0
+        for g0, g1 in gold[doc]:
+            if c0 < g1 and g0 < c1:
+                new += _add(cover.setdefault(doc, []), c0 if c0 > g0 else g0, c1 if c1 < g1 else g1)
+        if new:
+            count += new
+            ranks.append(r)
+            covered.append(count)
+    return SpanPrefix(total, size_prefix, ranks, covered)
