@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from scoring.classify import DEFAULT_THRESHOLD, PageIndex, classify
 
 if TYPE_CHECKING:
+    from scoring.budget import Tokenizer, budget_key
     from scoring.compare import GroupMovement, Movement, QueryDelta, RunComparison, compare_runs
     from scoring.correctness import (
         ChunkMatch,
@@ -74,8 +75,11 @@ if TYPE_CHECKING:
         RunScore,
         metric_key,
         n_gold_group,
+        score_names,
+        value_keys,
     )
     from scoring.score import DEFAULT_KS, aggregate, score_questions, score_run
+    from scoring.spans import SPAN_METRIC_NAMES
     from scoring.stats import DEFAULT_PERMUTATIONS, PairedTest, paired_randomization_test
 
 __all__ = [
@@ -83,6 +87,7 @@ __all__ = [
     "DEFAULT_PERMUTATIONS",
     "DEFAULT_THRESHOLD",
     "METRIC_NAMES",
+    "SPAN_METRIC_NAMES",
     "Chunk",
     "ChunkMatch",
     "Classification",
@@ -111,7 +116,9 @@ __all__ = [
     "Run",
     "RunComparison",
     "RunScore",
+    "Tokenizer",
     "aggregate",
+    "budget_key",
     "classify",
     "compare_runs",
     "comparison_table",
@@ -135,8 +142,10 @@ __all__ = [
     "retrieval_correctness",
     "row_json_schema",
     "score_json",
+    "score_names",
     "score_questions",
     "score_run",
+    "value_keys",
     "worst_table",
 ]
 
@@ -171,6 +180,11 @@ _HOMES: dict[str, str] = {
     "Run": "scoring.inputs",
     "RunComparison": "scoring.compare",
     "RunScore": "scoring.result",
+    "SPAN_METRIC_NAMES": "scoring.spans",
+    "Tokenizer": "scoring.budget",
+    "budget_key": "scoring.budget",
+    "score_names": "scoring.result",
+    "value_keys": "scoring.result",
     "aggregate": "scoring.score",
     "compare_runs": "scoring.compare",
     "comparison_table": "scoring.report",

@@ -1,11 +1,13 @@
 """Token budgets: every metric at a context cost instead of a chunk count.
 
 Hit@k and Partial@k reward big chunks: k chunks of 800 tokens carry more text than k chunks
-of 100. At a budget of B tokens a question's ranking is cut at its longest prefix whose
-chunks hold at most B tokens in all (possibly no chunk at all), and every metric is read at
-that depth: ``hit@500t``, ``partial@500t``, ``span_recall@500t``... With a tokenizer, the
-mean tokens in the top k (``tokens@k``) and in the budget's prefix (``tokens@500t``) are
-reported too, the context cost a reader needs to weigh a precision figure.
+of 100. With ``tokens(c)`` the caller's token count of chunk ``c`` (definitions of this tool,
+issue 13; the budget-prefix rule mirrors how a RAG prompt is filled):
+
+* ``<metric>@<B>t`` = ``<metric>@d`` with d = max{d : Σ_{r≤d} tokens(c_r) ≤ B}, the longest
+  prefix of the ranking within B tokens (d = 0, no chunk, scores 0 on every metric);
+* ``tokens@k`` = Σ_{r≤k} tokens(c_r), the context a reader needs to weigh a precision
+  figure, and ``tokens@<B>t`` the tokens the budget's prefix holds (means over questions).
 
 Scoring does not tokenize by itself: the caller passes a ``Tokenizer`` (a name, for the
 report, and a function counting the tokens of a text).
