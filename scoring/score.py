@@ -6,6 +6,7 @@ import math
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import accumulate, chain
+from operator import itemgetter
 
 from scoring.budget import Tokenizer, check_budgets, prefix_within
 from scoring.classify import (
@@ -262,15 +263,14 @@ def _span_prefix(
     merged = {
         doc: merge_intervals(spans) if len(spans) > 1 else spans for doc, spans in gold.items()
     }
-    texts = [c.text for c in ranked]
-    if None in texts:  # a chunk without text: its placed length
-        sizes = [len(t) if t is not None else 0 for t in texts]
-        if placed:
-            for r, chunk, _, _, length in next(iter(placed.values())):
-                if chunk is None:
-                    sizes[r] = length
-    else:
-        sizes = list(map(len, texts))  # type: ignore[arg-type]
+    spots = next(iter(placed.values())) if placed else ()
+    if len(spots) == len(ranked):  # every chunk non-empty and placed: lengths known
+        sizes = list(map(itemgetter(4), spots))
+    else:  # a chunk without text has its placed length
+        sizes = [len(c.text) if c.text is not None else 0 for c in ranked]
+        for r, chunk, _, _, length in spots:
+            if chunk is None:
+                sizes[r] = length
     docs = [c.doc for c in ranked] if len(placed) > 1 else ()
     return span_prefix(sizes, merged, lost, placed, docs)
 

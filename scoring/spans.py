@@ -120,15 +120,22 @@ class SpanPrefix(NamedTuple):
         return span_ratios(self.covered[i - 1] if i else 0, self.sizes[d], self.gold)
 
     def columns(self, depths: Sequence[int]) -> tuple[list[float], list[float], list[float]]:
-        """span_recall, span_precision and span_iou, each at every depth of ``depths``."""
+        """span_recall, span_precision and span_iou, each at every depth of ``depths``
+        (``at`` inlined: this runs for every question)."""
+        gold, sizes, ranks, covered = self
+        last = len(sizes) - 1
+        first = ranks[0] if ranks else last + 1
         recall: list[float] = []
         precision: list[float] = []
         iou: list[float] = []
         for depth in depths:
-            r, p, u = self.at(depth)
-            recall.append(r)
-            precision.append(p)
-            iou.append(u)
+            d = depth if depth < last else last
+            c = covered[bisect_left(ranks, d) - 1] if first < d else 0
+            size = sizes[d]
+            union = size + gold - c
+            recall.append(c / gold if gold else 0.0)
+            precision.append(c / size if size else 0.0)
+            iou.append(c / union if union else 0.0)
         return recall, precision, iou
 
 
