@@ -15,10 +15,26 @@ report, and a function counting the tokens of a text).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-__all__ = ["TOKENS", "Tokenizer", "budget_key", "check_budgets", "prefix_within"]
+from scoring.metrics import METRIC_NAMES, metric_table
+
+if TYPE_CHECKING:
+    from scoring.inputs import Chunk
+    from scoring.metrics import Judgement
+    from scoring.spans import SpanPrefix
+
+__all__ = [
+    "TOKENS",
+    "Tokenizer",
+    "at_budgets",
+    "budget_key",
+    "check_budgets",
+    "depth_and_tokens",
+    "prefix_within",
+]
 
 TOKENS = "tokens"
 """Name of the token-count row: ``tokens@k`` = tokens in the top k chunks."""
@@ -57,3 +73,41 @@ def prefix_within(tokens: Sequence[int], budget: int) -> int:
         if total > budget:
             return i
     return len(tokens)
+
+
+def depth_and_tokens(
+    chunks: Sequence[Chunk], top: int, budgets: tuple[int, ...], tokenizer: Tokenizer
+) -> tuple[int, list[int]]:
+    """Ranks to score (``top``, or more when the largest budget's prefix is longer) and the
+    token count of each of them."""
+    count = tokenizer.count
+    limit = budgets[-1] if budgets else 0
+    tokens: list[int] = []
+    total = 0
+    for r, c in enumerate(chunks):
+        if r >= top and total > limit:
+            break
+        if c.text is None:
+            raise ValueError("counting tokens needs every chunk's text")
+        n = count(c.text)
+        tokens.append(n)
+        total += n
+    depth = max(top, max((prefix_within(tokens, b) for b in budgets), default=0))
+    return min(depth, len(chunks)), tokens
+
+
+def at_budgets(
+    judgement: Judgement, spans: SpanPrefix, token_prefix: Sequence[int], budgets: tuple[int, ...]
+) -> list[Sequence[float]]:
+    """Every metric at every budget (name-major, as ``value_keys`` orders them): the ranks
+    of the budget's prefix, whose tokens sum to at most the budget."""
+    depths = [bisect_right(token_prefix, b) - 1 for b in budgets]  # prefix sums ascend
+    positive = sorted({d for d in depths if d > 0})
+    table = metric_table(judgement, positive) if positive else [[] for _ in METRIC_NAMES]
+    at = {d: x for x, d in enumerate(positive)}
+    columns: list[Sequence[float]] = [
+        [row[at[d]] if d > 0 else 0.0 for d in depths] for row in table
+    ]
+    columns += spans.columns(depths)
+    columns.append([float(token_prefix[d]) for d in depths])
+    return columns

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import accumulate, chain
-from operator import itemgetter
 
-from scoring.budget import Tokenizer, check_budgets, prefix_within
+from scoring.budget import Tokenizer, at_budgets, check_budgets, depth_and_tokens
 from scoring.classify import (
     DEFAULT_THRESHOLD,
     PageIndex,
@@ -17,7 +15,7 @@ from scoring.classify import (
     fallback_split,
 )
 from scoring.inputs import Chunk, GoldQuestion, Pages, Placement, Placements, Run, gold_index
-from scoring.metrics import METRIC_NAMES, Judgement, check_ks, metric_table
+from scoring.metrics import Judgement, check_ks, metric_table
 from scoring.result import (
     N_GOLD_GROUPS,
     Diagnosis,
@@ -29,7 +27,7 @@ from scoring.result import (
     n_gold_group,
     value_keys,
 )
-from scoring.spans import SpanPrefix, Spot, element_span, merge_intervals, span_prefix
+from scoring.spans import Spot, question_prefix
 
 __all__ = ["DEFAULT_KS", "PageCache", "aggregate", "judge_question", "score_questions", "score_run"]
 
@@ -226,76 +224,6 @@ def _diagnoses(
     return out
 
 
-def _span_prefix(
-    question: GoldQuestion,
-    ranked: Sequence[Chunk],
-    placed: Mapping[str, Sequence[Spot]],
-    pages: PageCache,
-    placements: Mapping[str, Placement] | None,
-) -> SpanPrefix:
-    """The running character coverage of one question's ranks (``scoring.spans``): gold
-    spans from the elements (stored offsets, else first occurrence), chunks as placed."""
-    gold: dict[str, list[tuple[int, int]]] = {}
-    lost = 0
-    for e in question.elements:
-        text = e.text
-        if not text:
-            continue
-        page = pages[e.doc].text
-        start = e.start
-        if (
-            start is not None
-            and start >= 0
-            and e.end == start + len(text)
-            and page.startswith(text, start)
-        ):
-            span: tuple[int, int] | None = (start, e.end)
-        else:
-            known = placements.get(e.doc) if placements else None
-            starts = known.occurrences.get(text) if known is not None else None
-            if starts is None:
-                starts = pages[e.doc].occurrences(text)
-            span = element_span(page, text, None, None, starts)
-        if span is None:
-            lost += len(text)
-        else:
-            gold.setdefault(e.doc, []).append(span)
-    merged = {
-        doc: merge_intervals(spans) if len(spans) > 1 else spans for doc, spans in gold.items()
-    }
-    spots = next(iter(placed.values())) if placed else ()
-    if len(spots) == len(ranked):  # every chunk non-empty and placed: lengths known
-        sizes = list(map(itemgetter(4), spots))
-    else:  # a chunk without text has its placed length
-        sizes = [len(c.text) if c.text is not None else 0 for c in ranked]
-        for r, chunk, _, _, length in spots:
-            if chunk is None:
-                sizes[r] = length
-    docs = [c.doc for c in ranked] if len(placed) > 1 else ()
-    return span_prefix(sizes, merged, lost, placed, docs)
-
-
-def _depth_and_tokens(
-    chunks: Sequence[Chunk], top: int, budgets: tuple[int, ...], tokenizer: Tokenizer
-) -> tuple[int, list[int]]:
-    """Ranks to score (``top``, or more when the largest budget's prefix is longer) and the
-    token count of each of them."""
-    count = tokenizer.count
-    limit = budgets[-1] if budgets else 0
-    tokens: list[int] = []
-    total = 0
-    for r, c in enumerate(chunks):
-        if r >= top and total > limit:
-            break
-        if c.text is None:
-            raise ValueError("counting tokens needs every chunk's text")
-        n = count(c.text)
-        tokens.append(n)
-        total += n
-    depth = max(top, max((prefix_within(tokens, b) for b in budgets), default=0))
-    return min(depth, len(chunks)), tokens
-
-
 def _score_one(
     question: GoldQuestion,
     chunks: Sequence[Chunk] | None,
@@ -310,7 +238,7 @@ def _score_one(
     top = ks[-1]
     tokens: list[int] = []
     if tokenizer is not None and chunks is not None:
-        depth, tokens = _depth_and_tokens(chunks, top, budgets, tokenizer)
+        depth, tokens = depth_and_tokens(chunks, top, budgets, tokenizer)
         ranked = list(chunks[:depth])
     else:
         ranked = list(chunks[:top]) if chunks is not None else []
@@ -319,14 +247,14 @@ def _score_one(
         question, ranked, pages, threshold, placements, placed
     )
     table = metric_table(judgement, ks)
-    spans = _span_prefix(question, ranked, placed, pages, placements)
+    spans = question_prefix(question, ranked, placed, pages.__getitem__, placements)
     columns: list[Sequence[float]] = list(table)
     columns += spans.columns(ks)
     if tokenizer is not None:
         token_prefix = [0, *accumulate(tokens)]
         columns.append([float(token_prefix[min(k, len(tokens))]) for k in ks])
         if budgets:
-            columns += _at_budgets(judgement, spans, token_prefix, budgets)
+            columns += at_budgets(judgement, spans, token_prefix, budgets)
     values = dict(zip(keys, chain.from_iterable(columns), strict=True))
     hits, partials = table[0], table[1]
     diagnoses = _diagnoses(best_cov, ks, hits, partials)
@@ -340,23 +268,6 @@ def _score_one(
         flags=flags,
         judgement=judgement,
     )
-
-
-def _at_budgets(
-    judgement: Judgement, spans: SpanPrefix, token_prefix: Sequence[int], budgets: tuple[int, ...]
-) -> list[Sequence[float]]:
-    """Every metric at every budget (name-major, as ``value_keys`` orders them): the ranks
-    of the budget's prefix, whose tokens sum to at most the budget."""
-    depths = [bisect_right(token_prefix, b) - 1 for b in budgets]  # prefix sums ascend
-    positive = sorted({d for d in depths if d > 0})
-    table = metric_table(judgement, positive) if positive else [[] for _ in METRIC_NAMES]
-    at = {d: x for x, d in enumerate(positive)}
-    columns: list[Sequence[float]] = [
-        [row[at[d]] if d > 0 else 0.0 for d in depths] for row in table
-    ]
-    columns += spans.columns(depths)
-    columns.append([float(token_prefix[d]) for d in depths])
-    return columns
 
 
 def _means(rows: Sequence[QueryScore], keys: Sequence[str]) -> dict[str, float]:

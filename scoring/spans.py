@@ -30,9 +30,14 @@ Each is 0 when its denominator is 0. Edge cases, fixed here:
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import accumulate
-from typing import NamedTuple
+from operator import itemgetter
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from scoring.classify import PageIndex
+    from scoring.inputs import Chunk, GoldQuestion, Placement
 
 __all__ = [
     "SPAN_METRIC_NAMES",
@@ -41,6 +46,7 @@ __all__ = [
     "element_span",
     "intersection_length",
     "merge_intervals",
+    "question_prefix",
     "span_prefix",
     "span_ratios",
 ]
@@ -224,3 +230,54 @@ def span_prefix(
             ranks.append(r)
             covered.append(count)
     return SpanPrefix(total, size_prefix, ranks, covered)
+
+
+def question_prefix(
+    question: GoldQuestion,
+    ranked: Sequence[Chunk],
+    placed: Mapping[str, Sequence[Spot]],
+    page: Callable[[str], PageIndex],
+    placements: Mapping[str, Placement] | None,
+) -> SpanPrefix:
+    """The running character coverage of one question's ranks: gold spans from its
+    elements (stored offsets, else first occurrence), chunks as ``placed`` (page → spots,
+    from ``judge_question``); ``page`` gives a document's ``PageIndex``."""
+    gold: dict[str, list[tuple[int, int]]] = {}
+    lost = 0
+    for e in question.elements:
+        text = e.text
+        if not text:
+            continue
+        index = page(e.doc)
+        text_of_page = index.text
+        start = e.start
+        if (
+            start is not None
+            and start >= 0
+            and e.end == start + len(text)
+            and text_of_page.startswith(text, start)
+        ):
+            span: tuple[int, int] | None = (start, e.end)
+        else:
+            known = placements.get(e.doc) if placements else None
+            starts = known.occurrences.get(text) if known is not None else None
+            if starts is None:
+                starts = index.occurrences(text)
+            span = element_span(text_of_page, text, None, None, starts)
+        if span is None:
+            lost += len(text)
+        else:
+            gold.setdefault(e.doc, []).append(span)
+    merged = {
+        doc: merge_intervals(spans) if len(spans) > 1 else spans for doc, spans in gold.items()
+    }
+    spots = next(iter(placed.values())) if placed else ()
+    if len(spots) == len(ranked):  # every chunk non-empty and placed: lengths known
+        sizes = list(map(itemgetter(4), spots))
+    else:  # a chunk without text has its placed length
+        sizes = [len(c.text) if c.text is not None else 0 for c in ranked]
+        for r, chunk, _, _, length in spots:
+            if chunk is None:
+                sizes[r] = length
+    docs = [c.doc for c in ranked] if len(placed) > 1 else ()
+    return span_prefix(sizes, merged, lost, placed, docs)
