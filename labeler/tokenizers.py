@@ -10,13 +10,18 @@ file, which tiktoken downloads on first use and caches.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from labeler.chunking import TOKEN
 from labeler.errors import UsageError
 from scoring.budget import Tokenizer
 
-__all__ = ["DEFAULT_TOKENIZER", "count_words", "make_tokenizer"]
+__all__ = ["DEFAULT_TOKENIZER", "MEMO_SIZE", "count_words", "make_tokenizer"]
 
 DEFAULT_TOKENIZER = "words"
+MEMO_SIZE = 1 << 16
+"""Token counts remembered per tokenizer: a run retrieves the same chunk for many
+questions, and counting is most of what a budget costs."""
 
 
 def count_words(text: str) -> int:
@@ -31,7 +36,7 @@ def make_tokenizer(spec: str) -> Tokenizer:
         UsageError: an unknown name, tiktoken not installed, or an encoding it cannot load.
     """
     if spec == DEFAULT_TOKENIZER:
-        return Tokenizer(spec, count_words)
+        return Tokenizer(spec, lru_cache(maxsize=MEMO_SIZE)(count_words))
     kind, _, name = spec.partition(":")
     if kind != "tiktoken" or not name:
         raise UsageError(f"unknown tokenizer {spec!r} (expected 'words' or 'tiktoken:NAME')")
@@ -46,6 +51,7 @@ def make_tokenizer(spec: str) -> Tokenizer:
     except Exception as err:  # unknown name (ValueError) or no file and no network
         raise UsageError(f"tiktoken cannot load encoding {name!r}: {err}") from None
 
+    @lru_cache(maxsize=MEMO_SIZE)
     def count(text: str) -> int:
         return len(encoding.encode_ordinary(text))  # special tokens as plain text
 
