@@ -115,3 +115,20 @@ def test_a_budget_is_the_fixed_cutoff_of_its_prefix(
             for name in score_names(tokens=True):
                 got = row.values[budget_key(name, b)]
                 assert got == (alone.value(name, depth) if depth else 0.0), (name, b, depth)
+
+
+@settings(max_examples=150)
+@given(scoring_case(max_questions=4), st.lists(st.integers(1, 40), min_size=1, max_size=3))
+def test_budgets_leave_the_fixed_cutoffs_unchanged(
+    case: tuple[list[GoldQuestion], dict[str, str], dict[str, list[Chunk]]],
+    budgets: list[int],
+) -> None:
+    """Scoring reads past max(ks) for a large budget; the values at each k stay the same."""
+    questions, pages, run = case
+    plain = score_run(questions, pages, run, ks=(1, 2))
+    chars = Tokenizer("chars", len)
+    budgeted = score_run(questions, pages, run, ks=(1, 2), budgets=budgets, tokenizer=chars)
+    for key, value in plain.metrics.items():
+        assert budgeted.metrics[key] == value, key
+    for a, b in zip(plain.queries, budgeted.queries, strict=True):
+        assert a.diagnoses == b.diagnoses
