@@ -24,6 +24,7 @@ import json
 import os
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -111,16 +112,34 @@ print(len(res))
 """
 
 
-def timings(commands: dict[str, list[str]], times: int) -> dict[str, tuple[float, float]]:
-    """(best, median) wall time of each command as a whole process over ``times`` rounds;
-    each round runs every command once, so drift on the machine hits all of them alike."""
-    runs: dict[str, list[float]] = {label: [] for label in commands}
+Timing = tuple[float, float, float, float]
+"""Best and median wall time, best and median CPU time (user + system, the process and
+the processes it waited for), in seconds."""
+
+
+def timings(commands: dict[str, list[str]], times: int) -> dict[str, Timing]:
+    """Wall and CPU times of each command as a whole process over ``times`` rounds; each
+    round runs every command once, so drift on the machine hits all of them alike. On a
+    busy machine the CPU time moves much less than the wall time."""
+    walls: dict[str, list[float]] = {label: [] for label in commands}
+    cpus: dict[str, list[float]] = {label: [] for label in commands}
     for _ in range(times):
         for label, cmd in commands.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
             subprocess.run(cmd, check=True, capture_output=True)
-            runs[label].append(time.perf_counter() - t0)
-    return {label: (min(r), statistics.median(r)) for label, r in runs.items()}
+            walls[label].append(time.perf_counter() - t0)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpus[label].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return {
+        label: (
+            min(walls[label]),
+            statistics.median(walls[label]),
+            min(cpus[label]),
+            statistics.median(cpus[label]),
+        )
+        for label in commands
+    }
 
 
 def main() -> None:
@@ -176,12 +195,19 @@ def main() -> None:
         cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
         print(f"data: {args.questions} questions x {args.chunks} chunks, k = {ks}; {cpus} CPUs")
         print(f"whole processes, {args.repeat} runs each: best / median wall time, ratio to")
-        print("pytrec_eval's best / median")
+        print("pytrec_eval's best / median; then the same for CPU time (user + system)")
         print(f"  {'pytrec_eval':31s}  {peer[0]:.3f} / {peer[1]:.3f} s")
-        for label, (best, median) in timed.items():
+        for label, (best, median, _, _) in timed.items():
             print(
                 f"  {label:31s}  {best:.3f} / {median:.3f} s"
                 f"   ratio {best / peer[0]:.2f} / {median / peer[1]:.2f}"
+            )
+        print("CPU time")
+        print(f"  {'pytrec_eval':31s}  {peer[2]:.3f} / {peer[3]:.3f} s")
+        for label, (_, _, best, median) in timed.items():
+            print(
+                f"  {label:31s}  {best:.3f} / {median:.3f} s"
+                f"   ratio {best / peer[2]:.2f} / {median / peer[3]:.2f}"
             )
         print(
             f"run import: {lines} lines in {import_s:.2f} s = {lines / import_s:,.0f} lines/s "

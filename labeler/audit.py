@@ -15,6 +15,19 @@ it *and* the whole key (the Partial rule of :mod:`scoring.classify`). Over
 the questions with at least one element, the share that has an element whole is the
 ceiling on Hit@k any retriever can reach with these chunks (chunks judged by position, as
 scoring does), and the share with an element kept the ceiling on Partial@k.
+
+The character-level ceilings are Chroma's (chunking_evaluation, ``base_evaluation.py``;
+its report's Precision_Ω): per question, G is the union of its element spans and R every
+chunk of the file that overlaps G, C = G ∩ ⋃R;
+
+* ``precision_omega`` = |C| / Σ_{r ∈ R} |r|: the ``span_precision`` of a retriever that
+  brings back exactly the chunks holding some of G (all of G these chunks can give, and no
+  chunk without any of it);
+* ``iou_omega`` = |C| / (Σ_{r ∈ R} |r| + |G ∖ ⋃R|): the same for ``span_iou``. (Chroma's
+  code reports this ratio, with the chunks' union for their sum, under the name
+  Precision_Ω; for chunks that do not overlap each other the two agree.)
+
+Each is 0 for a question no chunk overlaps, and both are averaged over the questions.
 """
 
 from __future__ import annotations
@@ -25,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from labeler.chunking import Chunk
+from scoring.spans import intersection_length, merge_intervals, span_ratios
 
 
 @dataclass(frozen=True)
@@ -89,6 +103,8 @@ class AuditReport:
     overall: Tally
     by_doc: dict[str, Tally]
     fates: list[ElementFate] = field(default_factory=list)
+    precision_omega: float = 0.0
+    iou_omega: float = 0.0
 
     @property
     def cut(self) -> list[ElementFate]:
@@ -103,6 +119,8 @@ class AuditReport:
             "questions": self.questions,
             "hit_ceiling": self.hit_ceiling,
             "partial_ceiling": self.partial_ceiling,
+            "precision_omega": self.precision_omega,
+            "iou_omega": self.iou_omega,
             "elements": asdict(self.overall),
             "by_doc": {doc: asdict(t) for doc, t in sorted(self.by_doc.items())},
             "cut_elements": [
@@ -155,6 +173,26 @@ def element_fate(element: AuditElement, chunks: Sequence[Chunk], threshold: floa
     return ElementFate(element, len(chunks), share, whole, whole or kept)
 
 
+def omega(elements: Sequence[AuditElement], overlapping: Sequence[Chunk]) -> tuple[float, float]:
+    """(precision_Ω, IoU_Ω) of one question: its ``elements`` and every chunk that overlaps
+    one of them (each chunk once); see the module docstring."""
+    gold: dict[str, list[tuple[int, int]]] = {}
+    for e in elements:
+        gold.setdefault(e.doc, []).append((e.start, e.end))
+    chunks = {(c.doc, c.start, c.end) for c in overlapping}
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for doc, start, end in chunks:
+        spans.setdefault(doc, []).append((start, end))
+    size = sum(end - start for _, start, end in chunks)
+    total = covered = 0
+    for doc, g in gold.items():
+        merged = merge_intervals(g)
+        total += sum(b - a for a, b in merged)
+        covered += intersection_length(merged, merge_intervals(spans.get(doc, ())))
+    _, precision, iou = span_ratios(covered, size, total)
+    return precision, iou
+
+
 def audit_chunks(
     chunks: Iterable[Chunk],
     elements: Sequence[AuditElement],
@@ -180,14 +218,20 @@ def audit_chunks(
     fates: list[ElementFate] = []
     hit: dict[str, bool] = {}
     partial: dict[str, bool] = {}
+    mine: dict[str, tuple[list[AuditElement], list[Chunk]]] = {}
     for e in elements:
-        fate = element_fate(e, index.get(e.doc, empty).overlapping(e.start, e.end), threshold)
+        near = index.get(e.doc, empty).overlapping(e.start, e.end)
+        own, seen = mine.setdefault(e.query_id, ([], []))
+        own.append(e)
+        seen.extend(near)
+        fate = element_fate(e, near, threshold)
         fates.append(fate)
         overall.add(fate)
         by_doc.setdefault(e.doc, Tally()).add(fate)
         hit[e.query_id] = hit.get(e.query_id, False) or fate.whole
         partial[e.query_id] = partial.get(e.query_id, False) or fate.kept
     questions = len(hit)
+    omegas = [omega(own, seen) for own, seen in mine.values()]
     return AuditReport(
         threshold=threshold,
         chunks=count,
@@ -197,4 +241,6 @@ def audit_chunks(
         overall=overall,
         by_doc=by_doc,
         fates=fates,
+        precision_omega=sum(p for p, _ in omegas) / questions if questions else 0.0,
+        iou_omega=sum(i for _, i in omegas) / questions if questions else 0.0,
     )

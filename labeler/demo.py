@@ -18,7 +18,9 @@
    ``structure-chunks.jsonl``, :func:`labeler.retrieve.bm25_retriever` is loaded over it
    by name and called on each question, and its answers are stored as ``structure``
    (both replace older runs of those names);
-5. scores both runs and compares them (structure − fixed).
+5. scores both runs and compares them (structure − fixed), at each k and at each token
+   budget of ``budgets`` (tokens counted as the chunkers count them), so that the two
+   chunkers are also compared at equal context cost.
 
 Only the pages chosen in step 1 are chunked, whatever else the database holds.
 """
@@ -50,6 +52,9 @@ EXTRA_PAGES = 40
 STRUCTURE_MAX_CHARS = 2000
 #: the retriever ``labeler evaluate`` loads for the structure run
 BM25_RETRIEVER = "labeler.retrieve:bm25_retriever"
+
+#: token budgets both runs are scored at (``labeler score --budget``)
+DEMO_BUDGETS: tuple[int, ...] = (500, 1000, 2000)
 
 Say = Callable[[str], None]
 
@@ -169,6 +174,7 @@ def run_demo(
     size: int = 800,
     corpus: Path = CORPUS,
     say: Say | None = None,
+    budgets: Sequence[int] = DEMO_BUDGETS,
 ) -> DemoOutcome:
     """Run the demo (module docstring) against ``store``; run files go to ``out_dir``.
 
@@ -234,7 +240,17 @@ def run_demo(
         f"{files[STRUCTURE_RUN]} --retriever-arg k={k} --store-run {STRUCTURE_RUN}"
     )
 
-    comparison, a, b = compare(store, GOLD_SET, fixed_run_name(size), STRUCTURE_RUN, ks=ks)
+    from labeler.tokenizers import DEFAULT_TOKENIZER, make_tokenizer
+
+    comparison, a, b = compare(
+        store,
+        GOLD_SET,
+        fixed_run_name(size),
+        STRUCTURE_RUN,
+        ks=ks,
+        budgets=budgets,
+        tokenizer=make_tokenizer(DEFAULT_TOKENIZER),
+    )
     return DemoOutcome(
         pages=tuple(pages),
         questions=len(questions),
@@ -247,12 +263,16 @@ def run_demo(
 
 
 def demo_report(outcome: DemoOutcome) -> str:
-    """Both runs' score reports, then the comparison (structure − fixed), as text tables."""
-    from labeler.report.score_report import comparison_report, score_report
+    """Both runs' score reports, the comparison (structure − fixed), then both runs side by
+    side at equal token budgets, as text tables."""
+    from labeler.report.score_report import budget_report, comparison_report, score_report
 
     parts = [
         score_report(ev.result, stale_excluded=ev.stale_excluded, worst=5)
         for ev in outcome.evaluations.values()
     ]
     parts.append(comparison_report(outcome.comparison))
+    results = [ev.result for ev in outcome.evaluations.values()]
+    if results[0].budgets:
+        parts.append(budget_report(results))
     return "\n".join(parts)

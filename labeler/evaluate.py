@@ -31,6 +31,7 @@ from scoring import (
     aggregate,
     score_questions,
 )
+from scoring.budget import Tokenizer, check_budgets
 from scoring.classify import check_threshold
 from scoring.metrics import check_ks
 
@@ -291,12 +292,15 @@ def _score(
     ks: Sequence[int],
     threshold: float,
     jobs: int | None,
+    budgets: Sequence[int] = (),
+    tokenizer: Tokenizer | None = None,
 ) -> RunScore:
     """Score one stored run, in several processes when ``jobs`` allows and it pays, with
-    the placements stored at import (``keyed``: the pages' keys, see ``page_keys``)."""
+    the placements stored at import (``keyed``: the pages' keys, see ``page_keys``).
+    Counting tokens (``tokenizer``) reads every chunk's text, in this process."""
     src = _source(source)
     processes = 1
-    if isinstance(src, SqliteReader) and jobs != 1:
+    if tokenizer is None and isinstance(src, SqliteReader) and jobs != 1:
         check_threshold(threshold)  # bad arguments fail here, before any process starts
         check_ks(ks)
         processes = plan_processes(jobs, sum(1 for q in questions if q.elements))
@@ -313,17 +317,32 @@ def _score(
             keyed_pages=keyed,
         )
     else:
-        if isinstance(src, SqliteReader):  # also leaves out texts scoring does not need
+        if isinstance(src, SqliteReader) and tokenizer is None:  # leaves out unneeded texts
             chunks, known = load_placed_run(src, run, questions, keyed)
         else:
             chunks = load_run(src, run)
             known = placements_for(src.placements(run), keyed, questions)
         rows = score_questions(
-            questions, pages, chunks, ks=ks, threshold=threshold, placements=known
+            questions,
+            pages,
+            chunks,
+            ks=ks,
+            threshold=threshold,
+            placements=known,
+            budgets=budgets,
+            tokenizer=tokenizer,
         )
         run_ids = list(chunks)
     return aggregate(
-        questions, rows, run_ids, ks=ks, threshold=threshold, gold_set=gold_set, run_name=run
+        questions,
+        rows,
+        run_ids,
+        ks=ks,
+        threshold=threshold,
+        gold_set=gold_set,
+        run_name=run,
+        budgets=budgets,
+        tokenizer=tokenizer.name if tokenizer is not None else None,
     )
 
 
@@ -336,6 +355,8 @@ def evaluate(
     threshold: float = DEFAULT_THRESHOLD,
     jobs: int | None = 1,
     annotator: str | None = None,
+    budgets: Sequence[int] = (),
+    tokenizer: Tokenizer | None = None,
 ) -> Evaluation:
     """Score stored run ``run`` against gold set ``gold_set`` (DESIGN §6): its final layer
     (pending questions left out and listed) or, with ``annotator``, that annotator's own
@@ -344,12 +365,25 @@ def evaluate(
     ``jobs`` is the number of processes (None: automatic, see
     :func:`labeler.shards.plan_processes`); more than one needs a SQLite file and a caller
     without threads (the CLI, not the TUI). The result is the same whatever ``jobs`` is.
+    With a ``tokenizer`` (:mod:`labeler.tokenizers`) ``tokens@k`` is scored and every
+    metric at each of ``budgets`` tokens (:mod:`scoring.budget`), in one process.
     """
+    check_budgets(budgets)
     with gc_paused():
         load = load_gold_layer(source, gold_set, annotator)
         keyed = page_keys(load.pages)
         result = _score(
-            source, load.questions, load.pages, keyed, gold_set, run, ks, threshold, jobs
+            source,
+            load.questions,
+            load.pages,
+            keyed,
+            gold_set,
+            run,
+            ks,
+            threshold,
+            jobs,
+            budgets,
+            tokenizer,
         )
     layer = "final" if annotator is None else f"annotator:{annotator}"
     return Evaluation(result, load.stale, load.pending, layer)
@@ -363,6 +397,8 @@ def evaluate_in_memory(
     run_name: str,
     ks: Sequence[int] = DEFAULT_KS,
     threshold: float = DEFAULT_THRESHOLD,
+    budgets: Sequence[int] = (),
+    tokenizer: Tokenizer | None = None,
 ) -> Evaluation:
     """Score ``run`` (query id → chunks in rank order, held in memory, nothing stored)
     against gold set ``gold_set``, as :func:`evaluate` scores a stored run.
@@ -373,8 +409,11 @@ def evaluate_in_memory(
     the order a stored run is read in.
     """
     with gc_paused():
-        questions, pages, stale = load_gold(source, gold_set)
-        rows = score_questions(questions, pages, run, ks=ks, threshold=threshold)
+        load = load_gold_layer(source, gold_set)
+        questions, pages = load.questions, load.pages
+        rows = score_questions(
+            questions, pages, run, ks=ks, threshold=threshold, budgets=budgets, tokenizer=tokenizer
+        )
         result = aggregate(
             questions,
             rows,
@@ -383,8 +422,10 @@ def evaluate_in_memory(
             threshold=threshold,
             gold_set=gold_set,
             run_name=run_name,
+            budgets=budgets,
+            tokenizer=tokenizer.name if tokenizer is not None else None,
         )
-    return Evaluation(result, stale)
+    return Evaluation(result, load.stale, load.pending)
 
 
 def compare(
@@ -398,16 +439,30 @@ def compare(
     permutations: int = 10_000,
     seed: int = 0,
     jobs: int | None = 1,
+    budgets: Sequence[int] = (),
+    tokenizer: Tokenizer | None = None,
 ) -> tuple[RunComparison, Evaluation, Evaluation]:
-    """Score both runs on one gold set and compare them question by question (``jobs`` as
-    for :func:`evaluate`)."""
+    """Score both runs on one gold set and compare them question by question (``jobs``,
+    ``budgets`` and ``tokenizer`` as for :func:`evaluate`)."""
     with gc_paused():
         load = load_gold_layer(source, gold_set)
         questions, pages = load.questions, load.pages
         keyed = page_keys(pages)  # once for both runs
         scored = [
             Evaluation(
-                _score(source, questions, pages, keyed, gold_set, name, ks, threshold, jobs),
+                _score(
+                    source,
+                    questions,
+                    pages,
+                    keyed,
+                    gold_set,
+                    name,
+                    ks,
+                    threshold,
+                    jobs,
+                    budgets,
+                    tokenizer,
+                ),
                 load.stale,
                 load.pending,
             )
@@ -434,18 +489,34 @@ def compare_many(
     level: float = 0.0,
     resamples: int = 2000,
     jobs: int | None = 1,
+    budgets: Sequence[int] = (),
+    tokenizer: Tokenizer | None = None,
 ) -> tuple[MultiComparison, list[Evaluation]]:
     """Score every run of ``runs`` on one gold set and compare each with
     ``runs[baseline]`` (``scoring.multicompare.compare_to_baseline``: paired tests with
     Holm's correction, and delta intervals at ``level`` when it is not 0); the
     evaluations are in the order of ``runs``."""
     with gc_paused():
-        questions, pages, stale = load_gold(source, gold_set)
+        load = load_gold_layer(source, gold_set)
+        questions, pages = load.questions, load.pages
         keyed = page_keys(pages)  # once for every run
         scored = [
             Evaluation(
-                _score(source, questions, pages, keyed, gold_set, name, ks, threshold, jobs),
-                stale,
+                _score(
+                    source,
+                    questions,
+                    pages,
+                    keyed,
+                    gold_set,
+                    name,
+                    ks,
+                    threshold,
+                    jobs,
+                    budgets,
+                    tokenizer,
+                ),
+                load.stale,
+                load.pending,
             )
             for name in runs
         ]

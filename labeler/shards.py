@@ -26,8 +26,8 @@ from functools import partial
 from labeler.placements import PageKeys, load_placed_run, page_keys
 from labeler.store.fastread import SqliteReader
 from scoring import GoldQuestion, Pages, QueryScore, score_questions
-from scoring.metrics import METRIC_NAMES, check_ks
-from scoring.result import metric_key
+from scoring.metrics import check_ks
+from scoring.result import value_keys
 
 __all__ = ["MIN_QUESTIONS_PER_PROCESS", "plan_processes", "score_in_processes"]
 
@@ -100,7 +100,7 @@ def score_in_processes(
     keyed = page_keys(pages) if keyed_pages is None else keyed_pages
     scored = [q for q in questions if q.elements]
     shards = split_ids([q.query_id for q in scored], processes)
-    keys = [metric_key(name, k) for name in METRIC_NAMES for k in check_ks(ks)]
+    keys = value_keys(check_ks(ks))
 
     def work(source: SqliteReader, shard: Shard) -> ShardResult:
         since, until = shard

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     )
     from scoring.agreement_report import AGREEMENT_FORMATS, render_agreement
     from scoring.bootstrap import bootstrap_mean_intervals, with_intervals
+    from scoring.budget import Tokenizer, budget_key
     from scoring.compare import GroupMovement, Movement, QueryDelta, RunComparison, compare_runs
     from scoring.correctness import (
         ChunkMatch,
@@ -90,8 +91,11 @@ if TYPE_CHECKING:
         RunScore,
         metric_key,
         n_gold_group,
+        score_names,
+        value_keys,
     )
     from scoring.score import DEFAULT_KS, aggregate, score_questions, score_run
+    from scoring.spans import SPAN_METRIC_NAMES
     from scoring.stats import DEFAULT_PERMUTATIONS, PairedTest, holm, paired_randomization_test
 
 __all__ = [
@@ -100,6 +104,7 @@ __all__ = [
     "DEFAULT_PERMUTATIONS",
     "DEFAULT_THRESHOLD",
     "METRIC_NAMES",
+    "SPAN_METRIC_NAMES",
     "Agreement",
     "AgreementInput",
     "AgreementInputError",
@@ -139,8 +144,10 @@ __all__ = [
     "RunComparison",
     "RunScore",
     "Span",
+    "Tokenizer",
     "aggregate",
     "bootstrap_mean_intervals",
+    "budget_key",
     "classify",
     "compare_runs",
     "compare_to_baseline",
@@ -169,8 +176,10 @@ __all__ = [
     "retrieval_correctness",
     "row_json_schema",
     "score_json",
+    "score_names",
     "score_questions",
     "score_run",
+    "value_keys",
     "with_intervals",
     "worst_table",
 ]
@@ -218,6 +227,11 @@ _HOMES: dict[str, str] = {
     "RunComparison": "scoring.compare",
     "RunScore": "scoring.result",
     "Span": "scoring.agreement",
+    "SPAN_METRIC_NAMES": "scoring.spans",
+    "Tokenizer": "scoring.budget",
+    "budget_key": "scoring.budget",
+    "score_names": "scoring.result",
+    "value_keys": "scoring.result",
     "aggregate": "scoring.score",
     "bootstrap_mean_intervals": "scoring.bootstrap",
     "compare_runs": "scoring.compare",

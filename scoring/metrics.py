@@ -2,7 +2,9 @@
 
 A ``Judgement`` holds, for one question, the grade of every (rank, element) pair
 ``g(e, r)``; every metric below is a pure function of a judgement and k. Ranks are 1-based.
-A rank is *relevant* when some ``g(e, r) ≥ PARTIAL``.
+A rank is *relevant* when some ``g(e, r) ≥ PARTIAL``. The character-level metrics
+(``span_recall``, ``span_precision``, ``span_iou``) need positions, not grades: see
+``scoring.spans``; every metric at a token budget: ``scoring.budget``.
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from scoring.budget import budget_key
 from scoring.compare import RunComparison
 from scoring.intervals import Estimate
-from scoring.metrics import METRIC_NAMES
 from scoring.result import N_GOLD_GROUPS, RunScore, metric_key
 
 __all__ = [
@@ -27,14 +27,25 @@ def score_json(result: RunScore, *, per_query: bool = True) -> dict[str, Any]:
 
 
 def metric_table_rows(result: RunScore) -> tuple[Row, list[Row]]:
-    """Header ``["metric", "@k1", ...]`` and one row per metric name (values per k, each an
-    ``Estimate`` with its interval when ``result.ci`` holds one), plus a final
-    ``partial−hit gap`` row."""
-    header: Row = ["metric", *[f"@{k}" for k in result.ks]]
+    """Header ``["metric", "@k1", ..., "@B1t", ...]`` and one row per metric name of
+    ``result.names`` (values per k, then per token budget; each an ``Estimate`` with its
+    interval when ``result.ci`` holds one), plus a final ``partial−hit gap`` row."""
+    header: Row = ["metric", *[f"@{k}" for k in result.ks], *[f"@{b}t" for b in result.budgets]]
     rows = [
-        [name, *[result.estimate(metric_key(name, k)) for k in result.ks]] for name in METRIC_NAMES
+        [
+            name,
+            *[result.estimate(metric_key(name, k)) for k in result.ks],
+            *[result.estimate(budget_key(name, b)) for b in result.budgets],
+        ]
+        for name in result.names
     ]
-    rows.append(["partial−hit gap", *[result.gap(k) for k in result.ks]])
+    rows.append(
+        [
+            "partial−hit gap",
+            *[result.gap(k) for k in result.ks],
+            *[result.at_budget("partial", b) - result.at_budget("hit", b) for b in result.budgets],
+        ]
+    )
     return header, rows
 
 
@@ -66,15 +77,14 @@ def gap_table(result: RunScore) -> tuple[Row, list[Row]]:
 def group_table(result: RunScore, k: int) -> tuple[Row, list[Row]]:
     """Header and one row per n_gold group (plus ``all``) with the query count and every
     metric at ``k``."""
-    header: Row = ["n_gold", "queries", *[metric_key(n, k) for n in METRIC_NAMES]]
+    names = result.names
+    header: Row = ["n_gold", "queries", *[metric_key(n, k) for n in names]]
     rows: list[Row] = []
     for group in N_GOLD_GROUPS:
         score = result.by_n_gold.get(group)
         if score is not None:
-            rows.append(
-                [group, score.queries, *[score.metrics[metric_key(n, k)] for n in METRIC_NAMES]]
-            )
-    rows.append(["all", len(result.queries), *[result.value(n, k) for n in METRIC_NAMES]])
+            rows.append([group, score.queries, *[score.metrics[metric_key(n, k)] for n in names]])
+    rows.append(["all", len(result.queries), *[result.value(n, k) for n in names]])
     return header, rows
 
 

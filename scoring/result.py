@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from scoring.budget import TOKENS, budget_key
 from scoring.intervals import Estimate, MetricIntervals
 from scoring.metrics import METRIC_NAMES, Judgement, key_lost_at
+from scoring.spans import SPAN_METRIC_NAMES
 
 __all__ = [
     "N_GOLD_GROUPS",
@@ -21,6 +23,8 @@ __all__ = [
     "RunScore",
     "metric_key",
     "n_gold_group",
+    "score_names",
+    "value_keys",
 ]
 
 N_GOLD_GROUPS: tuple[str, ...] = ("1", "2", "3+")
@@ -48,6 +52,22 @@ PlainQueryScore = tuple[
 def metric_key(name: str, k: int) -> str:
     """The flat key of a metric at k, e.g. ``metric_key("hit", 4) == "hit@4"``."""
     return f"{name}@{k}"
+
+
+def score_names(tokens: bool = False) -> tuple[str, ...]:
+    """The metric names of a score, in report order: ``METRIC_NAMES``, then
+    ``SPAN_METRIC_NAMES``, then ``tokens`` when a tokenizer counted the chunks' tokens."""
+    return (*METRIC_NAMES, *SPAN_METRIC_NAMES, *((TOKENS,) if tokens else ()))
+
+
+def value_keys(ks: Sequence[int], budgets: Sequence[int] = (), tokens: bool = False) -> list[str]:
+    """Every flat key of a score, in the order of ``QueryScore.values``: each name of
+    ``score_names(tokens)`` at each k (``hit@1``, ``hit@5``, ... ``span_iou@5``), then each
+    at each token budget (``hit@500t``, ...)."""
+    names = score_names(tokens)
+    keys = [metric_key(name, k) for name in names for k in ks]
+    keys += [budget_key(name, b) for name in names for b in budgets]
+    return keys
 
 
 def n_gold_group(n_gold: int) -> str:
@@ -246,6 +266,8 @@ class RunScore:
         keys: how many scored elements carry a key span.
         ci: bootstrap intervals of ``metrics`` over ``queries`` (``scoring.bootstrap``), or
             None when none were asked for.
+        budgets: token budgets scored (ascending; empty for none).
+        tokenizer: name of the tokenizer that counted tokens (None: no token metrics).
     """
 
     gold_set: str
@@ -261,6 +283,8 @@ class RunScore:
     without_elements: tuple[str, ...]
     keys: int = 0
     ci: MetricIntervals | None = None
+    budgets: tuple[int, ...] = ()
+    tokenizer: str | None = None
 
     def value(self, name: str, k: int) -> float:
         """Aggregate value of metric ``name`` at ``k``."""
@@ -272,6 +296,15 @@ class RunScore:
         value = self.metrics[key]
         interval = self.ci.intervals.get(key) if self.ci is not None else None
         return value if interval is None else Estimate(value, interval)
+
+    def at_budget(self, name: str, budget: int) -> float:
+        """Aggregate value of metric ``name`` at token budget ``budget``."""
+        return self.metrics[budget_key(name, budget)]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The metric names scored, in report order (``score_names``)."""
+        return score_names(self.tokenizer is not None)
 
     def gap(self, k: int) -> float:
         """The Partial − Hit gap at k: the share of questions lost to chunking."""
@@ -309,8 +342,9 @@ class RunScore:
         ``by_n_gold``, ``flags``, ``missing_from_run``, ``unknown_in_run``,
         ``without_elements`` (each ``{"count", "query_ids"}``), ``keys`` (elements with a
         key span), ``key_lost`` (per k, questions a key clause turned from partial to a
-        miss), with intervals ``ci`` (metric key → ``[low, high]``) and ``bootstrap`` (how
-        they were made), and, unless
+        miss), ``budgets`` and ``tokenizer`` (``[]`` and null without token budgets), with
+        intervals ``ci`` (metric key → ``[low, high]``) and ``bootstrap`` (how they were
+        made), and, unless
         ``per_query=False``, ``per_query`` rows.
         """
         out: dict[str, Any] = {
@@ -320,6 +354,8 @@ class RunScore:
             "run": self.run,
             "threshold": self.threshold,
             "ks": list(self.ks),
+            "budgets": list(self.budgets),
+            "tokenizer": self.tokenizer,
             "queries": len(self.queries),
             "metrics": dict(self.metrics),
             "partial_hit_gap": {str(k): self.gap(k) for k in self.ks},
@@ -340,8 +376,9 @@ class RunScore:
         return out
 
     def metric_keys(self) -> list[str]:
-        """All flat metric keys in report order (metric-major, then k)."""
-        return [metric_key(name, k) for name in METRIC_NAMES for k in self.ks]
+        """All flat metric keys in report order (``value_keys``: metric-major, then k,
+        then the token budgets)."""
+        return value_keys(self.ks, self.budgets, self.tokenizer is not None)
 
 
 def _ids(ids: tuple[str, ...]) -> dict[str, Any]:

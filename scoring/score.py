@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain
+from itertools import accumulate, chain
 
+from scoring.budget import Tokenizer, at_budgets, check_budgets, depth_and_tokens
 from scoring.classify import (
     DEFAULT_THRESHOLD,
     PageIndex,
@@ -15,7 +16,7 @@ from scoring.classify import (
     keyed_overlap,
 )
 from scoring.inputs import Chunk, GoldQuestion, Pages, Placement, Placements, Run, gold_index
-from scoring.metrics import METRIC_NAMES, Judgement, check_ks, metric_table
+from scoring.metrics import Judgement, check_ks, metric_table
 from scoring.result import (
     N_GOLD_GROUPS,
     Diagnosis,
@@ -24,9 +25,10 @@ from scoring.result import (
     GroupScore,
     QueryScore,
     RunScore,
-    metric_key,
     n_gold_group,
+    value_keys,
 )
+from scoring.spans import Spot, question_prefix
 
 __all__ = ["DEFAULT_KS", "PageCache", "aggregate", "judge_question", "score_questions", "score_run"]
 
@@ -61,10 +63,13 @@ def judge_question(
     pages: PageCache,
     threshold: float = DEFAULT_THRESHOLD,
     placements: Mapping[str, Placement] | None = None,
+    placed: dict[str, list[Spot]] | None = None,
 ) -> tuple[Judgement, tuple[float, ...], Flags]:
     """Classify every (element, chunk) pair of one question (the hot loop of scoring).
 
-    Returns the judgement, the best coverage per rank (max over elements) and the flags.
+    Returns the judgement, the best coverage per rank (max over elements) and the flags;
+    ``placed``, when given, receives each cited page's chunk placements (``Spot`` rows in
+    rank order, for every page holding a non-empty element).
     Grades are those of ``classify`` (DESIGN §6 rules 1–3, with each element's key span),
     computed with the page's cached chunk positions and element occurrences; ``threshold``
     is assumed validated (and keys, by ``GoldElement``). Each chunk
@@ -90,7 +95,8 @@ def judge_question(
     repeated_ranks: set[int] = set()
     repeated = missing = 0
     # page → (rank, chunk, first offset, chunk repeated, length) for every non-empty chunk
-    placed: dict[str, list[tuple[int, str | None, int, bool, int]]] = {}
+    if placed is None:
+        placed = {}
     for i, element in enumerate(question.elements):
         index = pages[element.doc]
         text = element.text
@@ -195,7 +201,7 @@ def _spots(
     texts: Sequence[str | None],
     index: PageIndex,
     known: Placement | None,
-) -> list[tuple[int, str | None, int, bool, int]]:
+) -> list[Spot]:
     """``(rank, chunk, first offset or −1, repeated, length)`` of every non-empty chunk on
     one page: from the placement when it covers the ranks, else located in the page."""
     n_ranks = len(texts)
@@ -254,11 +260,30 @@ def _score_one(
     ks: tuple[int, ...],
     keys: Sequence[str],
     placements: Mapping[str, Placement] | None = None,
+    budgets: tuple[int, ...] = (),
+    tokenizer: Tokenizer | None = None,
 ) -> QueryScore:
-    ranked = list(chunks[: ks[-1]]) if chunks is not None else []
-    judgement, best_cov, flags = judge_question(question, ranked, pages, threshold, placements)
+    top = ks[-1]
+    tokens: list[int] = []
+    if tokenizer is not None and chunks is not None:
+        depth, tokens = depth_and_tokens(chunks, top, budgets, tokenizer)
+        ranked = list(chunks[:depth])
+    else:
+        ranked = list(chunks[:top]) if chunks is not None else []
+    placed: dict[str, list[Spot]] = {}
+    judgement, best_cov, flags = judge_question(
+        question, ranked, pages, threshold, placements, placed
+    )
     table = metric_table(judgement, ks)
-    values = dict(zip(keys, chain.from_iterable(table), strict=True))
+    spans = question_prefix(question, ranked, placed, pages.__getitem__, placements)
+    columns: list[Sequence[float]] = list(table)
+    columns += spans.columns(ks)
+    if tokenizer is not None:
+        token_prefix = [0, *accumulate(tokens)]
+        columns.append([float(token_prefix[min(k, len(tokens))]) for k in ks])
+        if budgets:
+            columns += at_budgets(judgement, spans, token_prefix, budgets)
+    values = dict(zip(keys, chain.from_iterable(columns), strict=True))
     hits, partials = table[0], table[1]
     diagnoses = _diagnoses(best_cov, ks, hits, partials)
     return QueryScore(
@@ -290,25 +315,34 @@ def score_questions(
     ks: Sequence[int] = DEFAULT_KS,
     threshold: float = DEFAULT_THRESHOLD,
     placements: Placements | None = None,
+    budgets: Sequence[int] = (),
+    tokenizer: Tokenizer | None = None,
 ) -> list[QueryScore]:
     """One ``QueryScore`` per question with at least one element, in the given order.
 
     Each question's chunks (cut at ``max(ks)``) are classified against each element on the
-    element's page (DESIGN §6) and every metric of ``METRIC_NAMES`` is computed at every k;
+    element's page (DESIGN §6) and every metric of ``score_names`` (``METRIC_NAMES`` and
+    the character-level ``SPAN_METRIC_NAMES``) is computed at every k;
     a question absent from ``run`` scores 0 with ``in_run`` false. Questions without
     elements are skipped. Scoring disjoint sets of questions separately (say, in several
     processes) and passing the rows to ``aggregate`` gives the same result as ``score_run``.
     ``placements`` (query id → document id → ``Placement``) saves locating chunks on the
     pages it covers, e.g. placements stored when the run was imported; the result is the
     same with or without them, provided they are right for the pages' current text.
+    With a ``tokenizer``, ``tokens@k`` (tokens in the top k) is added and every metric is
+    also computed at each token budget of ``budgets`` (``scoring.budget``: the ranks of the
+    longest prefix holding at most that many tokens; scoring then reads past ``max(ks)``
+    as far as the largest budget's prefix goes, and the flags count those ranks too).
 
     Raises:
-        ValueError: an invalid k or threshold.
+        ValueError: an invalid k, threshold or budget; budgets without a tokenizer; a
+            chunk without text where a tokenizer must count it.
     """
     theta = check_threshold(threshold)
     cutoffs = check_ks(ks)
+    limits = _check_budgets(budgets, tokenizer)
     cache = PageCache(pages)
-    keys = [metric_key(name, k) for name in METRIC_NAMES for k in cutoffs]
+    keys = value_keys(cutoffs, limits, tokenizer is not None)
     known = placements or {}
     return [
         _score_one(
@@ -319,10 +353,19 @@ def score_questions(
             cutoffs,
             keys,
             known.get(question.query_id),
+            limits,
+            tokenizer,
         )
         for question in questions
         if question.elements
     ]
+
+
+def _check_budgets(budgets: Sequence[int], tokenizer: Tokenizer | None) -> tuple[int, ...]:
+    limits = check_budgets(budgets)
+    if limits and tokenizer is None:
+        raise ValueError("token budgets need a tokenizer")
+    return limits
 
 
 def aggregate(
@@ -334,8 +377,12 @@ def aggregate(
     threshold: float = DEFAULT_THRESHOLD,
     gold_set: str = "",
     run_name: str = "",
+    budgets: Sequence[int] = (),
+    tokenizer: str | None = None,
 ) -> RunScore:
     """The ``RunScore`` of the gold ``questions`` from their per-question rows.
+
+    ``budgets`` and ``tokenizer`` (its name) must be those the rows were scored with.
 
     ``scored`` holds a row (from ``score_questions``, in any order) for every question with
     at least one element; ``run_ids`` are the query ids present in the run, in run order
@@ -348,9 +395,12 @@ def aggregate(
     """
     theta = check_threshold(threshold)
     cutoffs = check_ks(ks)
+    limits = check_budgets(budgets)
+    if limits and tokenizer is None:
+        raise ValueError("token budgets need a tokenizer")
     gold = gold_index(questions)
     by_id = {q.query_id: q for q in scored}
-    keys = [metric_key(name, k) for name in METRIC_NAMES for k in cutoffs]
+    keys = value_keys(cutoffs, limits, tokenizer is not None)
     rows: list[QueryScore] = []
     empty: list[str] = []
     for qid, question in gold.items():
@@ -386,6 +436,8 @@ def aggregate(
         unknown_in_run=unknown,
         without_elements=tuple(empty),
         keys=sum(e.key is not None for q in gold.values() for e in q.elements),
+        budgets=limits,
+        tokenizer=tokenizer,
     )
 
 
@@ -398,12 +450,15 @@ def score_run(
     threshold: float = DEFAULT_THRESHOLD,
     gold_set: str = "",
     run_name: str = "",
+    budgets: Sequence[int] = (),
+    tokenizer: Tokenizer | None = None,
 ) -> RunScore:
     """Score ``run`` against the gold ``questions`` whose elements live in ``pages``.
 
     For each gold question with at least one element, its chunks (cut at ``max(ks)``) are
     classified against each element on the element's page (DESIGN §6) and every metric of
-    ``METRIC_NAMES`` is computed at every k. Aggregates are means over those questions;
+    ``score_names`` is computed at every k (and at every token budget, with a tokenizer).
+    Aggregates are means over those questions;
     a question missing from the run scores 0 and is listed in ``missing_from_run``; run
     entries for unknown query ids are ignored and listed in ``unknown_in_run``; questions
     without elements are not scored and are listed in ``without_elements``. A document id
@@ -417,12 +472,26 @@ def score_run(
         ks: cut-offs (integers ≥ 1), default ``(1, 3, 5, 10)``.
         threshold: θ in (0, 1] for Partial, default 0.5.
         gold_set, run_name: names carried into the result.
+        budgets: token budgets (integers ≥ 1); they need ``tokenizer``.
+        tokenizer: counts chunk tokens: adds ``tokens@k`` and the budget keys
+            (``hit@500t``...), see ``score_questions``.
 
     Raises:
-        ValueError: duplicate query ids, an invalid k or threshold.
+        ValueError: duplicate query ids, an invalid k, threshold or budget, budgets
+            without a tokenizer.
     """
     gold = list(gold_index(questions).values())  # duplicates rejected before any work
-    scored = score_questions(gold, pages, run, ks=ks, threshold=threshold)
+    scored = score_questions(
+        gold, pages, run, ks=ks, threshold=threshold, budgets=budgets, tokenizer=tokenizer
+    )
     return aggregate(
-        gold, scored, run, ks=ks, threshold=threshold, gold_set=gold_set, run_name=run_name
+        gold,
+        scored,
+        run,
+        ks=ks,
+        threshold=threshold,
+        gold_set=gold_set,
+        run_name=run_name,
+        budgets=budgets,
+        tokenizer=tokenizer.name if tokenizer is not None else None,
     )

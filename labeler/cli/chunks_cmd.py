@@ -57,6 +57,8 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "For every stored element of the gold set: is it whole in some chunk, or cut "
             "(into how many pieces, with what largest share in one piece)? Reports counts by "
             "document and overall, the ceilings on Hit@k and Partial@k these chunks allow, "
+            "the character-level ceilings precision_omega and iou_omega (Chroma's "
+            "Precision_Ω: per question, every chunk overlapping its elements), "
             "and the cut elements. Chunks are placed by their offsets, else by their text."
         ),
     )
@@ -242,6 +244,9 @@ def _table(report: AuditReport, gold_set: str, unplaced: int) -> str:
         f"{report.chunks} chunks" + (f" ({unplaced} not found on their page)" if unplaced else ""),
         f"ceiling  Hit@k {report.hit_ceiling:.2f}   Partial@k {report.partial_ceiling:.2f}"
         f"   (threshold {report.threshold:g})",
+        f"ceiling  precision_omega {report.precision_omega:.3f}   iou_omega "
+        f"{report.iou_omega:.3f}   (Chroma's Precision_Ω: every chunk overlapping a question's "
+        "elements)",
         f"elements whole {t.whole}   cut {t.cut}   uncovered {t.uncovered}   "
         f"kept >= threshold {t.kept}",
         "",

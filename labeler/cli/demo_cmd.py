@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from labeler.cli.score_cmd import parse_ks
+from labeler.cli.score_cmd import parse_budgets, parse_ks
 
 DEFAULT_DIR = "labeler-demo"
 
@@ -52,6 +52,13 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         help="cut-offs; the runs keep the top max(K) chunks (default: 1,3,5,10)",
     )
     p.add_argument(
+        "--budget",
+        type=parse_budgets,
+        default=None,
+        metavar="TOKENS[,TOKENS...]",
+        help="token budgets both runs are also scored and compared at (default: 500,1000,2000)",
+    )
+    p.add_argument(
         "--size", type=_positive, default=800, help="tokens per fixed window (default: 800)"
     )
     p.add_argument(
@@ -65,7 +72,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from labeler.demo import GOLD_SET, demo_report, run_demo
+    from labeler.demo import DEMO_BUDGETS, GOLD_SET, demo_report, run_demo
     from labeler.errors import InputError
     from labeler.store import open_store
     from labeler.store.location import display_location
@@ -79,7 +86,12 @@ def run(args: argparse.Namespace) -> int:
     store = open_store(db)
     try:
         outcome = run_demo(
-            store, out, ks=args.k, size=args.size, say=lambda line: print(line, file=sys.stderr)
+            store,
+            out,
+            ks=args.k,
+            size=args.size,
+            say=lambda line: print(line, file=sys.stderr),
+            budgets=args.budget or DEMO_BUDGETS,
         )
     finally:
         store.close()

@@ -17,6 +17,7 @@ from labeler.gcpause import gc_paused
 if TYPE_CHECKING:
     from labeler.evaluate import ScoringSource
     from scoring import RunScore
+    from scoring.budget import Tokenizer
 
 FORMATS = ("table", "json", "markdown", "html")
 DEFAULT_LEVEL = 0.95  # scoring.intervals.DEFAULT_CONFIDENCE; not imported: the parser stays light
@@ -36,6 +37,19 @@ def parse_ks(value: str) -> tuple[int, ...]:
     if not ks or ks[0] < 1:
         raise argparse.ArgumentTypeError(f"every k must be a positive integer, got {value!r}")
     return tuple(ks)
+
+
+def parse_budgets(value: str) -> tuple[int, ...]:
+    """``"500,1000"`` → ``(500, 1000)``: positive token counts, sorted, duplicates dropped."""
+    try:
+        budgets = sorted({int(part) for part in value.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected comma-separated token counts, got {value!r}"
+        ) from None
+    if not budgets or budgets[0] < 1:
+        raise argparse.ArgumentTypeError(f"every budget must be a positive integer, got {value!r}")
+    return tuple(budgets)
 
 
 def parse_threshold(value: str) -> float:
@@ -145,6 +159,22 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=0.5,
         help="share of an element one chunk must hold for Partial (default: 0.5)",
     )
+    p.add_argument(
+        "--budget",
+        type=parse_budgets,
+        default=(),
+        metavar="TOKENS[,TOKENS...]",
+        help="also score every metric at these context budgets: the longest prefix of each "
+        "ranking holding at most that many tokens (keys hit@500t...); adds tokens@k",
+    )
+    p.add_argument(
+        "--tokenizer",
+        default=None,
+        metavar="NAME",
+        help="how tokens are counted: 'words' (as 'labeler chunks make' counts them; the "
+        "default with --budget) or tiktoken:ENCODING (optional extra 'tiktoken'); alone, "
+        "adds tokens@k (mean tokens in the top k)",
+    )
     p.add_argument("--format", choices=FORMATS, default="table")
     p.add_argument("-o", "--output", default="-", metavar="FILE", help="default: stdout")
     p.add_argument(
@@ -232,6 +262,16 @@ def run_score(args: argparse.Namespace) -> int:
     return code
 
 
+def tokenizer_of(args: argparse.Namespace) -> Tokenizer | None:
+    """The tokenizer ``--tokenizer`` names; ``words`` when only ``--budget`` is given;
+    None when neither is (no token metrics)."""
+    from labeler.tokenizers import DEFAULT_TOKENIZER, make_tokenizer
+
+    if args.tokenizer is None and not args.budget:
+        return None
+    return make_tokenizer(args.tokenizer or DEFAULT_TOKENIZER)
+
+
 def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
     from labeler.evaluate import evaluate
 
@@ -252,6 +292,8 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
         threshold=args.threshold,
         jobs=args.jobs,
         annotator=annotator,
+        budgets=args.budget,
+        tokenizer=tokenizer_of(args),
     )
     result = ev.result
     unknown = [key for key, _ in args.fail_under if key not in result.metrics]
@@ -425,6 +467,8 @@ def _run_compare(
         level=args.ci,
         resamples=args.bootstrap,
         jobs=args.jobs,
+        budgets=args.budget,
+        tokenizer=tokenizer_of(args),
     )
     results = {ev.result.run: ev.result for ev in scored}
     lone = len(multi.comparisons) == 1

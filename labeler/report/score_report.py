@@ -138,6 +138,35 @@ def comparison_note(comparison: RunComparison) -> str:
     return note
 
 
+#: the columns of ``budget_report``: what a budget buys
+BUDGET_COLUMNS = ("hit", "partial", "span_recall", "span_precision", "span_iou", "tokens")
+
+
+def budget_report(results: Sequence[RunScore], *, fmt: str = "table") -> str:
+    """Runs side by side at each token budget they were all scored at: one row per
+    (budget, run) with ``BUDGET_COLUMNS``; ``tokens`` (mean tokens in the budget's prefix)
+    shows how much of the budget each run spent."""
+    table, heading = _renderer(fmt)
+    budgets = [b for b in results[0].budgets if all(b in r.budgets for r in results)]
+    rows = [
+        [f"{b}t", r.run, *[r.at_budget(name, b) for name in BUDGET_COLUMNS]]
+        for b in budgets
+        for r in results
+    ]
+    tokenizer = results[0].tokenizer
+    return (
+        "\n\n".join(
+            [
+                heading(f"At equal token budgets ({tokenizer} tokens)"),
+                "each run's ranking cut at its longest prefix within the budget; tokens = "
+                "mean tokens that prefix holds",
+                table(["budget", "run", *BUDGET_COLUMNS], rows),
+            ]
+        )
+        + "\n"
+    )
+
+
 def comparison_report(comparison: RunComparison, *, fmt: str = "table") -> str:
     """Per-metric means, deltas, moved questions and p-values; diagnosis changes per k."""
     table, heading = _renderer(fmt)

@@ -100,3 +100,42 @@ def test_key_span_decides_kept() -> None:
 
 def vars_of(e: AuditElement) -> tuple[str, str, int, int, str, int]:
     return e.query_id, e.doc, e.start, e.end, e.text, e.grade
+
+
+def test_omega_ceilings_by_hand() -> None:
+    # PAGE offsets: alpha 0-5 beta 6-10 gamma 11-16 delta 17-22 epsilon 23-30 zeta 31-35
+    # windows: [0, 22) "alpha beta gamma delta", [23, 45) "epsilon zeta eta theta"
+    # q1 "gamma delta epsilon" = [11, 30): both windows overlap it; C = [11, 22) + [23, 30)
+    #   = 18, Σ|r| = 44, G ∖ ⋃R = the space at 22 → precision 18/44, IoU 18/(44 + 1)
+    # q2 "beta gamma" = [6, 16): first window only → 10/22 and 10/22
+    # q3 "One sentence here." [0, 18) held by the "o" chunk [0, 18); "Another sentence
+    #   there." [19, 42) by none → C 18, Σ|r| 18, |G| 41 → precision 1, IoU 18/(18 + 23)
+    q1 = element("q1", "p", PAGE, "gamma delta epsilon")
+    q2 = element("q2", "p", PAGE, "beta gamma")
+    q3 = [
+        element("q3", "o", OTHER, "One sentence here."),
+        element("q3", "o", OTHER, "Another sentence there."),
+    ]
+    report = audit_chunks(chunks(), [q1, q2, *q3])
+    assert report.precision_omega == pytest.approx((18 / 44 + 10 / 22 + 1.0) / 3)
+    assert report.iou_omega == pytest.approx((18 / 45 + 10 / 22 + 18 / 41) / 3)
+    assert report.to_json()["precision_omega"] == report.precision_omega
+
+
+def test_omega_counts_overlapping_windows_with_their_own_lengths() -> None:
+    # six 3-token windows overlap [11, 35) "gamma delta epsilon zeta" (24 code points):
+    # [0, 16) [6, 22) [11, 30) [17, 35) [23, 39) [31, 45), 16+16+19+18+16+14 = 99 in all.
+    # All of G is covered: precision_Ω = IoU_Ω = 24/99 (the windows' union, 45, would
+    # give 24/45: overlapping chunks are counted twice, as span_precision counts them)
+    windows = fixed_token_chunks("p", PAGE, size=3, overlap=2)
+    e = element("q1", "p", PAGE, "gamma delta epsilon zeta")
+    report = audit_chunks(windows, [e])
+    assert report.precision_omega == pytest.approx(24 / 99)
+    assert report.iou_omega == pytest.approx(24 / 99)
+
+
+def test_omega_of_a_question_no_chunk_touches_is_zero() -> None:
+    e = element("q1", "o", OTHER, "Another sentence there.")
+    report = audit_chunks(chunks(), [e])
+    assert (report.precision_omega, report.iou_omega) == (0.0, 0.0)
+    assert (audit_chunks([], []).precision_omega, audit_chunks([], []).iou_omega) == (0.0, 0.0)

@@ -140,6 +140,7 @@ def test_audit_reports_cut_elements(
     report = json.loads(capsys.readouterr().out)
     assert report["elements"] == {"elements": 3, "whole": 1, "cut": 1, "uncovered": 1, "kept": 2}
     assert report["hit_ceiling"] == pytest.approx(1 / 3)
+    assert 0 < report["iou_omega"] <= report["precision_omega"] <= 1
     assert report["partial_ceiling"] == pytest.approx(
         2 / 3
     )  # "delta epsilon": 13 of 19 in one piece
@@ -152,6 +153,7 @@ def test_audit_reports_cut_elements(
     assert main([*audit, "--threshold", "0.7"]) == 0
     table = capsys.readouterr().out
     assert "ceiling  Hit@k 0.33   Partial@k 0.33" in table
+    assert f"precision_omega {report['precision_omega']:.3f}" in table
     assert "q1  hand.html" in table and "2 piece(s)  best 0.68" in table
     assert main([*audit, "--threshold", "0"]) == 2
     assert main(["chunks", "audit", str(chunks), "--gold-set", "nope", "--db", db]) == 1

@@ -44,6 +44,11 @@ def test_report_names_both_runs_and_compares_them(
     assert "structure vs fixed-800 on demo" in proc.stdout
     assert "Partial − Hit gap" in proc.stdout
     assert "Traceback" not in proc.stderr
+    # both runs side by side at each default budget (500, 1000, 2000 tokens)
+    budgets = proc.stdout.split("At equal token budgets (words tokens)")[1]
+    for budget in ("500t", "1000t", "2000t"):
+        rows = [line for line in budgets.splitlines() if line.startswith(budget + " ")]
+        assert [row.split()[1] for row in rows] == ["fixed-800", "structure"]
 
 
 def test_database_holds_the_gold_set_and_both_runs(

@@ -31,6 +31,7 @@ from scoring import (
     score_run,
 )
 from scoring.metrics import metric_table
+from scoring.spans import SPAN_METRIC_NAMES
 
 LOG2 = math.log2
 
@@ -165,7 +166,7 @@ def test_missing_and_unknown_and_empty_questions() -> None:
     assert data["queries"] == 2
     assert data["missing_from_run"] == {"count": 1, "query_ids": ["b"]}
     assert data["unknown_in_run"] == {"count": 1, "query_ids": ["zz"]}
-    assert set(data["metrics"]) == {f"{n}@1" for n in METRIC_NAMES}
+    assert set(data["metrics"]) == {f"{n}@1" for n in (*METRIC_NAMES, *SPAN_METRIC_NAMES)}
     assert data["per_query"][1]["in_run"] is False
 
 

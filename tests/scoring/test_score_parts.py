@@ -18,8 +18,7 @@ from scoring import (
     score_questions,
     score_run,
 )
-from scoring.metrics import METRIC_NAMES
-from scoring.result import metric_key
+from scoring.result import value_keys
 
 KS = (1, 2, 5)
 
@@ -51,7 +50,7 @@ def test_plain_rows_round_trip(
     case: tuple[list[GoldQuestion], dict[str, str], dict[str, list[Chunk]]], theta: float
 ) -> None:
     questions, pages, run = case
-    keys = [metric_key(name, k) for name in METRIC_NAMES for k in KS]
+    keys = value_keys(KS)
     for row in score_questions(questions, pages, run, ks=KS, threshold=theta):
         back = QueryScore.from_plain(row.to_plain(keys), keys)
         assert back == row

@@ -1,0 +1,58 @@
+"""Token counters for budgets (``labeler score --budget``) and ``tokens@k``.
+
+``words`` (the default) counts tokens exactly as ``labeler chunks make`` does
+(:data:`labeler.chunking.TOKEN`: runs of word characters and runs of other non-space
+characters), so an 800-token fixed window costs 800 tokens. ``tiktoken:NAME`` counts an
+OpenAI encoding's tokens (``tiktoken:cl100k_base``, ``tiktoken:o200k_base``); it needs the
+optional ``tiktoken`` package (``pip install goldlabeler[tiktoken]``) and the encoding's
+file, which tiktoken downloads on first use and caches.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from labeler.chunking import TOKEN
+from labeler.errors import UsageError
+from scoring.budget import Tokenizer
+
+__all__ = ["DEFAULT_TOKENIZER", "MEMO_SIZE", "count_words", "make_tokenizer"]
+
+DEFAULT_TOKENIZER = "words"
+MEMO_SIZE = 1 << 16
+"""Token counts remembered per tokenizer: a run retrieves the same chunk for many
+questions, and counting is most of what a budget costs."""
+
+
+def count_words(text: str) -> int:
+    """Tokens of ``text`` as the chunkers count them (``"Hello, world!"`` → 4)."""
+    return len(TOKEN.findall(text))
+
+
+def make_tokenizer(spec: str) -> Tokenizer:
+    """The tokenizer ``spec`` names: ``words`` or ``tiktoken:NAME``.
+
+    Raises:
+        UsageError: an unknown name, tiktoken not installed, or an encoding it cannot load.
+    """
+    if spec == DEFAULT_TOKENIZER:
+        return Tokenizer(spec, lru_cache(maxsize=MEMO_SIZE)(count_words))
+    kind, _, name = spec.partition(":")
+    if kind != "tiktoken" or not name:
+        raise UsageError(f"unknown tokenizer {spec!r} (expected 'words' or 'tiktoken:NAME')")
+    try:
+        import tiktoken
+    except ImportError:
+        raise UsageError(
+            f"--tokenizer {spec} needs tiktoken: pip install 'goldlabeler[tiktoken]'"
+        ) from None
+    try:
+        encoding = tiktoken.get_encoding(name)
+    except Exception as err:  # unknown name (ValueError) or no file and no network
+        raise UsageError(f"tiktoken cannot load encoding {name!r}: {err}") from None
+
+    @lru_cache(maxsize=MEMO_SIZE)
+    def count(text: str) -> int:
+        return len(encoding.encode_ordinary(text))  # special tokens as plain text
+
+    return Tokenizer(spec, count)
