@@ -187,20 +187,24 @@ class GoldSet:
         k: Sequence[int] = DEFAULT_KS,
         threshold: float = DEFAULT_THRESHOLD,
         name: str | None = None,
+        budget: Sequence[int] = (),
+        tokenizer: str | None = None,
         **options: Any,
     ) -> Evaluation:
         """Score ``run`` against this gold set: a stored run's name (``labeler score``) or
         an in-memory mapping query id → results best first (any shape of
         :mod:`labeler.results`; scored as if imported as ``name``, default
         ``"in-memory"``). Reads the labels, pages and (for a stored run) the run; writes
-        nothing. ``options`` go to scoring as they are (e.g. future scoring options).
+        nothing. ``budget``: also score every metric at these token budgets
+        (``labeler score --budget``), tokens counted by ``tokenizer`` (``words``, the
+        default, or ``tiktoken:NAME``; given alone it adds ``tokens@k``). ``options`` go to
+        scoring as they are.
 
         Returns the :class:`~labeler.evaluate.Evaluation`: ``metrics``, ``per_query``,
         ``to_dict()`` (the Score JSON), ``to_pandas()``.
         """
         source = self.db.source()
-        # ``options`` reach both scoring paths unchanged: the place for scoring options
-        # such as a token budget (evaluate() and evaluate_in_memory() accept them there)
+        options = {**options, **_token_options(budget, tokenizer)}
         if isinstance(run, str):
             return evaluate(source, self.name, run, ks=k, threshold=threshold, **options)
         chunks = run_from_mapping(run)
@@ -227,6 +231,8 @@ class GoldSet:
         replace: bool = False,
         label: str | None = None,
         parameters: dict[str, Any] | None = None,
+        budget: Sequence[int] = (),
+        tokenizer: str | None = None,
         **options: Any,
     ) -> RetrieverEvaluation:
         """Call ``retriever`` on every question of the gold set and score what it returns
@@ -238,11 +244,13 @@ class GoldSet:
         the answers are stored as that run with placements (an existing one only with
         ``replace``; the name is checked before the retriever is called; ``parameters`` are
         recorded with it besides ``retriever`` and ``failed``). ``label`` names the
-        retriever in the result (default ``module:qualname``). ``options`` go to scoring
-        as they are.
+        retriever in the result (default ``module:qualname``). ``budget`` and
+        ``tokenizer`` as for :meth:`score`; ``options`` go to scoring as they are.
         """
         from labeler.retrievers import retriever_label
         from labeler.store.postgres import text_holds_nul
+
+        options = {**options, **_token_options(budget, tokenizer)}
 
         if store_run is not None:
             from labeler.store.runs import check_run_name
@@ -284,6 +292,17 @@ class GoldSet:
             **options,
         )
         return RetrieverEvaluation(scored, answers, label)
+
+
+def _token_options(budget: Sequence[int], tokenizer: str | None) -> dict[str, Any]:
+    """Scoring's ``budgets``/``tokenizer`` for the API's ``budget``/``tokenizer`` (none
+    when neither is given)."""
+    from labeler.tokenizers import tokenizer_for
+
+    counter = tokenizer_for(budget, tokenizer)
+    if counter is None:
+        return {}
+    return {"budgets": tuple(sorted(set(budget))), "tokenizer": counter}
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ file, which tiktoken downloads on first use and caches.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from labeler.chunking import TOKEN
@@ -56,3 +57,11 @@ def make_tokenizer(spec: str) -> Tokenizer:
         return len(encoding.encode_ordinary(text))  # special tokens as plain text
 
     return Tokenizer(spec, count)
+
+
+def tokenizer_for(budgets: Sequence[int], spec: str | None) -> Tokenizer | None:
+    """The tokenizer scoring needs: the one ``spec`` names; ``words`` when only ``budgets``
+    are given; None when neither is (no token metrics)."""
+    if spec is None and not budgets:
+        return None
+    return make_tokenizer(spec or DEFAULT_TOKENIZER)

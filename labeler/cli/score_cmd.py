@@ -265,11 +265,9 @@ def run_score(args: argparse.Namespace) -> int:
 def tokenizer_of(args: argparse.Namespace) -> Tokenizer | None:
     """The tokenizer ``--tokenizer`` names; ``words`` when only ``--budget`` is given;
     None when neither is (no token metrics)."""
-    from labeler.tokenizers import DEFAULT_TOKENIZER, make_tokenizer
+    from labeler.tokenizers import tokenizer_for
 
-    if args.tokenizer is None and not args.budget:
-        return None
-    return make_tokenizer(args.tokenizer or DEFAULT_TOKENIZER)
+    return tokenizer_for(args.budget, args.tokenizer)
 
 
 def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:

@@ -154,3 +154,40 @@ def test_pandas_is_imported_by_to_pandas_alone(built: str) -> None:
         "False",
         "UsageError to_pandas() needs pandas: pip install 'goldlabeler[pandas]'",
     ]
+
+
+def test_budgets_in_memory_equal_the_cli_with_budgets(built: str, tmp_path: Path) -> None:
+    """``budget=`` scores what ``labeler score --budget`` scores, stored or in memory."""
+    from labeler.cli import main
+
+    out = tmp_path / "budget.json"
+    code = main(
+        [
+            "score",
+            "--gold-set",
+            "g",
+            "--run",
+            "a",
+            "--db",
+            built,
+            "--format",
+            "json",
+            "-o",
+            str(out),
+            "--k",
+            "1,3",
+            "--budget",
+            "20,200",
+            "--ci",
+            "0",
+        ]
+    )
+    assert code == 0
+    cli = json.loads(out.read_text())
+    assert "hit@20t" in cli["metrics"] and "tokens@1" in cli["metrics"]
+    with labeler.open(built) as db:
+        gold = db.gold_set("g")
+        stored = gold.score("a", k=(1, 3), budget=(200, 20))
+        memory = gold.score(_rows(tmp_path / "a.jsonl"), k=(1, 3), budget=(20, 200), name="a")
+    assert stored.to_dict() == cli
+    assert _bytes(memory.to_dict()) == _bytes(stored.to_dict())
