@@ -11,7 +11,8 @@ Typical use::
 
 Only the standard library is imported here, and each name loads its module on first use
 (PEP 562: ``labeler score`` loads the scoring path alone, not comparison or retrieval
-correctness); rapidfuzz is imported when retrieval
+correctness; the function ``agreement`` is imported from ``scoring.agreement``, whose module
+name it shares); rapidfuzz is imported when retrieval
 correctness is first computed and numpy (optional) only by large randomization tests.
 """
 
@@ -25,6 +26,16 @@ from typing import TYPE_CHECKING, Any
 from scoring.classify import DEFAULT_THRESHOLD, PageIndex, classify
 
 if TYPE_CHECKING:
+    from scoring.agreement import (
+        Agreement,
+        AgreementInput,
+        AgreementInputError,
+        OverallAgreement,
+        PairAgreement,
+        QuestionAgreement,
+        Span,
+    )
+    from scoring.agreement_report import AGREEMENT_FORMATS, render_agreement
     from scoring.compare import GroupMovement, Movement, QueryDelta, RunComparison, compare_runs
     from scoring.correctness import (
         ChunkMatch,
@@ -79,10 +90,14 @@ if TYPE_CHECKING:
     from scoring.stats import DEFAULT_PERMUTATIONS, PairedTest, paired_randomization_test
 
 __all__ = [
+    "AGREEMENT_FORMATS",
     "DEFAULT_KS",
     "DEFAULT_PERMUTATIONS",
     "DEFAULT_THRESHOLD",
     "METRIC_NAMES",
+    "Agreement",
+    "AgreementInput",
+    "AgreementInputError",
     "Chunk",
     "ChunkMatch",
     "Classification",
@@ -100,17 +115,21 @@ __all__ = [
     "GroupScore",
     "Judgement",
     "Movement",
+    "OverallAgreement",
     "PageIndex",
     "Pages",
+    "PairAgreement",
     "PairedTest",
     "Placement",
     "Placements",
     "QueryDelta",
     "QueryScore",
+    "QuestionAgreement",
     "RowError",
     "Run",
     "RunComparison",
     "RunScore",
+    "Span",
     "aggregate",
     "classify",
     "compare_runs",
@@ -131,6 +150,7 @@ __all__ = [
     "partial_recall_at",
     "precision_at",
     "recall_at",
+    "render_agreement",
     "result_json_schema",
     "retrieval_correctness",
     "row_json_schema",
@@ -141,6 +161,10 @@ __all__ = [
 ]
 
 _HOMES: dict[str, str] = {
+    "AGREEMENT_FORMATS": "scoring.agreement_report",
+    "Agreement": "scoring.agreement",
+    "AgreementInput": "scoring.agreement",
+    "AgreementInputError": "scoring.agreement",
     "Chunk": "scoring.inputs",
     "ChunkMatch": "scoring.correctness",
     "Classification": "scoring.grades",
@@ -161,16 +185,20 @@ _HOMES: dict[str, str] = {
     "Judgement": "scoring.metrics",
     "METRIC_NAMES": "scoring.metrics",
     "Movement": "scoring.compare",
+    "OverallAgreement": "scoring.agreement",
     "Pages": "scoring.inputs",
+    "PairAgreement": "scoring.agreement",
+    "PairedTest": "scoring.stats",
     "Placement": "scoring.inputs",
     "Placements": "scoring.inputs",
-    "PairedTest": "scoring.stats",
     "QueryDelta": "scoring.compare",
     "QueryScore": "scoring.result",
+    "QuestionAgreement": "scoring.agreement",
     "RowError": "scoring.correctness_config",
     "Run": "scoring.inputs",
     "RunComparison": "scoring.compare",
     "RunScore": "scoring.result",
+    "Span": "scoring.agreement",
     "aggregate": "scoring.score",
     "compare_runs": "scoring.compare",
     "comparison_table": "scoring.report",
@@ -190,6 +218,7 @@ _HOMES: dict[str, str] = {
     "partial_recall_at": "scoring.metrics",
     "precision_at": "scoring.metrics",
     "recall_at": "scoring.metrics",
+    "render_agreement": "scoring.agreement_report",
     "result_json_schema": "scoring.correctness_schema",
     "retrieval_correctness": "scoring.correctness",
     "row_json_schema": "scoring.correctness_schema",

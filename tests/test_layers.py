@@ -74,6 +74,7 @@ def test_scoring_path_loads_only_what_scoring_a_run_needs() -> None:
     loaded = loaded_after_import("labeler.evaluate")
     assert not {m for m in loaded if m.split(".")[0] in {"sqlalchemy", "sqlmodel", "textual"}}
     off_path = {"scoring.compare", "scoring.correctness", "scoring.stats", "scoring.report"}
+    off_path |= {"scoring.agreement", "scoring.agreement_report"}
     assert not off_path & loaded
 
 
