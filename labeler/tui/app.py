@@ -113,6 +113,8 @@ class LabelerApp(App[int]):
         #: reopen the annotator's last question and page once the questions are loaded
         self.resume = resume
         self._resume_at: LastPlace | None = None
+        #: whether the footer shows the team keys (D, F5) now
+        self._team_keys = False
         self.sub_title = f"{annotator}"
         store.on_wait = self._waiting  # a write held up by another process says so
 
@@ -249,7 +251,9 @@ class LabelerApp(App[int]):
                     self.open_page(place.document_id, place.position)
             if self.current_query_id not in ids:
                 self.current_query_id = ids[0] if ids else None
-            self.refresh_bindings()  # D and F5 show in team gold sets only
+            if self.team != self._team_keys:  # D and F5 show in team gold sets only
+                self._team_keys = self.team
+                self.refresh_bindings()
 
         self.db(load, loaded, what="load questions")
 
