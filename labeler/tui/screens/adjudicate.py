@@ -109,6 +109,8 @@ class AdjudicationScreen(Screen[None]):
         self.state: QuestionForAdjudication | None = None
         self.document_id: str | None = None
         self.pages: dict[str, PageMap] = {}
+        #: the span the groups cursor moves to on the next redraw (one just written)
+        self.follow: tuple[str, int, int] | None = None
 
     @property
     def labeler(self) -> LabelerApp:
@@ -246,6 +248,10 @@ class AdjudicationScreen(Screen[None]):
                 key=f"{g.document_id}\t{g.start}\t{g.end}",
             )
         if state.spans.groups:
+            keys = [(g.document_id, g.start, g.end) for g in state.spans.groups]
+            if self.follow in keys:
+                cursor = keys.index(self.follow)
+            self.follow = None
             table.move_cursor(row=min(max(cursor, 0), len(state.spans.groups) - 1))
             self._show_group()
         else:
@@ -339,6 +345,8 @@ class AdjudicationScreen(Screen[None]):
         app = self.labeler
 
         def done(result: T) -> None:
+            if isinstance(result, ElementRow):  # keep the cursor on the span just written
+                self.follow = (result.document_id, result.start, result.end)
             self.notify(message(result), title="saved", timeout=5)
             app.changed()
 
