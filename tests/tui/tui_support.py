@@ -62,6 +62,11 @@ def seed_team(store: Store) -> None:
     """:func:`seed` plus q3 and q4, made a team gold set by assignments (by "lead"):
     q1 and q2 to ana and bob, q3 to bob, q4 to ana."""
     seed(store)
+    make_team(store)
+
+
+def make_team(store: Store) -> None:
+    """The team part of :func:`seed_team`, on a store :func:`seed` filled."""
     with store.write() as s:
         gs = get_gold_set(s, "demo")
         add_query(s, gs, "q3", "What is WAL?", actor="seed")

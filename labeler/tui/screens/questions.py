@@ -309,7 +309,11 @@ class QuestionsScreen(Screen[None]):
             app.db(job, done, what="delete question")
 
         self.app.push_screen(
-            ConfirmDialog(f"Delete question {q.external_id} and its {q.n_gold} element(s)?"),
+            ConfirmDialog(
+                f"Delete question {q.external_id} with every annotator's labels and done marks?"
+                if q.team
+                else f"Delete question {q.external_id} and its {q.n_gold} element(s)?"
+            ),
             confirmed,
         )
 
