@@ -80,6 +80,7 @@ class PageScreen(Screen[None]):
         "attach",
         "question_step(1)",
         "next_unlabelled",
+        "toggle_done",  # team gold sets only
         "remove",
         "grade(3)",
         "extend('sentence')",

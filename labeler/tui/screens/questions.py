@@ -84,7 +84,14 @@ class QuestionsScreen(Screen[None]):
     ]
 
     #: the footer's order (:mod:`labeler.tui.keys`)
-    FOOTER_FIRST: ClassVar[tuple[str, ...]] = ("next_unlabelled", "filter", "add", "edit", "delete")
+    FOOTER_FIRST: ClassVar[tuple[str, ...]] = (
+        "next_unlabelled",
+        "toggle_done",  # team gold sets only
+        "filter",
+        "add",
+        "edit",
+        "delete",
+    )
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
