@@ -29,7 +29,8 @@ def team_state(q: QuestionRow) -> str:
         return "adjudicated"
     parts = ["assigned"] if q.assigned else []
     if q.done:
-        parts.append("done: no answer" if q.no_answer else "done")
+        # labels added after a "no answer" mark: it is done with them
+        parts.append("done: no answer" if q.no_answer and not q.n_gold else "done")
     else:
         parts.append("to do" if q.assigned else "not assigned")
     return " · ".join(parts)

@@ -207,6 +207,8 @@ def test_queue_goes_to_the_next_assigned_question_not_done(team_store: Store) ->
             return q.external_id if q is not None else "-"
 
         assert current() == "q1"
+        footer = [b.binding.description for b in app.screen.active_bindings.values()]
+        assert footer[:3] == ["Next in queue", "Done", "Filter"]
         for expected in ("q4", "q1"):
             await pilot.press("u")
             await settle(app, pilot)

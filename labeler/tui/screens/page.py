@@ -32,7 +32,7 @@ from labeler.tui.assist import AssistChunk, assist_chunks, step_k
 from labeler.tui.attach import attach_selection, element_words, gone_as, quote, removed_words
 from labeler.tui.bars import coverage_bar
 from labeler.tui.grades import GRADE_LEGEND, grade_meaning
-from labeler.tui.keys import most_important_first
+from labeler.tui.keys import most_important_first, team_labels
 from labeler.tui.pagemap import DISPLAY_LINE, PageMap
 from labeler.tui.teamwork import team_state
 from labeler.tui.widgets.page_view import CURRENT, FOCUSED, FOUND, OTHER, STALE, PageView, Span
@@ -92,7 +92,8 @@ class PageScreen(Screen[None]):
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        return most_important_first(super().active_bindings, self.FOOTER_FIRST)
+        bindings = most_important_first(super().active_bindings, self.FOOTER_FIRST)
+        return team_labels(bindings, self.labeler.team)
 
     def __init__(
         self, document_id: str, *, position: int | None = None, end: int | None = None

@@ -26,7 +26,7 @@ from labeler.store import (
     get_gold_set,
 )
 from labeler.store.blind import progress_for
-from labeler.tui.keys import most_important_first
+from labeler.tui.keys import most_important_first, team_labels
 from labeler.tui.question_edit import edit_question
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
 from labeler.tui.teamwork import team_state
@@ -95,7 +95,8 @@ class QuestionsScreen(Screen[None]):
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        return most_important_first(super().active_bindings, self.FOOTER_FIRST)
+        bindings = most_important_first(super().active_bindings, self.FOOTER_FIRST)
+        return team_labels(bindings, self.labeler.team)
 
     def __init__(self) -> None:
         super().__init__()
