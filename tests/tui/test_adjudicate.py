@@ -109,6 +109,11 @@ def test_adjudication_flow_accept_adjust_grade_settle(team_store: Store) -> None
         assert final(team_store)[1][1:3] == (63, 86)
         assert "was 63–98" in last(app)
         assert at() == (63, 86)
+        await key("w")  # one word out, then in again
+        assert final(team_store)[1][1:3] == (63, 89)
+        assert PAGE[63:89] == "Exceptions are approved by"
+        await key("W")
+        assert final(team_store)[1][1:3] == (63, 86)
         await key("2")
         assert final(team_store)[1] == (1, 63, 86, "adjudicated", 2, "lead")
         await key("ctrl+z")  # the grade
