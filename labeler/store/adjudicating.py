@@ -5,8 +5,8 @@ annotators marked done and that are not adjudicated, lowest agreement first, as
 :meth:`scoring.agreement.Agreement.worst_questions` orders them (by Krippendorff's α on
 characters, undefined α last, then exact F1, then partial F1; ties keep creation order).
 Only done annotators' annotator-layer labels count (as in
-:func:`labeler.store.adjudication.question_spans`); a span no longer inside its page (a
-page re-ingested shorter) is left out of the figures.
+:func:`labeler.store.adjudication.question_spans`); stale labels (their page changed under
+them) are left out of the figures, as ``labeler agreement`` leaves them out.
 
 Edits, each one audited entry and so undoable one at a time by the adjudicator
 (:mod:`labeler.store.history`): accept a span into the final layer
@@ -30,6 +30,7 @@ from labeler.store.annotate import ElementRow, element_row
 from labeler.store.audit import record_change, snapshot
 from labeler.store.labels import duplicate_message
 from labeler.store.models import (
+    ELEMENT_OK,
     LAYER_FINAL,
     PROVENANCE_UNANIMOUS,
     Document,
@@ -92,7 +93,7 @@ def adjudication_queue(session: Session, gold_set_id: int) -> list[WaitingQuesti
             name: frozenset(
                 Span(e.document_id, e.start, e.end)
                 for e in layers.get(qid, {}).get(name, [])
-                if e.end <= lengths.get(e.document_id, -1)
+                if e.status == ELEMENT_OK and e.end <= lengths.get(e.document_id, -1)
             )
             for name in names
         }
