@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from labeler.store import QuestionRow, Store
-from labeler.store.blind import DoneChange, toggle_done
+from labeler.store.own_layer import DoneChange, toggle_done
 from labeler.tui.screens.forms import ConfirmDialog
 
 if TYPE_CHECKING:

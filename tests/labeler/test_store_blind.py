@@ -20,16 +20,14 @@ from labeler.store.adjudicating import (
     question_for_adjudication,
 )
 from labeler.store.blind import (
-    attach_visible,
-    check_editable,
     progress_for,
     questions_for,
-    toggle_done,
     visible_page_counts,
     visible_page_elements,
 )
 from labeler.store.labels import add_element
 from labeler.store.models import LAYER_ANNOTATOR
+from labeler.store.own_layer import attach_visible, check_editable, toggle_done
 from labeler.store.team import accept_span, add_assignment, mark_done, set_adjudicated
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")

@@ -26,7 +26,8 @@ from labeler.store import (
     remove_element,
     set_grade,
 )
-from labeler.store.blind import check_editable, visible_page_elements, visible_question_elements
+from labeler.store.blind import visible_page_elements, visible_question_elements
+from labeler.store.own_layer import check_editable
 from labeler.tui import spans
 from labeler.tui.assist import AssistChunk, assist_chunks, step_k
 from labeler.tui.attach import attach_selection, element_words, gone_as, quote, removed_words
