@@ -43,7 +43,13 @@ class GoldSetProgress:
 
 @dataclass(frozen=True)
 class QuestionRow:
-    """One question with its labelling progress."""
+    """One question with its labelling progress.
+
+    In a team gold set (:func:`labeler.store.blind.questions_for`) the counts are of what
+    the viewing annotator may see, and the last fields say where the question stands for
+    them: ``assigned`` to them, ``done`` by them (``no_answer``: done with no element),
+    ``adjudicated`` (its final layer is settled). All False outside team gold sets.
+    """
 
     id: int
     external_id: str
@@ -52,6 +58,11 @@ class QuestionRow:
     n_gold: int
     n_stale: int
     by_annotator: dict[str, int] = field(default_factory=dict)
+    team: bool = False
+    assigned: bool = False
+    done: bool = False
+    no_answer: bool = False
+    adjudicated: bool = False
 
 
 @dataclass(frozen=True)

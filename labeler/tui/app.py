@@ -36,12 +36,11 @@ from labeler.store import (
     create_gold_set,
     gold_set_progress,
     last_place,
-    list_questions,
     list_runs,
-    question_elements,
     redo,
     undo,
 )
+from labeler.store.blind import questions_for, visible_question_elements
 from labeler.tui.assist import ASSIST_TOP_K
 from labeler.tui.commands import LabelerCommands
 from labeler.tui.screens.documents import DocumentsScreen
@@ -71,6 +70,9 @@ class LabelerApp(App[int]):
         Binding("f3", "show_mode('documents')", "Documents"),
         Binding("f4", "show_mode('scores')", "Scores"),
         Binding("u", "next_unlabelled", "Next unlabelled", key_display="u"),
+        # team gold sets only (check_action hides them elsewhere)
+        Binding("D", "toggle_done", "Done", key_display="D"),
+        Binding("f5", "adjudicate", "Adjudicate"),
         # TextArea swallows ctrl+z / ctrl+y even read-only: take them first.
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("ctrl+y", "redo", "Redo", priority=True),
@@ -111,6 +113,8 @@ class LabelerApp(App[int]):
         #: reopen the annotator's last question and page once the questions are loaded
         self.resume = resume
         self._resume_at: LastPlace | None = None
+        #: whether the footer shows the team keys (D, F5) now
+        self._team_keys = False
         self.sub_title = f"{annotator}"
         store.on_wait = self._waiting  # a write held up by another process says so
 
@@ -229,9 +233,11 @@ class LabelerApp(App[int]):
         if gold_set_id is None:
             return
 
+        annotator = self.annotator
+
         def load(store: Store) -> list[QuestionRow]:
             with store.session() as s:
-                return list_questions(s, gold_set_id)
+                return questions_for(s, gold_set_id, annotator)
 
         def loaded(rows: list[QuestionRow]) -> None:
             if gold_set_id != self.gold_set_id:
@@ -245,8 +251,21 @@ class LabelerApp(App[int]):
                     self.open_page(place.document_id, place.position)
             if self.current_query_id not in ids:
                 self.current_query_id = ids[0] if ids else None
+            if self.team != self._team_keys:  # D and F5 show in team gold sets only
+                self._team_keys = self.team
+                self.refresh_bindings()
 
         self.db(load, loaded, what="load questions")
+
+    @property
+    def team(self) -> bool:
+        """The gold set being labelled is a team gold set (blind layers, done marks)."""
+        return any(q.team for q in self.questions)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("toggle_done", "adjudicate"):
+            return self.team
+        return True
 
     # -- questions ------------------------------------------------------------------------
 
@@ -277,9 +296,11 @@ class LabelerApp(App[int]):
         """Open the page of ``query_id``'s first element (by page, then start) at its start.
         Without elements, a page on view stays; otherwise the documents list is shown."""
 
+        annotator = self.annotator
+
         def load(store: Store) -> list[ElementRow]:
             with store.session() as s:
-                return question_elements(s, query_id)
+                return visible_question_elements(s, query_id, annotator)
 
         def open_first(rows: list[ElementRow]) -> None:
             if self.current_query_id != query_id:
@@ -314,10 +335,14 @@ class LabelerApp(App[int]):
 
     def action_next_unlabelled(self) -> None:
         """Make the next question without elements (after the current one, wrapping
-        round) the current one."""
+        round) the current one. In a team gold set: the next one in the annotator's queue
+        (:func:`labeler.tui.teamwork.next_in_queue`)."""
         ids = [q.id for q in self.questions]
         if not ids:
             self.notify("this gold set has no questions yet", severity="warning", timeout=3)
+            return
+        if self.team:
+            self._next_in_queue()
             return
         here = ids.index(self.current_query_id) if self.current_query_id in ids else -1
         n = len(ids)
@@ -330,6 +355,33 @@ class LabelerApp(App[int]):
                 )
                 return
         self.notify("every question has elements", timeout=3)
+
+    def _next_in_queue(self) -> None:
+        from labeler.tui.teamwork import next_in_queue, queue_left
+
+        q = next_in_queue(self.questions, self.current_query_id)
+        if q is None:
+            self.notify(f"your queue is empty: nothing left for {self.annotator}", timeout=4)
+            return
+        self.current_query_id = q.id
+        self.notify(
+            f"{q.external_id}: {q.text}",
+            title=f"Next in your queue ({queue_left(self.questions)} left)",
+            timeout=3,
+        )
+
+    def action_toggle_done(self) -> None:
+        """Mark the current question done by this annotator, or remove the mark."""
+        from labeler.tui.teamwork import toggle_done_mark
+
+        toggle_done_mark(self)
+
+    def action_adjudicate(self) -> None:
+        """Open the adjudication screen (team gold sets)."""
+        from labeler.tui.screens.adjudicate import AdjudicationScreen
+
+        if not isinstance(self.screen, AdjudicationScreen):
+            self.push_screen(AdjudicationScreen())
 
     # -- app-wide actions -----------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from labeler.store import Store, page_text, question_elements, run_chunks
+from labeler.store.blind import visible_question_elements
 from scoring import Grade, classify
 
 ASSIST_TOP_K = 5
@@ -45,13 +46,21 @@ def assist_chunks(
     external_id: str,
     k: int = ASSIST_TOP_K,
     page: str | None = None,
+    *,
+    annotator: str | None = None,
 ) -> list[AssistChunk]:
     """The top ``k`` chunks of run ``run_id`` for a question, best coverage per chunk;
     with ``page`` (the text shown), where each chunk's text occurs on it (exact match,
-    first occurrence; None for a chunk of another page or a reworded one)."""
+    first occurrence; None for a chunk of another page or a reworded one). With
+    ``annotator``, coverage is against the elements they may see (their own in a team gold
+    set: assist must not reveal another annotator's spans)."""
     with store.session() as s:
         chunks = run_chunks(s, run_id, external_id).get(external_id, [])[:k]
-        elements = question_elements(s, query_id)
+        elements = (
+            question_elements(s, query_id)
+            if annotator is None
+            else visible_question_elements(s, query_id, annotator)
+        )
         pages = {e.document_id: page_text(s, e.document_id) or "" for e in elements}
     out: list[AssistChunk] = []
     for chunk in chunks:

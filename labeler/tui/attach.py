@@ -2,7 +2,9 @@
 
 The target question is fixed when the key is pressed and named in every message. The
 same span twice for one question is refused (the store refuses it too); a span that
-overlaps another element of the question is stored only after a y/n confirmation.
+overlaps another element of the question is stored only after a y/n confirmation. In a
+team gold set the element goes into the annotator's own layer and both checks look only
+at their own labels (:mod:`labeler.store.blind`); an adjudicated question is refused.
 """
 
 from __future__ import annotations
@@ -12,14 +14,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from labeler.errors import NotFoundError
-from labeler.store import (
-    ElementRow,
-    QuestionRow,
-    Store,
-    attach_element,
-    page_elements,
-    span_overlaps,
-)
+from labeler.store import ElementRow, QuestionRow, Store
+from labeler.store.blind import visible_overlaps, visible_page_elements
+from labeler.store.own_layer import attach_visible, settled_message
 from labeler.tui import spans
 from labeler.tui.screens.forms import ConfirmDialog
 
@@ -43,12 +40,17 @@ def attach_selection(screen: PageScreen) -> None:
     if start == end:
         screen.notify("select some text first", severity="warning", timeout=3)
         return
-    document_id = screen.document_id
+    if q.team and q.adjudicated:
+        screen.notify(settled_message(q.external_id), title="not attached", severity="warning")
+        return
+    document_id, annotator = screen.document_id, app.annotator
 
     def check(store: Store) -> tuple[ElementRow | None, list[ElementRow]]:
+        # Duplicates and overlaps within the layer this annotator labels (their own in a
+        # team gold set): another annotator's label of the same span is no concern of theirs.
         with store.session() as s:
-            rows = page_elements(s, document_id)
-            overlaps = span_overlaps(s, q.id, document_id, start, end)
+            rows = visible_page_elements(s, document_id, annotator)
+            overlaps = visible_overlaps(s, q.id, document_id, start, end, annotator)
         same = [e for e in rows if (e.query_id, e.start, e.end) == (q.id, start, end)]
         return same[0] if same else None, overlaps
 
@@ -96,11 +98,11 @@ def _store_element(screen: PageScreen, q: QuestionRow, start: int, end: int) -> 
 
     def job(store: Store) -> tuple[ElementRow, list[ElementRow]]:
         with store.write() as s, gone_as(f"question {q.external_id}"):
-            row = attach_element(
+            row = attach_visible(
                 s, q.id, document_id, start, end, annotator=actor, assisted=assisted
             )
         with store.session() as s:
-            return row, page_elements(s, document_id)
+            return row, visible_page_elements(s, document_id, actor)
 
     def done(result: tuple[ElementRow, list[ElementRow]]) -> None:
         row, screen.elements = result

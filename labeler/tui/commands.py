@@ -1,4 +1,5 @@
-"""Command palette entries: go to a question, switch screens, toggle assist."""
+"""Command palette entries: go to a question, switch screens, toggle assist; in a team gold
+set also adjudicate, done marks and the annotator's queue."""
 
 from __future__ import annotations
 
@@ -34,6 +35,12 @@ class LabelerCommands(Provider):
             ("Redo", app.action_redo, "ctrl+y"),
             ("Help", app.action_help, "F1"),
         ]
+        if app.team:
+            out += [
+                ("Adjudicate", app.action_adjudicate, "F5 · settle what the annotators chose"),
+                ("Mark question done / not done", app.action_toggle_done, "D · your done mark"),
+                ("Next in my queue", app.action_next_unlabelled, "u · assigned, not done"),
+            ]
         for r in app.runs:
             out.append(
                 (

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.binding import ActiveBinding
 
 
@@ -17,3 +19,21 @@ def most_important_first(
     rank = {action: i for i, action in enumerate(first)}
     items = sorted(bindings.items(), key=lambda kv: rank.get(kv[1].binding.action, len(rank)))
     return dict(items)
+
+
+#: footer labels that read differently in a team gold set (action → description)
+TEAM_LABELS = {"next_unlabelled": "Next in queue"}
+
+
+def team_labels(bindings: dict[str, ActiveBinding], team: bool) -> dict[str, ActiveBinding]:
+    """``bindings`` with the descriptions of :data:`TEAM_LABELS` when ``team`` (a team gold
+    set: ``u`` goes to the annotator's queue); unchanged otherwise."""
+    if not team:
+        return bindings
+    out: dict[str, ActiveBinding] = {}
+    for key, active in bindings.items():
+        label = TEAM_LABELS.get(active.binding.action)
+        if label is not None:
+            active = active._replace(binding=replace(active.binding, description=label))
+        out[key] = active
+    return out

@@ -205,3 +205,16 @@ def find_all(text: str, needle: str, *, limit: int = 10_000) -> list[int]:
         out.append(pos)
         pos = haystack.find(needle, pos + 1)
     return out
+
+
+def drop_last_word(text: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` without its last word (and what follows it: punctuation, spaces),
+    trimmed; unchanged when that would leave nothing. E.g. on ``"Gamma delta epsilon."``
+    the whole span becomes ``"Gamma delta"``."""
+    cut = end
+    while cut > start and not _is_word(text[cut - 1]):
+        cut -= 1
+    while cut > start and _is_word(text[cut - 1]):
+        cut -= 1
+    new = trim(text, start, cut)
+    return new if new[0] < new[1] else (start, end)

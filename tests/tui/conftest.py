@@ -25,3 +25,59 @@ def store(db: Path) -> Iterator[Store]:
         yield opened
     finally:
         opened.close()
+
+
+BACKENDS = ("sqlite", "postgresql")
+PG_URL_ENV = "LABELER_TEST_PG_URL"
+
+
+@pytest.fixture(params=BACKENDS)
+def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database on each backend: a SQLite file, or a fresh PostgreSQL database on
+    ``$LABELER_TEST_PG_URL``'s server (dropped afterwards; the test fails without it, as
+    the store tests do). ``LABELER_TEST_BACKENDS`` chooses backends like there."""
+    import os
+    import uuid
+
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.pool import NullPool
+
+    from labeler.store.postgres import with_driver
+
+    chosen = os.environ.get("LABELER_TEST_BACKENDS", "").strip()
+    if chosen and request.param not in [b.strip() for b in chosen.split(",")]:
+        pytest.skip(f"LABELER_TEST_BACKENDS={chosen} leaves out {request.param}")
+    if request.param == "sqlite":
+        yield str(tmp_path / "team.db")
+        return
+    url = os.environ.get(PG_URL_ENV, "").strip()
+    if not url:
+        pytest.fail(f"${PG_URL_ENV} is not set: the PostgreSQL variant cannot run", pytrace=False)
+    base = make_url(url)
+    admin = create_engine(with_driver(base), isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    name = f"labeler_t_{uuid.uuid4().hex[:16]}"
+    with admin.connect() as conn:
+        conn.exec_driver_sql(
+            f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8' "
+            "LC_COLLATE 'C' LC_CTYPE 'C'"
+        )
+    try:
+        yield base.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
+
+
+@pytest.fixture
+def team_store(any_db: str) -> Iterator[Store]:
+    """:func:`tui_support.seed_team` on each backend."""
+    from tui_support import seed_team
+
+    opened = open_store(any_db)
+    try:
+        seed_team(opened)
+        yield opened
+    finally:
+        opened.close()

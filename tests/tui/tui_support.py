@@ -14,9 +14,11 @@ from labeler.store import (
     Store,
     add_query,
     create_gold_set,
+    get_gold_set,
     open_store,
     upsert_document,
 )
+from labeler.store.team import add_assignment
 from labeler.tui.app import LabelerApp
 
 PAGE = (
@@ -30,7 +32,13 @@ SIZE = (120, 36)
 
 def seed_store(db: Path) -> None:
     """Two pages, gold set 'demo' with questions q1 and q2."""
-    with open_store(str(db)) as store, store.write() as s:
+    with open_store(str(db)) as store:
+        seed(store)
+
+
+def seed(store: Store) -> None:
+    """:func:`seed_store` on an open store (either backend)."""
+    with store.write() as s:
         upsert_document(
             s,
             doc_id="policy.html",
@@ -50,6 +58,24 @@ def seed_store(db: Path) -> None:
         gs = create_gold_set(s, "demo", "demo set")
         add_query(s, gs, "q1", "Is the index the source of record?", actor="seed")
         add_query(s, gs, "q2", "Who approves exceptions?", actor="seed", notes="policy only")
+
+
+def seed_team(store: Store) -> None:
+    """:func:`seed` plus q3 and q4, made a team gold set by assignments (by "lead"):
+    q1 and q2 to ana and bob, q3 to bob, q4 to ana."""
+    seed(store)
+    make_team(store)
+
+
+def make_team(store: Store) -> None:
+    """The team part of :func:`seed_team`, on a store :func:`seed` filled."""
+    with store.write() as s:
+        gs = get_gold_set(s, "demo")
+        add_query(s, gs, "q3", "What is WAL?", actor="seed")
+        add_query(s, gs, "q4", "Who names the data owner?", actor="seed")
+        for qid, names in ((1, "ana bob"), (2, "ana bob"), (3, "bob"), (4, "ana")):
+            for name in names.split():
+                add_assignment(s, qid, name, actor="lead")
 
 
 def make_app(store: Store, annotator: str = "ana", *, resume: bool = False) -> LabelerApp:

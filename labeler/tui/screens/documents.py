@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.app import ComposeResult
@@ -10,6 +11,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from labeler.store import DocumentHit, Store, search_documents
+from labeler.store.blind import visible_page_counts
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp
@@ -72,9 +74,14 @@ class DocumentsScreen(Screen[None]):
         self._search(self.query_one("#search", Input).value)
 
     def _search(self, needle: str) -> None:
+        annotator = self.labeler.annotator
+
         def load(store: Store) -> list[DocumentHit]:
             with store.session() as s:
-                return search_documents(s, needle)
+                hits = search_documents(s, needle)
+                # only the elements this annotator may see (blind team labelling)
+                seen = visible_page_counts(s, (h.id for h in hits), annotator)
+            return [replace(h, elements=seen.get(h.id, 0)) for h in hits]
 
         self.labeler.db(load, lambda hits: self._show(needle, hits), what="search")
 

@@ -59,6 +59,22 @@ undo and redo follow your own changes only, also after a restart.
 """.replace("{grades}", " · ".join(f"`{g}` {m}" for g, m in GRADE_MEANING.items()))
 
 
+TEAM_HELP = """
+**Team gold set** (shown only in one): you see and label only your own elements on a
+question until it is adjudicated (then its final layer, read-only here) ·
+`u` next question in your queue (assigned to you, not done) · `D` mark the current
+question done, or not done again (none of yours: confirm "no answer on these pages";
+`ctrl+z` undoes it) · `/` `is:done` `is:todo` · `F5` adjudication
+
+**Adjudication** (F5): the questions done by 2+ annotators, lowest agreement first; each
+annotator's spans in a colour, all annotators' in green, accepted ones underlined ·
+`a` accept the span · `U` accept every unanimous span · `x` reject (an accepted span leaves
+the final layer) · `1`-`3` grade an accepted span · `w` / `W` its end one word out / in ·
+`e` the page selection (`tab` to the page, `shift+arrows`) becomes its boundaries, or is
+accepted · `m` mark the question adjudicated (nothing accepted: "no answer") · `ctrl+z` undo
+"""
+
+
 class HelpScreen(ModalScreen[None]):
     """Key bindings and how labelling works."""
 
@@ -68,4 +84,4 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(HELP)
+            yield Markdown(HELP + (TEAM_HELP if getattr(self.app, "team", False) else ""))

@@ -24,19 +24,20 @@ from labeler.store import (
     Store,
     document_fingerprint,
     page_and_blocks,
-    page_elements,
-    question_elements,
     remove_element,
     set_grade,
     set_key,
 )
+from labeler.store.blind import visible_page_elements, visible_question_elements
+from labeler.store.own_layer import check_editable
 from labeler.tui import spans
 from labeler.tui.assist import AssistChunk, assist_chunks, step_k
 from labeler.tui.attach import attach_selection, element_words, gone_as, quote, removed_words
 from labeler.tui.bars import coverage_bar
 from labeler.tui.grades import GRADE_LEGEND, grade_meaning
-from labeler.tui.keys import most_important_first
+from labeler.tui.keys import most_important_first, team_labels
 from labeler.tui.pagemap import DISPLAY_LINE, PageMap
+from labeler.tui.teamwork import team_state
 from labeler.tui.widgets.page_view import (
     CURRENT,
     FOCUSED,
@@ -92,6 +93,7 @@ class PageScreen(Screen[None]):
         "attach",
         "question_step(1)",
         "next_unlabelled",
+        "toggle_done",  # team gold sets only
         "remove",
         "grade(3)",
         "extend('sentence')",
@@ -103,7 +105,8 @@ class PageScreen(Screen[None]):
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        return most_important_first(super().active_bindings, self.FOOTER_FIRST)
+        bindings = most_important_first(super().active_bindings, self.FOOTER_FIRST)
+        return team_labels(bindings, self.labeler.team)
 
     def __init__(
         self, document_id: str, *, position: int | None = None, end: int | None = None
@@ -165,6 +168,7 @@ class PageScreen(Screen[None]):
         self.watch(app, "revision", self.reload, init=False)
         document_id = self.document_id
         view = self.view
+        annotator = app.annotator
 
         def load(store: Store) -> tuple[PageMap, list[ElementRow], str]:
             with store.session() as s:
@@ -172,7 +176,7 @@ class PageScreen(Screen[None]):
                 known = document_fingerprint(s, document_id)
                 if found is None or known is None:
                     raise LookupError(f"no document {document_id!r}")
-                rows = page_elements(s, document_id)
+                rows = visible_page_elements(s, document_id, annotator)
             # The map is built off the event loop too, for the pane's width as laid out by
             # now (a read of its size; show_page breaks the lines again if it has changed).
             text, blocks = found
@@ -216,11 +220,11 @@ class PageScreen(Screen[None]):
         """Re-read this page's elements (after any committed write, undo or redo)."""
         if not self.loaded:
             return
-        document_id = self.document_id
+        document_id, annotator = self.document_id, self.labeler.annotator
 
         def load(store: Store) -> list[ElementRow]:
             with store.session() as s:
-                return page_elements(s, document_id)
+                return visible_page_elements(s, document_id, annotator)
 
         self.labeler.db(load, self._elements_loaded, what="reload elements")
 
@@ -243,11 +247,11 @@ class PageScreen(Screen[None]):
         if qid is None or self.mine():
             self.elsewhere = ""
             return
-        document_id = self.document_id
+        document_id, annotator = self.document_id, self.labeler.annotator
 
         def load(store: Store) -> list[ElementRow]:
             with store.session() as s:
-                return question_elements(s, qid)
+                return visible_question_elements(s, qid, annotator)
 
         def loaded(rows: list[ElementRow]) -> None:
             if qid != self.labeler.current_query_id or self.mine():
@@ -306,9 +310,10 @@ class PageScreen(Screen[None]):
             return
         index = [x.id for x in app.questions].index(q.id) + 1
         assist = "  [b black on yellow] ASSIST [/]" if app.assist else "  [dim]blind[/dim]"
+        state = f"  [b]{escape(team_state(q))}[/b]" if q.team else ""
         bar.update(
             f"[b]{escape(q.external_id)}[/b] ({index}/{len(app.questions)})  "
-            f"{escape(q.text)}  [dim]· n_gold {q.n_gold}[/dim]{assist}"
+            f"{escape(q.text)}  [dim]· n_gold {q.n_gold}[/dim]{state}{assist}"
         )
 
     def _show_elements(self) -> None:
@@ -384,7 +389,7 @@ class PageScreen(Screen[None]):
         stored = page.stored
 
         def load(store: Store) -> list[AssistChunk]:
-            return assist_chunks(store, run.id, qid, ext, k, stored)
+            return assist_chunks(store, run.id, qid, ext, k, stored, annotator=app.annotator)
 
         def show(chunks: list[AssistChunk]) -> None:
             if (run, qid, k) != (app.assist_run, app.current_query_id, app.assist_k):
@@ -480,6 +485,7 @@ class PageScreen(Screen[None]):
 
         def job(store: Store) -> ElementRow:
             with store.write() as s, gone_as(element_words(target)):
+                check_editable(s, target.id, actor)
                 return set_grade(s, target.id, grade, actor=actor)
 
         def done(row: ElementRow) -> None:
@@ -546,6 +552,7 @@ class PageScreen(Screen[None]):
 
         def job(store: Store) -> None:
             with store.write() as s, gone_as(element_words(target)):
+                check_editable(s, target.id, actor)
                 remove_element(s, target.id, actor=actor)
 
         def done(_: None) -> None:

@@ -24,11 +24,12 @@ from labeler.store import (
     add_query,
     delete_query,
     get_gold_set,
-    gold_set_progress,
 )
-from labeler.tui.keys import most_important_first
+from labeler.store.blind import progress_for
+from labeler.tui.keys import most_important_first, team_labels
 from labeler.tui.question_edit import edit_question
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
+from labeler.tui.teamwork import team_state
 from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
@@ -39,13 +40,15 @@ def _annotators(by: dict[str, int]) -> str:
     return ", ".join(f"{name} {n}" for name, n in by.items()) or "—"
 
 
-FLAGS = {"is:labelled", "is:unlabelled", "is:mine"}
+FLAGS = {"is:labelled", "is:unlabelled", "is:mine", "is:done", "is:todo"}
 
 
 def question_filter(text: str, annotator: str) -> Callable[[QuestionRow], bool]:
     """A test for questions from a filter: every word must occur in the id or the text
     (case-insensitive); ``is:labelled`` keeps questions with elements, ``is:unlabelled``
-    those without, ``is:mine`` those with an element by ``annotator``. Empty: all."""
+    those without, ``is:mine`` those with an element by ``annotator``; in a team gold set
+    ``is:done`` those the annotator marked done, ``is:todo`` those still in their queue
+    (not done, not adjudicated). Empty: all."""
     words = text.lower().split()
     flags = {w for w in words if w in FLAGS}
     needles = [w for w in words if w not in FLAGS]
@@ -56,6 +59,10 @@ def question_filter(text: str, annotator: str) -> Callable[[QuestionRow], bool]:
         if "is:unlabelled" in flags and q.n_gold > 0:
             return False
         if "is:mine" in flags and not q.by_annotator.get(annotator):
+            return False
+        if "is:done" in flags and not q.done:
+            return False
+        if "is:todo" in flags and (q.done or q.adjudicated):
             return False
         haystack = f"{q.external_id}\n{q.text}".lower()
         return all(n in haystack for n in needles)
@@ -77,16 +84,26 @@ class QuestionsScreen(Screen[None]):
     ]
 
     #: the footer's order (:mod:`labeler.tui.keys`)
-    FOOTER_FIRST: ClassVar[tuple[str, ...]] = ("next_unlabelled", "filter", "add", "edit", "delete")
+    FOOTER_FIRST: ClassVar[tuple[str, ...]] = (
+        "next_unlabelled",
+        "toggle_done",  # team gold sets only
+        "filter",
+        "add",
+        "edit",
+        "delete",
+    )
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        return most_important_first(super().active_bindings, self.FOOTER_FIRST)
+        bindings = most_important_first(super().active_bindings, self.FOOTER_FIRST)
+        return team_labels(bindings, self.labeler.team)
 
     def __init__(self) -> None:
         super().__init__()
         self.sets: list[GoldSetProgress] = []
         self._id_column: ColumnKey | None = None
+        #: "labelled by"; in a team gold set "your state" (assigned, done, adjudicated)
+        self._who_column: ColumnKey | None = None
         #: the filter typed after ``/`` (see :func:`question_filter`)
         self.filter_text = ""
 
@@ -107,7 +124,9 @@ class QuestionsScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#questions", DataTable)
-        self._id_column, *_ = table.add_columns("id", "n_gold", "labelled by", "question")
+        self._id_column, _, self._who_column, _ = table.add_columns(
+            "id", "n_gold", "labelled by", "question"
+        )
         table.focus()
         self.query_one("#qfilter", Input).display = False
         app = self.labeler
@@ -121,9 +140,11 @@ class QuestionsScreen(Screen[None]):
     def reload(self) -> None:
         """Re-read the gold sets' progress (the questions come from the app)."""
 
+        annotator = self.labeler.annotator
+
         def load(store: Store) -> list[GoldSetProgress]:
             with store.session() as s:
-                return gold_set_progress(s)
+                return progress_for(s, annotator)
 
         self.labeler.db(load, self._show, what="load progress")
 
@@ -148,14 +169,20 @@ class QuestionsScreen(Screen[None]):
         app = self.labeler
         table = self.query_one("#questions", DataTable)
         table.clear()
+        team = app.team
+        if self._who_column is not None:
+            label = "your state" if team else "labelled by"
+            column = table.columns[self._who_column]
+            if column.label.plain != label:
+                column.label = Text(label)
+                table.refresh()
         for q in self.shown():
             n_gold = Text(str(q.n_gold), style="bold red" if q.n_gold == 0 else "")
             if q.n_stale:
                 n_gold.append(f" ({q.n_stale} stale)", style="red")
             mark = "▶ " if q.id == app.current_query_id else ""
-            table.add_row(
-                mark + q.external_id, n_gold, _annotators(q.by_annotator), q.text, key=str(q.id)
-            )
+            who = team_state(q) if team else _annotators(q.by_annotator)
+            table.add_row(mark + q.external_id, n_gold, who, q.text, key=str(q.id))
         self._show_current()
 
     def shown(self) -> list[QuestionRow]:
@@ -290,7 +317,11 @@ class QuestionsScreen(Screen[None]):
             app.db(job, done, what="delete question")
 
         self.app.push_screen(
-            ConfirmDialog(f"Delete question {q.external_id} and its {q.n_gold} element(s)?"),
+            ConfirmDialog(
+                f"Delete question {q.external_id} with every annotator's labels and done marks?"
+                if q.team
+                else f"Delete question {q.external_id} and its {q.n_gold} element(s)?"
+            ),
             confirmed,
         )
 

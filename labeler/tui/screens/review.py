@@ -17,7 +17,9 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from labeler.store import ElementRow, Store, question_elements, remove_element, set_grade
+from labeler.store import ElementRow, Store, remove_element, set_grade
+from labeler.store.blind import visible_question_elements
+from labeler.store.own_layer import check_editable
 from labeler.tui.attach import element_words, gone_as, quote, removed_words
 from labeler.tui.grades import GRADE_LEGEND
 from labeler.tui.widgets.row_table import RowTable
@@ -75,14 +77,14 @@ class ReviewScreen(Screen[None]):
 
     def reload(self) -> None:
         """Re-read the current question's elements."""
-        qid = self.labeler.current_query_id
+        qid, annotator = self.labeler.current_query_id, self.labeler.annotator
         if qid is None:
             self._show([])
             return
 
         def load(store: Store) -> list[ElementRow]:
             with store.session() as s:
-                return question_elements(s, qid)
+                return visible_question_elements(s, qid, annotator)
 
         def loaded(rows: list[ElementRow]) -> None:
             if qid == self.labeler.current_query_id:  # else a newer load follows
@@ -165,6 +167,7 @@ class ReviewScreen(Screen[None]):
 
         def job(store: Store) -> ElementRow:
             with store.write() as s, gone_as(element_words(target)):
+                check_editable(s, target.id, actor)
                 return set_grade(s, target.id, grade, actor=actor)
 
         def done(row: ElementRow) -> None:
@@ -188,6 +191,7 @@ class ReviewScreen(Screen[None]):
 
         def job(store: Store) -> None:
             with store.write() as s, gone_as(element_words(target)):
+                check_editable(s, target.id, actor)
                 remove_element(s, target.id, actor=actor)
 
         def done(_: None) -> None:

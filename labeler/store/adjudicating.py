@@ -1,0 +1,224 @@
+"""What the adjudication screen reads and writes: its queue and the adjudicator's edits.
+
+Queue (:func:`adjudication_queue`): the questions of a team gold set that two or more
+annotators marked done and that are not adjudicated, lowest agreement first, as
+:meth:`scoring.agreement.Agreement.worst_questions` orders them (by Krippendorff's α on
+characters, undefined α last, then exact F1, then partial F1; ties keep creation order).
+Only done annotators' annotator-layer labels count (as in
+:func:`labeler.store.adjudication.question_spans`); stale labels (their page changed under
+them) are left out of the figures, as ``labeler agreement`` leaves them out.
+
+Edits, each one audited entry and so undoable one at a time by the adjudicator
+(:mod:`labeler.store.history`): accept a span into the final layer
+(:func:`labeler.store.team.accept_span`), accept every unanimous span
+(:func:`accept_unanimous`: one entry per span), move an accepted span's boundaries
+(:func:`adjust_final`: one ``change``), remove or grade a final element
+(:mod:`labeler.store.labels`, :mod:`labeler.store.annotate`) and mark the question
+adjudicated (:func:`labeler.store.team.set_adjudicated`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from labeler.errors import IntegrityError, NotFoundError
+from labeler.store.adjudication import QuestionSpans, SpanGroup, question_spans
+from labeler.store.annotate import ElementRow, element_row
+from labeler.store.audit import record_change, snapshot
+from labeler.store.labels import duplicate_message
+from labeler.store.models import (
+    ELEMENT_OK,
+    LAYER_FINAL,
+    PROVENANCE_UNANIMOUS,
+    Document,
+    Element,
+    Query,
+)
+from labeler.store.team import accept_span, done_marks, is_team, layer_elements
+from labeler.store.validation import check_element_span
+from scoring.agreement import AgreementInput, Span, agreement
+
+
+@dataclass(frozen=True)
+class WaitingQuestion:
+    """A question waiting for adjudication, with its agreement figures (see
+    :mod:`scoring.agreement`; ``char_alpha`` None when undefined)."""
+
+    query_id: int
+    external_id: str
+    text: str
+    done_by: tuple[str, ...]
+    exact_f1: float
+    partial_f1: float
+    char_alpha: float | None
+
+
+def adjudication_queue(session: Session, gold_set_id: int) -> list[WaitingQuestion]:
+    """The questions of gold set ``gold_set_id`` waiting for adjudication, lowest
+    agreement first (module docstring); empty outside team gold sets."""
+    if not is_team(session, gold_set_id):
+        return []
+    open_questions = {
+        q.id: q
+        for q in session.exec(
+            select(Query).where(
+                Query.gold_set_id == gold_set_id, col(Query.adjudicated_at).is_(None)
+            )
+        ).all()
+    }
+    marks = done_marks(session, gold_set_id)
+    layers = layer_elements(session, gold_set_id)
+    chosen = {
+        qid: sorted(by) for qid, by in marks.items() if qid in open_questions and len(by) >= 2
+    }
+    if not chosen:
+        return []
+    pages = {
+        e.document_id
+        for qid, names in chosen.items()
+        for name in names
+        for e in layers.get(qid, {}).get(name, [])
+    }
+    lengths = {
+        doc: int(n)
+        for doc, n in session.exec(
+            select(Document.id, func.length(Document.text)).where(col(Document.id).in_(pages))
+        ).all()
+    }
+    questions = {
+        str(qid): {
+            name: frozenset(
+                Span(e.document_id, e.start, e.end)
+                for e in layers.get(qid, {}).get(name, [])
+                if e.status == ELEMENT_OK and e.end <= lengths.get(e.document_id, -1)
+            )
+            for name in names
+        }
+        for qid, names in sorted(chosen.items())
+    }
+    result = agreement(AgreementInput(questions=questions, page_lengths=lengths))
+    out: list[WaitingQuestion] = []
+    for row in result.worst_questions():
+        q = open_questions[int(row.query_id)]
+        assert q.id is not None
+        out.append(
+            WaitingQuestion(
+                q.id,
+                q.external_id,
+                q.text,
+                row.annotators,
+                row.exact_f1,
+                row.partial_f1,
+                row.char_alpha,
+            )
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class QuestionForAdjudication:
+    """One question as the adjudicator sees it: every done annotator's span groups, the
+    final elements by span, and whether it is adjudicated."""
+
+    spans: QuestionSpans
+    final: dict[tuple[str, int, int], ElementRow]
+    adjudicated: bool
+
+    def final_of(self, group: SpanGroup) -> ElementRow | None:
+        """The final element of ``group``'s span, or None when it is not accepted."""
+        return self.final.get((group.document_id, group.start, group.end))
+
+
+def question_for_adjudication(session: Session, query_id: int) -> QuestionForAdjudication:
+    """What the adjudication screen shows of question ``query_id``."""
+    query = session.get(Query, query_id)
+    if query is None:
+        raise NotFoundError(f"no question with id {query_id} in the database")
+    final = {
+        (e.document_id, e.start, e.end): element_row(e)
+        for e in session.exec(
+            select(Element).where(Element.query_id == query_id, Element.layer == LAYER_FINAL)
+        ).all()
+    }
+    return QuestionForAdjudication(
+        question_spans(session, query_id), final, query.adjudicated_at is not None
+    )
+
+
+def accept_unanimous(session: Session, query_id: int, *, actor: str) -> list[ElementRow]:
+    """Accept every span all (2+) done annotators chose exactly and that is not final yet
+    (provenance ``unanimous``, the grade most of them gave); returns the new elements."""
+    spans = question_spans(session, query_id)
+    n = len(spans.done_by)
+    if n < 2:
+        return []
+    return [
+        element_row(
+            accept_span(
+                session,
+                query_id,
+                g.document_id,
+                g.start,
+                g.end,
+                provenance=PROVENANCE_UNANIMOUS,
+                actor=actor,
+                grade=g.grade,
+            )
+        )
+        for g in spans.groups
+        if not g.final and len(g.annotators) == n
+    ]
+
+
+def adjust_final(
+    session: Session, element_id: int, start: int, end: int, *, actor: str
+) -> ElementRow:
+    """Move final element ``element_id`` to ``page[start:end]`` (its text follows): one
+    audited ``change``. Refused (:class:`IntegrityError`) for an element not in the final
+    layer, bad offsets, or a span the question's final layer holds already."""
+    element = session.get(Element, element_id)
+    if element is None:
+        raise NotFoundError(f"no element with id {element_id} in the database")
+    if element.layer != LAYER_FINAL:
+        raise IntegrityError("only an accepted (final) span can be adjusted")
+    if (start, end) == (element.start, element.end):
+        return element_row(element)
+    query = session.get(Query, element.query_id)
+    name = query.external_id if query is not None else "the question"
+    taken = session.exec(
+        select(Element.id).where(
+            Element.query_id == element.query_id,
+            Element.document_id == element.document_id,
+            Element.start == start,
+            Element.end == end,
+            Element.layer == LAYER_FINAL,
+        )
+    ).first()
+    if taken is not None:
+        raise IntegrityError(duplicate_message(name, element.document_id, start, end))
+    page = session.exec(select(Document.text).where(Document.id == element.document_id)).first()
+    if page is None:
+        raise NotFoundError(f"no document {element.document_id!r} in the database")
+    if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(page)):
+        raise IntegrityError(
+            f"{start}–{end} is not a span of {element.document_id} (0 ≤ start < end ≤ {len(page)})"
+        )
+    before = snapshot(element)
+    element.start, element.end, element.text = start, end, page[start:end]
+    check_element_span(page, element)
+    session.add(element)
+    session.flush()
+    record_change(
+        session,
+        actor=actor,
+        action="change",
+        entity="element",
+        entity_id=element_id,
+        before=before,
+        after=snapshot(element),
+    )
+    session.flush()
+    return element_row(element)

@@ -1,0 +1,262 @@
+"""What one annotator sees while labelling (the TUI's blind view of team work).
+
+One rule, :func:`labeler.store.team.view_of`, applied to every read the annotator's
+workplace makes: an element of question q is visible to annotator A when
+
+* q's gold set is not a team gold set, or q is adjudicated: the element is in the final
+  layer (outside team gold sets every element is final, so everything is visible, exactly
+  as before schema version 7);
+* otherwise (team gold set, q not adjudicated): the element is in the annotator layer and
+  its annotator is A (A's own labels; nobody else's, final ones included).
+
+Counts, page highlights, the elements panel, the review list and the duplicate/overlap
+checks of an attach all go through this module, so no view shows another annotator's span
+while labelling. The writes that go with it: :mod:`labeler.store.own_layer`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlalchemy import func
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
+
+from labeler.store.annotate import (
+    ElementRow,
+    GoldSetProgress,
+    QuestionRow,
+    element_row,
+    list_questions,
+)
+from labeler.store.labels import overlapping_elements
+from labeler.store.models import (
+    ELEMENT_STALE,
+    LAYER_ANNOTATOR,
+    LAYER_FINAL,
+    Assignment,
+    Element,
+    GoldSet,
+    Query,
+    QuestionDone,
+)
+from labeler.store.team import (
+    is_team,
+    view_of,
+    visible_elements,
+)
+
+
+@dataclass(frozen=True)
+class QView:
+    """How a question is seen: ``team`` gold set, ``adjudicated`` (final layer settled)."""
+
+    team: bool
+    adjudicated: bool
+
+    def sees(self, layer: str, owner: str, annotator: str) -> bool:
+        """True when ``annotator`` may see an element of ``layer`` labelled by ``owner``."""
+        if not self.team or self.adjudicated:
+            return layer == LAYER_FINAL
+        return layer == LAYER_ANNOTATOR and owner == annotator
+
+
+def question_views(session: Session, query_ids: Iterable[int] | None = None) -> dict[int, QView]:
+    """Question id → :class:`QView`, for ``query_ids`` (default: every question)."""
+    stmt = select(Query.id, GoldSet.team, Query.adjudicated_at).join(
+        GoldSet, col(GoldSet.id) == col(Query.gold_set_id)
+    )
+    if query_ids is not None:
+        ids = sorted(set(query_ids))
+        if not ids:
+            return {}
+        stmt = stmt.where(col(Query.id).in_(ids))
+    return {
+        int(qid): QView(bool(team), adjudicated is not None)
+        for qid, team, adjudicated in session.exec(stmt).all()
+        if qid is not None
+    }
+
+
+def visible_counts(
+    session: Session, annotator: str
+) -> tuple[dict[int, Counter[str]], Counter[int]]:
+    """Per question, the elements ``annotator`` sees by who labelled them, and how many of
+    them are stale."""
+    views = question_views(session)
+    # Five columns: SQLModel's typed select() stops at four, so use SQLAlchemy Core here.
+    rows = (
+        session.connection()
+        .execute(
+            sa_select(
+                col(Element.query_id),
+                col(Element.annotator),
+                col(Element.layer),
+                col(Element.status),
+                func.count(),
+            ).group_by(
+                col(Element.query_id),
+                col(Element.annotator),
+                col(Element.layer),
+                col(Element.status),
+            )
+        )
+        .all()
+    )
+    counts: dict[int, Counter[str]] = {}
+    stale: Counter[int] = Counter()
+    for query_id, owner, layer, status, n in rows:
+        view = views.get(query_id)
+        if view is None or not view.sees(layer, owner, annotator):
+            continue
+        counts.setdefault(query_id, Counter())[owner] += int(n)
+        if status == ELEMENT_STALE:
+            stale[query_id] += int(n)
+    return counts, stale
+
+
+def questions_for(session: Session, gold_set_id: int, annotator: str) -> list[QuestionRow]:
+    """The questions of gold set ``gold_set_id`` as ``annotator`` sees them, in creation
+    order: counts of visible elements only, and their own state (assigned, done, no answer,
+    adjudicated). A gold set without team work: :func:`list_questions`, unchanged."""
+    if not is_team(session, gold_set_id):
+        return list_questions(session, gold_set_id)
+    counts, stale = visible_counts(session, annotator)
+    mine = set(
+        session.exec(
+            select(Assignment.query_id)
+            .join(Query, col(Query.id) == col(Assignment.query_id))
+            .where(Query.gold_set_id == gold_set_id, Assignment.annotator == annotator)
+        ).all()
+    )
+    done = dict(
+        session.exec(
+            select(QuestionDone.query_id, QuestionDone.no_answer)
+            .join(Query, col(Query.id) == col(QuestionDone.query_id))
+            .where(Query.gold_set_id == gold_set_id, QuestionDone.annotator == annotator)
+        ).all()
+    )
+    rows: list[QuestionRow] = []
+    stmt = select(Query).where(Query.gold_set_id == gold_set_id).order_by(col(Query.id))
+    for q in session.exec(stmt).all():
+        assert q.id is not None
+        by = counts.get(q.id, Counter())
+        rows.append(
+            QuestionRow(
+                id=q.id,
+                external_id=q.external_id,
+                text=q.text,
+                notes=q.notes,
+                n_gold=sum(by.values()),
+                n_stale=stale[q.id],
+                by_annotator=dict(sorted(by.items())),
+                team=True,
+                assigned=q.id in mine,
+                done=q.id in done,
+                no_answer=bool(done.get(q.id, False)),
+                adjudicated=q.adjudicated_at is not None,
+            )
+        )
+    return rows
+
+
+def progress_for(session: Session, annotator: str) -> list[GoldSetProgress]:
+    """Every gold set with question and element counts of what ``annotator`` sees, by name
+    (the same figures as :func:`labeler.store.annotate.gold_set_progress` outside team
+    gold sets)."""
+    counts, _ = visible_counts(session, annotator)
+    per_set: dict[int, list[int]] = {}
+    for query_id, gold_set_id in session.exec(select(Query.id, Query.gold_set_id)).all():
+        assert query_id is not None
+        per_set.setdefault(gold_set_id, []).append(query_id)
+    out: list[GoldSetProgress] = []
+    for gs in session.exec(select(GoldSet).order_by(col(GoldSet.name))).all():
+        assert gs.id is not None
+        ids = per_set.get(gs.id, [])
+        by: Counter[str] = Counter()
+        for query_id in ids:
+            by.update(counts.get(query_id, Counter()))
+        out.append(
+            GoldSetProgress(
+                id=gs.id,
+                name=gs.name,
+                description=gs.description,
+                questions=len(ids),
+                without_elements=sum(1 for q in ids if not counts.get(q)),
+                elements=sum(by.values()),
+                by_annotator=dict(sorted(by.items())),
+            )
+        )
+    return out
+
+
+def visible_page_elements(session: Session, document_id: str, annotator: str) -> list[ElementRow]:
+    """The elements on one page (all questions) that ``annotator`` sees, by start."""
+    found = session.exec(
+        select(Element)
+        .where(Element.document_id == document_id)
+        .order_by(col(Element.start), col(Element.id))
+    ).all()
+    views = question_views(session, (e.query_id for e in found))
+    return [
+        element_row(e)
+        for e in found
+        if e.query_id in views and views[e.query_id].sees(e.layer, e.annotator, annotator)
+    ]
+
+
+def visible_question_elements(session: Session, query_id: int, annotator: str) -> list[ElementRow]:
+    """The elements of one question that ``annotator`` sees, by page then start."""
+    return [element_row(e) for e in visible_elements(session, query_id, annotator)]
+
+
+def visible_overlaps(
+    session: Session, query_id: int, document_id: str, start: int, end: int, annotator: str
+) -> list[ElementRow]:
+    """The elements of the layer ``annotator`` labels on ``query_id`` (their own in a team
+    gold set) that overlap ``[start, end)`` on the page without being that span."""
+    view = view_of(session, query_id, annotator)
+    return [
+        element_row(e)
+        for e in overlapping_elements(
+            session, query_id, document_id, start, end, layer=view.layer, annotator=view.annotator
+        )
+    ]
+
+
+def visible_page_counts(
+    session: Session, document_ids: Iterable[str], annotator: str
+) -> dict[str, int]:
+    """Page id → how many of its elements ``annotator`` sees (pages without any: absent)."""
+    ids = sorted(set(document_ids))
+    if not ids:
+        return {}
+    rows = (
+        session.connection()
+        .execute(
+            sa_select(
+                col(Element.document_id),
+                col(Element.query_id),
+                col(Element.layer),
+                col(Element.annotator),
+                func.count(),
+            )
+            .where(col(Element.document_id).in_(ids))
+            .group_by(
+                col(Element.document_id),
+                col(Element.query_id),
+                col(Element.layer),
+                col(Element.annotator),
+            )
+        )
+        .all()
+    )
+    views = question_views(session, (r[1] for r in rows))
+    out: Counter[str] = Counter()
+    for doc, query_id, layer, owner, n in rows:
+        view = views.get(query_id)
+        if view is not None and view.sees(layer, owner, annotator):
+            out[doc] += int(n)
+    return dict(out)

@@ -1,0 +1,121 @@
+"""What an annotator writes while labelling a team gold set: into their own layer, done marks.
+
+The reads these checks rely on are :mod:`labeler.store.blind`'s (one visibility rule). An
+attach goes into the layer the annotator labels (:func:`attach_visible`: their own in a team
+gold set, checked for duplicates among their own labels); a question adjudicated already
+refuses plain attach, grade and removal (:func:`check_editable`): its final layer is changed
+in the adjudication screen. Done marks: :func:`toggle_done`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import Session
+
+from labeler.errors import IntegrityError, NotFoundError
+from labeler.store.annotate import ElementRow, element_row
+from labeler.store.blind import question_views
+from labeler.store.labels import add_element
+from labeler.store.models import Element, Query
+from labeler.store.team import (
+    done_mark,
+    mark_done,
+    unmark_done,
+    view_of,
+    visible_elements,
+)
+
+#: the key that opens the adjudication screen, named in refusals
+ADJUDICATION_KEY = "F5"
+
+
+def settled_message(external_id: str) -> str:
+    """What a refused plain edit of an adjudicated question says."""
+    return (
+        f"{external_id} is adjudicated: its final layer is settled; change it in the "
+        f"adjudication screen ({ADJUDICATION_KEY})"
+    )
+
+
+def attach_visible(
+    session: Session,
+    query_id: int,
+    document_id: str,
+    start: int,
+    end: int,
+    *,
+    annotator: str,
+    assisted: bool = False,
+) -> ElementRow:
+    """Label ``page[start:end]`` for ``query_id`` in the layer ``annotator`` labels: their
+    own annotator layer in a team gold set (duplicates refused among their own labels),
+    the final layer otherwise. A team question adjudicated already is refused
+    (:class:`IntegrityError`, see :func:`settled_message`)."""
+    view = view_of(session, query_id, annotator)
+    if view.team and view.adjudicated:
+        query = session.get(Query, query_id)
+        raise IntegrityError(settled_message(query.external_id if query else str(query_id)))
+    element = add_element(
+        session,
+        query_id,
+        document_id,
+        start,
+        end,
+        annotator=annotator,
+        assisted=assisted,
+        layer=view.layer,
+    )
+    return element_row(element)
+
+
+def check_editable(session: Session, element_id: int, annotator: str) -> None:
+    """Refuse a plain grade change or removal of element ``element_id`` by ``annotator``
+    when they may not see it (:class:`NotFoundError`, as if it were gone) or it is in the
+    settled final layer of an adjudicated team question (:class:`IntegrityError`)."""
+    element = session.get(Element, element_id)
+    if element is None:
+        raise NotFoundError(f"no element with id {element_id} in the database")
+    view = question_views(session, [element.query_id]).get(element.query_id)
+    if view is None or not view.sees(element.layer, element.annotator, annotator):
+        raise NotFoundError(f"no element with id {element_id} in the database")
+    if view.team and view.adjudicated:
+        query = session.get(Query, element.query_id)
+        raise IntegrityError(settled_message(query.external_id if query else "the question"))
+
+
+@dataclass(frozen=True)
+class DoneChange:
+    """What :func:`toggle_done` did: ``marked`` (True: now done; False: mark removed),
+    ``no_answer`` (done with no element of their own) and ``elements`` (their count)."""
+
+    external_id: str
+    marked: bool
+    no_answer: bool
+    elements: int
+
+
+def toggle_done(session: Session, query_id: int, annotator: str) -> DoneChange:
+    """Mark question ``query_id`` done by ``annotator``, or remove their mark when it is
+    done already (each an audited, undoable change of ``question_done``).
+
+    Only in a team gold set (a done mark in a gold set without team work would turn it
+    into one: assign questions first) and before the question is adjudicated.
+    """
+    query = session.get(Query, query_id)
+    if query is None:
+        raise NotFoundError(f"no question with id {query_id} in the database")
+    view = view_of(session, query_id, annotator)
+    if not view.team:
+        raise IntegrityError(
+            f"{query.external_id}: done marks are for team gold sets (assign questions first: "
+            "labeler gold assign)"
+        )
+    if view.adjudicated:
+        raise IntegrityError(f"{query.external_id} is adjudicated already")
+    own = len(visible_elements(session, query_id, annotator))
+    if done_mark(session, query_id, annotator) is not None:
+        unmark_done(session, query_id, annotator)
+        return DoneChange(query.external_id, False, own == 0, own)
+    row = mark_done(session, query_id, annotator)
+    return DoneChange(query.external_id, True, row.no_answer, own)

@@ -1,0 +1,267 @@
+"""Adjudication (F5, palette "Adjudicate"): settle what the annotators of a team gold set
+chose into its final layer.
+
+Left: the queue (questions two or more annotators marked done, not adjudicated, lowest
+agreement first: :func:`labeler.store.adjudicating.adjudication_queue`) and, for the
+highlighted question, its span groups (one row per exact span any done annotator chose,
+how many chose it, and whether it is accepted). Right: the page of the highlighted group
+with every annotator's spans in a colour each (spans all of them chose in green, accepted
+ones bright and underlined), the group selected.
+
+Keys and edits: :mod:`labeler.tui.screens.adjudicate_edits`.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Footer, Header, Static
+
+from labeler.store import Store, page_and_blocks
+from labeler.store.adjudicating import (
+    QuestionForAdjudication,
+    WaitingQuestion,
+    adjudication_queue,
+    question_for_adjudication,
+)
+from labeler.store.adjudication import SpanGroup
+from labeler.tui.pagemap import DISPLAY_LINE, PageMap
+from labeler.tui.screens.adjudicate_edits import AdjudicationEdits, group_key
+from labeler.tui.widgets.page_view import PageView, Span
+from labeler.tui.widgets.row_table import RowTable
+
+#: one background per annotator, in the order of the question's done annotators
+ANNOTATOR_STYLES = (
+    Style(color="white", bgcolor="dark_orange3"),
+    Style(color="white", bgcolor="blue3"),
+    Style(color="white", bgcolor="magenta3"),
+    Style(color="black", bgcolor="cyan3"),
+    Style(color="black", bgcolor="khaki3"),
+)
+#: a span several (not all) annotators chose
+SEVERAL = Style(color="white", bgcolor="purple4", bold=True)
+#: a span every done annotator chose
+ALL = Style(color="white", bgcolor="green4", bold=True)
+#: an accepted (final) span
+ACCEPTED = Style(color="black", bgcolor="bright_green", bold=True, underline=True)
+
+
+def _alpha(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+class AdjudicationScreen(AdjudicationEdits):
+    """The adjudication queue of the current gold set and one question's span groups."""
+
+    DEFAULT_CSS = """
+    AdjudicationScreen #adj-body { height: 1fr; }
+    AdjudicationScreen #adj-left { width: 1fr; }
+    AdjudicationScreen #adj-queue { height: 1fr; }
+    AdjudicationScreen #adj-groups { height: 2fr; }
+    AdjudicationScreen #adj-page { width: 1fr; border: round $primary; }
+    AdjudicationScreen #adj-title, AdjudicationScreen #adj-question { padding: 0 1; }
+    AdjudicationScreen #adj-question { background: $boost; height: auto; }
+    AdjudicationScreen #adj-hint { padding: 0 1; color: $text-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="adj-title")
+        with Horizontal(id="adj-body"):
+            with Vertical(id="adj-left"):
+                yield RowTable(id="adj-queue", cursor_type="row", zebra_stripes=True)
+                yield Static("", id="adj-question")
+                yield RowTable(id="adj-groups", cursor_type="row", zebra_stripes=True)
+            yield PageView(id="adj-page")
+        yield Static(
+            "a accept · U accept unanimous · x reject · 1-3 grade · w/W end ±word · "
+            "e use page selection (tab to the page, shift+arrows) · m mark adjudicated · "
+            "ctrl+z undo",
+            id="adj-hint",
+        )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#adj-queue", DataTable).add_columns("question", "done by", "α", "exact F1")
+        self.query_one("#adj-groups", DataTable).add_columns(
+            "page", "offsets", "chosen by", "accepted", "text"
+        )
+        self.query_one("#adj-groups", DataTable).focus()
+        app = self.labeler
+        self.watch(app, "revision", self.reload, init=False)
+        self.watch(app, "gold_set_id", self.reload, init=False)
+        self.reload()
+
+    # -- loading --------------------------------------------------------------------------
+
+    def reload(self) -> None:
+        """Re-read the queue and the chosen question (after every committed write)."""
+        gold_set_id = self.labeler.gold_set_id
+        wanted = self.query_id
+        if gold_set_id is None:
+            return
+
+        def load(
+            store: Store,
+        ) -> tuple[list[WaitingQuestion], int | None, QuestionForAdjudication | None]:
+            with store.session() as s:
+                queue = adjudication_queue(s, gold_set_id)
+                ids = [w.query_id for w in queue]
+                chosen = wanted if wanted in ids else (ids[0] if ids else None)
+                state = None if chosen is None else question_for_adjudication(s, chosen)
+            return queue, chosen, state
+
+        self.labeler.db(load, self._loaded, what="adjudication queue")
+
+    def _loaded(
+        self, result: tuple[list[WaitingQuestion], int | None, QuestionForAdjudication | None]
+    ) -> None:
+        self.queue, self.query_id, self.state = result
+        n = len(self.queue)
+        self.query_one("#adj-title", Static).update(
+            Text.assemble(
+                ("Adjudication", "bold"),
+                f" · {self.labeler.gold_set_name} · {n} question(s) waiting "
+                "(done by 2+ annotators, lowest agreement first)",
+            )
+        )
+        table = self.query_one("#adj-queue", DataTable)
+        table.clear()
+        for w in self.queue:
+            table.add_row(
+                w.external_id,
+                ", ".join(w.done_by),
+                _alpha(w.char_alpha),
+                f"{w.exact_f1:.2f}",
+                key=str(w.query_id),
+            )
+        ids = [w.query_id for w in self.queue]
+        if self.query_id in ids:
+            table.move_cursor(row=ids.index(self.query_id))
+        self._show_question()
+
+    def _choose(self, query_id: int) -> None:
+        if query_id == self.query_id:
+            return
+        self.query_id = query_id
+
+        def load(store: Store) -> QuestionForAdjudication:
+            with store.session() as s:
+                return question_for_adjudication(s, query_id)
+
+        def loaded(state: QuestionForAdjudication) -> None:
+            if self.query_id == query_id:
+                self.state = state
+                self._show_question()
+
+        self.labeler.db(load, loaded, what="adjudication question")
+
+    def _show_question(self) -> None:
+        w, state = self._waiting(), self.state
+        head = self.query_one("#adj-question", Static)
+        table = self.query_one("#adj-groups", DataTable)
+        cursor = table.cursor_row
+        table.clear()
+        if w is None or state is None:
+            head.update("nothing waits for adjudication in this gold set")
+            self.view.set_spans([])
+            return
+        legend = Text(f"{w.external_id}", style="bold")
+        legend.append(f"  {w.text}\n")
+        for i, name in enumerate(state.spans.done_by):
+            legend.append(f" {name} ", style=ANNOTATOR_STYLES[i % len(ANNOTATOR_STYLES)])
+            legend.append(" ")
+        legend.append(" all ", style=ALL)
+        legend.append(" ")
+        legend.append(" accepted ", style=ACCEPTED)
+        head.update(legend)
+        n = len(state.spans.done_by)
+        for g in state.spans.groups:
+            final = state.final_of(g)
+            accepted = f"✓ g{final.grade}" if final is not None else ""
+            shown = g.text if len(g.text) <= 60 else g.text[:59] + "…"
+            table.add_row(
+                g.document_id,
+                f"{g.start}–{g.end}",
+                f"{len(g.annotators)}/{n} {', '.join(g.annotators)}".strip(),
+                accepted,
+                repr(shown),
+                key=group_key(g),
+            )
+        if state.spans.groups:
+            keys = [(g.document_id, g.start, g.end) for g in state.spans.groups]
+            if self.follow in keys:
+                cursor = keys.index(self.follow)
+            self.follow = None
+            table.move_cursor(row=min(max(cursor, 0), len(state.spans.groups) - 1))
+            self._show_group()
+        else:
+            self.view.set_spans([])
+
+    def _show_group(self) -> None:
+        group = self.selected()
+        if group is None:
+            return
+        if group.document_id == self.document_id:
+            self._paint(group)
+            return
+        document_id = group.document_id
+        cached = self.pages.get(document_id)
+        if cached is not None:
+            self._show_page(document_id, cached)
+            return
+        view = self.view
+
+        def load(store: Store) -> PageMap:
+            with store.session() as s:
+                found = page_and_blocks(s, document_id)
+            if found is None:
+                raise LookupError(f"no document {document_id!r}")
+            text, blocks = found
+            return PageMap(text, blocks, width=view.line_width() or DISPLAY_LINE)
+
+        self.labeler.db(load, lambda page: self._show_page(document_id, page), what="open page")
+
+    def _show_page(self, document_id: str, page: PageMap) -> None:
+        self.pages[document_id] = page
+        self.document_id = document_id
+        self.view.show_page(page)
+        self.view.border_title = document_id
+        group = self.selected()
+        if group is not None and group.document_id == document_id:
+            self._paint(group)
+
+    def _paint(self, group: SpanGroup) -> None:
+        """Every group of this page in its colour, accepted ones last; ``group`` selected."""
+        state = self.state
+        if state is None:
+            return
+        order = {name: i for i, name in enumerate(state.spans.done_by)}
+        n = len(order)
+        painted: list[Span] = []
+        here = [g for g in state.spans.groups if g.document_id == self.document_id]
+        for g in sorted(here, key=lambda g: len(g.annotators)):
+            if not g.annotators:
+                continue
+            if len(g.annotators) == n:
+                style = ALL
+            elif len(g.annotators) == 1:
+                style = ANNOTATOR_STYLES[order[g.annotators[0]] % len(ANNOTATOR_STYLES)]
+            else:
+                style = SEVERAL
+            painted.append(Span(g.start, g.end, style))
+        painted += [Span(g.start, g.end, ACCEPTED) for g in here if state.final_of(g)]
+        self.view.set_spans(painted)
+        if 0 <= group.start <= group.end <= len(self.view.page):
+            self.view.select_offsets(group.start, group.end)
+            self.view.scroll_cursor_visible(center=True)
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table.id == "adj-queue":
+            key = event.row_key.value
+            if key is not None and self.is_current:
+                self._choose(int(key))
+        elif event.data_table.id == "adj-groups":
+            self._show_group()

@@ -1,0 +1,318 @@
+"""The adjudicator's edits on the adjudication screen (:mod:`labeler.tui.screens.adjudicate`):
+the screen's state and one action per key, each a database job writing one audited change
+(``accept_unanimous``: one per span), reported with how to undo it.
+
+Keys: ``a`` accept the highlighted span group (provenance ``adjudicated``, the grade most
+of its annotators gave), ``U`` accept every unanimous group (``unanimous``), ``x`` reject
+(an accepted span leaves the final layer; any other is simply not accepted), ``1``-``3``
+grade an accepted span, ``w``/``W`` move its end one word out/in, ``e`` store the page
+selection as its new boundaries (or accept it, on a group not accepted), ``m`` mark the
+question adjudicated (with nothing accepted: "no answer on these pages", confirmed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, TypeVar, cast
+
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.widgets import DataTable
+
+from labeler.store import ElementRow, Store, remove_element, set_grade
+from labeler.store.adjudicating import (
+    QuestionForAdjudication,
+    WaitingQuestion,
+    accept_unanimous,
+    adjust_final,
+)
+from labeler.store.adjudication import SpanGroup
+from labeler.store.annotate import element_row
+from labeler.store.models import PROVENANCE_ADJUDICATED
+from labeler.store.team import accept_span, set_adjudicated
+from labeler.tui import spans
+from labeler.tui.attach import element_words, gone_as, quote, removed_words
+from labeler.tui.pagemap import PageMap
+from labeler.tui.screens.forms import ConfirmDialog
+from labeler.tui.widgets.page_view import PageView
+
+if TYPE_CHECKING:
+    from labeler.tui.app import LabelerApp
+
+T = TypeVar("T")
+
+
+def group_key(group: SpanGroup) -> str:
+    """The groups table's row key of ``group``."""
+    return f"{group.document_id}\t{group.start}\t{group.end}"
+
+
+class AdjudicationEdits(Screen[None]):
+    """The adjudication screen's state and its edits (the display is the subclass's)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back"),
+        Binding("a", "accept", "Accept"),
+        Binding("U", "accept_unanimous", "Accept unanimous", key_display="U"),
+        Binding("x", "reject", "Reject"),
+        Binding("1", "grade(1)", "Grade 1", show=False),
+        Binding("2", "grade(2)", "Grade 2", show=False),
+        Binding("3", "grade(3)", "Grade", key_display="1-3"),
+        Binding("w", "adjust_end(1)", "+Word", show=False),
+        Binding("W", "adjust_end(-1)", "-Word", show=False),
+        Binding("e", "use_selection", "Use selection"),
+        Binding("m", "settle", "Mark adjudicated"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queue: list[WaitingQuestion] = []
+        self.query_id: int | None = None
+        self.state: QuestionForAdjudication | None = None
+        self.document_id: str | None = None
+        self.pages: dict[str, PageMap] = {}
+        #: the span the groups cursor moves to on the next redraw (one just written)
+        self.follow: tuple[str, int, int] | None = None
+
+    @property
+    def labeler(self) -> LabelerApp:
+        return cast("LabelerApp", self.app)
+
+    @property
+    def view(self) -> PageView:
+        return self.query_one("#adj-page", PageView)
+
+    def selected(self) -> SpanGroup | None:
+        """The span group under the groups table's cursor."""
+        table = self.query_one("#adj-groups", DataTable)
+        if self.state is None or table.row_count == 0 or table.cursor_row < 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return next((g for g in self.state.spans.groups if group_key(g) == key), None)
+
+    def _waiting(self) -> WaitingQuestion | None:
+        """The chosen question's queue row (None when nothing waits)."""
+        return next((w for w in self.queue if w.query_id == self.query_id), None)
+
+    def _question_name(self) -> str:
+        w = self._waiting()
+        return w.external_id if w is not None else "the question"
+
+    def _write(self, job: Callable[[Store], T], message: Callable[[T], str], what: str) -> None:
+        """Run a write ``job(store)``; then notify ``message(result)`` and reload."""
+        app = self.labeler
+
+        def done(result: T) -> None:
+            if isinstance(result, ElementRow):  # keep the cursor on the span just written
+                self.follow = (result.document_id, result.start, result.end)
+            self.notify(message(result), title="saved", timeout=5)
+            app.changed()
+
+        app.db(job, done, what=what)
+
+    def action_accept(self) -> None:
+        """Accept the highlighted span group into the final layer."""
+        group, qid, actor = self.selected(), self.query_id, self.labeler.annotator
+        if group is None or qid is None or self.state is None:
+            self.notify("no span to accept", severity="warning", timeout=3)
+            return
+        if self.state.final_of(group) is not None:
+            self.notify("already accepted", timeout=3)
+            return
+        name = self._question_name()
+
+        def job(store: Store) -> None:
+            with store.write() as s:
+                accept_span(
+                    s,
+                    qid,
+                    group.document_id,
+                    group.start,
+                    group.end,
+                    provenance=PROVENANCE_ADJUDICATED,
+                    actor=actor,
+                    grade=group.grade,
+                )
+
+        self._write(
+            job,
+            lambda _: (
+                f"accepted into {name}'s final layer: {quote(group.text)} g{group.grade} "
+                f"({group.document_id} {group.start}–{group.end})  ·  ctrl+z: undo"
+            ),
+            "accept",
+        )
+
+    def action_accept_unanimous(self) -> None:
+        """Accept every span all done annotators chose."""
+        qid, actor, name = self.query_id, self.labeler.annotator, self._question_name()
+        if qid is None:
+            self.notify("nothing waits for adjudication", severity="warning", timeout=3)
+            return
+
+        def job(store: Store) -> list[ElementRow]:
+            with store.write() as s:
+                return accept_unanimous(s, qid, actor=actor)
+
+        def message(rows: list[ElementRow]) -> str:
+            if not rows:
+                return f"{name}: no unanimous span left to accept"
+            return (
+                f"{name}: accepted {len(rows)} unanimous span(s)  ·  ctrl+z undoes them one "
+                "at a time"
+            )
+
+        self._write(job, message, "accept unanimous")
+
+    def action_reject(self) -> None:
+        """Take an accepted span out of the final layer; any other is just not accepted."""
+        group = self.selected()
+        if group is None or self.state is None:
+            self.notify("no span selected", severity="warning", timeout=3)
+            return
+        final = self.state.final_of(group)
+        if final is None:
+            self.notify(
+                f"not accepted: {quote(group.text)} stays out of {self._question_name()}'s final layer",
+                timeout=4,
+            )
+            return
+        actor, name = self.labeler.annotator, self._question_name()
+
+        def job(store: Store) -> None:
+            with store.write() as s, gone_as(element_words(final)):
+                remove_element(s, final.id, actor=actor)
+
+        self._write(job, lambda _: removed_words(name, final), "reject")
+
+    def _accepted(self) -> ElementRow | None:
+        group = self.selected()
+        final = None if group is None or self.state is None else self.state.final_of(group)
+        if final is None:
+            self.notify("accept the span first (a)", severity="warning", timeout=3)
+        return final
+
+    def action_grade(self, grade: int) -> None:
+        """Set the grade of the highlighted accepted span."""
+        final = self._accepted()
+        if final is None:
+            return
+        actor, name = self.labeler.annotator, self._question_name()
+
+        def job(store: Store) -> ElementRow:
+            with store.write() as s, gone_as(element_words(final)):
+                return set_grade(s, final.id, grade, actor=actor)
+
+        self._write(
+            job,
+            lambda row: f"{name}: {quote(row.text)} now g{row.grade}  ·  ctrl+z: undo",
+            "grade",
+        )
+
+    def _adjust(self, final: ElementRow, start: int, end: int) -> None:
+        actor, name = self.labeler.annotator, self._question_name()
+        if (start, end) == (final.start, final.end):
+            self.notify("the span stays as it is", timeout=3)
+            return
+
+        def job(store: Store) -> ElementRow:
+            with store.write() as s, gone_as(element_words(final)):
+                return adjust_final(s, final.id, start, end, actor=actor)
+
+        def message(row: ElementRow) -> str:
+            return (
+                f"{name}: accepted span now {quote(row.text)} ({row.document_id} "
+                f"{row.start}–{row.end}, was {final.start}–{final.end})  ·  ctrl+z: undo"
+            )
+
+        self._write(job, message, "adjust")
+
+    def action_adjust_end(self, delta: int) -> None:
+        """Move the accepted span's end one word out (``w``) or in (``W``)."""
+        final = self._accepted()
+        page = self.pages.get(final.document_id) if final is not None else None
+        if final is None or page is None:
+            return
+        text = page.stored
+        if delta > 0:
+            start, end = spans.extend(text, final.start, final.end, "word")
+        else:
+            start, end = spans.drop_last_word(text, final.start, final.end)
+        self._adjust(final, start, end)
+
+    def action_use_selection(self) -> None:
+        """The page selection becomes the highlighted accepted span's boundaries; when the
+        group is not accepted, the selection is accepted as a new final span."""
+        group, qid = self.selected(), self.query_id
+        start, end = self.view.offsets
+        if group is None or qid is None or self.state is None or self.document_id is None:
+            self.notify("no span selected", severity="warning", timeout=3)
+            return
+        if start == end:
+            self.notify("select some text on the page first", severity="warning", timeout=3)
+            return
+        final = self.state.final_of(group)
+        if final is not None and final.document_id == self.document_id:
+            self._adjust(final, start, end)
+            return
+        actor, name, document_id = self.labeler.annotator, self._question_name(), self.document_id
+
+        def job(store: Store) -> ElementRow:
+            with store.write() as s:
+                return element_row(
+                    accept_span(
+                        s,
+                        qid,
+                        document_id,
+                        start,
+                        end,
+                        provenance=PROVENANCE_ADJUDICATED,
+                        actor=actor,
+                    )
+                )
+
+        self._write(
+            job,
+            lambda row: (
+                f"accepted into {name}'s final layer: {quote(row.text)} "
+                f"({row.document_id} {row.start}–{row.end})  ·  ctrl+z: undo"
+            ),
+            "accept selection",
+        )
+
+    def action_settle(self) -> None:
+        """Mark the question adjudicated (confirmed when nothing is accepted)."""
+        qid, state = self.query_id, self.state
+        if qid is None or state is None:
+            self.notify("nothing waits for adjudication", severity="warning", timeout=3)
+            return
+        actor, name = self.labeler.annotator, self._question_name()
+        n_final = len(state.final)
+        left = sum(1 for g in state.spans.groups if state.final_of(g) is None)
+
+        def job(store: Store) -> None:
+            with store.write() as s:
+                set_adjudicated(s, qid, by=actor)
+
+        def message(_: None) -> str:
+            what = f"{n_final} accepted span(s)" if n_final else "no answer on these pages"
+            rest = f", {left} span(s) not accepted" if left else ""
+            return f"{name} adjudicated by {actor}: {what}{rest}  ·  ctrl+z: undo"
+
+        if n_final:
+            self._write(job, message, "mark adjudicated")
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self._write(job, message, "mark adjudicated")
+
+        self.app.push_screen(
+            ConfirmDialog(
+                f"Nothing accepted. Mark {name} adjudicated with no answer on these pages?"
+            ),
+            confirmed,
+        )
+
+    def action_back(self) -> None:
+        self.dismiss()

@@ -1,0 +1,125 @@
+"""Team labelling in the TUI: an annotator's own state per question, their queue, done marks.
+
+In a team gold set (:mod:`labeler.store.team`) every question row the app holds says where
+it stands for the annotator (:func:`team_state`). The queue (``u``) is their next assigned
+question they have not marked done and that is not adjudicated; without any assignment to
+them, the next such question of the gold set. ``D`` marks the current question done by
+them, or removes that mark (audited; ctrl+z undoes it); done with no element of their own
+is confirmed first ("no answer on these pages").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from labeler.store import QuestionRow, Store
+from labeler.store.own_layer import DoneChange, toggle_done
+from labeler.tui.screens.forms import ConfirmDialog
+
+if TYPE_CHECKING:
+    from labeler.tui.app import LabelerApp
+
+
+def team_state(q: QuestionRow) -> str:
+    """The question's state for the viewing annotator, e.g. ``assigned · done``,
+    ``done: no answer``, ``assigned · to do``, ``adjudicated``; empty outside team work."""
+    if not q.team:
+        return ""
+    if q.adjudicated:
+        return "adjudicated"
+    parts = ["assigned"] if q.assigned else []
+    if q.done:
+        # labels added after a "no answer" mark: it is done with them
+        parts.append("done: no answer" if q.no_answer and not q.n_gold else "done")
+    else:
+        parts.append("to do" if q.assigned else "not assigned")
+    return " · ".join(parts)
+
+
+def in_queue(q: QuestionRow, assigned_only: bool) -> bool:
+    """True when ``q`` still waits for the annotator: not done by them, not adjudicated,
+    and (``assigned_only``) assigned to them."""
+    return not q.done and not q.adjudicated and (q.assigned or not assigned_only)
+
+
+def next_in_queue(questions: tuple[QuestionRow, ...], current: int | None) -> QuestionRow | None:
+    """The annotator's next question in a team gold set after ``current`` (wrapping round):
+    assigned to them and waiting (:func:`in_queue`); when nothing at all is assigned to
+    them, any waiting question. None when nothing waits."""
+    ids = [q.id for q in questions]
+    here = ids.index(current) if current in ids else -1
+    assigned_only = any(q.assigned for q in questions)
+    n = len(questions)
+    for step in range(1, n + 1):
+        q = questions[(here + step) % n]
+        if in_queue(q, assigned_only):
+            return q
+    return None
+
+
+def queue_left(questions: tuple[QuestionRow, ...]) -> int:
+    """How many questions wait in the annotator's queue."""
+    assigned_only = any(q.assigned for q in questions)
+    return sum(in_queue(q, assigned_only) for q in questions)
+
+
+def toggle_done_mark(app: LabelerApp) -> None:
+    """``D``: mark the current question done by the annotator (confirming "no answer" when
+    they labelled nothing on it), or remove their done mark."""
+    q = app.current_question
+    if q is None:
+        app.notify("no current question", severity="warning", timeout=3)
+        return
+    if not q.team:
+        app.notify(
+            "done marks are for team gold sets: assign questions first (labeler gold assign)",
+            severity="warning",
+            timeout=5,
+        )
+        return
+    if q.adjudicated:
+        app.notify(f"{q.external_id} is adjudicated already", severity="warning", timeout=4)
+        return
+    if q.done or q.n_gold:
+        _store(app, q)
+        return
+
+    def confirmed(yes: bool | None) -> None:
+        if yes:
+            _store(app, q)
+        else:
+            app.notify(f"{q.external_id} not marked done", timeout=3)
+
+    app.push_screen(
+        ConfirmDialog(
+            f"You have no element on {q.external_id}. Mark it done with no answer on these pages?"
+        ),
+        confirmed,
+    )
+
+
+def _store(app: LabelerApp, q: QuestionRow) -> None:
+    actor = app.annotator
+
+    def job(store: Store) -> DoneChange:
+        with store.write() as s:
+            return toggle_done(s, q.id, actor)
+
+    def done(change: DoneChange) -> None:
+        if change.marked:
+            what = (
+                "no answer on these pages"
+                if change.no_answer
+                else f"{change.elements} element(s) of yours"
+            )
+            message = f"{change.external_id} marked done by {actor} ({what})"
+        else:
+            message = f"{change.external_id}: done mark of {actor} removed"
+        app.notify(
+            f"{message}  ·  D again or ctrl+z: undo  ·  u: next in your queue",
+            title="saved",
+            timeout=5,
+        )
+        app.changed()
+
+    app.db(job, done, what=f"done mark of {q.external_id}")

@@ -1,0 +1,177 @@
+"""The adjudication screen (F5) end to end on both backends, checked in the database.
+
+ana and bob labelled q1 and q2 (``team_store``) and marked both done:
+
+* q1: both FR (7-55); ana 'Exceptions are approved by the data owner.' (63-105), bob
+  'Exceptions are approved' (63-86): a boundary disagreement;
+* q2: both FR, nothing else: identical.
+
+So q1 has the lower agreement (α < 1; q2's α is 1: identical codings with characters coded
+both 0 and 1) and comes first in the queue; q4 (only ana) is not in it.
+"""
+
+from __future__ import annotations
+
+from sqlmodel import col, select
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+from tui_support import PAGE, run_app, settle
+
+from labeler.store import Store
+from labeler.store.labels import add_element
+from labeler.store.models import LAYER_ANNOTATOR, LAYER_FINAL, Element, Query
+from labeler.store.team import mark_done
+from labeler.tui.app import LabelerApp
+from labeler.tui.screens.adjudicate import AdjudicationScreen
+from labeler.tui.screens.forms import ConfirmDialog
+
+
+def seed_labels(store: Store) -> None:
+    spans = {
+        (1, "ana"): [(7, 55), (63, 105)],
+        (1, "bob"): [(7, 55), (63, 86)],
+        (2, "ana"): [(7, 55)],
+        (2, "bob"): [(7, 55)],
+        (4, "ana"): [(106, 146)],
+    }
+    with store.write() as s:
+        for (qid, who), found in spans.items():
+            for start, end in found:
+                add_element(s, qid, "policy.html", start, end, annotator=who, layer=LAYER_ANNOTATOR)
+            mark_done(s, qid, who)
+
+
+def final(store: Store) -> list[tuple[int, int, int, str, int, str]]:
+    """(question, start, end, provenance, grade, annotator) of every final element."""
+    with store.session() as s:
+        rows = s.exec(
+            select(Element)
+            .where(Element.layer == LAYER_FINAL)
+            .order_by(col(Element.query_id), col(Element.start))
+        ).all()
+        return [(e.query_id, e.start, e.end, e.provenance, e.grade, e.annotator) for e in rows]
+
+
+def settled(store: Store) -> dict[str, str | None]:
+    with store.session() as s:
+        return {q.external_id: q.adjudicated_by for q in s.exec(select(Query)).all()}
+
+
+def last(app: LabelerApp) -> str:
+    return list(app._notifications)[-1].message
+
+
+def test_adjudication_flow_accept_adjust_grade_settle(team_store: Store) -> None:
+    seed_labels(team_store)
+    assert PAGE[63:98] == "Exceptions are approved by the data"  # W: the last word dropped
+    assert PAGE[63:86] == "Exceptions are approved"
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.press("f5")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, AdjudicationScreen)
+        assert [w.external_id for w in screen.queue] == ["q1", "q2"]
+        q1, q2 = screen.queue
+        assert q1.char_alpha is not None and q1.char_alpha < 1
+        assert q2.char_alpha == 1.0 and q2.exact_f1 == 1.0
+        assert screen.state is not None
+        groups = [(g.start, g.end, g.annotators) for g in screen.state.spans.groups]
+        assert groups == [(7, 55, ("ana", "bob")), (63, 86, ("bob",)), (63, 105, ("ana",))]
+        table = screen.query_one("#adj-groups", DataTable)
+        assert [str(table.get_row_at(i)[2]) for i in range(3)] == [
+            "2/2 ana, bob",
+            "1/2 bob",
+            "1/2 ana",
+        ]
+
+        async def key(*keys: str) -> None:
+            await pilot.press(*keys)
+            await settle(app, pilot)
+
+        def at() -> tuple[int, int] | None:
+            g = screen.selected()
+            return None if g is None else (g.start, g.end)
+
+        await key("U")
+        assert final(team_store) == [(1, 7, 55, "unanimous", 1, "lead")]
+        assert "accepted 1 unanimous span(s)" in last(app)
+        await key("down", "down")
+        assert at() == (63, 105)
+        assert screen.view.offsets == (63, 105)  # the page shows the group selected
+        await key("a")
+        assert final(team_store)[1] == (1, 63, 105, "adjudicated", 1, "lead")
+        await key("W")  # the accepted span loses its last word
+        assert final(team_store)[1][1:3] == (63, 98)
+        assert at() == (63, 98)
+        screen.view.select_offsets(63, 86)  # reselect on the page, then e
+        await key("e")
+        assert final(team_store)[1][1:3] == (63, 86)
+        assert "was 63–98" in last(app)
+        assert at() == (63, 86)
+        await key("w")  # one word out, then in again
+        assert final(team_store)[1][1:3] == (63, 89)
+        assert PAGE[63:89] == "Exceptions are approved by"
+        await key("W")
+        assert final(team_store)[1][1:3] == (63, 86)
+        await key("2")
+        assert final(team_store)[1] == (1, 63, 86, "adjudicated", 2, "lead")
+        await key("ctrl+z")  # the grade
+        assert final(team_store)[1][4] == 1
+        await key("ctrl+y")
+        assert final(team_store)[1][4] == 2
+        await key("down")
+        assert at() == (63, 105)
+        await key("x")  # ana's longer span: not accepted, nothing stored
+        assert "stays out of q1's final layer" in last(app)
+        await key("m")
+        assert settled(team_store)["q1"] == "lead"
+        assert "q1 adjudicated by lead: 2 accepted span(s), 1 span(s) not accepted" in last(app)
+        assert [w.external_id for w in screen.queue] == ["q2"]
+        await key("ctrl+z")
+        assert settled(team_store)["q1"] is None
+        assert [w.external_id for w in screen.queue] == ["q1", "q2"]
+        await key("ctrl+y")
+        assert settled(team_store)["q1"] == "lead"
+        # q2: nothing accepted, settled with no answer after a confirmation
+        assert screen.query_id == 2
+        await key("m")
+        assert isinstance(app.screen, ConfirmDialog)
+        await key("y")
+        assert settled(team_store) == {"q1": "lead", "q2": "lead", "q3": None, "q4": None}
+        assert screen.queue == []
+
+    run_app(team_store, body, annotator="lead")
+    assert final(team_store) == [
+        (1, 7, 55, "unanimous", 1, "lead"),
+        (1, 63, 86, "adjudicated", 2, "lead"),
+    ]
+
+    async def ana(app: LabelerApp, pilot: Pilot[int]) -> None:
+        """Adjudicated: ana now sees the final layer of q1 (and q2's empty one)."""
+        rows = {q.external_id: (q.n_gold, q.adjudicated) for q in app.questions}
+        assert rows == {"q1": (2, True), "q2": (0, True), "q3": (0, False), "q4": (1, False)}
+
+    run_app(team_store, ana)
+
+
+def test_accepted_span_removed_and_brought_back(team_store: Store) -> None:
+    seed_labels(team_store)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.press("f5")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, AdjudicationScreen)
+        await pilot.press("a")  # the first group: FR, chosen by both
+        await settle(app, pilot)
+        assert final(team_store) == [(1, 7, 55, "adjudicated", 1, "lead")]
+        await pilot.press("x")
+        await settle(app, pilot)
+        assert final(team_store) == []
+        assert "ctrl+z: undo" in last(app)
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert final(team_store) == [(1, 7, 55, "adjudicated", 1, "lead")]
+
+    run_app(team_store, body, annotator="lead")
