@@ -22,6 +22,7 @@ from _serve_support import (
     command_line,
     environment,
     frame_count,
+    screen_text,
     seed,
     serve,
     wait_for_text,
@@ -30,6 +31,7 @@ from _serve_support import (
 
 from labeler.store import open_store
 from labeler.store.annotators import revoke, rotate_token
+from labeler.store.team import add_assignment
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 
@@ -157,14 +159,14 @@ def test_no_token_bad_token_revoked_token_get_401_and_start_nothing(
 def test_two_annotators_at_once_each_write_under_their_own_name(
     browser: object, db_url: str
 ) -> None:
-    """Two sessions side by side: each child runs as its annotator, each attach is stored
-    under the name of the link it came through.
-
-    TODO(lead): once blind layers (the team issue) land, also assert that each session
-    shows only its own annotator's elements (e.g. bob's page readout lists no element of
-    alice's before his own attach).
-    """
+    """Two sessions side by side on a team gold set (q1 assigned to both): each child runs as
+    its annotator, each attach is stored under the name of the link it came through, and
+    each browser shows only its own annotator's labels (blind layers): after both attached,
+    each questions screen counts one element, its own, and never names the other."""
     tokens = seed(db_url, ("alice", "bob"))
+    with open_store(db_url) as store, store.write() as s:
+        for name in ("alice", "bob"):
+            add_assignment(s, 1, name, actor="lead")
     with serve(db_url) as served:
         alice = open_link(browser, served.link(tokens["alice"]))
         bob = open_link(browser, served.link(tokens["bob"]))
@@ -175,6 +177,11 @@ def test_two_annotators_at_once_each_write_under_their_own_name(
         attach_sentence(alice, "readers", len(WAL))
         attach_sentence(bob, "record", len(RECORD))
         wait_until("both elements", lambda: len(elements(db_url)) == 2)
+        for page, me, other in ((alice, "alice", "bob"), (bob, "bob", "alice")):
+            mark = frame_count(page)
+            page.keyboard.press("F2")  # type: ignore[attr-defined]
+            wait_for_text(page, f"1 elements · {me} 1", mark)
+            assert other not in screen_text(page)
     assert elements(db_url) == [
         ("q1", "policy.html", RECORD, "bob"),
         ("q1", "wal.html", WAL, "alice"),
