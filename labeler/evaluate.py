@@ -428,6 +428,43 @@ def evaluate_in_memory(
     return Evaluation(result, load.stale, load.pending)
 
 
+def _evaluations(
+    source: ScoringSource | Store,
+    gold_set: str,
+    runs: Sequence[str],
+    ks: Sequence[int],
+    threshold: float,
+    jobs: int | None,
+    budgets: Sequence[int],
+    tokenizer: Tokenizer | None,
+) -> list[Evaluation]:
+    """Each of ``runs`` scored on gold set ``gold_set``'s final layer, the gold set read
+    and its pages keyed once for all of them."""
+    with gc_paused():
+        load = load_gold_layer(source, gold_set)
+        keyed = page_keys(load.pages)
+        return [
+            Evaluation(
+                _score(
+                    source,
+                    load.questions,
+                    load.pages,
+                    keyed,
+                    gold_set,
+                    name,
+                    ks,
+                    threshold,
+                    jobs,
+                    budgets,
+                    tokenizer,
+                ),
+                load.stale,
+                load.pending,
+            )
+            for name in runs
+        ]
+
+
 def compare(
     source: ScoringSource | Store,
     gold_set: str,
@@ -444,30 +481,7 @@ def compare(
 ) -> tuple[RunComparison, Evaluation, Evaluation]:
     """Score both runs on one gold set and compare them question by question (``jobs``,
     ``budgets`` and ``tokenizer`` as for :func:`evaluate`)."""
-    with gc_paused():
-        load = load_gold_layer(source, gold_set)
-        questions, pages = load.questions, load.pages
-        keyed = page_keys(pages)  # once for both runs
-        scored = [
-            Evaluation(
-                _score(
-                    source,
-                    questions,
-                    pages,
-                    keyed,
-                    gold_set,
-                    name,
-                    ks,
-                    threshold,
-                    jobs,
-                    budgets,
-                    tokenizer,
-                ),
-                load.stale,
-                load.pending,
-            )
-            for name in (run_a, run_b)
-        ]
+    scored = _evaluations(source, gold_set, (run_a, run_b), ks, threshold, jobs, budgets, tokenizer)
     from scoring import compare_runs  # off the path of `labeler score`
 
     comparison = compare_runs(
@@ -496,30 +510,7 @@ def compare_many(
     ``runs[baseline]`` (``scoring.multicompare.compare_to_baseline``: paired tests with
     Holm's correction, and delta intervals at ``level`` when it is not 0); the
     evaluations are in the order of ``runs``."""
-    with gc_paused():
-        load = load_gold_layer(source, gold_set)
-        questions, pages = load.questions, load.pages
-        keyed = page_keys(pages)  # once for every run
-        scored = [
-            Evaluation(
-                _score(
-                    source,
-                    questions,
-                    pages,
-                    keyed,
-                    gold_set,
-                    name,
-                    ks,
-                    threshold,
-                    jobs,
-                    budgets,
-                    tokenizer,
-                ),
-                load.stale,
-                load.pending,
-            )
-            for name in runs
-        ]
+    scored = _evaluations(source, gold_set, runs, ks, threshold, jobs, budgets, tokenizer)
     from scoring.multicompare import compare_to_baseline
 
     comparison = compare_to_baseline(

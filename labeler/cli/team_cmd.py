@@ -224,7 +224,9 @@ def run_adjudicate(args: argparse.Namespace) -> int:
             )
     left = result.left
     if left:
-        print(f"left for a person: {len(left)} question(s) (labeler tui: the adjudication screen, F5)")
+        print(
+            f"left for a person: {len(left)} question(s) (labeler tui: the adjudication screen, F5)"
+        )
         for outcome in left:
             print(f"  {outcome.query_id} (done by {', '.join(outcome.done_by)}): disputed")
             for group in outcome.disputed:
