@@ -116,9 +116,14 @@ def _element_counts(session: Session) -> dict[int, Counter[str]]:
     return counts
 
 
-def gold_set_progress(session: Session) -> list[GoldSetProgress]:
-    """Every gold set with question and element counts, ordered by name."""
-    counts = _element_counts(session)
+def gold_set_progress(
+    session: Session, counts: dict[int, Counter[str]] | None = None
+) -> list[GoldSetProgress]:
+    """Every gold set with question and element counts, ordered by name; ``counts``
+    (question id → annotator → elements) replaces the stored elements' own counts (what
+    one annotator sees of a team gold set, :func:`labeler.store.blind.progress_for`)."""
+    if counts is None:
+        counts = _element_counts(session)
     queries = session.exec(select(Query.id, Query.gold_set_id)).all()
     per_set: dict[int, list[int]] = {}
     for query_id, gold_set_id in queries:

@@ -29,6 +29,7 @@ from labeler.store.annotate import (
     GoldSetProgress,
     QuestionRow,
     element_row,
+    gold_set_progress,
     list_questions,
 )
 from labeler.store.labels import overlapping_elements
@@ -167,29 +168,7 @@ def progress_for(session: Session, annotator: str) -> list[GoldSetProgress]:
     (the same figures as :func:`labeler.store.annotate.gold_set_progress` outside team
     gold sets)."""
     counts, _ = visible_counts(session, annotator)
-    per_set: dict[int, list[int]] = {}
-    for query_id, gold_set_id in session.exec(select(Query.id, Query.gold_set_id)).all():
-        assert query_id is not None
-        per_set.setdefault(gold_set_id, []).append(query_id)
-    out: list[GoldSetProgress] = []
-    for gs in session.exec(select(GoldSet).order_by(col(GoldSet.name))).all():
-        assert gs.id is not None
-        ids = per_set.get(gs.id, [])
-        by: Counter[str] = Counter()
-        for query_id in ids:
-            by.update(counts.get(query_id, Counter()))
-        out.append(
-            GoldSetProgress(
-                id=gs.id,
-                name=gs.name,
-                description=gs.description,
-                questions=len(ids),
-                without_elements=sum(1 for q in ids if not counts.get(q)),
-                elements=sum(by.values()),
-                by_annotator=dict(sorted(by.items())),
-            )
-        )
-    return out
+    return gold_set_progress(session, counts)
 
 
 def visible_page_elements(session: Session, document_id: str, annotator: str) -> list[ElementRow]:
