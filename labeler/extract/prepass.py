@@ -55,14 +55,40 @@ _TOKEN_START = re.compile(r"<[A-Za-z/!?]")
 _RARE_TAGS = re.compile(r"<(?:!\[CDATA\[|isindex|r[pt][\s/>])", re.I)
 _LT_IN_TAG_NAME = re.compile(r"<[A-Za-z][^\t\n\f\r />\0<>]*<")
 _NUL_TOKEN = re.compile(r">(?:\0|&#(?:0+|[xX]0+);?)<")
-_RCDATA_TAG = re.compile(r"</?(?:title|textarea)(?=[\s/>])", re.I)
+_RCDATA_TAG = re.compile(r"</?(?:title|textarea)(?=[\s/><])", re.I)
 _LETTER_TAG = re.compile(r"<[A-Za-z]")
 _NOSCRIPT = re.compile(r"<noscript", re.I)
 _NOSCRIPT_ONLY = frozenset({"noscript"})
+_VOID = (
+    "area|base|basefont|bgsound|br|col|embed|frame|hr|image|img|input|keygen|link|meta|param"
+    "|source|track|wbr|isindex|html|body|frameset"
+)
+# A start tag ending in "/>" read as self-closing by the tokeniser: "/" after the tag name,
+# whitespace, an attribute name or a quoted value (never after an unquoted value, which
+# takes the "/"). Possessive quantifiers keep an unquoted value from giving its "/" back.
+_ATTRS = (
+    r"(?:[\t\n\f\r ]++|/(?!>)|[^\t\n\f\r />=<][^\t\n\f\r />=]*+"
+    r"(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\f\r >]++))?+)*+"
+)
+_SELF_CLOSING_HINT = re.compile(rf"<(?!(?:{_VOID})[\s/>])[A-Za-z][^>]*/>", re.I)
+
+
+def _rcdata(name: str) -> str:
+    """An RCDATA start tag with no consistent-case end tag later (jsoup's
+    ``containsIgnoreCase`` looks for ``</title`` or ``</TITLE`` only), and its text up to
+    the first ``<`` + letter, where jsoup's tokeniser closes the element."""
+    return (
+        rf"|(?P<{name}><{name}(?:(?=[\s/>])[^>]*>|(?=<)))"
+        rf"(?!.*(?-i:</{name}|</{name.upper()}))(?:(?!<[A-Za-z]).)*"
+    )
+
+
 _SCAN = re.compile(
     r"(?P<skip><!--.*?(?:-->|\Z))"
-    r"|<(?P<rc>title|textarea)(?=[\s/>])[^>]*>(?!.*</(?P=rc))(?:(?!<[A-Za-z]).)*"
-    r"|(?P<skip2><(?P<raw>script|style|xmp|iframe|noembed|noframes|textarea|title)(?=[\s/>])"
+    rf"|(?P<selfclose><(?P<scname>(?!(?:{_VOID})[\s/>])[A-Za-z][^\t\n\f\r />\0<]*){_ATTRS})/>"
+    + _rcdata("title")
+    + _rcdata("textarea")
+    + r"|(?P<skip2><(?P<raw>script|style|xmp|iframe|noembed|noframes|textarea|title)(?=[\s/>])"
     r"[^>]*>.*?(?:</(?P=raw)\s*>|\Z)|<plaintext(?=[\s/>]).*)"
     r"|<!\[CDATA\[(?P<cdata>.*?)(?:\]\]>|\Z)"
     r"|<(?P<isindex>isindex)(?=[\s/>])(?P<attrs>[^>]*)>"
@@ -98,6 +124,46 @@ _HEAD_END = {
     "noscript": re.compile(r"</noscript\s*>", re.I),
     "template": re.compile(r"</template\s*>", re.I),
 }
+
+
+_CONTROL = re.compile("[\x01-\x08\x0b\x0e-\x1f]")
+# A tag name ending in control characters: jsoup's normalName() trims them (String.trim()).
+_CONTROL_TAG_NAME = re.compile(
+    "(</?[A-Za-z][^\t\n\f\r />\0<\x01-\x08\x0b\x0e-\x1f]*)[\x01-\x08\x0b\x0e-\x1f]+"
+    "(?=[\t\n\f\r />])"
+)
+_SELECT = re.compile(r"<select(?=[\s/>])", re.I)
+# Inside <select>: what ends it, what stays, and every other tag (jsoup ignores those; lexbor
+# follows the newer WHATWG select parsing and keeps p, div, li... inside).
+_IN_SELECT = re.compile(
+    r"(?P<end></select\s*>|<(?:input|keygen|textarea)(?=[\s/>])"
+    r"|</?(?:caption|table|tbody|td|tfoot|th|thead|tr)(?=[\s/>]))"
+    r"|(?P<keep><!--.*?(?:-->|\Z)|<script(?=[\s/>]).*?(?:</script\s*>|\Z)"
+    r"|</?(?:option|optgroup|select|template|html)(?=[\s/>])[^>]*>)"
+    r"|(?P<drop></?[A-Za-z][^>]*>)",
+    re.I | re.S,
+)
+
+
+def _select_content(text: str) -> str:
+    """Drop the tags jsoup's "in select" mode ignores from each ``<select>``."""
+    out: list[str] = []
+    pos = 0
+    while (start := _SELECT.search(text, pos)) is not None:
+        out.append(text[pos : start.end()])
+        pos = start.end()
+        while (m := _IN_SELECT.search(text, pos)) is not None:
+            if m.group("end") is not None:
+                break
+            out.append(text[pos : m.start()])
+            if m.group("keep") is not None:
+                out.append(m.group(0))
+            pos = m.end()
+        else:
+            out.append(text[pos:])
+            pos = len(text)
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _fix_entity(text: str, s: Sentinels) -> Callable[[re.Match[str]], str]:
@@ -148,9 +214,16 @@ def _structural(text: str, s: Sentinels, strip_noscript: bool) -> str:
             return "" if no_ruby else m.group(0)
         if m.group("tagname") is not None:
             return m.group(0) + ">"  # jsoup: '<' in a tag name emits the tag read so far
-        if m.group("rc") is not None:
-            # No end tag later: jsoup's RCDATA tokenizer ends the element at '<' + letter.
-            return m.group(0) + f"</{m.group('rc')}>"
+        for rc in ("title", "textarea"):
+            start = m.group(rc)
+            if start is not None:
+                # No end tag later: jsoup's RCDATA tokenizer ends the element at '<' + letter.
+                tag = start if start.endswith(">") else start + ">"
+                return tag + m.group(0)[len(start) :] + f"</{rc}>"
+        if m.group("selfclose") is not None:
+            # jsoup's tree builder closes a self-closing element at once (it emits the end
+            # tag itself), raw-text ones (script, style, title...) included
+            return m.group(0)[:-2] + f"></{m.group('scname')}>"
         if m.group("nultok") is not None:
             # jsoup drops a character token that is exactly one NUL, but only after it has
             # moved the tree builder on (e.g. out of head): keep a non-space placeholder.
@@ -200,12 +273,16 @@ def _escape_raw(m: re.Match[str], s: Sentinels) -> str:
 def _needs_scan(text: str) -> bool:
     if _RARE_TAGS.search(text) or _LT_IN_TAG_NAME.search(text):
         return True
+    if "/>" in text and _SELF_CLOSING_HINT.search(text):
+        return True
     if ("\0" in text or "&#" in text) and _NUL_TOKEN.search(text):
         return True
     open_last: dict[str, bool] = {}  # per name: is the last tag a start tag (unclosed)?
     for m in _RCDATA_TAG.finditer(text):
-        tag = m.group(0).lower()
-        open_last[tag.lstrip("</")] = not tag.startswith("</")
+        tag = m.group(0)
+        if tag.startswith("</") and tag not in ("</title", "</TITLE", "</textarea", "</TEXTAREA"):
+            return True  # jsoup's end tag search sees only all-lower or all-upper case
+        open_last[tag.lower().lstrip("</")] = not tag.startswith("</")
     return any(open_last.values())
 
 
@@ -263,6 +340,10 @@ def prepare(text: str, *, strip_head_noscript: bool = True) -> tuple[str, Sentin
     """
     s = pick_sentinels(text)
     orig = text
+    if _CONTROL.search(text) is not None:
+        text = _CONTROL_TAG_NAME.sub(r"\1", text)
+    if _SELECT.search(text) is not None:
+        text = _select_content(text)
     text = _structural(text, s, strip_head_noscript)
     text = wrap_table_text(text, s.carrier, s.lt, s.nul, s.cdo + s.cdc)
     if "&" in text:
