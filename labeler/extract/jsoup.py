@@ -4,6 +4,11 @@ Pipeline: :func:`~labeler.extract.charset.decode_html` (BOM, meta, Java decoders
 :func:`~labeler.extract.prepass.prepare` (rewrites the few inputs where a WHATWG tree differs
 from jsoup's), then an engine parses and walks the tree with jsoup's text algorithm
 (:mod:`labeler.extract.walk`). See ``jsoup-text.md`` in the design notes for the rules.
+
+Bounds: a page nesting block elements deeper than
+:data:`~labeler.extract.depth.MAX_BLOCK_DEPTH` is refused (the parsers are quadratic in that
+depth), and the html5lib engine gives up past its CPU-time budget. Known differences from
+the jar, with minimal inputs, are listed under "Known gaps" in :mod:`labeler.extract.prepass`.
 """
 
 from __future__ import annotations

@@ -126,6 +126,7 @@ SNIPPETS: list[tuple[str, bytes]] = [
     ("select-ignores-block-tags", b'<select>a<p>b<div>c<li>d</li></div></select>e'),
     ("select-option-and-end", b'<select><option>o1<p>x<option>o2</select><p>after'),
     ("select-closed-by-input", b'<select>a<span>b<input>c<p>d'),
+    ("select-quoted-gt-in-dropped-tag", b'<select><math title="<p>">a<p title=\'>\'>b</select>c'),
 ]
 # fmt: on
 
