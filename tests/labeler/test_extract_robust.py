@@ -197,3 +197,18 @@ def test_cli_ingest_stores_the_rest_and_lists_failures(mixed_folder: Path) -> No
     with store.session() as session:
         ids = sorted(d.id for d in list_documents(session))
     assert ids == ["a.html", "c.html", "d-spans.html"]
+
+
+def test_cli_extract_unknown_engine_is_a_usage_error(tmp_path: Path) -> None:
+    """An engine the profile does not have is refused before any file is read (exit 2)."""
+    page = tmp_path / "a.html"
+    page.write_bytes(GOOD["a.html"])
+    proc = subprocess.run(
+        [sys.executable, "-m", "labeler", "extract", "--engine", "nope", str(page)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "unknown engine 'nope' for profile jsoup-1.15.3; known: lexbor, html5lib" in proc.stderr
