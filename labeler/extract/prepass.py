@@ -45,8 +45,9 @@ with minimal inputs (jar → ours):
   ``<noscript>`` (``<noscript><!--</noscript>-->x`` → ``''`` / ``-->x``): the regular
   expressions here read ``>`` as the end of a tag and do not track the tokeniser state;
 * table text cut by end of input (``<table>x<i`` → ``x`` / ``xi``; ``<table>x</`` →
-  ``x</`` / ``</ x``) and formatting elements before a table (``<p><b>x<table>y`` → ``xy`` /
-  ``x y``);
+  ``x</`` / ``</ x``), and table text after open formatting elements (``<p><b>x<table>y``
+  → ``xy`` / ``x y``: jsoup fosters table text only when it reconstructs a formatting
+  element for it, ``<p><b>x</b></p><b>y</b><table></table>``; tables.py never fosters);
 * content after ``</html>`` while elements are still open (jsoup pops them all first);
 * lexbor only: one adoption-agency case (``<a><b><b><i><i><dl><a></dl>0</b>X`` →
   ``X 0`` / ``0X``); html5lib only: ``<template>`` content (html5lib 1.1 has no template
