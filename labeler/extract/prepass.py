@@ -95,10 +95,10 @@ _VOID = (
 # whitespace, an attribute name or a quoted value (never after an unquoted value, which
 # takes the "/"). Possessive quantifiers keep an unquoted value from giving its "/" back.
 _ATTRS = (
-    r"(?:[\t\n\f\r ]++|/(?!>)|[^\t\n\f\r />=<][^\t\n\f\r />=]*+"
+    r"(?:[\t\n\f\r ]++|/(?!>)|[^\t\n\f\r />=][^\t\n\f\r />=]*+"
     r"(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\f\r >]++))?+)*+"
 )
-_SELF_CLOSING_HINT = re.compile(rf"<(?!(?:{_VOID})[\s/>])[A-Za-z][^>]*/>", re.I)
+_SELF_CLOSING_HINT = re.compile(rf"<(?!(?:{_VOID})[\s/>])[A-Za-z][^<]*?/>", re.I)
 
 
 def _rcdata(name: str) -> str:
@@ -106,18 +106,19 @@ def _rcdata(name: str) -> str:
     ``containsIgnoreCase`` looks for ``</title`` or ``</TITLE`` only), and its text up to
     the first ``<`` + letter, where jsoup's tokeniser closes the element."""
     return (
-        rf"|(?P<{name}><{name}(?:(?=[\s/>])[^>]*>|(?=<)))"
+        rf"|(?P<{name}><{name}(?:(?=[\s/>]){_ATTRS}>|(?=<)))"
         rf"(?!.*(?-i:</{name}|</{name.upper()}))(?:(?!<[A-Za-z]).)*"
     )
 
 
 _SCAN = re.compile(
     r"(?P<skip><!--.*?(?:-->|\Z))"
-    rf"|(?P<selfclose><(?P<scname>(?!(?:{_VOID})[\s/>])[A-Za-z][^\t\n\f\r />\0<]*){_ATTRS})/>"
     + _rcdata("title")
     + _rcdata("textarea")
     + r"|(?P<skip2><(?P<raw>script|style|xmp|iframe|noembed|noframes|textarea|title)(?=[\s/>])"
-    r"[^>]*>.*?(?:</(?P=raw)\s*>|\Z)|<plaintext(?=[\s/>]).*)"
+    rf"{_ATTRS}>.*?(?:</(?P=raw)\s*>|\Z)|<plaintext(?=[\s/>]).*)"
+    # after skip2, which steps over raw-text content but not self-closing raw-text tags
+    rf"|(?P<selfclose><(?P<scname>(?!(?:{_VOID})[\s/>])[A-Za-z][^\t\n\f\r />\0<]*){_ATTRS})/>"
     r"|<!\[CDATA\[(?P<cdata>.*?)(?:\]\]>|\Z)"
     r"|<(?P<isindex>isindex)(?=[\s/>])(?P<attrs>[^>]*)>"
     r"|<(?P<form>/?form)(?=[\s/>])"

@@ -121,6 +121,8 @@ SNIPPETS: list[tuple[str, bytes]] = [
     ("self-closing-template-in-head", b'<head><template/>x<p>y'),
     ("self-closing-title-noscript", b'<title/>x<p>y<noscript/>z'),
     ("self-closing-pre-div-span", b'<pre/>  a   b <div/>c<span/>d<b/>e'),
+    ("self-closing-inside-raw-text", b'<textarea>a<b/>c</textarea><xmp><div/></xmp><title>t<i/></title>'),
+    ("self-closing-quoted-gt", b'<script src="a>b"/>x<p title=">"/>y'),
     ("self-closing-void-and-comment", b'<br/>a<img src=x />b<!-- <script/> -->c'),
     ("control-char-in-tag-name", b'z<p\x01>l</p\x02>m<div\x0b class=a>n'),
     ("select-ignores-block-tags", b'<select>a<p>b<div>c<li>d</li></div></select>e'),
