@@ -66,6 +66,7 @@ from functools import partial
 from labeler.extract.entities import REFERENCE, named_decodes
 from labeler.extract.sentinels import Sentinels, pick_sentinels
 from labeler.extract.tables import wrap_table_text
+from labeler.extract.walk import BLOCK_TAGS
 
 _CR_REGION = re.compile(
     r"<(pre|textarea|title|plaintext)(?=[\s/>])[^>]*>.*?(?:</\1\s*>|\Z)", re.I | re.S
@@ -99,6 +100,34 @@ _ATTRS = (
     r"(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\f\r >]++))?+)*+"
 )
 _SELF_CLOSING_HINT = re.compile(rf"<(?!(?:{_VOID})[\s/>])[A-Za-z][^<]*?/>", re.I)
+# Comments and raw-text elements are stepped over whole (a self-closing raw-text start tag
+# is not one: its "/>" ends the element), then self-closing tags are rewritten.
+_SELF_CLOSING = re.compile(
+    r"<!--.*?(?:-->|\Z)"
+    r"|<(?P<raw>script|style|xmp|iframe|noembed|noframes|textarea|title)(?=[\s/>])"
+    rf"{_ATTRS}>.*?(?:</(?P=raw)\s*>|\Z)|<plaintext(?=[\s/>]).*"
+    rf"|(?P<selfclose><(?P<scname>(?!(?:{_VOID})[\s/>])[A-Za-z][^\t\n\f\r />\0<]*){_ATTRS})/>",
+    re.I | re.S,
+)
+
+
+# Where jsoup closing a self-closing element at once can change the text: block and
+# raw-text elements, formatting elements (adoption agency) and form controls. Others (svg's
+# <path/>, unknown tags) are inline either way, so they are left alone (a rewrite costs the
+# page the fast walk).
+_INLINE_CLOSED = (
+    "xmp iframe noembed textarea title a b big code em font i nobr s small strike strong tt u"
+    " select option optgroup button label span object"
+)
+_CLOSE_AT_ONCE = BLOCK_TAGS | frozenset(_INLINE_CLOSED.split())
+
+
+def _self_closing(m: re.Match[str]) -> str:
+    """jsoup's tree builder closes a self-closing element at once (it emits the end tag
+    itself), raw-text ones (script, style, title...) included: start tag + end tag."""
+    if m.group("selfclose") is None or m.group("scname").lower() not in _CLOSE_AT_ONCE:
+        return m.group(0)
+    return m.group(0)[:-2] + f"></{m.group('scname')}>"
 
 
 def _rcdata(name: str) -> str:
@@ -117,8 +146,6 @@ _SCAN = re.compile(
     + _rcdata("textarea")
     + r"|(?P<skip2><(?P<raw>script|style|xmp|iframe|noembed|noframes|textarea|title)(?=[\s/>])"
     rf"{_ATTRS}>.*?(?:</(?P=raw)\s*>|\Z)|<plaintext(?=[\s/>]).*)"
-    # after skip2, which steps over raw-text content but not self-closing raw-text tags
-    rf"|(?P<selfclose><(?P<scname>(?!(?:{_VOID})[\s/>])[A-Za-z][^\t\n\f\r />\0<]*){_ATTRS})/>"
     r"|<!\[CDATA\[(?P<cdata>.*?)(?:\]\]>|\Z)"
     r"|<(?P<isindex>isindex)(?=[\s/>])(?P<attrs>[^>]*)>"
     r"|<(?P<form>/?form)(?=[\s/>])"
@@ -155,7 +182,8 @@ _HEAD_END = {
 }
 
 
-_CONTROL = re.compile("[\x01-\x08\x0b\x0e-\x1f]")
+# C0 controls String.trim() removes that are not tokeniser whitespace (str "in" is fast)
+_CONTROLS = tuple(chr(c) for c in (*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20)))
 # A tag name ending in control characters: jsoup's normalName() trims them (String.trim()).
 _CONTROL_TAG_NAME = re.compile(
     "(</?[A-Za-z][^\t\n\f\r />\0<\x01-\x08\x0b\x0e-\x1f]*)[\x01-\x08\x0b\x0e-\x1f]+"
@@ -249,10 +277,6 @@ def _structural(text: str, s: Sentinels, strip_noscript: bool) -> str:
                 # No end tag later: jsoup's RCDATA tokenizer ends the element at '<' + letter.
                 tag = start if start.endswith(">") else start + ">"
                 return tag + m.group(0)[len(start) :] + f"</{rc}>"
-        if m.group("selfclose") is not None:
-            # jsoup's tree builder closes a self-closing element at once (it emits the end
-            # tag itself), raw-text ones (script, style, title...) included
-            return m.group(0)[:-2] + f"></{m.group('scname')}>"
         if m.group("nultok") is not None:
             # jsoup drops a character token that is exactly one NUL, but only after it has
             # moved the tree builder on (e.g. out of head): keep a non-space placeholder.
@@ -261,6 +285,9 @@ def _structural(text: str, s: Sentinels, strip_noscript: bool) -> str:
 
     if _needs_scan(text):
         text = _SCAN.sub(repl, text)
+    if "/>" in text and _SELF_CLOSING_HINT.search(text):
+        # after the scan, which closes RCDATA elements jsoup closes early
+        text = _SELF_CLOSING.sub(_self_closing, text)
     if _FOREIGN.search(text):
         text = _foreign_raw(text, s)
     if strip_noscript and _NOSCRIPT.search(text):
@@ -301,8 +328,6 @@ def _escape_raw(m: re.Match[str], s: Sentinels) -> str:
 
 def _needs_scan(text: str) -> bool:
     if _RARE_TAGS.search(text) or _LT_IN_TAG_NAME.search(text):
-        return True
-    if "/>" in text and _SELF_CLOSING_HINT.search(text):
         return True
     if ("\0" in text or "&#" in text) and _NUL_TOKEN.search(text):
         return True
@@ -369,7 +394,7 @@ def prepare(text: str, *, strip_head_noscript: bool = True) -> tuple[str, Sentin
     """
     s = pick_sentinels(text)
     orig = text
-    if _CONTROL.search(text) is not None:
+    if any(c in text for c in _CONTROLS):
         text = _CONTROL_TAG_NAME.sub(r"\1", text)
     if _SELECT.search(text) is not None:
         text = _select_content(text)
