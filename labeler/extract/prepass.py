@@ -99,7 +99,7 @@ _ATTRS = (
     r"(?:[\t\n\f\r ]++|/(?!>)|[^\t\n\f\r />=][^\t\n\f\r />=]*+"
     r"(?:[\t\n\f\r ]*+=[\t\n\f\r ]*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\f\r >]++))?+)*+"
 )
-_SELF_CLOSING_HINT = re.compile(rf"<(?!(?:{_VOID})[\s/>])[A-Za-z][^<]*?/>", re.I)
+
 # Comments and raw-text elements are stepped over whole (a self-closing raw-text start tag
 # is not one: its "/>" ends the element), then self-closing tags are rewritten.
 _SELF_CLOSING = re.compile(
@@ -120,6 +120,11 @@ _INLINE_CLOSED = (
     " select option optgroup button label span object"
 )
 _CLOSE_AT_ONCE = BLOCK_TAGS | frozenset(_INLINE_CLOSED.split())
+_SELF_CLOSING_HINT = re.compile(
+    rf"<(?:{'|'.join(sorted(_CLOSE_AT_ONCE, key=len, reverse=True))})(?=[\s/])"
+    r"(?:\"[^\"]*\"|'[^']*'|[^\"'<>])*/>",
+    re.I,
+)
 
 
 def _self_closing(m: re.Match[str]) -> str:
