@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import InputError
+from labeler.errors import InputError, LabelerError, UsageError
 from labeler.extract import DEFAULT_PROFILE, PROFILES, page_text
 
 
@@ -20,7 +20,10 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         description=(
             "Print the page text of each FILE. With --format text and one file, exactly its "
             "text (no newline added); several files are separated by a newline. With "
-            '--format jsonl, one line per file: {"file": PATH, "text": TEXT}.'
+            '--format jsonl, one line per file: {"file": PATH, "text": TEXT}. Each file is '
+            "extracted on its own: one that cannot be read or extracted gets one line on "
+            "stderr (PATH: reason), nothing on stdout, and the others are still printed; "
+            "the exit status is then 1."
         ),
     )
     p.add_argument("files", nargs="+", metavar="FILE")
@@ -49,16 +52,41 @@ def _read(path: str) -> bytes:
         raise InputError(path, f"cannot read: {err.strerror or err}") from None
 
 
+def _extract(name: str, profile: str, engine: str | None) -> str:
+    """The text of file ``name``; raises :class:`InputError` naming the file on any failure."""
+    data = _read(name)
+    try:
+        return page_text(data, profile, engine=engine)
+    except LabelerError as err:
+        raise InputError(name, f"cannot extract text: {err}") from None
+    except (Exception, RecursionError) as err:  # one file's failure never ends the batch
+        raise InputError(name, f"cannot extract text: {type(err).__name__}: {err}") from None
+
+
 def run(args: argparse.Namespace) -> int:
+    profile = PROFILES[args.profile]
+    if args.engine is not None and args.engine not in profile.engines:
+        known = ", ".join(profile.engines) or "none"
+        raise UsageError(
+            f"unknown engine {args.engine!r} for profile {profile.name}; known: {known}"
+        )
     out = sys.stdout.buffer
-    for i, name in enumerate(args.files):
-        text = page_text(_read(name), args.profile, engine=args.engine)
+    failed = 0
+    printed = 0
+    for name in args.files:
+        try:
+            text = _extract(name, args.profile, args.engine)
+        except InputError as err:
+            failed += 1
+            print(f"labeler: {err}", file=sys.stderr)
+            continue
         if args.format == "jsonl":
             line = json.dumps({"file": name, "text": text}, ensure_ascii=False) + "\n"
             out.write(line.encode("utf-8"))
         else:
-            if i:
+            if printed:
                 out.write(b"\n")
             out.write(text.encode("utf-8"))
-    out.flush()
-    return 0
+        printed += 1
+        out.flush()
+    return 1 if failed else 0

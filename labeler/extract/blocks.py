@@ -17,6 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 from labeler.errors import ExtractError
 from labeler.extract import DEFAULT_PROFILE
 from labeler.extract.charset import decode_html
+from labeler.extract.depth import check_depth
 from labeler.extract.engine_lexbor import (
     _BLOCK_IDS,
     _DATA_IDS,
@@ -147,6 +148,7 @@ def _paragraph_starts(page: str) -> list[int]:
 def _jsoup_blocks(data: bytes) -> tuple[str, list[int]]:
     """The page text and its block starts, from one walk."""
     prepared, sentinels = prepare(decode_html(data))
+    check_depth(prepared)
     tree = LexborHTMLParser(prepared)
     body = _body(tree)
     if body is None:

@@ -7,6 +7,7 @@ when a rule needs them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
@@ -107,11 +108,20 @@ def body_text(text: str, sentinels: Sentinels | None) -> str:
     return acc.result()
 
 
+def _fragments(node: Any, preserved: set[int]) -> Iterator[tuple[Any, set[int]]]:
+    """The content fragment of template ``node`` with its preserved text ids (one at most)."""
+    for fragment in node.template_fragments()[:1]:
+        inner = _preserved_ids(fragment) if fragment.css_first(_PRESERVE_CSS) else set()
+        yield fragment, preserved | inner
+
+
 def _walk_fast(root: Any, acc: TextAcc, preserved: set[int]) -> None:
     """The walk for a page the pre-pass left unchanged (no sentinels): the hot loop.
 
     Same rules as :class:`TextAcc` and :func:`_walk`, inlined with local state, because
-    per-node Python overhead dominates extraction time.
+    per-node Python overhead dominates extraction time. Iterative: ``traverse()`` walks
+    the tree in C, and a ``<template>``'s content (a separate fragment) is walked by
+    pushing its traversal on an explicit stack, so any nesting depth is fine.
     """
     parts = acc.parts
     append = parts.append
@@ -119,40 +129,46 @@ def _walk_fast(root: Any, acc: TextAcc, preserved: set[int]) -> None:
     ws_sub = WS_RUN.sub
     block_ids, head_ids, data_ids = _BLOCK_IDS, _HEAD_IDS, _DATA_IDS
     after_data = False
-    for node in root.traverse(include_text=True):
-        tag_id = node.tag_id
-        if tag_id == _TEXT:
-            if after_data:
-                after_data = False
-                if node.prev is None:
-                    continue  # script/style content: data, not text
-            if not empty and not space:
-                prev = node.prev  # tail(block) of the previous sibling
-                if prev is not None and prev.tag_id in block_ids:
-                    append(" ")
-                    space = True
-            value: str = node.text_content
-            if not (preserved and node.mem_id in preserved):
-                if "\u200b" in value or "\u00ad" in value:
-                    value = INVISIBLE.sub("", value)
-                value = ws_sub(" ", value)
-                if space and value[:1] == " ":
-                    value = value[1:]
-            if value:
-                append(value)
-                space = value[-1] == " "
-                empty = False
-            continue
-        after_data = tag_id in data_ids
-        if tag_id in head_ids and not empty and not space:
-            append(" ")
-            space = True
-        if tag_id == _TEMPLATE:
-            acc.space, acc.empty = space, empty
-            for fragment in node.template_fragments()[:1]:
-                inner = _preserved_ids(fragment) if fragment.css_first(_PRESERVE_CSS) else set()
-                _walk_fast(fragment, acc, preserved | inner)
-            space, empty = acc.space, acc.empty
+    stack: list[tuple[Iterator[Any], set[int]]] = [(root.traverse(include_text=True), preserved)]
+    while stack:
+        nodes, preserved = stack[-1]
+        for node in nodes:
+            tag_id = node.tag_id
+            if tag_id == _TEXT:
+                if after_data:
+                    after_data = False
+                    if node.prev is None:
+                        continue  # script/style content: data, not text
+                if not empty and not space:
+                    prev = node.prev  # tail(block) of the previous sibling
+                    if prev is not None and prev.tag_id in block_ids:
+                        append(" ")
+                        space = True
+                value: str = node.text_content
+                if not (preserved and node.mem_id in preserved):
+                    if "\u200b" in value or "\u00ad" in value:
+                        value = INVISIBLE.sub("", value)
+                    value = ws_sub(" ", value)
+                    if space and value[:1] == " ":
+                        value = value[1:]
+                if value:
+                    append(value)
+                    space = value[-1] == " "
+                    empty = False
+                continue
+            after_data = tag_id in data_ids
+            if tag_id in head_ids and not empty and not space:
+                append(" ")
+                space = True
+            if tag_id == _TEMPLATE:
+                for fragment, inner in _fragments(node, preserved):
+                    stack.append((fragment.traverse(include_text=True), inner))
+                    break
+                else:
+                    continue
+                break  # walk the template's content, then resume this traversal
+        else:
+            stack.pop()
     acc.space, acc.empty = space, empty
 
 
@@ -176,62 +192,77 @@ def _after_block(node: Any, maps: SentinelMaps | None) -> bool:
 
 
 def _walk(root: Any, acc: TextAcc, preserved: set[int], maps: SentinelMaps | None) -> None:
+    """The walk with sentinel handling; iterative like :func:`_walk_fast`."""
     parts = acc.parts
     after_data = False  # the previous node was a script/style element
-    for node in root.traverse(include_text=True):
-        tag_id = node.tag_id
-        if tag_id == _TEXT:
-            if after_data:
-                after_data = False
-                if node.prev is None:
-                    continue  # script/style content: data, not text
-            value: str = node.text_content
-            keep = bool(preserved) and node.mem_id in preserved
-            if maps is not None:
-                if maps.any.search(value) is not None:
+    stack: list[tuple[Iterator[Any], set[int]]] = [(root.traverse(include_text=True), preserved)]
+    while stack:
+        nodes, preserved = stack[-1]
+        for node in nodes:
+            tag_id = node.tag_id
+            if tag_id == _TEXT:
+                if after_data:
+                    after_data = False
+                    if node.prev is None:
+                        continue  # script/style content: data, not text
+                _text(node, acc, preserved, maps, parts)
+                continue
+            after_data = tag_id in _DATA_IDS
+            if after_data and maps is not None:
+                carried = _carrier(node, maps)
+                if carried is not None:
                     parent = node.parent
                     marked_text(
                         acc,
-                        value,
+                        carried,
                         maps,
                         parent.tag if parent is not None else "",
-                        keep,
+                        bool(preserved) and node.first_child.mem_id in preserved,
                         _after_block(node, maps),
                         partial(_popped, node),
                     )
                     continue
-                if _after_block(node, maps):
-                    acc.separator()
-            elif not acc.empty and not acc.space:
-                # tail(block) of the previous sibling, done here: it fires only before text
-                prev = node.prev
-                if prev is not None and prev.tag_id in _BLOCK_IDS:
-                    parts.append(" ")
-                    acc.space = True
-            if keep:
-                acc.raw(value)
-            else:
-                acc.normal(value)
-            continue
-        after_data = tag_id in _DATA_IDS
-        if after_data and maps is not None:
-            carried = _carrier(node, maps)
-            if carried is not None:
-                parent = node.parent
-                marked_text(
-                    acc,
-                    carried,
-                    maps,
-                    parent.tag if parent is not None else "",
-                    bool(preserved) and node.first_child.mem_id in preserved,
-                    _after_block(node, maps),
-                    partial(_popped, node),
-                )
-                continue
-        if tag_id in _HEAD_IDS:
+            if tag_id in _HEAD_IDS:
+                acc.separator()
+            if tag_id == _TEMPLATE:
+                # template content lives in a fragment that traverse() does not enter
+                for fragment, inner in _fragments(node, preserved):
+                    stack.append((fragment.traverse(include_text=True), inner))
+                    break
+                else:
+                    continue
+                break
+        else:
+            stack.pop()
+
+
+def _text(
+    node: Any, acc: TextAcc, preserved: set[int], maps: SentinelMaps | None, parts: list[str]
+) -> None:
+    value: str = node.text_content
+    keep = bool(preserved) and node.mem_id in preserved
+    if maps is not None:
+        if maps.any.search(value) is not None:
+            parent = node.parent
+            marked_text(
+                acc,
+                value,
+                maps,
+                parent.tag if parent is not None else "",
+                keep,
+                _after_block(node, maps),
+                partial(_popped, node),
+            )
+            return
+        if _after_block(node, maps):
             acc.separator()
-        if tag_id == _TEMPLATE:
-            # template content lives in a fragment that traverse() does not enter
-            for fragment in node.template_fragments()[:1]:
-                inner = _preserved_ids(fragment) if fragment.css_first(_PRESERVE_CSS) else set()
-                _walk(fragment, acc, preserved | inner, maps)
+    elif not acc.empty and not acc.space:
+        # tail(block) of the previous sibling, done here: it fires only before text
+        prev = node.prev
+        if prev is not None and prev.tag_id in _BLOCK_IDS:
+            parts.append(" ")
+            acc.space = True
+    if keep:
+        acc.raw(value)
+    else:
+        acc.normal(value)

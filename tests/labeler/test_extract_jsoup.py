@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from jsoup_ref import runner
-from jsoup_ref.snippets import KNOWN_DIFFERENCES, SNIPPETS
+from jsoup_ref.snippets import KNOWN_DIFFERENCES, OPEN_QUIRKS, SNIPPETS
 
 from labeler.extract import page_text
 from labeler.extract.jsoup import ENGINES, jsoup_body_text
@@ -170,3 +170,33 @@ def test_missing_jar_fails_with_a_clear_message(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setenv("JSOUP_JAR", "/nonexistent/jsoup.jar")
     with pytest.raises(runner.JsoupUnavailable, match="libjsoup-java"):
         runner.check()
+
+
+@pytest.fixture(scope="session")
+def open_quirk_reference(tmp_path_factory: pytest.TempPathFactory) -> _Reference:
+    folder = tmp_path_factory.mktemp("open-quirks")
+    paths = []
+    for name, data, _, _ in OPEN_QUIRKS:
+        path = folder / f"{name}.html"
+        path.write_bytes(data)
+        paths.append(path)
+    return _Reference(paths).finish()
+
+
+def _open_quirk_params() -> list[object]:
+    params: list[object] = []
+    for index, (name, _, differing, why) in enumerate(OPEN_QUIRKS):
+        for engine in ENGINES:
+            marks = [pytest.mark.xfail(reason=why, strict=True)] if engine in differing else []
+            params.append(pytest.param(index, engine, id=f"{name}-{engine}", marks=marks))
+    return params
+
+
+@pytest.mark.jsoup
+@pytest.mark.parametrize(("index", "engine"), _open_quirk_params())
+def test_open_quirk_against_jsoup(
+    open_quirk_reference: _Reference, index: int, engine: str
+) -> None:
+    """Quirks not reproduced yet are listed with the engines that differ (strict xfail)."""
+    data = OPEN_QUIRKS[index][1]
+    assert page_text(data, engine=engine) == open_quirk_reference.text(index)
