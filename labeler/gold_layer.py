@@ -109,7 +109,10 @@ def import_layer_file(
                     session,
                     gs,
                     q.query_id,
-                    [OwnSpan(e.doc, e.start, e.end, e.grade, e.assisted) for e in q.elements],
+                    [
+                        OwnSpan(e.doc, e.start, e.end, e.grade, e.assisted, e.key)
+                        for e in q.elements
+                    ],
                     annotator=annotator,
                     done=done_of[q.query_id],
                     text=q.query,

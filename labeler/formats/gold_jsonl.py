@@ -302,6 +302,8 @@ def layer_line_json(question: LayerQuestion, kind: str, annotator: str | None = 
         item["grade"] = e.grade
         if e.stale:
             item["status"] = "stale"
+        if e.key_start is not None:
+            item["key"] = {"start": e.key_start, "end": e.key_end}
         if kind == "all":
             item["layer"] = e.layer
             item["annotator"] = e.annotator

@@ -104,6 +104,7 @@ def add_element(
     assisted: bool = False,
     layer: str = LAYER_FINAL,
     provenance: str = PROVENANCE_SINGLE,
+    key: tuple[int, int] | None = None,
 ) -> Element:
     """Label ``document.text[start:end]`` as an expected element of ``query``.
 
@@ -112,7 +113,8 @@ def add_element(
     document raise :class:`IntegrityError` / :class:`NotFoundError`. Audited as ``add``.
     ``assisted`` records that the annotator had retrieval results on screen (assist mode).
     ``layer``: ``final`` (with a ``provenance``) or ``annotator`` (the annotator's own label
-    in a team gold set; ``provenance`` is then ignored and stored as ``own``).
+    in a team gold set; ``provenance`` is then ignored and stored as ``own``). ``key``: the
+    element's key span in page offsets (``start <= s < e <= end``; checked).
     """
     doc = get_document(session, document) if isinstance(document, str) else document
     query_id = query if isinstance(query, int) else query.id
@@ -139,6 +141,8 @@ def add_element(
         assisted=assisted,
         layer=layer,
         provenance=provenance,
+        key_start=None if key is None else key[0],
+        key_end=None if key is None else key[1],
     )
     check_element_fields(element)
     check_element_span(doc.text, element)

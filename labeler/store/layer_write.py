@@ -27,6 +27,8 @@ class OwnSpan:
     end: int
     grade: int
     assisted: bool
+    #: key span in page offsets, or None
+    key: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ def write_own_labels(
             grade=span.grade,
             assisted=span.assisted,
             layer=LAYER_ANNOTATOR,
+            key=span.key,
         )
     unmark_done(session, query.id, annotator)
     if done:

@@ -45,6 +45,9 @@ class LayerElement:
     provenance: str
     assisted: bool
     accepted: bool | None
+    #: key span in page offsets (schema 8), both None without one
+    key_start: int | None = None
+    key_end: int | None = None
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,8 @@ def export_layers(session: Session, name: str, layer: str = LAYER_FINAL) -> Iter
             col(Element.annotator),
             col(Element.provenance),
             col(Element.assisted),
+            col(Element.key_start),
+            col(Element.key_end),
         )
         .join(Query, col(Query.id) == col(Element.query_id))
         .where(col(Query.gold_set_id) == gs.id)
@@ -144,6 +149,8 @@ def export_layers(session: Session, name: str, layer: str = LAYER_FINAL) -> Iter
                 r.provenance,
                 bool(r.assisted),
                 None if r.layer == LAYER_FINAL else key in final,
+                r.key_start,
+                r.key_end,
             )
         )
     done = done_marks(session, gs.id)

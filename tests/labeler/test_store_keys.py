@@ -317,3 +317,45 @@ def test_reingest_moves_the_key_with_its_element(store: Store, tmp_path: Path) -
         assert get_document(s, "p.txt").text == new
     assert (row.start, row.end, row.key_start, row.key_end, row.status) == (18, 66, 42, 65, "ok")
     assert new[42:65] == "unless the lock is held"
+
+
+def test_cli_export_writes_keys_in_every_layer(
+    store: Store, db_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``labeler gold export`` (final, all, one annotator's layer) keeps key spans, and the
+    final export reads back to the same lines."""
+    from labeler.cli import main
+
+    seed(store)
+    path = tmp_path / "gold.jsonl"
+    path.write_text(_line(_element(key={"start": 31, "end": 54}), "a") + "\n", encoding="utf-8")
+    assert main(["gold", "import", str(path), "--gold-set", "k", "--db", db_url]) == 0
+    assert (
+        main(
+            [
+                "gold",
+                "import",
+                str(path),
+                "--gold-set",
+                "t",
+                "--annotator",
+                "ana",
+                "--layer",
+                "--db",
+                db_url,
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    for gold_set, layer in (("k", "final"), ("t", "all"), ("t", "annotator:ana")):
+        argv = ["gold", "export", "--gold-set", gold_set, "--layer", layer, "--db", db_url]
+        assert main(argv) == 0
+        (line,) = capsys.readouterr().out.splitlines()
+        assert json.loads(line)["elements"][0]["key"] == {"start": 31, "end": 54}, layer
+    exported = tmp_path / "k.jsonl"
+    assert main(["gold", "export", "--gold-set", "k", "-o", str(exported), "--db", db_url]) == 0
+    assert main(["gold", "import", str(exported), "--gold-set", "k2", "--db", db_url]) == 0
+    capsys.readouterr()
+    assert main(["gold", "export", "--gold-set", "k2", "--db", db_url]) == 0
+    assert capsys.readouterr().out == exported.read_text(encoding="utf-8")
