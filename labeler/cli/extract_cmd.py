@@ -64,7 +64,9 @@ def _extract(name: str, profile: str, engine: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    profile = PROFILES[args.profile]
+    from labeler.extract.profiles import get_profile
+
+    profile = get_profile(args.profile)  # an unknown name: ExtractError, exit 1
     if args.engine is not None and args.engine not in profile.engines:
         known = ", ".join(profile.engines) or "none"
         raise UsageError(
