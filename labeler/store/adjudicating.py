@@ -26,8 +26,7 @@ from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.adjudication import QuestionSpans, SpanGroup, question_spans
-from labeler.store.annotate import ElementRow, element_row
-from labeler.store.audit import record_change, snapshot
+from labeler.store.annotate import ElementRow, change_element, element_row
 from labeler.store.labels import duplicate_message
 from labeler.store.models import (
     ELEMENT_OK,
@@ -38,7 +37,6 @@ from labeler.store.models import (
     Query,
 )
 from labeler.store.team import accept_span, done_marks, is_team, layer_elements
-from labeler.store.validation import check_element_span
 from scoring.agreement import AgreementInput, Span, agreement
 
 
@@ -206,19 +204,4 @@ def adjust_final(
         raise IntegrityError(
             f"{start}–{end} is not a span of {element.document_id} (0 ≤ start < end ≤ {len(page)})"
         )
-    before = snapshot(element)
-    element.start, element.end, element.text = start, end, page[start:end]
-    check_element_span(page, element)
-    session.add(element)
-    session.flush()
-    record_change(
-        session,
-        actor=actor,
-        action="change",
-        entity="element",
-        entity_id=element_id,
-        before=before,
-        after=snapshot(element),
-    )
-    session.flush()
-    return element_row(element)
+    return change_element(session, element, actor=actor, start=start, end=end, text=page[start:end])

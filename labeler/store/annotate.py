@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
@@ -250,8 +251,17 @@ def set_grade(session: Session, element_id: int, grade: int, *, actor: str) -> E
         raise IntegrityError(f"element grade must be an integer >= 1, got {grade!r}")
     if element.grade == grade:
         return element_row(element)
+    return change_element(session, element, actor=actor, grade=grade)
+
+
+def change_element(session: Session, element: Element, *, actor: str, **values: Any) -> ElementRow:
+    """Set ``values`` (column → value) on ``element`` and record one audited ``change`` with
+    the full before and after snapshots (what undo and redo write back). The caller has
+    checked the values; the flush runs the span validation of every ORM write."""
+    assert element.id is not None
     before = snapshot(element)
-    element.grade = grade
+    for name, value in values.items():
+        setattr(element, name, value)
     session.add(element)
     session.flush()
     record_change(
@@ -259,7 +269,7 @@ def set_grade(session: Session, element_id: int, grade: int, *, actor: str) -> E
         actor=actor,
         action="change",
         entity="element",
-        entity_id=element_id,
+        entity_id=element.id,
         before=before,
         after=snapshot(element),
     )
@@ -282,21 +292,7 @@ def set_key(
         raise IntegrityError(problem)
     if (element.key_start, element.key_end) == (start, end):
         return element_row(element)
-    before = snapshot(element)
-    element.key_start, element.key_end = start, end
-    session.add(element)
-    session.flush()
-    record_change(
-        session,
-        actor=actor,
-        action="change",
-        entity="element",
-        entity_id=element_id,
-        before=before,
-        after=snapshot(element),
-    )
-    session.flush()
-    return element_row(element)
+    return change_element(session, element, actor=actor, key_start=start, key_end=end)
 
 
 def update_query(
