@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from labeler.cli.output import json_text, open_output
     from labeler.store import open_store, resolve_db
     from labeler.store.agreement_input import done_labels
-    from scoring.agreement import AgreementInput, Span, agreement
+    from scoring.agreement import AgreementInput, agreement
     from scoring.agreement_report import render_agreement
 
     store = open_store(resolve_db(args.db))
@@ -63,13 +63,7 @@ def run(args: argparse.Namespace) -> int:
         labels = done_labels(session, args.gold_set)
     known = {who for by in labels.questions.values() for who in by}
     chosen = _annotators(args.annotators, known)
-    data = AgreementInput(
-        {
-            q: {who: frozenset(Span(*s) for s in spans) for who, spans in by.items()}
-            for q, by in labels.questions.items()
-        },
-        labels.page_lengths,
-    )
+    data = AgreementInput(labels.questions, labels.page_lengths)
     result = agreement(data, chosen, gold_set=args.gold_set)
     worst = None if args.worst <= 0 else args.worst
     sys.stdout.write(render_agreement(result, args.format, worst=worst))

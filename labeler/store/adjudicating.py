@@ -21,23 +21,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.adjudication import QuestionSpans, SpanGroup, question_spans
+from labeler.store.agreement_input import done_labels_of
 from labeler.store.annotate import ElementRow, change_element, element_row
 from labeler.store.labels import duplicate_message
 from labeler.store.models import (
-    ELEMENT_OK,
     LAYER_FINAL,
     PROVENANCE_UNANIMOUS,
     Document,
     Element,
+    GoldSet,
     Query,
 )
-from labeler.store.team import accept_span, done_marks, is_team, layer_elements
-from scoring.agreement import AgreementInput, Span, agreement
+from labeler.store.team import accept_span, is_team
+from scoring.agreement import AgreementInput, agreement
 
 
 @dataclass(frozen=True)
@@ -67,40 +67,21 @@ def adjudication_queue(session: Session, gold_set_id: int) -> list[WaitingQuesti
             )
         ).all()
     }
-    marks = done_marks(session, gold_set_id)
-    layers = layer_elements(session, gold_set_id)
-    chosen = {
-        qid: sorted(by) for qid, by in marks.items() if qid in open_questions and len(by) >= 2
-    }
-    if not chosen:
-        return []
-    pages = {
-        e.document_id
-        for qid, names in chosen.items()
-        for name in names
-        for e in layers.get(qid, {}).get(name, [])
-    }
-    lengths = {
-        doc: int(n)
-        for doc, n in session.exec(
-            select(Document.id, func.length(Document.text)).where(col(Document.id).in_(pages))
-        ).all()
-    }
+    gold_set = session.get(GoldSet, gold_set_id)
+    assert gold_set is not None
+    labels = done_labels_of(session, gold_set)
+    by_external = {q.external_id: q for q in open_questions.values()}
     questions = {
-        str(qid): {
-            name: frozenset(
-                Span(e.document_id, e.start, e.end)
-                for e in layers.get(qid, {}).get(name, [])
-                if e.status == ELEMENT_OK and e.end <= lengths.get(e.document_id, -1)
-            )
-            for name in names
-        }
-        for qid, names in sorted(chosen.items())
+        external_id: by
+        for external_id, by in labels.questions.items()
+        if external_id in by_external and len(by) >= 2
     }
-    result = agreement(AgreementInput(questions=questions, page_lengths=lengths))
+    if not questions:
+        return []
+    result = agreement(AgreementInput(questions=questions, page_lengths=labels.page_lengths))
     out: list[WaitingQuestion] = []
     for row in result.worst_questions():
-        q = open_questions[int(row.query_id)]
+        q = by_external[row.query_id]
         assert q.id is not None
         out.append(
             WaitingQuestion(

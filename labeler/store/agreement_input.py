@@ -22,9 +22,11 @@ from labeler.store.models import (
     LAYER_ANNOTATOR,
     Document,
     Element,
+    GoldSet,
     Query,
     QuestionDone,
 )
+from scoring.agreement import Span
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,7 @@ class DoneLabels:
     """Per question id (external), per annotator who marked it done, their spans
     ``(page, start, end)``; each cited page's length; how many stale labels were left out."""
 
-    questions: dict[str, dict[str, frozenset[tuple[str, int, int]]]]
+    questions: dict[str, dict[str, frozenset[Span]]]
     page_lengths: dict[str, int]
     stale_left_out: int
 
@@ -40,14 +42,18 @@ class DoneLabels:
 def done_labels(session: Session, gold_set_name: str) -> DoneLabels:
     """The done annotators' labels of gold set ``gold_set_name`` (see the module docstring);
     :class:`~labeler.errors.NotFoundError` naming the known sets for an unknown name."""
-    gold_set = get_gold_set(session, gold_set_name)
+    return done_labels_of(session, get_gold_set(session, gold_set_name))
+
+
+def done_labels_of(session: Session, gold_set: GoldSet) -> DoneLabels:
+    """:func:`done_labels` of a gold set already read."""
     marks = session.execute(
         sa_select(col(Query.id), col(Query.external_id), col(QuestionDone.annotator))
         .join(QuestionDone, col(QuestionDone.query_id) == col(Query.id))
         .where(col(Query.gold_set_id) == gold_set.id)
         .order_by(col(Query.id), col(QuestionDone.annotator))
     ).all()
-    spans: dict[int, dict[str, set[tuple[str, int, int]]]] = {}
+    spans: dict[int, dict[str, set[Span]]] = {}
     names: dict[int, str] = {}
     for query_id, external_id, annotator in marks:
         names[query_id] = external_id
@@ -73,7 +79,7 @@ def done_labels(session: Session, gold_set_name: str) -> DoneLabels:
         if status != ELEMENT_OK:
             stale += 1
             continue
-        chosen.add((page, start, end))
+        chosen.add(Span(page, start, end))
         pages.add(page)
     lengths: dict[str, int] = {}
     if pages:
