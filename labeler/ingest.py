@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from labeler.errors import InputError, IntegrityError
+from labeler.errors import ExtractError, InputError, IntegrityError
 from labeler.extract import (
     DEFAULT_PROFILE,
     HTML_SUFFIXES,
@@ -232,6 +232,7 @@ def _ingest_one(
     profile: str,
     tally: _Tally,
     *,
+    engine: str | None,
     reextract: bool,
     max_bytes: int,
     replace_source: bool,
@@ -258,7 +259,7 @@ def _ingest_one(
             tally.unchanged.append(cand.doc_id)
             return
     try:
-        text = page_text(data, profile)
+        text = page_text(data, profile, engine=engine)
     except Exception as exc:  # the extractor must never take the whole ingest down
         tally.fail(cand.path, f"cannot extract text ({profile}): {type(exc).__name__}: {exc}")
         return
@@ -339,6 +340,7 @@ def ingest_paths(
     max_bytes: int = DEFAULT_MAX_BYTES,
     replace_source: bool = False,
     profile: str | None = None,
+    engine: str | None = None,
 ) -> IngestReport:
     """Ingest files and directories into ``store``; see the module docstring.
 
@@ -348,7 +350,9 @@ def ingest_paths(
     :mod:`labeler.extract.profiles`); pages record its stored name (``name@version``),
     and a page stored through another profile is a changed page like any other (its
     labels re-anchored, or stale). :class:`~labeler.errors.ExtractError` for an unknown
-    profile, before anything is read.
+    profile, before anything is read. ``engine`` picks the HTML profile's parser (all
+    engines of a profile give the same text, so pages record only the profile);
+    ``ExtractError`` before anything is read when the profile has no such engine.
 
     Raises :class:`InputError` when a path does not exist (before anything is written).
     ``progress(done, total, path)`` is called after each file, skipped ones included.
@@ -363,6 +367,15 @@ def ingest_paths(
         html_profile = get_profile(profile).stored
         if not reports_blocks(html_profile):
             tally.notes.append(no_blocks_message(html_profile))
+    if engine is not None:
+        from labeler.extract.profiles import get_profile
+
+        known = get_profile(html_profile).engines
+        if engine not in known:
+            raise ExtractError(
+                f"unknown engine {engine!r} for profile {html_profile}; "
+                f"known: {', '.join(known) or 'none'}"
+            )
     candidates = collect(paths, tally)
     seen: dict[str, Path] = {}
     total = len(candidates)
@@ -381,6 +394,7 @@ def ingest_paths(
                 cand,
                 html_profile if cand.profile == DEFAULT_PROFILE else cand.profile,
                 tally,
+                engine=engine if cand.profile == DEFAULT_PROFILE else None,
                 reextract=reextract,
                 max_bytes=max_bytes,
                 replace_source=replace_source,

@@ -45,6 +45,12 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "entry points; pages record it with its version"
         ),
     )
+    p.add_argument(
+        "--engine",
+        default=None,
+        metavar="NAME",
+        help="HTML parser engine of the profile (jsoup-1.15.3: lexbor, html5lib, jsoup)",
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=run)
 
@@ -92,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
             progress=progress,
             replace_source=args.replace_source,
             profile=args.profile,
+            engine=args.engine,
         )
     for note in report.notes:
         print(f"labeler: {note}", file=sys.stderr)

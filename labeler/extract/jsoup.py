@@ -1,18 +1,29 @@
 """Page text exactly as jsoup 1.15.3 gives it: ``Jsoup.parse(file, null).body().text()``.
 
-Pipeline: :func:`~labeler.extract.charset.decode_html` (BOM, meta, Java decoders), then
-:func:`~labeler.extract.prepass.prepare` (rewrites the few inputs where a WHATWG tree differs
-from jsoup's), then an engine parses and walks the tree with jsoup's text algorithm
-(:mod:`labeler.extract.walk`). See ``jsoup-text.md`` in the design notes for the rules.
+Every engine starts with :func:`~labeler.extract.charset.decode_html` (BOM, meta, Java
+decoders). Then:
 
-Bounds: a page nesting block elements deeper than
-:data:`~labeler.extract.depth.MAX_BLOCK_DEPTH` is refused (the parsers are quadratic in that
-depth), and the html5lib engine gives up past its CPU-time budget. Known differences from
-the jar, with minimal inputs, are listed under "Known gaps" in :mod:`labeler.extract.prepass`.
+``jsoup``
+    :mod:`labeler.extract.jsoup_parser`, a pure-Python port of jsoup 1.15.3's tokeniser and
+    tree builder, and its ``Element.text()``: exact by construction, for any input (no
+    pre-pass, no depth bound: like jsoup it bounds its stack searches, so 100,000 nested
+    elements parse in linear time). Imported on first use, so the other engines work
+    without it.
+``lexbor`` and ``html5lib``
+    :func:`~labeler.extract.prepass.prepare` (rewrites the few inputs where a WHATWG tree
+    differs from jsoup's), then a WHATWG parser (selectolax's lexbor, fast; html5lib, pure
+    Python, the cross-check) whose tree is walked with jsoup's text algorithm
+    (:mod:`labeler.extract.walk`). Known differences from the jar, with minimal inputs, are
+    listed under "Known gaps" in :mod:`labeler.extract.prepass`. A page nesting block
+    elements deeper than :data:`~labeler.extract.depth.MAX_BLOCK_DEPTH` is refused (these
+    parsers are quadratic in that depth), and html5lib gives up past its CPU-time budget.
+
+See ``jsoup-text.md`` in the design notes for the text rules.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from labeler.errors import ExtractError
@@ -22,13 +33,24 @@ from labeler.extract.depth import check_depth
 from labeler.extract.prepass import prepare
 from labeler.extract.sentinels import Sentinels
 
-ENGINES = ("lexbor", "html5lib")
+ENGINES = ("lexbor", "html5lib", "jsoup")
 DEFAULT_ENGINE = "lexbor"
 
 _ENGINES: dict[str, Callable[[str, Sentinels | None], str]] = {
     "lexbor": engine_lexbor.body_text,
     "html5lib": engine_html5lib.body_text,
 }
+
+
+def port_body_text(text: str) -> str:
+    """``Jsoup.parse(text).body().text()`` through the port (the ``jsoup`` engine, decoded
+    input). Raises :class:`~labeler.errors.ExtractError` when the port cannot be imported."""
+    try:
+        port = importlib.import_module("labeler.extract.jsoup_parser")
+    except Exception as exc:  # a missing or broken port must not break the other engines
+        raise ExtractError(f"engine 'jsoup' is unavailable: {type(exc).__name__}: {exc}") from exc
+    body_text: Callable[[str], str] = port.body_text
+    return body_text(text)
 
 
 def jsoup_body_text(
@@ -41,14 +63,16 @@ def jsoup_body_text(
     else UTF-8). Any bytes yield a text (malformed input becomes U+FFFD); empty input or a
     page without text gives ``""``. The result never starts or ends with a code point
     ≤ U+0020 (Java's ``trim()``), but may with NBSP. ``engine`` picks the HTML parser
-    (``ENGINES``); every engine returns the same text. Raises
-    :class:`~labeler.errors.ExtractError` for an unknown engine, and for a page nesting
-    block elements deeper than :data:`~labeler.extract.depth.MAX_BLOCK_DEPTH` (the
-    parsers' time grows with the square of that depth). ``budget`` bounds the html5lib
-    engine's parse in seconds (default
+    (``ENGINES``; see the module docstring). Raises :class:`~labeler.errors.ExtractError`
+    for an unknown engine, and, on the ``lexbor`` and ``html5lib`` engines only, for a page
+    nesting block elements deeper than :data:`~labeler.extract.depth.MAX_BLOCK_DEPTH`
+    (those parsers' time grows with the square of that depth; ``jsoup`` takes any depth).
+    ``budget`` bounds the html5lib engine's parse in seconds (default
     :data:`~labeler.extract.engine_html5lib.BUDGET_SECONDS`; past it, ``ExtractError``);
-    lexbor needs none.
+    the other engines need none.
     """
+    if engine == "jsoup":
+        return port_body_text(decode_html(data))
     try:
         run = _ENGINES[engine]
     except KeyError:

@@ -46,6 +46,34 @@ def test_fuzz_documents_match_jsoup(tmp_path: Path) -> None:
     assert len(differing) <= MAX_DIFFERENCES, f"{rate}; smallest:\n{examples}"
 
 
+PORT_COUNT = 3000
+
+
+@pytest.mark.jsoup
+def test_fuzz_documents_match_jsoup_on_the_port(tmp_path: Path) -> None:
+    """The ``jsoup`` engine (the parser port) is exact by construction: no document of
+    another seed may differ (``scripts/jsoup-diff --fuzz 2 3000 --minimise`` shrinks any
+    that does)."""
+    docs = fuzz.documents(SEED + 1, PORT_COUNT)
+    paths = []
+    for i, doc in enumerate(docs):
+        path = tmp_path / f"{i:05d}.html"
+        path.write_bytes(doc)
+        paths.append(path)
+    try:
+        proc = runner.start(paths)
+    except runner.JsoupUnavailable as exc:
+        pytest.fail(f"cannot run the jsoup reference: {exc}")
+    ours = [jsoup_body_text(doc, "jsoup") for doc in docs]
+    reference = runner.collect(proc, len(paths))
+    differing = [i for i in range(PORT_COUNT) if ours[i] != reference[i]]
+    smallest = sorted(differing, key=lambda i: len(docs[i]))[:3]
+    examples = "\n".join(
+        f"  {docs[i]!r}\n    jar: {reference[i]!r}\n    us:  {ours[i]!r}" for i in smallest
+    )
+    assert differing == [], f"{len(differing)}/{PORT_COUNT} differ; smallest:\n{examples}"
+
+
 def test_fuzz_grammar_is_seeded() -> None:
     """Same seed, same documents; another seed, others (the grammar really varies)."""
     assert fuzz.documents(SEED, 50) == fuzz.documents(SEED, 50)

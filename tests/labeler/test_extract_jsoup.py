@@ -36,7 +36,7 @@ def _engine_outputs(paths: list[Path]) -> dict[str, list[str]]:
     chunks = [paths[i::workers] for i in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
         futures = [pool.submit(_extract_all, "html5lib", chunk) for chunk in chunks]
-        results = {"lexbor": _extract_all("lexbor", paths)}
+        results = {"lexbor": _extract_all("lexbor", paths), "jsoup": _extract_all("jsoup", paths)}
         merged: list[str] = [""] * len(paths)
         for i, future in enumerate(futures):
             merged[i::workers] = future.result()
@@ -101,6 +101,21 @@ def test_corpus_page_matches_jsoup(
 ) -> None:
     reference, ours = corpus
     assert ours["lexbor"][index] == reference.text(index)
+
+
+@pytest.mark.jsoup
+def test_corpus_pages_match_jsoup_on_the_port(
+    corpus: tuple[_Reference, dict[str, list[str]]],
+) -> None:
+    """The ``jsoup`` engine (the parser port) on every corpus page (one test: the per-page
+    tests above are the default engine's)."""
+    reference, ours = corpus
+    mismatched = [
+        CORPUS_FILES[i].name
+        for i in range(len(CORPUS_FILES))
+        if ours["jsoup"][i] != reference.text(i)
+    ]
+    assert mismatched == []
 
 
 @pytest.mark.jsoup
