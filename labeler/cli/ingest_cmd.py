@@ -87,9 +87,19 @@ def progress_bar(enabled: bool) -> Iterator[ProgressFn | None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from labeler.errors import UsageError
+    from labeler.extract import DEFAULT_PROFILE
+    from labeler.extract.profiles import get_profile
     from labeler.ingest import ingest_paths
     from labeler.store import open_store, resolve_db
 
+    if args.engine is not None:
+        profile = get_profile(args.profile or DEFAULT_PROFILE)  # unknown: ExtractError, exit 1
+        if args.engine not in profile.engines:
+            known = ", ".join(profile.engines) or "none"
+            raise UsageError(
+                f"unknown engine {args.engine!r} for profile {profile.name}; known: {known}"
+            )
     store = open_store(resolve_db(args.db))
     with progress_bar(not args.quiet) as progress:
         report = ingest_paths(
