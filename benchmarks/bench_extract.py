@@ -1,7 +1,8 @@
 """Benchmark: our jsoup-1.15.3 extraction against the real jsoup jar, same files, same run.
 
-Usage: ``python benchmarks/bench_extract.py [DIR] [--engines lexbor,html5lib] [--repeat N]``
-(default DIR: corpora/sqlite-docs, every ``*.html``/``*.htm``/``*.xhtml`` below it).
+Usage: ``python benchmarks/bench_extract.py [DIR] [--engines lexbor,jsoup] [--repeat N]
+[--profile ENGINE]`` (default DIR: corpora/sqlite-docs, every ``*.html``/``*.htm``/``*.xhtml``
+below it; default engines: all of ``ENGINES``).
 
 What is timed (wall clock, best of ``--repeat`` runs):
 
@@ -10,12 +11,16 @@ What is timed (wall clock, best of ``--repeat`` runs):
 * ours, per engine, in-process: read every file and extract its text. Python start-up and
   imports are reported separately ("cold" = a fresh interpreter doing the same work).
 
-The ratio is ours / jsoup: below 1.0 we are faster.
+The ratio is ours / jsoup: below 1.0 we are faster. ``--profile ENGINE`` then runs that
+engine once more over the files under cProfile and prints the 15 functions with the most
+own time (the hot spots; cProfile slows the run, so only the shares mean anything).
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import subprocess
 import sys
 import time
@@ -64,11 +69,24 @@ def time_cold(folder: Path, engine: str) -> float:
     return time.perf_counter() - start
 
 
+def profile(paths: list[Path], engine: str, top: int = 15) -> None:
+    """cProfile of one extraction pass; the ``top`` functions by own time."""
+    datas = [p.read_bytes() for p in paths]
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for data in datas:
+        jsoup_body_text(data, engine)
+    profiler.disable()
+    print(f"\ncProfile of engine {engine}, top {top} by own time:")
+    pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(top)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", nargs="?", default=str(ROOT / "corpora" / "sqlite-docs"))
     parser.add_argument("--engines", default=",".join(ENGINES))
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--profile", metavar="ENGINE", help="cProfile this engine afterwards")
     args = parser.parse_args()
     folder = Path(args.folder)
     paths = files_under(folder)
@@ -85,6 +103,8 @@ def main() -> int:
             f"ratio {ours_s / jsoup_s:5.2f}   whole process {cold_s:6.2f} s "
             f"(ratio {cold_s / jsoup_s:5.2f})   {chars} chars"
         )
+    if args.profile:
+        profile(paths, args.profile)
     return 0
 
 
