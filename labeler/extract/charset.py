@@ -26,13 +26,14 @@ from labeler.extract.prepass import prepare
 # jsoup reads 5,120 - 1 bytes first, then one more byte to learn whether it saw everything.
 _FIRST_READ = 5119
 _CONTENT_TYPE_CHARSET = re.compile(r"(?i)\bcharset=\s*(?:[\"'])?([^\s,;\"']*)")
-_META_TAG = re.compile(rb"(?i)<meta\b[^>]*>")
+_CHARSET_WORD = re.compile(rb"(?i)charset")
 # jsoup's HTML parser turns a leading <?xml ...?> into a bogus comment that it then reads as
 # an XML declaration; whitespace before it is dropped by the tree builder.
 _XML_DECL = re.compile(r"\A[\t\n\f\r ]*<\?xml(?=[\s?])([^>]*)>", re.IGNORECASE)
 _XML_ENCODING = re.compile(r"(?i)\bencoding\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s?>]+))")
-_UTF8_META = re.compile(rb"charset\s*=\s*[\"']?\s*utf-?8[\"'\s;/>]")
+_UTF8_META = re.compile(rb"(?i)charset\s*=\s*[\"']?\s*utf-?8[\"'\s;/>]")
 _ERRORS = "jsoup-java-utf8"
+_JAVA_SPACE = "".join(chr(c) for c in range(0x21))  # what Java's String.trim() removes
 
 
 def _is_cont(data: bytes, i: int) -> bool:
@@ -101,10 +102,13 @@ def _charset_from_meta(prefix: str) -> str | None:
         attrs = meta.attributes
         found: str | None = None
         http_equiv = attrs.get("http-equiv", None) if "http-equiv" in attrs else None
-        is_content_type = http_equiv is not None and http_equiv.strip().lower() == "content-type"
+        # selected: meta[http-equiv=content-type] (value trimmed, any case) or meta[charset]
+        is_content_type = (
+            http_equiv is not None and http_equiv.strip(_JAVA_SPACE).lower() == "content-type"
+        )
         if not is_content_type and "charset" not in attrs:
             continue
-        if is_content_type:
+        if "http-equiv" in attrs:  # jsoup reads content= of any selected meta with http-equiv
             match = _CONTENT_TYPE_CHARSET.search(attrs.get("content") or "")
             if match is not None:
                 found = match.group(1).strip().replace("charset=", "")
@@ -127,17 +131,19 @@ def _charset_from_xml_decl(prefix: str) -> str | None:
 
 
 def _meta_candidates(head: bytes) -> tuple[int, bool]:
-    """How many meta tags in the prefix mention a charset, and whether all name UTF-8.
+    """How often the prefix says ``charset`` (any case), and whether every one of them is
+    ``charset=utf-8`` (quoted or not, ``utf8`` too).
 
-    A cheap byte scan that lets the common page (no meta, or a UTF-8 one) skip the parse.
+    A cheap byte scan that lets the common page (no meta, or a UTF-8 one) skip the parse:
+    no meta can name a charset without the word, and when every occurrence names UTF-8,
+    whichever meta jsoup picks says UTF-8 (or none does). It looks at the whole prefix, not
+    at ``<meta ...>`` look-alikes, which a ``>`` inside a quoted value would cut short.
     """
     count, all_utf8 = 0, True
-    for tag in _META_TAG.findall(head):
-        lowered = tag.lower()
-        if b"charset" in lowered:
-            count += 1
-            if _UTF8_META.search(lowered) is None:
-                all_utf8 = False
+    for word in _CHARSET_WORD.finditer(head):
+        count += 1
+        if all_utf8 and _UTF8_META.match(head, word.start()) is None:
+            all_utf8 = False
     return count, all_utf8
 
 

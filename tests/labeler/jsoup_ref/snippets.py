@@ -129,12 +129,30 @@ SNIPPETS: list[tuple[str, bytes]] = [
     ("select-option-and-end", b'<select><option>o1<p>x<option>o2</select><p>after'),
     ("select-closed-by-input", b'<select>a<span>b<input>c<p>d'),
     ("select-quoted-gt-in-dropped-tag", b'<select><math title="<p>">a<p title=\'>\'>b</select>c'),
+    ("meta-charset-after-quoted-gt", b'<meta content="a>b" charset="windows-1252"><p>caf\xe9 \x80</p>'),
+    ("meta-charset-duplicate-utf8", b'<meta charset="windows-1252" charset="utf-8"><p>caf\xe9 \x80</p>'),
+    ("meta-refresh-content-charset", b'<meta http-equiv="refresh" content="0; charset=windows-1252" charset="utf-8"><p>caf\xe9</p>'),
+    ("meta-http-equiv-padded", b'<meta http-equiv=" Content-Type " content="text/html; charset=windows-1252"><p>caf\xe9</p>'),
 ]
 # fmt: on
 
 # Issue-14 quirks not reproduced yet: (id, input, engines that differ, why). The tests
 # expect these to differ from the jar (strict xfail), so a fix shows up at once.
 OPEN_QUIRKS: list[tuple[str, bytes, tuple[str, ...], str]] = [
+    (
+        "meta-charset-in-template",
+        b'<template><meta charset="windows-1252"></template><p>caf\xe9</p>',
+        ("lexbor", "html5lib", "jsoup"),
+        "the charset meta scan (every engine's) parses with lexbor, whose css() does not reach "
+        "template contents; jsoup's template children are selected",
+    ),
+    (
+        "meta-charset-after-cut-tag",
+        b'<div <meta charset="windows-1252"><p>caf\xe9</p>',
+        ("lexbor", "html5lib", "jsoup"),
+        "the charset meta scan (every engine's) reads '<meta' as an attribute of div (lexbor); "
+        "jsoup's tokeniser emits <div> and reads the meta tag",
+    ),
     (
         "lt-after-tag-name-opens-comment",
         b"<i <!--x>y",
