@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -94,27 +95,43 @@ def _bom(data: bytes) -> tuple[str, int] | None:
     return None
 
 
+def meta_charset(http_equiv: str | None, content: str | None, charset: str | None) -> str | None:
+    """What one ``<meta>`` (its attribute values, None when absent) gives jsoup's scan.
+
+    jsoup selects ``meta[http-equiv=content-type], meta[charset]`` (the http-equiv value
+    trimmed, any case); of a selected meta it reads a valid ``charset=`` in ``content`` when
+    it has any ``http-equiv``, else its ``charset`` attribute (possibly empty or invalid).
+    None: not selected, or it names nothing (the scan goes on to the next meta).
+    """
+    is_content_type = (
+        http_equiv is not None and http_equiv.strip(_JAVA_SPACE).lower() == "content-type"
+    )
+    if not is_content_type and charset is None:
+        return None
+    found: str | None = None
+    if http_equiv is not None:
+        match = _CONTENT_TYPE_CHARSET.search(content or "")
+        if match is not None:
+            found = match.group(1).strip().replace("charset=", "")
+            found = found if java_codec(found) is not None else None
+    if found is None and charset is not None:
+        found = charset
+    return found
+
+
 def _charset_from_meta(prefix: str) -> str | None:
     """The charset jsoup's meta scan yields for the parsed prefix (unvalidated), or None."""
     # The pre-pass makes lexbor's tree jsoup's (e.g. a <meta> after an unclosed <textarea>).
+    # Known gaps (jsoup's own tree has them right): a meta inside <template>, whose contents
+    # lexbor's css() does not reach, and one after a tag cut by '<' ("<div <meta ...>").
     tree = LexborHTMLParser(prepare(prefix, strip_head_noscript=False)[0])
     for meta in tree.css("meta"):
         attrs = meta.attributes
-        found: str | None = None
-        http_equiv = attrs.get("http-equiv", None) if "http-equiv" in attrs else None
-        # selected: meta[http-equiv=content-type] (value trimmed, any case) or meta[charset]
-        is_content_type = (
-            http_equiv is not None and http_equiv.strip(_JAVA_SPACE).lower() == "content-type"
+        found = meta_charset(
+            attrs.get("http-equiv") or "" if "http-equiv" in attrs else None,
+            attrs.get("content") or "" if "content" in attrs else None,
+            attrs.get("charset") or "" if "charset" in attrs else None,
         )
-        if not is_content_type and "charset" not in attrs:
-            continue
-        if "http-equiv" in attrs:  # jsoup reads content= of any selected meta with http-equiv
-            match = _CONTENT_TYPE_CHARSET.search(attrs.get("content") or "")
-            if match is not None:
-                found = match.group(1).strip().replace("charset=", "")
-                found = found if java_codec(found) is not None else None
-        if found is None and "charset" in attrs:
-            found = attrs.get("charset") or ""
         if found is not None:
             return found  # jsoup stops at the first meta that yields a name, valid or not
     return None
@@ -147,12 +164,16 @@ def _meta_candidates(head: bytes) -> tuple[int, bool]:
     return count, all_utf8
 
 
-def decode_html(data: bytes) -> str:
+def decode_html(data: bytes, meta_scan: Callable[[str], str | None] | None = None) -> str:
     """Decode an HTML file's bytes to text exactly as ``Jsoup.parse(file, null)`` does.
 
     Never raises: undecodable bytes become U+FFFD, unknown charset names fall back to UTF-8.
     A charset Java supports but Python lacks (rare EBCDIC and CJK variants) also falls back
-    to UTF-8, where jsoup would decode it.
+    to UTF-8, where jsoup would decode it. ``meta_scan(prefix)`` finds the charset the
+    metas of the decoded prefix name (default: a lexbor parse, with the gaps listed in
+    :func:`_charset_from_meta`; the ``jsoup`` engine passes one over jsoup's own tree,
+    built from :func:`meta_charset`); it only runs when a meta may name a charset other
+    than UTF-8.
     """
     bom = _bom(data)
     if bom is not None:
@@ -167,7 +188,7 @@ def decode_html(data: bytes) -> str:
         count, all_utf8 = _meta_candidates(head)
         xml_name = _charset_from_xml_decl(prefix)
         if count and (not all_utf8 or xml_name is not None):
-            name = _charset_from_meta(prefix)
+            name = (meta_scan or _charset_from_meta)(prefix)
         elif count:
             name = "utf-8"  # whichever of these metas is a real element, it says UTF-8
         if name is None:

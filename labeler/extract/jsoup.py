@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from typing import Any
 
 from labeler.errors import ExtractError
 from labeler.extract import engine_html5lib, engine_lexbor
-from labeler.extract.charset import decode_html
+from labeler.extract.charset import decode_html, meta_charset
 from labeler.extract.depth import check_depth
 from labeler.extract.prepass import prepare
 from labeler.extract.sentinels import Sentinels
@@ -42,15 +43,41 @@ _ENGINES: dict[str, Callable[[str, Sentinels | None], str]] = {
 }
 
 
+def _port() -> Any:
+    """The port's package; :class:`~labeler.errors.ExtractError` when it cannot be imported."""
+    try:
+        return importlib.import_module("labeler.extract.jsoup_parser")
+    except Exception as exc:  # a missing or broken port must not break the other engines
+        raise ExtractError(f"engine 'jsoup' is unavailable: {type(exc).__name__}: {exc}") from exc
+
+
 def port_body_text(text: str) -> str:
     """``Jsoup.parse(text).body().text()`` through the port (the ``jsoup`` engine, decoded
     input). Raises :class:`~labeler.errors.ExtractError` when the port cannot be imported."""
-    try:
-        port = importlib.import_module("labeler.extract.jsoup_parser")
-    except Exception as exc:  # a missing or broken port must not break the other engines
-        raise ExtractError(f"engine 'jsoup' is unavailable: {type(exc).__name__}: {exc}") from exc
-    body_text: Callable[[str], str] = port.body_text
+    body_text: Callable[[str], str] = _port().body_text
     return body_text(text)
+
+
+def port_meta_charset(prefix: str) -> str | None:
+    """jsoup's charset meta scan over the port's tree of ``prefix`` (the first 5,119 bytes
+    decoded as UTF-8): the first ``<meta>`` in document order (template contents included,
+    as jsoup's are children) for which :func:`~labeler.extract.charset.meta_charset` names
+    something, or None. Iterative: any depth."""
+    port = _port()
+    stack: list[Any] = [port.parse(prefix)]
+    element_type = port.nodes.Element
+    while stack:
+        element = stack.pop()
+        if element.normal_name == "meta":
+            found = meta_charset(
+                element.attr("http-equiv") if element.has_attr("http-equiv") else None,
+                element.attr("content") if element.has_attr("content") else None,
+                element.attr("charset") if element.has_attr("charset") else None,
+            )
+            if found is not None:
+                return found
+        stack.extend(c for c in reversed(element.children) if isinstance(c, element_type))
+    return None
 
 
 def jsoup_body_text(
@@ -72,7 +99,7 @@ def jsoup_body_text(
     the other engines need none.
     """
     if engine == "jsoup":
-        return port_body_text(decode_html(data))
+        return port_body_text(decode_html(data, port_meta_charset))
     try:
         run = _ENGINES[engine]
     except KeyError:
