@@ -1,7 +1,8 @@
 """Page text exactly as jsoup 1.15.3 gives it: ``Jsoup.parse(file, null).body().text()``.
 
 Every engine starts with :func:`~labeler.extract.charset.decode_html` (BOM, meta, Java
-decoders). Then:
+decoders; the ``jsoup`` engine finds the meta charset in the port's own tree of the prefix,
+the others in lexbor's). Then:
 
 ``jsoup``
     :mod:`labeler.extract.jsoup_parser`, a pure-Python port of jsoup 1.15.3's tokeniser and
