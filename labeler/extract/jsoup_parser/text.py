@@ -1,0 +1,73 @@
+"""``Element.text()``: the normalised visible text of an element.
+
+Follows jsoup 1.15.3's nodes/Element.text() (MIT licence, (c) Jonathan Hedley): a depth-first
+walk (iterative here) where a block element or ``br`` adds a space before itself if the text
+so far is non-empty and does not end in a space; after a block element, a space if its next
+sibling is a text node; text nodes are appended with whitespace normalised
+(StringUtil.appendNormalisedWhitespace) unless their parent or one of its next five
+ancestors preserves whitespace (pre, textarea, title, plaintext) or they are CDATA. Data
+nodes (script/style), comments and doctypes contribute nothing. The result is trimmed like
+Java's ``String.trim()``. The accumulator rules are :class:`labeler.extract.walk.TextAcc`.
+"""
+
+from __future__ import annotations
+
+from labeler.extract.jsoup_parser.nodes import CDataNode, Element, Node, TextNode
+from labeler.extract.walk import PRESERVE_DEPTH, TextAcc
+
+
+def _preserves(el: Element | None) -> bool:
+    """Element.preserveWhitespace(el): el or one of its next five ancestors preserves."""
+    i = 0
+    while el is not None and i < PRESERVE_DEPTH:
+        if el.tag.preserve_whitespace:
+            return True
+        el = el.parent
+        i += 1
+    return False
+
+
+def element_text(root: Element) -> str:
+    """jsoup ``root.text()``."""
+    acc = TextAcc()
+    el = root
+    children: list[Node] = root.children
+    i = 0
+    preserved: bool | None = None  # computed on the first text child of ``el``
+    stack: list[tuple[Element, list[Node], int, bool | None]] = []
+    while True:
+        if i < len(children):
+            node = children[i]
+            i += 1
+            cls = type(node)
+            if cls is TextNode or cls is CDataNode:
+                text = node.text  # type: ignore[attr-defined]
+                if cls is CDataNode:
+                    acc.raw(text)
+                    continue
+                if preserved is None:
+                    preserved = _preserves(el)
+                if preserved:
+                    acc.raw(text)
+                else:
+                    acc.normal(text)
+            elif isinstance(node, Element):
+                block = node.tag.is_block
+                if block or node.normal_name == "br":
+                    acc.separator()
+                if node.children:
+                    stack.append((el, children, i, preserved))
+                    el = node
+                    children = node.children
+                    i = 0
+                    preserved = None
+                elif block and i < len(children) and isinstance(children[i], TextNode):
+                    acc.separator()  # tail: a block followed by a text node
+        else:
+            if not stack:
+                break
+            done = el
+            el, children, i, preserved = stack.pop()
+            if done.tag.is_block and i < len(children) and isinstance(children[i], TextNode):
+                acc.separator()
+    return acc.result()
