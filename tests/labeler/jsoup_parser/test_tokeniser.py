@@ -247,6 +247,21 @@ def test_rcdata_lookahead_window(n: int, found: bool) -> None:
     assert stream(html) == expected
 
 
+@pytest.mark.parametrize(("n", "found"), [(30751, True), (30752, False)])
+def test_rcdata_lookahead_window_counts_utf16_units(n: int, found: bool) -> None:
+    """The window is 32768 UTF-16 units: each of the 1000 emoji counts 2.
+
+    "</title" starts at unit 10 + 2000 + n and is inside iff 10 + 2000 + n + 7 <= 32768.
+    """
+    emoji = "\U0001f600" * 1000
+    html = "<title><b>" + emoji + "x" * n + "</title>"
+    if found:
+        expected = [S("title"), C("<b>" + emoji + "x" * n), E("title")]
+    else:
+        expected = [S("title"), E("title"), S("b"), C(emoji + "x" * n), E("title")]
+    assert stream(html) == expected
+
+
 def test_token_types_and_reuse() -> None:
     # The tokeniser reuses one StartTag: the same object comes back for the next start tag.
     t = Tokeniser(CharacterReader("<a><b>"))
