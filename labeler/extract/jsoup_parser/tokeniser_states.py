@@ -76,11 +76,12 @@ class State:
 
 def _data(t: Tokeniser, r: CharacterReader) -> None:
     c = r.current()
-    if c == "&":
-        t.state = CharacterReferenceInData
-        r.pos += 1
-    elif c == "<":
+    if c == "<":
         t.state = TagOpen
+        r.pos += 1
+        _tag_open(t, r)  # the next step, run at once (speed only)
+    elif c == "&":
+        t.state = CharacterReferenceInData
         r.pos += 1
     elif c == NUL:
         t.emit_str(r.consume())  # NUL kept, not replaced (as jsoup)
