@@ -212,7 +212,10 @@ class HtmlTreeBuilder:
         """insert(Token.StartTag): deduplicate attributes; self-closing tags emit an end tag."""
         attrs = start_tag.attributes
         if attrs is not None and len(attrs.keys) > 1:
-            attrs.deduplicate()  # (one attribute cannot have a duplicate)
+            keys = attrs.keys
+            # ASCII keys distinct once lower-cased cannot hold a (case-insensitive) duplicate
+            if not "".join(keys).isascii() or len({k.lower() for k in keys}) != len(keys):
+                attrs.deduplicate()
         if start_tag.self_closing:
             el = self.insert_empty(start_tag)
             self.stack.append(el)

@@ -907,6 +907,11 @@ def in_body_end_tag_adoption(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
             return True
         if not tb.in_scope(format_el.normal_name):
             return False
+        if stack[-1] is format_el:
+            # nothing above it can be a furthest block: the scan below would find none
+            tb.pop_stack_to_close(format_el.normal_name)
+            tb.remove_from_active_formatting_elements(format_el)
+            return True
 
         furthest_block: Element | None = None
         common_ancestor: Element | None = None
