@@ -32,6 +32,37 @@ DEEP = {
     "table-cells": "<table><tr><td>x" * DEPTH,
     "pre": "<pre>x" * DEPTH,
 }
+# Bounds of the stack searches: scopes look at 101 elements, getFromStack / onStack /
+# resetInsertionMode at 257, the adoption agency's furthest-block scan at 63.
+EDGES = {
+    f"{kind}-{n}": html
+    for n in (63, 64, 100, 101, 256, 257)
+    for kind, html in {
+        "p-scope": "<p>a" + "<span>" * n + "<p>b",
+        "li-scope": "<ul><li>a" + "<div>" * n + "<li>b",
+        "foster-depth": "<table>" + "<div>" * n + "</table>x<table><tr>y<span>z",
+        "adoption-depth": "<b>" + "<span>" * n + "<p>1</b>2",
+        "a-reopened": "<a>1" + "<div>" * n + "<a>2</a>3",
+        "formatters": "<p>" + "<b><i><u>" * n + "x</p>y<p>z",
+        "templates": "<template>" * n + "x</template>y<table>" + "<template><tr>" * n,
+        "select-in-cells": "<table><tr><td><select>" + "<optgroup><option>o" * n + "<td>t",
+    }.items()
+}
+EDGES.update(
+    {
+        "isindex": '<p>a<isindex action=/s prompt="Find:">b',
+        "frameset-after-body-text": "<body><frameset><frame>x</frameset>y",
+        "frameset-ok": "<frameset><frame><noframes>n</noframes></frameset>z",
+        "image-outside-svg": "<image src=x>a<svg><image>b</svg>",
+        "input-hidden-in-table": "<table><input type=hidden>a<input TYPE=hidden>b</table>",
+        "head-noscript": "<head><noscript><div class=x>t</div></noscript></head>b",
+        "plaintext": "<p>a<plaintext>b</plaintext><i>c",
+        "ruby": "<ruby>a<rb>b<rt>c<rp>d</ruby>e<rt>f",
+        "nested-forms": "<form>a<form>b</form>c<table><form>d</table>e",
+        "body-after-html": "</html>a<!--c--> b</body>c",
+        "applet-end-name": "<name><object>a</object>b",
+    }
+)
 FUZZ_SEED, FUZZ_COUNT = 1, 3000
 
 
@@ -124,6 +155,7 @@ def _cases() -> list[Case]:
     cases: list[Case] = [(f"snippet-{name}", data) for name, data in SNIPPETS]
     cases += [(f"quirk-{name}", data) for name, data, _, _ in OPEN_QUIRKS]
     cases += [(f"deep-{name}", html.encode()) for name, html in DEEP.items()]
+    cases += [(f"edge-{name}", html.encode()) for name, html in EDGES.items()]
     return cases
 
 
