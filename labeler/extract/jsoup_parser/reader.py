@@ -6,8 +6,9 @@ position reaches ``split`` = window start + min(window length, 24576), the windo
 the position, or at the mark). Scans stop at the window end and look-aheads (``nextIndexOf``,
 ``containsIgnoreCase``) only see the window, which is observable: whether ``</title`` is
 "found" ahead of a ``<`` in RCDATA depends on it. The window is reproduced exactly for full
-reads (Java ``StringReader``/``CharArrayReader``, what ``Jsoup.parse(String)`` uses), counting
-code points where Java counts UTF-16 units (differs only for astral characters in the window).
+reads (Java ``StringReader``/``CharArrayReader``, what ``Jsoup.parse(String)`` uses). Window
+sizes are counted in UTF-16 units as in Java (an astral character counts 2); a window end that
+Java puts between the two halves of a surrogate pair is put before the pair here.
 
 ``current()``/``consume()`` return ``EOF_CHAR`` (U+FFFF, Java ``(char) -1``) past the end, and
 ``consume()`` then still advances, as in Java; a literal U+FFFF in the input reads the same.
@@ -17,6 +18,7 @@ Letters are ASCII letters or BMP characters with ``str.isalpha()`` (Java
 
 from __future__ import annotations
 
+import bisect
 import re
 import sys
 
@@ -37,6 +39,7 @@ _ASCII_LETTERS = re.compile("[A-Za-z]*")
 _DIGITS = re.compile("[0-9]*")
 _HEX = re.compile("[0-9A-Fa-f]*")
 _ANY_CACHE: dict[str, re.Pattern[str]] = {}
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 def is_letter(c: str) -> bool:
@@ -62,6 +65,7 @@ class CharacterReader:
     """Reads one ``str``; see the module docstring for the window emulation."""
 
     __slots__ = (
+        "_astral",
         "_last_ic_index",
         "_last_ic_seq",
         "_read_fully",
@@ -85,6 +89,8 @@ class CharacterReader:
         self._read_fully = False
         self._last_ic_seq: str | None = None
         self._last_ic_index = -1
+        # indexes of astral characters (two UTF-16 units each in Java)
+        self._astral = [m.start() for m in _ASTRAL.finditer(html)] if not html.isascii() else []
         self.buffer_up()
 
     # --- window -------------------------------------------------------------------------
@@ -98,16 +104,37 @@ class CharacterReader:
             read = 0
             self._read_fully = True
         else:
-            read = min(remaining, MAX_BUFFER_LEN)
-            if read <= MIN_READ_AHEAD_LEN:  # the read loop asks again and gets -1
-                self._read_fully = True
+            read = self._span(start, MAX_BUFFER_LEN)
+            if self._units(start, start + read) <= MIN_READ_AHEAD_LEN:
+                self._read_fully = True  # the read loop asks again and gets -1
         if read > 0:
             self.buf_start = start
             self.end = start + read
-            self.split = start + min(read, READ_AHEAD_LIMIT)
+            self.split = start + min(read, self._span(start, READ_AHEAD_LIMIT))
         if self._read_fully:
             self.split = _NEVER
         self._last_ic_seq = None
+
+    def _units(self, a: int, b: int) -> int:
+        """UTF-16 length of ``s[a:b]``."""
+        ast = self._astral
+        if not ast:
+            return b - a
+        return b - a + bisect.bisect_left(ast, b) - bisect.bisect_left(ast, a)
+
+    def _span(self, start: int, units: int) -> int:
+        """The most code points from ``start`` (to the end) that fit in ``units`` UTF-16 units."""
+        hi = min(start + units, self.length)
+        if not self._astral or self._units(start, hi) <= units:
+            return hi - start
+        lo = start  # units(start, lo) <= units < units(start, hi)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            if self._units(start, mid) <= units:
+                lo = mid
+            else:
+                hi = mid
+        return lo - start
 
     def _up(self) -> None:
         if self.pos >= self.split:
@@ -141,7 +168,7 @@ class CharacterReader:
         self.pos += 1
 
     def mark(self) -> None:
-        if self.end - self.pos < MIN_READ_AHEAD_LEN and not self._read_fully:
+        if not self._read_fully and self._units(self.pos, self.end) < MIN_READ_AHEAD_LEN:
             self.split = 0
         self._up()
         self.mark_pos = self.pos

@@ -22,6 +22,7 @@ __all__ = [
     "DOCTYPE",
     "END_TAG",
     "EOF",
+    "MAX_ATTRIBUTES",
     "START_TAG",
     "CData",
     "Character",

@@ -16,10 +16,12 @@ data is emitted as NUL, in RCDATA/raw text/script as U+FFFD; CDATA sections are 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
+from .attributes import Attributes
 from .reader import EOF_CHAR, CharacterReader
-from .token import CData, EofToken
+from .token import MAX_ATTRIBUTES, CData, EofToken
 from .tokeniser import Tokeniser
 
 __all__ = ["State", "TokeniserState"]
@@ -33,6 +35,27 @@ _SCRIPT_ESCAPED_STOP = "-<\x00"
 _COMMENT_STOP = "-\x00"
 
 ReadFn = Callable[[Tokeniser, CharacterReader], None]
+
+# Fast path for plain tags (speed only): the whole tag ``<name attr="v" attr='v' attr=v attr>``
+# or ``</name>`` read with one regex when it holds none of the characters that take an odd
+# branch (NUL, U+FFFF, '&', control characters in names, stray quotes or '<') and ends before
+# the reader's window split, so no window slide can happen inside it. It yields exactly what
+# TagName / BeforeAttributeName / AttributeName / AfterAttributeName / BeforeAttributeValue /
+# AttributeValue_* / AfterAttributeValue_quoted / SelfClosingStartTag would; anything else
+# takes the state-by-state path. Quantifiers are possessive, so no alternative split of the
+# text is ever tried.
+_W = "[\t\n\r\f ]"
+_ANAME = "[^\x00-\x20\"'/<=>\uffff]++"
+_VALUE = "\"[^\"&\x00]*+\"|'[^'&\x00]*+'|[^\x00\t\n\f\r \"&'<=>`\uffff]++"
+_ATTR = f"{_ANAME}(?:{_W}*+={_W}*+(?:{_VALUE}))?+"
+_FAST_START = re.compile(
+    f"([A-Za-z][^\\t\\n\\r\\f /><\\x00\\uffff]*+)((?:{_W}++{_ATTR})*+){_W}*+(/?)>"
+)
+_FAST_ATTR = re.compile(
+    f"({_ANAME})(?:{_W}*+={_W}*+(?:\"([^\"&\x00]*+)\"|'([^'&\x00]*+)'"
+    f"|([^\x00\t\n\f\r \"&'<=>`\uffff]++)))?+"
+)
+_FAST_END = re.compile(f"([A-Za-z][^\\t\\n\\r\\f /><\\x00\\uffff]*+){_W}*+>")
 
 
 class State:
@@ -53,11 +76,12 @@ class State:
 
 def _data(t: Tokeniser, r: CharacterReader) -> None:
     c = r.current()
-    if c == "&":
-        t.state = CharacterReferenceInData
-        r.pos += 1
-    elif c == "<":
+    if c == "<":
         t.state = TagOpen
+        r.pos += 1
+        _tag_open(t, r)  # the next step, run at once (speed only)
+    elif c == "&":
+        t.state = CharacterReferenceInData
         r.pos += 1
     elif c == NUL:
         t.emit_str(r.consume())  # NUL kept, not replaced (as jsoup)
@@ -122,6 +146,10 @@ def _tag_open(t: Tokeniser, r: CharacterReader) -> None:
         t.create_bogus_comment_pending()
         t.state = BogusComment
     elif r.matches_ascii_alpha():
+        m = _FAST_START.match(r.s, r.pos)
+        if m is not None and m.end() <= r.split:
+            _fast_start_tag(t, r, m)
+            return
         t.create_tag_pending(True)
         t.state = TagName
     else:
@@ -129,11 +157,41 @@ def _tag_open(t: Tokeniser, r: CharacterReader) -> None:
         t.state = Data
 
 
+def _fast_start_tag(t: Tokeniser, r: CharacterReader, m: re.Match[str]) -> None:
+    """A plain start tag in one go (see ``_FAST_START``)."""
+    tag = t.start_pending.reset()
+    t.tag_pending = tag
+    tag.set_name(m.group(1))
+    attrs_text = m.group(2)
+    if attrs_text:
+        attrs = tag.attributes = Attributes()
+        keys, vals = attrs.keys, attrs.vals
+        for a in _FAST_ATTR.finditer(attrs_text):
+            if len(keys) < MAX_ATTRIBUTES:
+                name, dq, sq, uq = a.groups()
+                keys.append(name)
+                vals.append(dq if dq is not None else sq if sq is not None else uq)
+    if m.group(3):
+        tag.self_closing = True
+    r.pos = m.end()
+    t.emit(tag)
+    t.state = Data
+
+
 def _end_tag_open(t: Tokeniser, r: CharacterReader) -> None:
     if r.is_empty():
         t.emit_str("</")
         t.state = Data
     elif r.matches_ascii_alpha():
+        m = _FAST_END.match(r.s, r.pos)
+        if m is not None and m.end() <= r.split:
+            tag = t.end_pending.reset()
+            t.tag_pending = tag
+            tag.set_name(m.group(1))
+            r.pos = m.end()
+            t.emit(tag)
+            t.state = Data
+            return
         t.create_tag_pending(False)
         t.state = TagName
     elif r.matches(">"):
