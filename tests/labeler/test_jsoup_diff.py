@@ -12,7 +12,9 @@ import ast
 import os
 import subprocess
 import sys
+from importlib.machinery import SourceFileLoader
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from jsoup_ref import runner
@@ -82,3 +84,48 @@ def test_no_input_is_a_usage_error() -> None:
     proc = _run("--engine", "lexbor")
     assert proc.returncode == 2
     assert "nothing to compare" in proc.stderr
+
+
+def _load_script() -> ModuleType:
+    loader = SourceFileLoader("jsoup_diff", str(SCRIPT))
+    module = ModuleType(loader.name)
+    module.__file__ = str(SCRIPT)
+    sys.modules[loader.name] = module  # its dataclasses look their module up
+    loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("doc", "needed", "minimal"),
+    [
+        # "differs" while the text still holds "<b" and, after it, "x>": the shortest such
+        # text is "<bx>" and nothing shorter keeps both pieces in order.
+        ("<p>aa<b class=q>yy</b>zz x> tail</p>", ("<b", "x>"), "<bx>"),
+        ("abc", ("abc",), "abc"),  # nothing can go
+        ("q" * 1000 + "!", ("!",), "!"),
+    ],
+)
+def test_shrink_is_one_minimal(doc: str, needed: tuple[str, ...], minimal: str) -> None:
+    """The delta debugging itself, with an in-process predicate standing in for the jar:
+    the result still satisfies it, and removing any single character breaks it."""
+    shrink = _load_script().shrink
+
+    def differs(text: str) -> bool:
+        at = 0
+        for piece in needed:
+            at = text.find(piece, at)
+            if at < 0:
+                return False
+            at += len(piece)
+        return True
+
+    gen = shrink(doc)
+    try:
+        batch = next(gen)
+        while True:
+            batch = gen.send([differs(c) for c in batch])
+    except StopIteration as stop:
+        result = stop.value
+    assert result == minimal
+    assert differs(result)
+    assert not any(differs(result[:i] + result[i + 1 :]) for i in range(len(result)))
