@@ -51,8 +51,8 @@ _ATTR = f"{_ANAME}(?:{_W}*+={_W}*+(?:{_VALUE}))?+"
 _FAST_START = re.compile(
     f"([A-Za-z][^\\t\\n\\r\\f /><\\x00\\uffff]*+)((?:{_W}++{_ATTR})*+){_W}*+(/?)>"
 )
-_FAST_ATTR = re.compile(
-    f"({_ANAME})(?:{_W}*+={_W}*+(?:\"([^\"&\x00]*+)\"|'([^'&\x00]*+)'"
+_FAST_ATTR = re.compile(  # (name, "=value" part or "", double-quoted, single-quoted, unquoted)
+    f"({_ANAME})({_W}*+={_W}*+(?:\"([^\"&\x00]*+)\"|'([^'&\x00]*+)'"
     f"|([^\x00\t\n\f\r \"&'<=>`\uffff]++)))?+"
 )
 # Runs of characters that a per-character state would handle one by one with the same
@@ -187,11 +187,10 @@ def _fast_start_tag(t: Tokeniser, r: CharacterReader, m: re.Match[str]) -> None:
     if attrs_text:
         attrs = tag.attributes = Attributes()
         keys, vals = attrs.keys, attrs.vals
-        for a in _FAST_ATTR.finditer(attrs_text):
+        for name, eq, dq, sq, uq in _FAST_ATTR.findall(attrs_text):
             if len(keys) < MAX_ATTRIBUTES:
-                name, dq, sq, uq = a.groups()
                 keys.append(name)
-                vals.append(dq if dq is not None else sq if sq is not None else uq)
+                vals.append((dq or sq or uq) if eq else None)
     if m.group(3):
         tag.self_closing = True
     r.pos = m.end()
