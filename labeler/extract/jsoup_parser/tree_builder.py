@@ -211,8 +211,11 @@ class HtmlTreeBuilder:
     def insert(self, start_tag: StartTag) -> Element:
         """insert(Token.StartTag): deduplicate attributes; self-closing tags emit an end tag."""
         attrs = start_tag.attributes
-        if attrs is not None and attrs.keys:
-            attrs.deduplicate()
+        if attrs is not None and len(attrs.keys) > 1:
+            keys = attrs.keys
+            # ASCII keys distinct once lower-cased cannot hold a (case-insensitive) duplicate
+            if not "".join(keys).isascii() or len({k.lower() for k in keys}) != len(keys):
+                attrs.deduplicate()
         if start_tag.self_closing:
             el = self.insert_empty(start_tag)
             self.stack.append(el)
@@ -222,9 +225,18 @@ class HtmlTreeBuilder:
             return el
         if attrs is not None:
             attrs.normalize()
-        el = Element(self.tag_for(start_tag.name()), attrs)
-        self.insert_node(el)
-        self.stack.append(el)
+        name = start_tag.name()
+        tag = self.seen_tags.get(name)
+        if tag is None:
+            tag = self.tag_for(name)
+        el = Element(tag, attrs)
+        stack = self.stack
+        if stack and not self.foster_inserts:
+            el.parent = parent = stack[-1]
+            parent.children.append(el)
+        else:
+            self.insert_node(el)
+        stack.append(el)
         return el
 
     def insert_start_tag(self, name: str) -> Element:
@@ -547,11 +559,11 @@ class HtmlTreeBuilder:
                 break
 
     def reconstruct_formatting_elements(self) -> None:
-        if len(self.stack) > MAX_QUEUE_DEPTH:
-            return
         fe = self.formatting_elements
-        last = fe[-1] if fe else None
-        if last is None or self.on_stack(last):
+        if not fe:
+            return
+        last = fe[-1]
+        if last is None or len(self.stack) > MAX_QUEUE_DEPTH or _on_queue(self.stack, last):
             return
         entry: Element | None = last
         size = len(fe)
@@ -635,8 +647,9 @@ class HtmlTreeBuilder:
 def _on_queue(queue: list[Element] | list[Element | None], el: Element | None) -> bool:
     """HtmlTreeBuilder.onStack(queue, el): identity search of the last MAX_QUEUE_DEPTH + 1."""
     bottom = len(queue) - 1
-    upper = bottom - MAX_QUEUE_DEPTH if bottom >= MAX_QUEUE_DEPTH else 0
-    return any(queue[pos] is el for pos in range(bottom, upper - 1, -1))
+    if bottom >= MAX_QUEUE_DEPTH:
+        queue = queue[bottom - MAX_QUEUE_DEPTH :]
+    return el in queue  # Element has no __eq__: identity
 
 
 def _last_index_of(queue: list[Element] | list[Element | None], el: Element) -> int:

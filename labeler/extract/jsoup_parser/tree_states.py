@@ -361,17 +361,20 @@ def InBody(t: Token, tb: HtmlTreeBuilder) -> bool:
         data = c.data
         if data == NULL_STRING:
             return False
-        tb.reconstruct_formatting_elements()
+        fe = tb.formatting_elements
+        if fe and fe[-1] is not None:  # else reconstructFormattingElements has nothing to do
+            tb.reconstruct_formatting_elements()
         tb.insert_character(c)
         if not (tb.frameset_ok and not data.strip(_WS)):
             tb.frameset_ok = False
     elif typ == START_TAG:
-        handler = _IN_BODY_START.get(cast(str, _start(t).normal_name))
+        start = cast(StartTag, t)
+        handler = _IN_BODY_START.get(start.normal_name)  # type: ignore[arg-type]
         if handler is None:
-            return _in_body_start_other(_start(t), tb)
-        return handler(_start(t), tb)
+            return _in_body_start_other(start, tb)
+        return handler(start, tb)
     elif typ == END_TAG:
-        name = _name(t)
+        name = t.normal_name  # type: ignore[attr-defined]
         end_handler = _IN_BODY_END.get(name)
         if end_handler is None:
             return _in_body_end_other(t, name, tb)
@@ -904,6 +907,11 @@ def in_body_end_tag_adoption(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
             return True
         if not tb.in_scope(format_el.normal_name):
             return False
+        if stack[-1] is format_el:
+            # nothing above it can be a furthest block: the scan below would find none
+            tb.pop_stack_to_close(format_el.normal_name)
+            tb.remove_from_active_formatting_elements(format_el)
+            return True
 
         furthest_block: Element | None = None
         common_ancestor: Element | None = None

@@ -1,0 +1,197 @@
+"""The jsoup 1.15.3 tree-builder port: tree shapes worked by hand, and body text against the jar.
+
+The hand-worked cases step through HtmlTreeBuilderState.java (the branch is named in each
+comment). The ``jsoup`` tests run the real jar once (one JVM) over every snippet, open quirk,
+3,000 seeded fuzz documents and 100,000-deep nestings, and compare
+``body_text(decode_html(bytes))`` with ``Jsoup.parse(file).body().text()``.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from jsoup_ref import fuzz, runner
+from jsoup_ref.snippets import OPEN_QUIRKS, SNIPPETS
+
+from labeler.extract.charset import decode_html
+from labeler.extract.jsoup_parser import body_text, parse
+from labeler.extract.jsoup_parser.nodes import Element, Node, TextNode
+
+DEPTH = 100_000
+DEEP = {
+    "div": "<div>x" * DEPTH,
+    "div-closed": "<div>x" * DEPTH + "</div>" * DEPTH,
+    "dl-dd": "<dl><dd>x" * DEPTH,
+    "ul-li": "<ul><li>x" * DEPTH,
+    "template": "<template>x" * DEPTH,
+    "span": "<span>x" * DEPTH,
+    "b": "<b>x" * DEPTH,
+    "table-cells": "<table><tr><td>x" * DEPTH,
+    "pre": "<pre>x" * DEPTH,
+}
+# Bounds of the stack searches: scopes look at 101 elements, getFromStack / onStack /
+# resetInsertionMode at 257, the adoption agency's furthest-block scan at 63.
+EDGES = {
+    f"{kind}-{n}": html
+    for n in (63, 64, 100, 101, 256, 257)
+    for kind, html in {
+        "p-scope": "<p>a" + "<span>" * n + "<p>b",
+        "li-scope": "<ul><li>a" + "<div>" * n + "<li>b",
+        "foster-depth": "<table>" + "<div>" * n + "</table>x<table><tr>y<span>z",
+        "adoption-depth": "<b>" + "<span>" * n + "<p>1</b>2",
+        "a-reopened": "<a>1" + "<div>" * n + "<a>2</a>3",
+        "formatters": "<p>" + "<b><i><u>" * n + "x</p>y<p>z",
+        "templates": "<template>" * n + "x</template>y<table>" + "<template><tr>" * n,
+        "select-in-cells": "<table><tr><td><select>" + "<optgroup><option>o" * n + "<td>t",
+    }.items()
+}
+EDGES.update(
+    {
+        "isindex": '<p>a<isindex action=/s prompt="Find:">b',
+        "frameset-after-body-text": "<body><frameset><frame>x</frameset>y",
+        "frameset-ok": "<frameset><frame><noframes>n</noframes></frameset>z",
+        "image-outside-svg": "<image src=x>a<svg><image>b</svg>",
+        "input-hidden-in-table": "<table><input type=hidden>a<input TYPE=hidden>b</table>",
+        "head-noscript": "<head><noscript><div class=x>t</div></noscript></head>b",
+        "plaintext": "<p>a<plaintext>b</plaintext><i>c",
+        "ruby": "<ruby>a<rb>b<rt>c<rp>d</ruby>e<rt>f",
+        "nested-forms": "<form>a<form>b</form>c<table><form>d</table>e",
+        "body-after-html": "</html>a<!--c--> b</body>c",
+        "applet-end-name": "<name><object>a</object>b",
+    }
+)
+FUZZ_SEED, FUZZ_COUNT = 1, 3000
+
+
+def _shape(node: Node) -> str:
+    """A compact tree: elements as name[children], text as 'text' (iterative)."""
+    out: list[str] = []
+    todo: list[Node | str] = [node]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, TextNode):
+            out.append(repr(item.text))
+        elif isinstance(item, Element):
+            out.append(item.normal_name + "[")
+            todo.append("]")
+            todo.extend(reversed(item.children))
+    return ",".join(out).replace("[,", "[").replace(",]", "]")
+
+
+def test_formatting_across_block_is_adopted() -> None:
+    # "<b>1<p>2</b>3": </b> runs the adoption agency; p is the furthest block, so p moves
+    # under body (common ancestor) and gets a new b holding p's former children.
+    body = parse("<b>1<p>2</b>3").body()
+    assert _shape(body) == "body[b['1'],p[b['2'],'3']]"
+
+
+def test_elements_in_table_are_foster_parented_but_text_is_not() -> None:
+    # InTableBody -> InTable "anything else": InBody with foster inserts. insertNode fosters
+    # the span before the table; insert(Character) appends to the current node and is never
+    # fostered (a jsoup deviation from the spec), so bare "b" stays in tbody.
+    body = parse("<table><tr><td>a</td></tr><span>b</span></table>").body()
+    assert _shape(body) == "body[span['b'],table[tbody[tr[td['a']]]]]"
+    body = parse("<table><tr><td>a</td></tr>b</table>").body()
+    assert _shape(body) == "body[table[tbody[tr[td['a']],'b']]]"
+
+
+def test_reconstructed_formatting_after_paragraph() -> None:
+    # "<p><i>a<p>b": the second <p> closes the first (in button scope); the text "b"
+    # reconstructs the still-active i inside the new p.
+    body = parse("<p><i>a<p>b").body()
+    assert _shape(body) == "body[p[i['a']],p[i['b']]]"
+
+
+def test_noahs_ark_keeps_three_equal_formatting_elements() -> None:
+    # Four <b> pushed: the fourth push removes the earliest equal entry, so after </p>
+    # closes them all only three b elements are reconstructed for "y".
+    body = parse("<p><b><b><b><b>x</p>y").body()
+    assert _shape(body).endswith("b[b[b['y']]]]")
+    assert _shape(body).count("b[") == 4 + 3
+
+
+def test_self_closing_known_tag_gets_an_end_tag() -> None:
+    # insert() of a self-closing non-void tag emits a synthetic end tag: <div/> is empty.
+    assert _shape(parse("<div/>a").body()) == "body[div[],'a']"
+    assert body_text("<div/>a<br/>b") == "a b"
+
+
+def test_body_text_of_script_title_and_pre() -> None:
+    # script is a DataNode; title in head is not in body; pre keeps its spaces and drops
+    # the newline right after <pre> (reader.matchConsume("\n")).
+    assert body_text("<title> t </title><script>s</script><pre>\n a  b</pre>c") == "a  b c"
+
+
+def test_deep_nesting_needs_no_recursion() -> None:
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(len(_frames()) + 60)  # a few nested process() calls at most
+    try:
+        text = body_text("<div><span><b><i>x" * 20_000)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert text == ("x " * 20_000).strip()
+
+
+def _frames() -> list[object]:
+    frames = []
+    frame = sys._getframe()
+    while frame is not None:
+        frames.append(frame)
+        frame = frame.f_back  # type: ignore[assignment]
+    return frames
+
+
+# --- against the jar ------------------------------------------------------------------------
+
+Case = tuple[str, bytes]
+
+
+def _cases() -> list[Case]:
+    cases: list[Case] = [(f"snippet-{name}", data) for name, data in SNIPPETS]
+    cases += [(f"quirk-{name}", data) for name, data, _, _ in OPEN_QUIRKS]
+    cases += [(f"deep-{name}", html.encode()) for name, html in DEEP.items()]
+    cases += [(f"edge-{name}", html.encode()) for name, html in EDGES.items()]
+    return cases
+
+
+CASES = _cases()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[str], list[str]]]:
+    """(texts of CASES, texts of the fuzz documents) from one JVM."""
+    folder = tmp_path_factory.mktemp("tree-builder")
+    paths: list[Path] = []
+    for i, (_, data) in enumerate(CASES):
+        paths.append(folder / f"case{i}.html")
+        paths[-1].write_bytes(data)
+    documents = fuzz.documents(FUZZ_SEED, FUZZ_COUNT)
+    for i, data in enumerate(documents):
+        paths.append(folder / f"fuzz{i}.html")
+        paths[-1].write_bytes(data)
+    try:
+        texts = runner.run(paths)
+    except runner.JsoupUnavailable as exc:
+        pytest.fail(f"cannot run the jsoup reference: {exc}")
+    yield texts[: len(CASES)], texts[len(CASES) :]
+
+
+@pytest.mark.jsoup
+@pytest.mark.parametrize("index", range(len(CASES)), ids=[name for name, _ in CASES])
+def test_body_text_matches_jsoup(reference: tuple[list[str], list[str]], index: int) -> None:
+    data = CASES[index][1]
+    assert body_text(decode_html(data)) == reference[0][index]
+
+
+@pytest.mark.jsoup
+def test_fuzz_documents_match_jsoup(reference: tuple[list[str], list[str]]) -> None:
+    documents = fuzz.documents(FUZZ_SEED, FUZZ_COUNT)
+    differing = [
+        i for i, data in enumerate(documents) if body_text(decode_html(data)) != reference[1][i]
+    ]
+    assert differing == []
