@@ -837,6 +837,12 @@ def _doctype(t: Tokeniser, r: CharacterReader) -> None:
         t.doctype_pending.force_quirks = True
         t.emit_doctype_pending()
         t.state = Data
+    elif c > "\uffff":
+        # Java drops one UTF-16 unit, the high surrogate; BeforeDoctypeName then starts the
+        # name with the low surrogate (its "anything else" branch)
+        t.create_doctype_pending()
+        t.doctype_pending.name = chr(0xDC00 + ((ord(c) - 0x10000) & 0x3FF))
+        t.state = DoctypeName
     else:  # the character is dropped
         t.state = BeforeDoctypeName
 
