@@ -176,6 +176,9 @@ CASES: list[tuple[str, list[Item]]] = [
     ("<!DOCTYPE html bogus>", [("D", "html", None, "", "", True)]),  # -> BogusDoctype
     ('<!DOCTYPE html SYSTEM "s" x>', [("D", "html", "SYSTEM", "", "s", False)]),  # no quirks
     ("<!DOCTYPE html", [("D", "html", None, "", "", True)]),  # DoctypeName EOF
+    # Doctype drops one UTF-16 unit: the high surrogate of U+1F600; BeforeDoctypeName's
+    # "anything else" starts the name with the low surrogate U+DE00, DoctypeName adds "html".
+    ("<!DOCTYPE\U0001f600html>", [("D", "\ude00html", None, "", "", False)]),
     # NUL: Data keeps NUL; tag name and attribute name/value replace it.
     ("a\x00b", [C("a\x00b")]),
     ("<a\x00b>", [S("a\ufffdb")]),

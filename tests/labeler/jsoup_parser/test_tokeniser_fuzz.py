@@ -1,0 +1,81 @@
+"""Seeded hostile documents for the tokeniser port.
+
+* The speed paths (one-regex tags, character references, runs below the window split) give
+  the same token streams as jsoup's state-by-state code, which the port also contains: the
+  test runs both (the speed paths switched off with monkeypatch) on the same documents.
+* ``jsoup``: on documents built from the tokeniser's odd inputs (stray ``<``, quotes, NUL,
+  U+FFFF, entities, script escapes, RCDATA end tags, CDATA, doctypes, astral characters, long
+  runs across the 32K read window), ``body_text`` equals the real jar's ``body().text()``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from jsoup_ref import runner
+from test_tokeniser import stream
+
+import labeler.extract.jsoup_parser.tokeniser as tokeniser_module
+import labeler.extract.jsoup_parser.tokeniser_states as states_module
+from labeler.extract.jsoup_parser import body_text
+
+PIECES = [
+    *"<>/=\"'`?!-&; \n\t\r\f\x00\uffffabx",
+    *["</", "<!", "<!--", "-->", "--", "&amp", "&amp;", "&lt", "&#", "&#x", "&#65", "&#x1F600;"],
+    *["&#128;", "&notin;", "&notit;", "&copy2", "&ampx", "&nbsp", "\u00e9", "\u00df", "\u0130"],
+    *["\U0001f600", "script", "SCRIPT", "title", "Title", "style", "textarea", "plaintext"],
+    *["xmp", "iframe", "noscript", "template", "svg", "p", "div", "table", "td", "select"],
+    *["<![CDATA[", "]]>", "<!DOCTYPE", "<!doctype html>", "PUBLIC", "SYSTEM", "<?", "<p>"],
+    *["<script>", "</script>", "<title>", "</title>", "<style>", "</style>", "<textarea>"],
+    *["</textarea>", "<!--<script>", "</p>", "<b>", "</b>", "<a href=", "word", " text "],
+]
+
+
+def _document(rng: random.Random) -> str:
+    parts = [rng.choice(PIECES) for _ in range(rng.randint(1, 60))]
+    if rng.random() < 0.05:  # long runs: the reader's window slides
+        parts.insert(rng.randrange(len(parts) + 1), "y" * rng.randint(8000, 40000))
+    return "".join(parts)
+
+
+def _documents(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    return [_document(rng) for _ in range(count)]
+
+
+def test_speed_paths_match_state_by_state(monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = _documents(20261201, 1500)
+    fast = [stream(d) for d in docs]
+    never = re.compile("(?!)")
+    monkeypatch.setattr(states_module, "_FAST_START", never)
+    monkeypatch.setattr(states_module, "_FAST_END", never)
+    monkeypatch.setattr(states_module, "_run_below_split", lambda r, p: "")
+    monkeypatch.setattr(
+        tokeniser_module.Tokeniser, "_fast_reference", lambda self, a: (False, None)
+    )
+    slow = [stream(d) for d in docs]
+    differ = [d for d, f, s in zip(docs, fast, slow, strict=True) if f != s]
+    assert differ == []
+
+
+@pytest.mark.jsoup
+def test_hostile_documents_match_jsoup(tmp_path: Path) -> None:
+    docs = _documents(7, 400)
+    paths = []
+    for i, doc in enumerate(docs):
+        path = tmp_path / f"{i}.html"
+        path.write_bytes(doc.encode("utf-8"))
+        paths.append(path)
+    try:
+        reference = runner.run(paths)
+    except runner.JsoupUnavailable as exc:
+        pytest.fail(f"cannot run the jsoup reference: {exc}")
+    differ = [
+        (doc, want, got)
+        for doc, want in zip(docs, reference, strict=True)
+        if (got := body_text(doc)) != want
+    ]
+    assert differ == []
