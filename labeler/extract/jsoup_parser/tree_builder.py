@@ -67,6 +67,8 @@ TAG_SEARCH_SPECIAL = _words(
     " noscript object ol p param plaintext pre script section select style summary table"
     " tbody td textarea tfoot th thead title tr ul wbr xmp"
 )
+_LIST_ITEM_STOPPERS = TAGS_SEARCH_IN_SCOPE | TAG_SEARCH_LIST
+_BUTTON_STOPPERS = TAGS_SEARCH_IN_SCOPE | TAG_SEARCH_BUTTON
 IN_TABLE_FOSTER = frozenset(("table", "tbody", "tfoot", "thead", "tr"))
 _DATA_TAGS = frozenset(("script", "style"))  # isContentForTagData
 
@@ -330,11 +332,11 @@ class HtmlTreeBuilder:
         return self.get_from_stack(name) is not None
 
     def get_from_stack(self, name: str) -> Element | None:
+        """The topmost element named ``name`` among the top MAX_QUEUE_DEPTH + 1."""
         stack = self.stack
-        bottom = len(stack) - 1
-        upper = bottom - MAX_QUEUE_DEPTH if bottom >= MAX_QUEUE_DEPTH else 0
-        for pos in range(bottom, upper - 1, -1):
-            el = stack[pos]
+        if len(stack) > MAX_QUEUE_DEPTH + 1:
+            stack = stack[-(MAX_QUEUE_DEPTH + 1) :]
+        for el in reversed(stack):
             if el.normal_name == name:
                 return el
         return None
@@ -438,28 +440,29 @@ class HtmlTreeBuilder:
 
     # --- scopes ------------------------------------------------------------------------
 
-    def _in_specific_scope(
-        self, target: str, base: frozenset[str], extra: frozenset[str] | None
-    ) -> bool:
+    def _in_specific_scope(self, target: str, stoppers: frozenset[str]) -> bool:
+        """inSpecificScope: ``target`` found before a base or extra type (``stoppers``).
+
+        Looks at the top MAX_SCOPE_SEARCH_DEPTH + 1 elements at most; a target that is also
+        a stopper counts as found (jsoup tests the target first).
+        """
         stack = self.stack
-        bottom = len(stack) - 1
-        top = bottom - MAX_SCOPE_SEARCH_DEPTH if bottom > MAX_SCOPE_SEARCH_DEPTH else 0
-        for pos in range(bottom, top - 1, -1):
-            name = stack[pos].normal_name
+        if len(stack) > MAX_SCOPE_SEARCH_DEPTH + 1:
+            stack = stack[-(MAX_SCOPE_SEARCH_DEPTH + 1) :]
+        for el in reversed(stack):
+            name = el.normal_name
             if name == target:
                 return True
-            if name in base:
-                return False
-            if extra is not None and name in extra:
+            if name in stoppers:
                 return False
         return False
 
     def in_scope_any(self, targets: frozenset[str]) -> bool:
         stack = self.stack
-        bottom = len(stack) - 1
-        top = bottom - MAX_SCOPE_SEARCH_DEPTH if bottom > MAX_SCOPE_SEARCH_DEPTH else 0
-        for pos in range(bottom, top - 1, -1):
-            name = stack[pos].normal_name
+        if len(stack) > MAX_SCOPE_SEARCH_DEPTH + 1:
+            stack = stack[-(MAX_SCOPE_SEARCH_DEPTH + 1) :]
+        for el in reversed(stack):
+            name = el.normal_name
             if name in targets:
                 return True
             if name in TAGS_SEARCH_IN_SCOPE:
@@ -467,16 +470,17 @@ class HtmlTreeBuilder:
         return False
 
     def in_scope(self, name: str, extras: frozenset[str] | None = None) -> bool:
-        return self._in_specific_scope(name, TAGS_SEARCH_IN_SCOPE, extras)
+        stoppers = TAGS_SEARCH_IN_SCOPE if extras is None else TAGS_SEARCH_IN_SCOPE | extras
+        return self._in_specific_scope(name, stoppers)
 
     def in_list_item_scope(self, name: str) -> bool:
-        return self._in_specific_scope(name, TAGS_SEARCH_IN_SCOPE, TAG_SEARCH_LIST)
+        return self._in_specific_scope(name, _LIST_ITEM_STOPPERS)
 
     def in_button_scope(self, name: str) -> bool:
-        return self._in_specific_scope(name, TAGS_SEARCH_IN_SCOPE, TAG_SEARCH_BUTTON)
+        return self._in_specific_scope(name, _BUTTON_STOPPERS)
 
     def in_table_scope(self, name: str) -> bool:
-        return self._in_specific_scope(name, TAG_SEARCH_TABLE_SCOPE, None)
+        return self._in_specific_scope(name, TAG_SEARCH_TABLE_SCOPE)
 
     def in_select_scope(self, name: str) -> bool:
         stack = self.stack
