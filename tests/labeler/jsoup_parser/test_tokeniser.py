@@ -112,6 +112,9 @@ CASES: list[tuple[str, list[Item]]] = [
     # Attribute value references (consumeCharacterReference(quote, inAttribute=true)):
     # "copy" is a base name but '=' follows -> not decoded; "&lt;" -> '<'; "&amp" + '"' -> '&'.
     ('<a href="?a=1&copy=2&lt;&amp">', [S("a", [("href", "?a=1&copy=2<&")])]),
+    # In an attribute a base name followed by '-', '_', a digit or a letter is not decoded;
+    # followed by ' ' it is.
+    ('<a b="&lt-x&lt_y&lt1&ltz&lt w">', [S("a", [("b", "&lt-x&lt_y&lt1&ltz< w")])]),
     # Unquoted value: '&' then '>' (the additional allowed char) -> literal '&'.
     ("<a b=x&>", [S("a", [("b", "x&")])]),
     # Empty quoted value -> "" (setEmptyAttributeValue); no value -> None.

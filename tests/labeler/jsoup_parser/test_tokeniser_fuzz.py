@@ -5,13 +5,18 @@
   test runs both (the speed paths switched off with monkeypatch) on the same documents.
 * ``jsoup``: on documents built from the tokeniser's odd inputs (stray ``<``, quotes, NUL,
   U+FFFF, entities, script escapes, RCDATA end tags, CDATA, doctypes, astral characters, long
-  runs across the 32K read window), ``body_text`` equals the real jar's ``body().text()``.
+  runs across the 32K read window), ``body_text`` equals the real jar's ``body().text()``,
+  and every element's attributes, every comment, doctype and data node equal the jar's
+  (``JsoupDom.java`` dumps them; attributes never reach the body text).
 """
 
 from __future__ import annotations
 
+import base64
 import random
 import re
+import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +25,8 @@ from test_tokeniser import stream
 
 import labeler.extract.jsoup_parser.tokeniser as tokeniser_module
 import labeler.extract.jsoup_parser.tokeniser_states as states_module
-from labeler.extract.jsoup_parser import body_text
+from labeler.extract.jsoup_parser import body_text, parse
+from labeler.extract.jsoup_parser.nodes import Comment, DataNode, DocumentType, Element, Node
 
 PIECES = [
     *"<>/=\"'`?!-&; \n\t\r\f\x00\uffffabx",
@@ -31,6 +37,15 @@ PIECES = [
     *["<![CDATA[", "]]>", "<!DOCTYPE", "<!doctype html>", "PUBLIC", "SYSTEM", "<?", "<p>"],
     *["<script>", "</script>", "<title>", "</title>", "<style>", "</style>", "<textarea>"],
     *["</textarea>", "<!--<script>", "</p>", "<b>", "</b>", "<a href=", "word", " text "],
+]
+
+
+ATTRIBUTE_PIECES = [
+    *["<a", "<p", "</a", " ", "\t", "\n", "b", "c", "=", '"', "'", "`", "x", "&amp;", "&amp"],
+    *["&copy=", "&lt-", "&#65", "&", "/", ">", "<", "\x00", "\x01", "\uffff", "\u00e9", "y z"],
+    *['="v w"', "='q'", "=u", "/>", "&notin;", "&hellip", "\U0001f600", "B", "ID", "<!--"],
+    *["<!DOCTYPE", "<!DOCTYPE\U0001f600html>", " PUBLIC ", " SYSTEM ", "-->", "--!>", "<?"],
+    *["<script>", "</script>", "<title>", "</title>"],
 ]
 
 
@@ -77,5 +92,63 @@ def test_hostile_documents_match_jsoup(tmp_path: Path) -> None:
         (doc, want, got)
         for doc, want in zip(docs, reference, strict=True)
         if (got := body_text(doc)) != want
+    ]
+    assert differ == []
+
+
+def _walk(root: Node) -> Iterator[Node]:
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, Element):
+            stack.extend(reversed(node.children))
+
+
+def _dom_dump(html: str) -> str:
+    """What JsoupDom.java prints for ``html`` (before base64)."""
+    doc = parse(html)
+    parts = []
+    for node in _walk(doc):
+        if isinstance(node, Element):
+            line = "#root" if node is doc else node.tag.name
+            for key, value in node.attributes or []:
+                line += f"\x01{key}\x02{value}"
+            parts.append(line + "\x03")
+    for node in _walk(doc):
+        if isinstance(node, Comment):
+            parts.append(f"C:{node.data}\x03")
+        elif isinstance(node, DocumentType):
+            parts.append(f"D:{node.name}|{node.public_id}|{node.system_id}\x03")
+        elif isinstance(node, DataNode):
+            parts.append(f"DN:{node.data}\x03")
+    return "".join(parts).encode("utf-8", "replace").decode("utf-8")  # Java writes '?'
+
+
+@pytest.mark.jsoup
+def test_attributes_comments_doctypes_match_jsoup(tmp_path: Path) -> None:
+    try:
+        java, jar = runner.check()
+    except runner.JsoupUnavailable as exc:
+        pytest.fail(f"cannot run the jsoup reference: {exc}")
+    rng = random.Random(21)
+    docs = _documents(8, 150) + [
+        "".join(rng.choice(ATTRIBUTE_PIECES) for _ in range(rng.randint(1, 50))) for _ in range(400)
+    ]
+    paths = []
+    for i, doc in enumerate(docs):
+        path = tmp_path / f"{i}.html"
+        path.write_bytes(doc.encode("utf-8", "surrogatepass"))
+        paths.append(str(path))
+    harness = Path(__file__).with_name("JsoupDom.java")
+    done = subprocess.run(
+        [java, "-cp", str(jar), str(harness), *paths], capture_output=True, text=True, check=True
+    )
+    lines = done.stdout.split()
+    assert len(lines) == len(docs)
+    differ = [
+        (doc, want, got)
+        for doc, line in zip(docs, lines, strict=True)
+        if (got := _dom_dump(doc)) != (want := base64.b64decode(line).decode("utf-8"))
     ]
     assert differ == []
