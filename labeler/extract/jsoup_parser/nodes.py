@@ -52,11 +52,13 @@ class Node:
 
 
 def _index_of(children: list[Node], node: Node) -> int:
-    """Position of ``node`` (by identity) in ``children``; the last one is checked first."""
-    if children and children[-1] is node:
-        return len(children) - 1
-    for i, child in enumerate(children):
-        if child is node:
+    """Position of ``node`` (by identity) in ``children``, searched from the end.
+
+    The nodes the builder moves or inserts before are near the end of their parent (as
+    in jsoup, whose ArrayList shifts and re-indexes only the later siblings).
+    """
+    for i in range(len(children) - 1, -1, -1):
+        if children[i] is node:
             return i
     raise ValueError("node is not a child")
 
@@ -81,7 +83,24 @@ class Element(Node):
         self.children.append(child)
 
     def append_children(self, children: list[Node]) -> None:
-        """Element.appendChildren: move every node of ``children`` (a copy is taken)."""
+        """Element.appendChildren: move every node of ``children`` (a copy is taken).
+
+        When ``children`` is exactly another element's child list, the nodes move in one go
+        (jsoup's addChildren fast path); the result is the same as moving them one by one.
+        """
+        if not children:
+            return
+        first_parent = children[0].parent
+        if (
+            first_parent is not None
+            and first_parent is not self
+            and first_parent.children is children
+        ):
+            first_parent.children = []
+            for child in children:
+                child.parent = self
+            self.children.extend(children)
+            return
         for child in list(children):
             self.append_child(child)
 

@@ -149,9 +149,9 @@ class Tag(Token):
         self.normal_name: str | None = None
         self.self_closing = False
         self.attributes: Attributes | None = None
-        self._attr_name = ""
+        self._attr_name: list[str] = []
         self._has_attr_name = False
-        self._attr_value = ""
+        self._attr_value: list[str] = []
         self._has_attr_value = False
         self._has_empty_attr_value = False
 
@@ -160,9 +160,9 @@ class Tag(Token):
         self.normal_name = None
         self.self_closing = False
         self.attributes = None
-        self._attr_name = ""
+        self._attr_name.clear()
         self._has_attr_name = False
-        self._attr_value = ""
+        self._attr_value.clear()
         self._has_attr_value = False
         self._has_empty_attr_value = False
         return self
@@ -172,19 +172,19 @@ class Tag(Token):
         if self.attributes is None:
             self.attributes = Attributes()
         if self._has_attr_name and len(self.attributes.keys) < MAX_ATTRIBUTES:
-            name = self._attr_name.strip(_TRIM)
+            name = "".join(self._attr_name).strip(_TRIM)
             if name:
                 value: str | None
                 if self._has_attr_value:
-                    value = self._attr_value
+                    value = "".join(self._attr_value)
                 elif self._has_empty_attr_value:
                     value = ""
                 else:
                     value = None
                 self.attributes.add(name, value)
-        self._attr_name = ""
+        self._attr_name.clear()
         self._has_attr_name = False
-        self._attr_value = ""
+        self._attr_value.clear()
         self._has_attr_value = False
         self._has_empty_attr_value = False
 
@@ -225,16 +225,16 @@ class Tag(Token):
     def append_attribute_name(self, append: str) -> None:
         """Append to the pending attribute name, NUL replaced by U+FFFD."""
         self._has_attr_name = True
-        self._attr_name += append.replace("\x00", REPLACEMENT_CHAR)
+        self._attr_name.append(append.replace("\x00", REPLACEMENT_CHAR))
 
     def append_attribute_name_char(self, append: str) -> None:
         """Java ``appendAttributeName(char)``: no NUL replacement."""
         self._has_attr_name = True
-        self._attr_name += append
+        self._attr_name.append(append)
 
     def append_attribute_value(self, append: str) -> None:
         self._has_attr_value = True
-        self._attr_value += append
+        self._attr_value.append(append)
 
     def set_empty_attribute_value(self) -> None:
         self._has_empty_attr_value = True
@@ -273,23 +273,32 @@ class EndTag(Tag):
 
 
 class Comment(Token):
-    __slots__ = ("bogus", "data")
+    """A comment; ``data`` is the text (built from parts, joined on read)."""
+
+    __slots__ = ("_parts", "bogus")
 
     def __init__(self) -> None:
         super().__init__(COMMENT)
-        self.data = ""
+        self._parts: list[str] = []
         self.bogus = False
 
     def reset(self) -> Comment:
-        self.data = ""
+        self._parts.clear()
         self.bogus = False
         return self
+
+    @property
+    def data(self) -> str:
+        parts = self._parts
+        if len(parts) > 1:
+            parts[:] = ["".join(parts)]
+        return parts[0] if parts else ""
 
     def get_data(self) -> str:
         return self.data
 
     def append(self, append: str) -> Comment:
-        self.data += append
+        self._parts.append(append)
         return self
 
     def __str__(self) -> str:

@@ -51,10 +51,31 @@ _ATTR = f"{_ANAME}(?:{_W}*+={_W}*+(?:{_VALUE}))?+"
 _FAST_START = re.compile(
     f"([A-Za-z][^\\t\\n\\r\\f /><\\x00\\uffff]*+)((?:{_W}++{_ATTR})*+){_W}*+(/?)>"
 )
-_FAST_ATTR = re.compile(
-    f"({_ANAME})(?:{_W}*+={_W}*+(?:\"([^\"&\x00]*+)\"|'([^'&\x00]*+)'"
+_FAST_ATTR = re.compile(  # (name, "=value" part or "", double-quoted, single-quoted, unquoted)
+    f"({_ANAME})({_W}*+={_W}*+(?:\"([^\"&\x00]*+)\"|'([^'&\x00]*+)'"
     f"|([^\x00\t\n\f\r \"&'<=>`\uffff]++)))?+"
 )
+# Runs of characters that a per-character state would handle one by one with the same
+# branch; only taken below the reader's window split (``_run_below_split``), so skipping them
+# in one go cannot change when the window slides. Speed only.
+_WS_RUN = re.compile("[\t\n\r\f ]*")
+_DOCTYPE_NAME_RUN = re.compile("[^\t\n\r\f >\x00\uffff]*")
+_DOCTYPE_ID_RUN = {
+    '"': re.compile('[^">\x00\uffff]*'),
+    "'": re.compile("[^'>\x00\uffff]*"),
+}
+_BOGUS_DOCTYPE_RUN = re.compile("[^>\uffff]*")
+
+
+def _run_below_split(r: CharacterReader, pattern: re.Pattern[str]) -> str:
+    pos = r.pos
+    m = pattern.match(r.s, pos, min(r.split, r.end))
+    if m is None:
+        return ""
+    r.pos = m.end()
+    return m.group()
+
+
 _FAST_END = re.compile(f"([A-Za-z][^\\t\\n\\r\\f /><\\x00\\uffff]*+){_W}*+>")
 
 
@@ -166,11 +187,10 @@ def _fast_start_tag(t: Tokeniser, r: CharacterReader, m: re.Match[str]) -> None:
     if attrs_text:
         attrs = tag.attributes = Attributes()
         keys, vals = attrs.keys, attrs.vals
-        for a in _FAST_ATTR.finditer(attrs_text):
+        for name, eq, dq, sq, uq in _FAST_ATTR.findall(attrs_text):
             if len(keys) < MAX_ATTRIBUTES:
-                name, dq, sq, uq = a.groups()
                 keys.append(name)
-                vals.append(dq if dq is not None else sq if sq is not None else uq)
+                vals.append((dq or sq or uq) if eq else None)
     if m.group(3):
         tag.self_closing = True
     r.pos = m.end()
@@ -498,6 +518,7 @@ def _script_data_double_escape_end(t: Tokeniser, r: CharacterReader) -> None:
 def _before_attribute_name(t: Tokeniser, r: CharacterReader) -> None:
     c = r.consume()
     if c in WS:
+        _run_below_split(r, _WS_RUN)  # the following spaces take the same branch
         return
     if c == "/":
         t.state = SelfClosingStartTag
@@ -543,6 +564,7 @@ def _attribute_name(t: Tokeniser, r: CharacterReader) -> None:
 def _after_attribute_name(t: Tokeniser, r: CharacterReader) -> None:
     c = r.consume()
     if c in WS:
+        _run_below_split(r, _WS_RUN)
         return
     if c == "/":
         t.state = SelfClosingStartTag
@@ -815,6 +837,12 @@ def _doctype(t: Tokeniser, r: CharacterReader) -> None:
         t.doctype_pending.force_quirks = True
         t.emit_doctype_pending()
         t.state = Data
+    elif c > "\uffff":
+        # Java drops one UTF-16 unit, the high surrogate; BeforeDoctypeName then starts the
+        # name with the low surrogate (its "anything else" branch)
+        t.create_doctype_pending()
+        t.doctype_pending.name = chr(0xDC00 + ((ord(c) - 0x10000) & 0x3FF))
+        t.state = DoctypeName
     else:  # the character is dropped
         t.state = BeforeDoctypeName
 
@@ -861,7 +889,7 @@ def _doctype_name(t: Tokeniser, r: CharacterReader) -> None:
         t.emit_doctype_pending()
         t.state = Data
     else:
-        d.name += c
+        d.name += c + _run_below_split(r, _DOCTYPE_NAME_RUN)
 
 
 def _after_doctype_name(t: Tokeniser, r: CharacterReader) -> None:
@@ -973,6 +1001,7 @@ def _doctype_identifier(t: Tokeniser, r: CharacterReader, quote: str, public: bo
     else:
         if c == NUL:
             c = REPL
+        c += _run_below_split(r, _DOCTYPE_ID_RUN[quote])
         if public:
             d.public_identifier += c
         else:
@@ -1042,6 +1071,8 @@ def _bogus_doctype(t: Tokeniser, r: CharacterReader) -> None:
     if c == ">" or c == EOF_CHAR:
         t.emit_doctype_pending()
         t.state = Data
+    else:  # ignored, as are the following ordinary characters
+        _run_below_split(r, _BOGUS_DOCTYPE_RUN)
 
 
 # --- shared bodies ----------------------------------------------------------------------------

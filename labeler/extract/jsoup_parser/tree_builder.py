@@ -27,7 +27,7 @@ from labeler.extract.jsoup_parser.nodes import (
 )
 from labeler.extract.jsoup_parser.reader import CharacterReader
 from labeler.extract.jsoup_parser.tags import Tag
-from labeler.extract.jsoup_parser.token import EndTag, StartTag
+from labeler.extract.jsoup_parser.token import CData, EndTag, StartTag
 from labeler.extract.jsoup_parser.tokeniser import Tokeniser
 from labeler.extract.jsoup_parser.tokeniser_states import TokeniserState
 
@@ -100,6 +100,7 @@ class HtmlTreeBuilder:
     """Builds a :class:`Document` from the tokeniser's tokens (one parse per instance)."""
 
     __slots__ = (
+        "_empty_end",
         "_end",
         "_start",
         "current_token",
@@ -128,6 +129,7 @@ class HtmlTreeBuilder:
         self.current_token: Token | None = None
         self._start = StartTag()
         self._end = EndTag()
+        self._empty_end = EndTag()  # reused for the end tag after a self-closing tag
         self.state: State = st.Initial
         self.original_state: State = st.Initial
         self.head_element: Element | None = None
@@ -223,7 +225,7 @@ class HtmlTreeBuilder:
             self.stack.append(el)
             tokeniser = self.tokeniser
             tokeniser.transition(TokeniserState.Data)  # handles <script />
-            tokeniser.emit(EndTag().set_name(el.tag.name))
+            tokeniser.emit(self._empty_end.reset().set_name(el.tag.name))
             return el
         if attrs is not None:
             attrs.normalize()
@@ -286,7 +288,7 @@ class HtmlTreeBuilder:
         el = stack[-1] if stack else self.doc
         data = token.data
         node: Node
-        if token.is_cdata():
+        if isinstance(token, CData):
             node = CDataNode(data)
         elif el.normal_name in _DATA_TAGS:
             node = DataNode(data)

@@ -112,6 +112,9 @@ CASES: list[tuple[str, list[Item]]] = [
     # Attribute value references (consumeCharacterReference(quote, inAttribute=true)):
     # "copy" is a base name but '=' follows -> not decoded; "&lt;" -> '<'; "&amp" + '"' -> '&'.
     ('<a href="?a=1&copy=2&lt;&amp">', [S("a", [("href", "?a=1&copy=2<&")])]),
+    # In an attribute a base name followed by '-', '_', a digit or a letter is not decoded;
+    # followed by ' ' it is.
+    ('<a b="&lt-x&lt_y&lt1&ltz&lt w">', [S("a", [("b", "&lt-x&lt_y&lt1&ltz< w")])]),
     # Unquoted value: '&' then '>' (the additional allowed char) -> literal '&'.
     ("<a b=x&>", [S("a", [("b", "x&")])]),
     # Empty quoted value -> "" (setEmptyAttributeValue); no value -> None.
@@ -176,6 +179,9 @@ CASES: list[tuple[str, list[Item]]] = [
     ("<!DOCTYPE html bogus>", [("D", "html", None, "", "", True)]),  # -> BogusDoctype
     ('<!DOCTYPE html SYSTEM "s" x>', [("D", "html", "SYSTEM", "", "s", False)]),  # no quirks
     ("<!DOCTYPE html", [("D", "html", None, "", "", True)]),  # DoctypeName EOF
+    # Doctype drops one UTF-16 unit: the high surrogate of U+1F600; BeforeDoctypeName's
+    # "anything else" starts the name with the low surrogate U+DE00, DoctypeName adds "html".
+    ("<!DOCTYPE\U0001f600html>", [("D", "\ude00html", None, "", "", False)]),
     # NUL: Data keeps NUL; tag name and attribute name/value replace it.
     ("a\x00b", [C("a\x00b")]),
     ("<a\x00b>", [S("a\ufffdb")]),

@@ -127,14 +127,26 @@ def test_body_text_of_script_title_and_pre() -> None:
     assert body_text("<title> t </title><script>s</script><pre>\n a  b</pre>c") == "a  b c"
 
 
-def test_deep_nesting_needs_no_recursion() -> None:
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        ("<div><span><b><i>x" * 20_000, ("x " * 20_000).strip()),
+        ("<table><tr><td>x" * 5_000, ("x " * 5_000).strip()),
+        ("<template>x" * 5_000, ""),  # template content is under head's template chain
+        ("<dl><dd>x" * 5_000, ("x " * 5_000).strip()),
+        ("<ul><li>x" * 5_000, ("x " * 5_000).strip()),
+        ("<a><p>x" * 5_000, ("x " * 5_000).strip()),
+    ],
+    ids=["div-span-b-i", "table-cells", "template", "dl-dd", "ul-li", "a-p"],
+)
+def test_deep_nesting_needs_no_recursion(html: str, expected: str) -> None:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(len(_frames()) + 60)  # a few nested process() calls at most
     try:
-        text = body_text("<div><span><b><i>x" * 20_000)
+        text = body_text(html)
     finally:
         sys.setrecursionlimit(limit)
-    assert text == ("x " * 20_000).strip()
+    assert text == expected
 
 
 def _frames() -> list[object]:
