@@ -217,7 +217,7 @@ class HtmlTreeBuilder:
             tokeniser.emit(self._empty_end.reset().set_name(el.tag.name))
             return el
         if attrs is not None:
-            attrs.normalize()
+            _normalize(attrs)
         name = start_tag.name()
         tag = self.seen_tags.get(name)
         if tag is None:
@@ -246,7 +246,7 @@ class HtmlTreeBuilder:
         tag = self.tag_for(start_tag.name())
         attrs = start_tag.attributes
         if attrs is not None:
-            attrs.normalize()
+            _normalize(attrs)
         el = Element(tag, attrs)
         self.insert_node(el)
         if start_tag.self_closing and not tag.known:
@@ -259,7 +259,7 @@ class HtmlTreeBuilder:
         tag = self.tag_for(start_tag.name())
         attrs = start_tag.attributes
         if attrs is not None:
-            attrs.normalize()
+            _normalize(attrs)
         el = Element(tag, attrs)
         if not check_template_stack or not self.on_stack_named("template"):
             self.form_element = el
@@ -637,6 +637,17 @@ class HtmlTreeBuilder:
     def current_template_mode(self) -> State | None:
         modes = self.tmpl_insert_mode
         return modes[-1] if modes else None
+
+
+def _normalize(attrs: Attributes) -> None:
+    """ParseSettings.normalizeAttributes: lower-case the keys (skipped if already lower).
+
+    Lower-casing the joined keys changes nothing exactly when no key changes: the only
+    context-dependent mapping (final sigma) applies to a capital sigma, which always changes.
+    """
+    joined = "".join(attrs.keys)
+    if joined != joined.lower():
+        attrs.normalize()
 
 
 def _on_queue(queue: list[Element] | list[Element | None], el: Element | None) -> bool:
