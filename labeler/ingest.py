@@ -61,6 +61,7 @@ from labeler.extract import (
     profile_for_path,
 )
 from labeler.extract.blocks import block_starts, reports_blocks
+from labeler.extract.jsoup import DEFAULT_ENGINE, jsoup_text_and_blocks
 from labeler.store import StaleElement, Store, document_fingerprint, upsert_document
 from labeler.store.browse import page_text as stored_text
 from labeler.store.documents import SourceConflict, same_source
@@ -258,12 +259,20 @@ def _ingest_one(
                 _fill_blocks(store, cand, data, sha, profile, tally)
             tally.unchanged.append(cand.doc_id)
             return
+    one_walk = profile == DEFAULT_PROFILE and engine in (None, DEFAULT_ENGINE)
+    blocks: list[int] | None
     try:
-        text = page_text(data, profile, engine=engine)
+        if one_walk:  # text and block starts from one parse
+            text, blocks = jsoup_text_and_blocks(data)
+        else:
+            text = page_text(data, profile, engine=engine)
     except Exception as exc:  # the extractor must never take the whole ingest down
         tally.fail(cand.path, f"cannot extract text ({profile}): {type(exc).__name__}: {exc}")
         return
-    blocks = _blocks(cand, data, profile, text, tally)
+    if not one_walk:
+        blocks = _blocks(cand, data, profile, text, tally)
+    elif blocks is not None and not _storable_blocks(cand, blocks, text, tally):
+        blocks = None
     del data
     try:
         with store.write() as session:
@@ -301,11 +310,21 @@ def _blocks(
         return None
     try:
         blocks = block_starts(data, profile, text=text)
-        encode_blocks(blocks, len(text))  # offsets the store would refuse: none, not a failure
     except Exception as exc:  # a block walk bug must not cost the page its text
         tally.notes.append(f"{cand.path}: no block boundaries stored ({type(exc).__name__}: {exc})")
         return None
-    return blocks
+    return blocks if _storable_blocks(cand, blocks, text, tally) else None
+
+
+def _storable_blocks(cand: _Candidate, blocks: list[int], text: str, tally: _Tally) -> bool:
+    """Whether the store takes these offsets for ``text``; if not (a walk bug), a note says
+    so and the page is stored without them."""
+    try:
+        encode_blocks(blocks, len(text))
+    except Exception as exc:
+        tally.notes.append(f"{cand.path}: no block boundaries stored ({type(exc).__name__}: {exc})")
+        return False
+    return True
 
 
 def _fill_blocks(

@@ -9,8 +9,8 @@ Profiles:
 ``jsoup-1.15.3`` (default)
     Byte for byte what jsoup 1.15.3 returns for ``Jsoup.parse(file, null).body().text()``:
     charset detection (BOM, ``<meta>``, UTF-8), HTML tree building and jsoup's text walk.
-    Engines (:mod:`labeler.extract.jsoup`): ``jsoup`` (a pure-Python port of jsoup's
-    parser, exact by construction), ``lexbor`` (default; a fast WHATWG parser behind a
+    Engines (:mod:`labeler.extract.jsoup`): ``jsoup`` (default; a pure-Python port of
+    jsoup's parser, exact by construction), ``lexbor`` (a fast WHATWG parser behind a
     pre-pass, with a few listed gaps) and ``html5lib`` (the cross-check engine).
 ``text``
     The file decoded as UTF-8 (malformed bytes become U+FFFD), as it is.
@@ -77,7 +77,7 @@ PROFILES: dict[str, Profile] = {
         "jsoup-1.15.3",
         "jsoup 1.15.3 Jsoup.parse(file, null).body().text()",
         _jsoup,
-        ("lexbor", "html5lib", "jsoup"),
+        ("jsoup", "lexbor", "html5lib"),
     ),
     "text": Profile("text", "the file decoded as UTF-8, as it is", _plain_text),
 }

@@ -1,33 +1,63 @@
-"""A bound on how deeply a page nests block elements, checked before the parser runs.
+"""How deeply a page nests elements, estimated before a WHATWG parser runs.
 
 Both WHATWG parsers spend time linear in the depth of the open-element stack on every
 start tag of a block element (``div``, ``dl``, ``ul``, ``section``...): the tree builder
 first looks for an open ``p`` "in button scope", searching the whole stack (jsoup stops
 after 100 elements, ``HtmlTreeBuilder.MaxScopeSearchDepth``). Nesting ``d`` such elements
 therefore costs ``O(d²)``: measured with lexbor, 40,000 nested ``<div>`` take 4 s to parse,
-100,000 take 25 s; ``<ul><li>`` pairs cost about five times as much (100,000 ``<dl><dd>`` pairs: over 500 s). The walk itself is linear.
+100,000 take 25 s; ``<ul><li>`` pairs cost about five times as much (100,000 ``<dl><dd>``
+pairs: over 500 s). html5lib is quadratic in the depth of any nesting (100,000 nested
+``<span>`` exceed its 20 s budget).
 
-:func:`check_depth` refuses such a page (an :class:`~labeler.errors.ExtractError` saying
-why) instead of spending minutes on it. The estimate counts start tags of block containers
-minus their end tags, never fewer levels than the parser builds for them (elements closed
-implicitly, like ``p``, ``li``, ``dd``, ``dt``, ``option`` or table parts, are not counted),
-so a page it lets through parses in about a second at most.
+The ``lexbor`` and ``html5lib`` engines therefore hand a page deeper than their bound
+(:data:`MAX_BLOCK_DEPTH` block containers for lexbor, :data:`MAX_HTML5LIB_DEPTH` elements
+for html5lib) to the ``jsoup`` engine, whose parser bounds its stack searches as jsoup
+does and takes any depth in linear time. The estimates count start tags minus end tags,
+never fewer levels than the parser builds (elements closed implicitly, like ``p``, ``li``,
+``dd``, ``dt``, ``option`` or table parts, are counted as open), so a page under the bound
+parses in about a second at most.
 """
 
 from __future__ import annotations
 
 import re
 
-from labeler.errors import ExtractError
-
 MAX_BLOCK_DEPTH = 10_000
-"""Deepest estimated nesting of block containers a page may have (under a second or two with lexbor)."""
+"""Deepest estimated nesting of block containers lexbor parses (under a second or two)."""
+MAX_HTML5LIB_DEPTH = 500
+"""Deepest estimated nesting of elements html5lib parses (800 nested ``<b>`` take it 10 s:
+its list of formatting elements is quadratic too)."""
 
 _CONTAINERS = (
     "address|article|aside|blockquote|center|details|dialog|dir|div|dl|fieldset|figcaption"
     "|figure|footer|header|hgroup|main|menu|nav|ol|section|summary|ul"
 )
 _TAG = re.compile(rf"<(/?)(?:{_CONTAINERS})(?=[\s/>])", re.I)
+_VOID = frozenset(
+    [
+        "area",
+        "base",
+        "basefont",
+        "bgsound",
+        "br",
+        "col",
+        "embed",
+        "frame",
+        "hr",
+        "image",
+        "img",
+        "input",
+        "isindex",
+        "keygen",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    ]
+)
+_ANY_TAG = re.compile(r"<(/?)([A-Za-z][^\t\n\f\r />]*)")
 _COMMENT_OR_RAW = re.compile(
     r"<!--.*?(?:-->|\Z)|<(script|style|textarea|title|xmp|iframe|noembed|noframes)"
     r"(?=[\s/>])[^>]*>.*?(?:</\1\s*>|\Z)|<plaintext.*",
@@ -35,15 +65,14 @@ _COMMENT_OR_RAW = re.compile(
 )
 
 
-def block_depth(text: str) -> int:
+def block_depth(text: str, bound: int = MAX_BLOCK_DEPTH) -> int:
     """The deepest running count of open block containers in ``text`` (start minus end
     tags, outside comments and raw-text elements; never below zero), or 0 without scanning
-    when ``text`` has too few tags to exceed :data:`MAX_BLOCK_DEPTH`."""
-    if text.count("<") <= MAX_BLOCK_DEPTH:
+    when ``text`` has too few tags to exceed ``bound``."""
+    if text.count("<") <= bound:
         return 0  # cannot nest deeper than it has tags (the common case: no scan at all)
-    text = _COMMENT_OR_RAW.sub("", text)
     depth = deepest = 0
-    for m in _TAG.finditer(text):
+    for m in _TAG.finditer(_COMMENT_OR_RAW.sub("", text)):
         if m.group(1):
             depth = max(depth - 1, 0)
         else:
@@ -52,12 +81,18 @@ def block_depth(text: str) -> int:
     return deepest
 
 
-def check_depth(text: str) -> None:
-    """Raise :class:`ExtractError` when ``text`` nests block containers deeper than
-    :data:`MAX_BLOCK_DEPTH` (see the module docstring for why)."""
-    depth = block_depth(text)
-    if depth > MAX_BLOCK_DEPTH:
-        raise ExtractError(
-            f"block elements nested about {depth:,} deep (more than {MAX_BLOCK_DEPTH:,}): "
-            "the HTML tree builder's time grows with the square of that depth; refused"
-        )
+def element_depth(text: str, bound: int = MAX_HTML5LIB_DEPTH) -> int:
+    """Like :func:`block_depth` for every element that is not void (``br``, ``img``...),
+    any name, known or not."""
+    if text.count("<") <= bound:
+        return 0
+    depth = deepest = 0
+    for m in _ANY_TAG.finditer(_COMMENT_OR_RAW.sub("", text)):
+        if m.group(2).lower() in _VOID:
+            continue
+        if m.group(1):
+            depth = max(depth - 1, 0)
+        else:
+            depth += 1
+            deepest = max(deepest, depth)
+    return deepest

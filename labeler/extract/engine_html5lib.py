@@ -129,7 +129,7 @@ def body_text(text: str, sentinels: Sentinels | None, budget: float | None = Non
             raise ExtractError(
                 f"the html5lib engine gave up after {seconds:g} CPU s (its time budget): html5lib "
                 "is quadratic on some misnested or deeply nested markup; the default engine "
-                "(lexbor) extracts this page"
+                "(jsoup) extracts this page"
             ) from None
     body = _body(soup)
     if body is None:

@@ -4,20 +4,19 @@ Every engine starts with :func:`~labeler.extract.charset.decode_html` (BOM, meta
 decoders; the ``jsoup`` engine finds the meta charset in the port's own tree of the prefix,
 the others in lexbor's). Then:
 
-``jsoup``
+``jsoup`` (default)
     :mod:`labeler.extract.jsoup_parser`, a pure-Python port of jsoup 1.15.3's tokeniser and
     tree builder, and its ``Element.text()``: exact by construction, for any input (no
     pre-pass, no depth bound: like jsoup it bounds its stack searches, so 100,000 nested
-    elements parse in linear time). Imported on first use, so the other engines work
-    without it.
+    elements parse in linear time).
 ``lexbor`` and ``html5lib``
     :func:`~labeler.extract.prepass.prepare` (rewrites the few inputs where a WHATWG tree
     differs from jsoup's), then a WHATWG parser (selectolax's lexbor, fast; html5lib, pure
     Python, the cross-check) whose tree is walked with jsoup's text algorithm
     (:mod:`labeler.extract.walk`). Known differences from the jar, with minimal inputs, are
-    listed under "Known gaps" in :mod:`labeler.extract.prepass`. A page nesting block
-    elements deeper than :data:`~labeler.extract.depth.MAX_BLOCK_DEPTH` is refused (these
-    parsers are quadratic in that depth), and html5lib gives up past its CPU-time budget.
+    listed under "Known gaps" in :mod:`labeler.extract.prepass`. These parsers are quadratic
+    in nesting depth, so a page nested deeper than their bound (:mod:`labeler.extract.depth`)
+    is handed to the ``jsoup`` engine; html5lib also gives up past its CPU-time budget.
 
 See ``jsoup-text.md`` in the design notes for the text rules.
 """
@@ -31,12 +30,19 @@ from typing import Any
 from labeler.errors import ExtractError
 from labeler.extract import engine_html5lib, engine_lexbor
 from labeler.extract.charset import decode_html, meta_charset
-from labeler.extract.depth import check_depth
+from labeler.extract.depth import (
+    MAX_BLOCK_DEPTH,
+    MAX_HTML5LIB_DEPTH,
+    block_depth,
+    element_depth,
+)
 from labeler.extract.prepass import prepare
 from labeler.extract.sentinels import Sentinels
 
-ENGINES = ("lexbor", "html5lib", "jsoup")
-DEFAULT_ENGINE = "lexbor"
+_JAVA_TRIM = "".join(chr(c) for c in range(0x21))  # what String.trim() removes
+
+ENGINES = ("jsoup", "lexbor", "html5lib")
+DEFAULT_ENGINE = "jsoup"
 
 _ENGINES: dict[str, Callable[[str, Sentinels | None], str]] = {
     "lexbor": engine_lexbor.body_text,
@@ -45,16 +51,13 @@ _ENGINES: dict[str, Callable[[str, Sentinels | None], str]] = {
 
 
 def _port() -> Any:
-    """The port's package; :class:`~labeler.errors.ExtractError` when it cannot be imported."""
-    try:
-        return importlib.import_module("labeler.extract.jsoup_parser")
-    except Exception as exc:  # a missing or broken port must not break the other engines
-        raise ExtractError(f"engine 'jsoup' is unavailable: {type(exc).__name__}: {exc}") from exc
+    """The port's package, imported on first use (most commands never extract)."""
+    return importlib.import_module("labeler.extract.jsoup_parser")
 
 
 def port_body_text(text: str) -> str:
     """``Jsoup.parse(text).body().text()`` through the port (the ``jsoup`` engine, decoded
-    input). Raises :class:`~labeler.errors.ExtractError` when the port cannot be imported."""
+    input)."""
     body_text: Callable[[str], str] = _port().body_text
     return body_text(text)
 
@@ -81,6 +84,31 @@ def port_meta_charset(prefix: str) -> str | None:
     return None
 
 
+def jsoup_text_and_blocks(data: bytes) -> tuple[str, list[int]]:
+    """The ``jsoup`` engine's page text of ``data`` and, from the same walk, the sorted
+    offsets into it where a block's visible text begins (see
+    :func:`labeler.extract.blocks.block_starts` for which blocks count): one parse for both.
+
+    Offsets point at a block's first character, never at a separator space; 0 is included
+    whenever the text is non-empty; an empty text has none.
+    """
+    from labeler.extract.walk import BlockMarks, TextAcc
+
+    port = _port()
+    body = port.parse(decode_html(data, port_meta_charset)).body()
+    acc = TextAcc()
+    marks = BlockMarks(acc)
+    port.text.walk_text(body, acc, marks)
+    marks.sync()
+    raw = "".join(acc.parts)
+    page = acc.result()
+    lead = len(raw) - len(raw.lstrip(_JAVA_TRIM))
+    starts = {min(max(o - lead, 0), len(page)) for o in marks.offsets}
+    if page:
+        starts.add(0)
+    return page, sorted(o for o in starts if o < len(page))
+
+
 def jsoup_body_text(
     data: bytes, engine: str = DEFAULT_ENGINE, *, budget: float | None = None
 ) -> str:
@@ -91,11 +119,8 @@ def jsoup_body_text(
     else UTF-8). Any bytes yield a text (malformed input becomes U+FFFD); empty input or a
     page without text gives ``""``. The result never starts or ends with a code point
     ≤ U+0020 (Java's ``trim()``), but may with NBSP. ``engine`` picks the HTML parser
-    (``ENGINES``; see the module docstring). Raises :class:`~labeler.errors.ExtractError`
-    for an unknown engine, and, on the ``lexbor`` and ``html5lib`` engines only, for a page
-    nesting block elements deeper than :data:`~labeler.extract.depth.MAX_BLOCK_DEPTH`
-    (those parsers' time grows with the square of that depth; ``jsoup`` takes any depth).
-    ``budget`` bounds the html5lib engine's parse in seconds (default
+    (``ENGINES``; see the module docstring; every engine takes any depth). Raises
+    :class:`~labeler.errors.ExtractError` for an unknown engine. ``budget`` bounds the html5lib engine's parse in seconds (default
     :data:`~labeler.extract.engine_html5lib.BUDGET_SECONDS`; past it, ``ExtractError``);
     the other engines need none.
     """
@@ -106,7 +131,13 @@ def jsoup_body_text(
     except KeyError:
         raise ExtractError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}") from None
     text, sentinels = prepare(decode_html(data))
-    check_depth(text)
+    too_deep = (
+        element_depth(text) > MAX_HTML5LIB_DEPTH
+        if engine == "html5lib"
+        else block_depth(text) > MAX_BLOCK_DEPTH
+    )
+    if too_deep:  # quadratic in depth for these parsers, linear for the port (depth.py)
+        return port_body_text(decode_html(data, port_meta_charset))
     if engine == "html5lib":
         return engine_html5lib.body_text(text, sentinels, budget)
     return run(text, sentinels)

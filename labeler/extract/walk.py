@@ -93,6 +93,34 @@ class TextAcc:
         return java_trim("".join(self.parts))
 
 
+class BlockMarks:
+    """Block boundaries waiting for the next visible text, resolved to offsets into the
+    accumulated (untrimmed) text: ``boundary()`` where a block opens or closes, ``sync()``
+    after text is appended; ``offsets`` where text resumed after each boundary."""
+
+    def __init__(self, acc: TextAcc) -> None:
+        self.acc = acc
+        self.seen = 0  # parts already measured
+        self.length = 0  # their total length
+        self.pending = False
+        self.offsets: list[int] = []
+
+    def boundary(self) -> None:
+        self.sync()
+        self.pending = True
+
+    def sync(self) -> None:
+        parts = self.acc.parts
+        while self.seen < len(parts):
+            part = parts[self.seen]
+            # a lone space right after a boundary is the block separator, not content
+            if self.pending and part != " ":
+                self.offsets.append(self.length)
+                self.pending = False
+            self.length += len(part)
+            self.seen += 1
+
+
 class SentinelMaps:
     """Translation tables restoring sentinel characters in each kind of text context."""
 

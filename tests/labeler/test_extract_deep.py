@@ -127,6 +127,6 @@ def test_cli_ingest_unknown_engine_is_refused_before_reading(tmp_path: Path) -> 
     assert proc.returncode == 2
     assert not (tmp_path / "l.db").exists()
     assert (
-        "unknown engine 'nope' for profile jsoup-1.15.3; known: lexbor, html5lib, jsoup"
+        "unknown engine 'nope' for profile jsoup-1.15.3; known: jsoup, lexbor, html5lib"
         in proc.stderr
     )

@@ -13,7 +13,10 @@ Java's ``String.trim()``. The accumulator rules are :class:`labeler.extract.walk
 from __future__ import annotations
 
 from labeler.extract.jsoup_parser.nodes import CDataNode, Element, Node, TextNode
-from labeler.extract.walk import PRESERVE_DEPTH, TextAcc
+from labeler.extract.walk import PRESERVE_DEPTH, BlockMarks, TextAcc
+
+UNMARKED_BLOCKS = frozenset({"html", "body", "head", "script", "style", "template", "title"})
+"""Block tags whose boundaries mean nothing for chunking (the whole page, or invisible)."""
 
 
 def _preserves(el: Element | None) -> bool:
@@ -30,6 +33,17 @@ def _preserves(el: Element | None) -> bool:
 def element_text(root: Element) -> str:
     """jsoup ``root.text()``."""
     acc = TextAcc()
+    walk_text(root, acc)
+    return acc.result()
+
+
+def walk_text(root: Element, acc: TextAcc, marks: BlockMarks | None = None) -> None:
+    """Append the text of ``root``'s children to ``acc`` (``root.text()`` before the trim).
+
+    With ``marks``, also note block boundaries: entering and leaving each block element
+    other than :data:`UNMARKED_BLOCKS`, so that ``marks.offsets`` ends up holding where
+    each block's visible text begins in the (untrimmed) accumulated text.
+    """
     el = root
     children: list[Node] = root.children
     i = 0
@@ -44,15 +58,20 @@ def element_text(root: Element) -> str:
                 text = node.text  # type: ignore[attr-defined]
                 if cls is CDataNode:
                     acc.raw(text)
-                    continue
-                if preserved is None:
-                    preserved = _preserves(el)
-                if preserved:
-                    acc.raw(text)
                 else:
-                    acc.normal(text)
+                    if preserved is None:
+                        preserved = _preserves(el)
+                    if preserved:
+                        acc.raw(text)
+                    else:
+                        acc.normal(text)
+                if marks is not None:
+                    marks.sync()
             elif isinstance(node, Element):
                 block = node.tag.is_block
+                marked = marks is not None and block and node.normal_name not in UNMARKED_BLOCKS
+                if marked:
+                    marks.boundary()  # type: ignore[union-attr]
                 if block or node.normal_name == "br":
                     acc.separator()
                 if node.children:
@@ -61,13 +80,17 @@ def element_text(root: Element) -> str:
                     children = node.children
                     i = 0
                     preserved = None
-                elif block and i < len(children) and isinstance(children[i], TextNode):
+                    continue
+                if marked:
+                    marks.boundary()  # type: ignore[union-attr]
+                if block and i < len(children) and isinstance(children[i], TextNode):
                     acc.separator()  # tail: a block followed by a text node
         else:
             if not stack:
                 break
             done = el
             el, children, i, preserved = stack.pop()
+            if marks is not None and done.tag.is_block and done.normal_name not in UNMARKED_BLOCKS:
+                marks.boundary()
             if done.tag.is_block and i < len(children) and isinstance(children[i], TextNode):
                 acc.separator()
-    return acc.result()
