@@ -21,7 +21,6 @@ from jsoup_ref import runner
 
 from labeler.errors import ExtractError
 from labeler.extract.depth import (
-    MAX_BLOCK_DEPTH,
     MAX_HTML5LIB_DEPTH,
     block_depth,
     element_depth,
