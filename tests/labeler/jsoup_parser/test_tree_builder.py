@@ -3,7 +3,8 @@
 The hand-worked cases step through HtmlTreeBuilderState.java (the branch is named in each
 comment). The ``jsoup`` tests run the real jar once (one JVM) over every snippet, open quirk,
 3,000 seeded fuzz documents and 100,000-deep nestings, and compare
-``body_text(decode_html(bytes))`` with ``Jsoup.parse(file).body().text()``.
+``jsoup_body_text(bytes, "jsoup")`` (charset detection through the port's own tree, then
+``body_text``) with ``Jsoup.parse(file).body().text()``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import pytest
 from jsoup_ref import fuzz, runner
 from jsoup_ref.snippets import OPEN_QUIRKS, SNIPPETS
 
-from labeler.extract.charset import decode_html
+from labeler.extract.jsoup import jsoup_body_text
 from labeler.extract.jsoup_parser import body_text, parse
 from labeler.extract.jsoup_parser.nodes import (
     CDataNode,
@@ -208,14 +209,14 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[s
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[name for name, _ in CASES])
 def test_body_text_matches_jsoup(reference: tuple[list[str], list[str]], index: int) -> None:
     data = CASES[index][1]
-    assert body_text(decode_html(data)) == reference[0][index]
+    assert jsoup_body_text(data, "jsoup") == reference[0][index]
 
 
 @pytest.mark.jsoup
 def test_fuzz_documents_match_jsoup(reference: tuple[list[str], list[str]]) -> None:
     documents = fuzz.documents(FUZZ_SEED, FUZZ_COUNT)
     differing = [
-        i for i, data in enumerate(documents) if body_text(decode_html(data)) != reference[1][i]
+        i for i, data in enumerate(documents) if jsoup_body_text(data, "jsoup") != reference[1][i]
     ]
     assert differing == []
 
