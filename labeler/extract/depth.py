@@ -69,26 +69,21 @@ def block_depth(text: str, bound: int = MAX_BLOCK_DEPTH) -> int:
     """The deepest running count of open block containers in ``text`` (start minus end
     tags, outside comments and raw-text elements; never below zero), or 0 without scanning
     when ``text`` has too few tags to exceed ``bound``."""
-    if text.count("<") <= bound:
-        return 0  # cannot nest deeper than it has tags (the common case: no scan at all)
-    depth = deepest = 0
-    for m in _TAG.finditer(_COMMENT_OR_RAW.sub("", text)):
-        if m.group(1):
-            depth = max(depth - 1, 0)
-        else:
-            depth += 1
-            deepest = max(deepest, depth)
-    return deepest
+    return _deepest(text, bound, _TAG, frozenset())
 
 
 def element_depth(text: str, bound: int = MAX_HTML5LIB_DEPTH) -> int:
     """Like :func:`block_depth` for every element that is not void (``br``, ``img``...),
     any name, known or not."""
+    return _deepest(text, bound, _ANY_TAG, _VOID)
+
+
+def _deepest(text: str, bound: int, tags: re.Pattern[str], skip: frozenset[str]) -> int:
     if text.count("<") <= bound:
-        return 0
+        return 0  # cannot nest deeper than it has tags (the common case: no scan at all)
     depth = deepest = 0
-    for m in _ANY_TAG.finditer(_COMMENT_OR_RAW.sub("", text)):
-        if m.group(2).lower() in _VOID:
+    for m in tags.finditer(_COMMENT_OR_RAW.sub("", text)):
+        if skip and m.group(2).lower() in skip:
             continue
         if m.group(1):
             depth = max(depth - 1, 0)

@@ -1,10 +1,10 @@
-"""The ``jsoup`` engine (the parser port) on 100,000 nested elements, against the real jar.
+"""Every engine on 100,000 nested elements of several kinds, against the real jar.
 
-Unlike lexbor and html5lib (quadratic in block depth, so refused past
-:data:`~labeler.extract.depth.MAX_BLOCK_DEPTH`; see test_extract_robust.py), the port
-bounds its stack searches like jsoup and takes any depth. Each page below nests 100,000
+The ``jsoup`` engine (the parser port) bounds its stack searches like jsoup and takes any
+depth in linear time; lexbor and html5lib are quadratic in depth, so they hand a page
+nested past their bound (:mod:`labeler.extract.depth`) to it. Each page below nests 100,000
 elements of one kind; the jar extracts all of them in one JVM. The same pages go through
-``labeler extract --engine jsoup`` and ``labeler ingest --engine jsoup`` (real processes).
+``labeler extract`` and ``labeler ingest`` (real processes).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from jsoup_ref import runner
 
-from labeler.extract.jsoup import jsoup_body_text
+from labeler.extract.jsoup import ENGINES, jsoup_body_text
 from labeler.store import open_store
 from labeler.store.browse import page_text
 
@@ -32,6 +32,10 @@ PAGES = {
     "template": "<body>" + "<template>t" * DEEP,
     "span": "<body>" + "<span>b" * DEEP + "</span>" * 10 + "c",
     "b": "<b>x" * DEEP,
+    "i-u": "<i><u>" * (DEEP // 2) + "q",
+    "font": "<font size=1>f" * DEEP,
+    "object": "<object>o" * DEEP,
+    "svg": "<svg><g>" * (DEEP // 2) + "s",
     "table": "<table><tr><td>" * (DEEP // 3) + "z",  # + an implied tbody: 4 per level
     "section": "<section>s" * DEEP + "<p>p",
 }
@@ -74,12 +78,16 @@ def test_pages_are_as_deep_as_claimed() -> None:
 
 
 @pytest.mark.jsoup
+@pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("index", range(len(NAMES)), ids=NAMES)
 def test_deep_page_matches_jsoup(
-    deep_files: list[Path], deep_reference: list[str], index: int
+    deep_files: list[Path], deep_reference: list[str], index: int, engine: str
 ) -> None:
+    """Every engine: lexbor parses the inline kinds itself and hands the block kinds (div,
+    dl-dd, ul-li, section: quadratic for it) to the jsoup engine; html5lib hands all of them
+    over (quadratic in any nesting); jsoup parses all."""
     data = deep_files[index].read_bytes()
-    assert jsoup_body_text(data, "jsoup") == deep_reference[index]
+    assert jsoup_body_text(data, engine) == deep_reference[index]
 
 
 @pytest.mark.jsoup

@@ -17,7 +17,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from jsoup_ref import runner
 
 from labeler.errors import ExtractError
 from labeler.extract.depth import (
@@ -25,64 +24,12 @@ from labeler.extract.depth import (
     block_depth,
     element_depth,
 )
-from labeler.extract.jsoup import ENGINES, jsoup_body_text
+from labeler.extract.jsoup import jsoup_body_text
 from labeler.store import list_documents, open_store
 from labeler.store.browse import page_text
 
 ROOT = Path(__file__).resolve().parents[2]
 DEEP = 100_000
-
-
-def deep_pages(depth: int) -> dict[str, str]:
-    """``depth`` nested elements of several kinds (each opens inside the previous one)."""
-    return {
-        "span": "<body>" + "<span>b" * depth + "</span>" * 10 + "c",
-        "b": "<b>x" * depth,
-        "i-u": "<i><u>" * (depth // 2) + "q",
-        "template": "<body>" + "<template>t" * depth,
-        "table": "<table><tr><td>" * depth + "z",
-        "object": "<object>o" * depth,
-        "svg": "<svg><g>" * (depth // 2) + "s",
-        "font": "<font size=1>f" * depth,
-        "div": "<div>a" * depth,
-        "ul-li": "<ul><li>k" * (depth // 2),
-        "dl-dd": "<dl><dd>d" * (depth // 2),
-    }
-
-
-# Every engine on every kind, 100,000 deep. lexbor parses the inline kinds itself and
-# hands the block kinds (div, ul-li, dl-dd: quadratic for it) to the jsoup engine; html5lib
-# hands all of them over (quadratic in any nesting); jsoup parses all (test_extract_deep.py
-# has more kinds through the CLI).
-CASES = [(engine, name, page) for engine in ENGINES for name, page in deep_pages(DEEP).items()]
-
-
-@pytest.fixture(scope="module")
-def deep_files(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    folder = tmp_path_factory.mktemp("deep")
-    paths = []
-    for engine, name, page in CASES:
-        path = folder / f"{engine}-{name}.html"
-        path.write_text(page, encoding="utf-8")
-        paths.append(path)
-    return paths
-
-
-@pytest.fixture(scope="module")
-def deep_reference(deep_files: list[Path]) -> list[str]:
-    try:
-        return runner.run(deep_files)  # one JVM for every page
-    except runner.JsoupUnavailable as exc:
-        pytest.fail(f"cannot run the jsoup reference: {exc}")
-
-
-@pytest.mark.jsoup
-@pytest.mark.parametrize("index", range(len(CASES)), ids=[f"{e}-{n}" for e, n, _ in CASES])
-def test_deep_page_matches_jsoup(
-    deep_files: list[Path], deep_reference: list[str], index: int
-) -> None:
-    engine = CASES[index][0]
-    assert jsoup_body_text(deep_files[index].read_bytes(), engine) == deep_reference[index]
 
 
 def test_html5lib_gives_up_past_its_budget_with_a_clear_error() -> None:
