@@ -31,9 +31,11 @@ characters the input does not contain) that the text walk maps back:
 * tags inside ``<select>`` other than option/optgroup/script/template (jsoup ignores them;
   lexbor follows the newer WHATWG select parsing and keeps ``<p>``, ``<div>``, ``<li>``).
 
-Known gaps: a seeded grammar fuzz test (``tests/labeler/test_extract_fuzz.py``, 3,000
-hostile documents) finds 2.8 % differing from the jar (6.8 % before issue 14). Kinds,
-with minimal inputs (jar → ours):
+Known gaps of the engines that use this pre-pass (``lexbor``, ``html5lib``; the default
+engine, ``jsoup``, parses with a port of jsoup's own parser and has none): a seeded grammar
+fuzz test (``tests/labeler/test_extract_fuzz.py``, 3,000 hostile documents) finds 2.8 % of
+them differing from the jar with lexbor (6.8 % before issue 14). Kinds, with minimal inputs
+(jar → ours):
 
 * HTML table parts breaking out of ``<svg>``/``<math>`` in WHATWG: ``<svg><thead>a</thead>b``
   → ``ab`` / ``a b``; ``<svg>a<col>b`` → ``ab`` / ``a b``;
