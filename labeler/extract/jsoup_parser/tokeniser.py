@@ -100,9 +100,10 @@ class Tokeniser:
                 self.state.read(self, r)
         chars = self._chars
         if chars:
-            data = chars[0] if len(chars) == 1 else "".join(chars)
+            char_token = self.char_pending
+            char_token.data = chars[0] if len(chars) == 1 else "".join(chars)
             chars.clear()
-            return self.char_pending.set_data(data)
+            return char_token
         self._emit_pending = False
         token = self.emit_pending
         assert token is not None

@@ -67,6 +67,7 @@ def test_speed_paths_match_state_by_state(monkeypatch: pytest.MonkeyPatch) -> No
     never = re.compile("(?!)")
     monkeypatch.setattr(states_module, "_FAST_START", never)
     monkeypatch.setattr(states_module, "_FAST_END", never)
+    monkeypatch.setattr(states_module, "_FAST_DATA", states_module.data_pattern(tags=False))
     monkeypatch.setattr(states_module, "_run_below_split", lambda r, p: "")
     monkeypatch.setattr(
         tokeniser_module.Tokeniser, "_fast_reference", lambda self, a: (False, None)
