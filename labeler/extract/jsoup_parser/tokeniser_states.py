@@ -94,6 +94,7 @@ def data_pattern(tags: bool) -> re.Pattern[str]:
 
 
 _FAST_DATA = data_pattern(True)
+_DATA_SPECIAL = "&\x00\uffff"
 
 
 class State:
@@ -133,48 +134,49 @@ def _data(t: Tokeniser, r: CharacterReader) -> None:
             t.emit(EofToken())
             return
         c = s[pos]
-        if c == "&":
-            r.pos = pos + 1
-            ref = t.consume_character_reference(None, False)
-            chars.append("&" if ref is None else ref)
-            continue
-        if c == NUL:
-            r.pos = pos + 1
-            chars.append(NUL)  # NUL kept, not replaced (as jsoup)
-            continue
-        if c == EOF_CHAR:
-            t.emit(EofToken())
-            return
+        if c in _DATA_SPECIAL:
+            if c == "&":
+                r.pos = pos + 1
+                ref = t.consume_character_reference(None, False)
+                chars.append("&" if ref is None else ref)
+                continue
+            if c == NUL:
+                r.pos = pos + 1
+                chars.append(NUL)  # NUL kept, not replaced (as jsoup)
+                continue
+            if c == EOF_CHAR:
+                t.emit(EofToken())
+                return
         m = fast.match(s, pos, end)
         assert m is not None  # the text group may be empty
-        text_end, tag_end = m.end(1), m.end()
-        if tag_end > text_end and tag_end <= r.split:
-            if text_end > pos:
-                chars.append(m.group(1))
-            r.pos = tag_end
-            name, attrs_text, slash, end_name = m.group(2, 3, 4, 5)
-            tag: Tag
-            if name is not None:
-                tag = t.start_pending
-                if attrs_text:
-                    tag.attributes = _fast_attributes(attrs_text)
+        kind = m.lastindex  # 1: text only, 4: start tag, 5: end tag
+        if kind != 1:
+            tag_end = m.end()
+            if tag_end <= r.split:
+                text, name, attrs_text, slash, end_name = m.groups()
+                if text:
+                    chars.append(text)
+                r.pos = tag_end
+                tag: Tag
+                if kind == 4:
+                    tag = t.start_pending
+                    tag.attributes = _fast_attributes(attrs_text) if attrs_text else None
+                    tag.self_closing = slash != ""
+                    t.last_start_tag = name
                 else:
+                    tag = t.end_pending
                     tag.attributes = None
-                tag.self_closing = bool(slash)
-                t.last_start_tag = name
-            else:
-                tag = t.end_pending
-                tag.attributes = None
-                tag.self_closing = False
-                name = end_name
-            if tag._has_attr_name or tag._has_attr_value or tag._has_empty_attr_value:
-                tag.clear_pending_attribute()
-            tag.tag_name = name
-            tag.normal_name = NORMAL_NAMES.get(name) or normal_tag_name(name)
-            t.tag_pending = tag
-            t.emit_pending = tag
-            t._emit_pending = True
-            return
+                    tag.self_closing = False
+                    name = end_name
+                if tag._has_attr_name or tag._has_attr_value or tag._has_empty_attr_value:
+                    tag.clear_pending_attribute()
+                tag.tag_name = name
+                tag.normal_name = NORMAL_NAMES.get(name) or normal_tag_name(name)
+                t.tag_pending = tag
+                t.emit_pending = tag
+                t._emit_pending = True
+                return
+        text_end = m.end(1)
         if text_end > pos:
             chars.append(m.group(1))
             r.pos = text_end
@@ -254,13 +256,21 @@ def _tag_open(t: Tokeniser, r: CharacterReader) -> None:
 
 def _fast_attributes(attrs_text: str) -> Attributes:
     """The attributes of a plain tag (``_FAST_START`` group 2, ``_FAST_DATA`` group 3)."""
-    attrs = Attributes()
+    attrs = _new_attributes(Attributes)  # no __init__: both lists are set here
     found = _FAST_ATTR.findall(attrs_text)
+    if len(found) == 1:
+        name, eq, dq, sq, uq = found[0]
+        attrs.keys = [name]
+        attrs.vals = [(dq or sq or uq) if eq else None]
+        return attrs
     if len(found) > MAX_ATTRIBUTES:
         del found[MAX_ATTRIBUTES:]
     attrs.keys = [f[0] for f in found]
     attrs.vals = [(f[2] or f[3] or f[4]) if f[1] else None for f in found]
     return attrs
+
+
+_new_attributes = object.__new__
 
 
 def _fast_start_tag(t: Tokeniser, r: CharacterReader, m: re.Match[str]) -> None:
