@@ -81,19 +81,24 @@ _FAST_END = re.compile(f"([A-Za-z][^\\t\\n\\r\\f /><\\x00\\uffff]*+){_W}*+>")
 
 def data_pattern(tags: bool) -> re.Pattern[str]:
     """The Data state's run: group 1 the text up to ``&``, ``<`` or NUL (``consume_data``),
-    then, if ``tags``, optionally a plain start tag (groups 2-4 as ``_FAST_START``'s 1-3) or a
-    plain end tag (group 5 as ``_FAST_END``'s 1). ``tags=False`` never matches a tag (the
-    tests compare both)."""
+    then, if ``tags``, optionally a plain start tag: 2 its name, 3 the first attribute's name,
+    4/5/6 its double-quoted/single-quoted/unquoted value (all ``None``: no value), 7 the
+    further attributes (as ``_FAST_START`` group 2), 8 ``/`` or ``""``; or a plain end tag:
+    9 its name. ``tags=False`` never matches a tag (the tests compare both)."""
     name = "[A-Za-z][^\\t\\n\\r\\f /><\\x00\\uffff]*+"
-    tag = (
-        f"<(?:({name})((?:{_W}++{_ATTR})*+){_W}*+(/?)>|/({name}){_W}*+>)"
-        if tags
-        else "(?!)()()()()"
+    first = (
+        f"(?:{_W}++({_ANAME})(?:{_W}*+={_W}*+(?:\"([^\"&\\x00]*+)\"|'([^'&\\x00]*+)'"
+        f"|([^\\x00\\t\\n\\f\\r \"&'<=>`\\uffff]++)))?+((?:{_W}++{_ATTR})*+))?+"
     )
+    tag = f"<(?:({name}){first}{_W}*+(/?)>|/({name}){_W}*+>)" if tags else "(?!)" + "()" * 8
     return re.compile(f"([^&<\\x00]*+)(?:{tag})?+")
 
 
 _FAST_DATA = data_pattern(True)
+_FIRST_ATTR = re.compile(  # spaces, then (name, double-quoted, single-quoted, unquoted value)
+    f"{_W}++({_ANAME})(?:{_W}*+={_W}*+(?:\"([^\"&\x00]*+)\"|'([^'&\x00]*+)'"
+    f"|([^\x00\t\n\f\r \"&'<=>`\uffff]++)))?+"
+)
 _DATA_SPECIAL = "&\x00\uffff"
 
 
@@ -149,18 +154,22 @@ def _data(t: Tokeniser, r: CharacterReader) -> None:
                 return
         m = fast.match(s, pos, end)
         assert m is not None  # the text group may be empty
-        kind = m.lastindex  # 1: text only, 4: start tag, 5: end tag
+        kind = m.lastindex  # 1: text only, 8: start tag, 9: end tag
         if kind != 1:
             tag_end = m.end()
             if tag_end <= r.split:
-                text, name, attrs_text, slash, end_name = m.groups()
+                text, name, a_name, dq, sq, uq, more, slash, end_name = m.groups()
                 if text:
                     chars.append(text)
                 r.pos = tag_end
                 tag: Tag
-                if kind == 4:
+                if kind == 8:
                     tag = t.start_pending
-                    tag.attributes = _fast_attributes(attrs_text) if attrs_text else None
+                    if a_name is None:
+                        tag.attributes = None
+                    else:
+                        value = dq if dq is not None else sq if sq is not None else uq
+                        tag.attributes = _fast_attributes(a_name, value, more)
                     tag.self_closing = slash != ""
                     t.last_start_tag = name
                 else:
@@ -254,20 +263,33 @@ def _tag_open(t: Tokeniser, r: CharacterReader) -> None:
         t.state = Data
 
 
-def _fast_attributes(attrs_text: str) -> Attributes:
-    """The attributes of a plain tag (``_FAST_START`` group 2, ``_FAST_DATA`` group 3)."""
+def _fast_attributes(first_name: str, first_value: str | None, more: str) -> Attributes:
+    """The attributes of a plain tag: the first one, then those in ``more`` (a run of
+    attributes as ``_FAST_START`` group 2)."""
     attrs = _new_attributes(Attributes)  # no __init__: both lists are set here
-    found = _FAST_ATTR.findall(attrs_text)
-    if len(found) == 1:
-        name, eq, dq, sq, uq = found[0]
-        attrs.keys = [name]
-        attrs.vals = [(dq or sq or uq) if eq else None]
+    if not more:
+        attrs.keys = [first_name]
+        attrs.vals = [first_value]
         return attrs
-    if len(found) > MAX_ATTRIBUTES:
-        del found[MAX_ATTRIBUTES:]
-    attrs.keys = [f[0] for f in found]
-    attrs.vals = [(f[2] or f[3] or f[4]) if f[1] else None for f in found]
+    found = _FAST_ATTR.findall(more)
+    if len(found) >= MAX_ATTRIBUTES:
+        del found[MAX_ATTRIBUTES - 1 :]
+    keys = [first_name]
+    keys += [f[0] for f in found]
+    vals = [first_value]
+    vals += [(f[2] or f[3] or f[4]) if f[1] else None for f in found]
+    attrs.keys = keys
+    attrs.vals = vals
     return attrs
+
+
+def _run_attributes(attrs_text: str) -> Attributes:
+    """The attributes of a plain tag from ``_FAST_START`` group 2 (starts with a space)."""
+    m = _FIRST_ATTR.match(attrs_text)
+    assert m is not None  # the group is one or more attributes, each after spaces
+    a_name, dq, sq, uq = m.groups()
+    value = dq if dq is not None else sq if sq is not None else uq
+    return _fast_attributes(a_name, value, attrs_text[m.end() :])
 
 
 _new_attributes = object.__new__
@@ -280,7 +302,7 @@ def _fast_start_tag(t: Tokeniser, r: CharacterReader, m: re.Match[str]) -> None:
     tag.set_name(m.group(1))
     attrs_text = m.group(2)
     if attrs_text:
-        tag.attributes = _fast_attributes(attrs_text)
+        tag.attributes = _run_attributes(attrs_text)
     if m.group(3):
         tag.self_closing = True
     r.pos = m.end()
