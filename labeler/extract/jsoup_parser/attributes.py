@@ -154,7 +154,7 @@ class Attributes:
 
     def normalize(self) -> None:
         """Lower-case every key (Locale.ENGLISH)."""
-        self.keys = [k.lower() for k in self.keys]
+        self.keys = list(map(str.lower, self.keys))
 
     def deduplicate(self, preserve_case: bool = False) -> int:
         """Drop later duplicates of each key (case-insensitively unless ``preserve_case``)."""

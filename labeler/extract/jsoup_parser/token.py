@@ -14,6 +14,8 @@ attributes per tag, later ones dropped.
 
 from __future__ import annotations
 
+import sys
+
 from .attributes import Attributes
 
 __all__ = [
@@ -35,6 +37,7 @@ __all__ = [
     "Token",
     "java_trim",
     "normal_name",
+    "normal_tag_name",
 ]
 
 DOCTYPE, START_TAG, END_TAG, COMMENT, CHARACTER, EOF = range(6)
@@ -52,6 +55,23 @@ def java_trim(s: str) -> str:
 def normal_name(name: str) -> str:
     """jsoup ``ParseSettings.normalName``: trimmed, lower-cased (Locale.ENGLISH)."""
     return name.strip(_TRIM).lower()
+
+
+NORMAL_NAMES: dict[str, str] = {}
+"""Tag name as written -> its ``normal_name`` (interned): the first 4096 names seen of at most
+32 characters."""
+_NORMAL_NAMES_MAX = 4096
+_NORMAL_NAMES_LEN = 32
+
+
+def normal_tag_name(name: str) -> str:
+    """``normal_name(name)``, interned and remembered in ``NORMAL_NAMES`` (speed only)."""
+    n = NORMAL_NAMES.get(name)
+    if n is None:
+        n = sys.intern(name.strip(_TRIM).lower())
+        if len(name) <= _NORMAL_NAMES_LEN and len(NORMAL_NAMES) < _NORMAL_NAMES_MAX:
+            NORMAL_NAMES[name] = n
+    return n
 
 
 class Token:
@@ -160,12 +180,17 @@ class Tag(Token):
         self.normal_name = None
         self.self_closing = False
         self.attributes = None
+        # the pending attribute lists are empty unless their flag is set
+        if self._has_attr_name or self._has_attr_value or self._has_empty_attr_value:
+            self.clear_pending_attribute()
+        return self
+
+    def clear_pending_attribute(self) -> None:
         self._attr_name.clear()
         self._has_attr_name = False
         self._attr_value.clear()
         self._has_attr_value = False
         self._has_empty_attr_value = False
-        return self
 
     def new_attribute(self) -> None:
         """Finish the pending attribute (see module docstring) and clear the pending state."""
@@ -182,11 +207,7 @@ class Tag(Token):
                 else:
                     value = None
                 self.attributes.add(name, value)
-        self._attr_name.clear()
-        self._has_attr_name = False
-        self._attr_value.clear()
-        self._has_attr_value = False
-        self._has_empty_attr_value = False
+        self.clear_pending_attribute()
 
     def has_attributes(self) -> bool:
         return self.attributes is not None
@@ -210,7 +231,7 @@ class Tag(Token):
     def set_name(self, name: str) -> Tag:
         """Java ``name(String)``."""
         self.tag_name = name
-        self.normal_name = name.strip(_TRIM).lower()
+        self.normal_name = normal_tag_name(name)
         return self
 
     def is_self_closing(self) -> bool:
@@ -250,7 +271,7 @@ class StartTag(Tag):
         """Java ``nameAttr``: set name and attributes (used by the tree builder)."""
         self.tag_name = name
         self.attributes = attributes
-        self.normal_name = name.strip(_TRIM).lower()
+        self.normal_name = normal_tag_name(name)
         return self
 
     def __str__(self) -> str:

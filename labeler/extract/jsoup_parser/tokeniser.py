@@ -80,7 +80,6 @@ class Tokeniser:
 
         self.reader = reader
         self.state: State = TokeniserState.Data
-        self.emit_pending: Token | None = None
         self._emit_pending = False
         self._chars: list[str] = []
         self.data_buffer: list[str] = []
@@ -88,6 +87,7 @@ class Tokeniser:
         self.end_pending = EndTag()
         self.tag_pending: Tag = self.start_pending
         self.char_pending = CharacterToken()
+        self.emit_pending: Token = self.char_pending  # read only once _emit_pending is set
         self.doctype_pending = Doctype()
         self.comment_pending = Comment()
         self.last_start_tag: str | None = None
@@ -100,13 +100,12 @@ class Tokeniser:
                 self.state.read(self, r)
         chars = self._chars
         if chars:
-            data = chars[0] if len(chars) == 1 else "".join(chars)
+            char_token = self.char_pending
+            char_token.data = "".join(chars)  # one part: that very string
             chars.clear()
-            return self.char_pending.set_data(data)
+            return char_token
         self._emit_pending = False
-        token = self.emit_pending
-        assert token is not None
-        return token
+        return self.emit_pending
 
     def emit(self, token: Token | str) -> None:
         """Emit a token, or characters (buffered until the next non-character token)."""

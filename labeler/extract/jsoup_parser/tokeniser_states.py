@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from .attributes import Attributes
 from .reader import EOF_CHAR, CharacterReader
-from .token import MAX_ATTRIBUTES, CData, EofToken
+from .token import MAX_ATTRIBUTES, NORMAL_NAMES, CData, EofToken, Tag, normal_tag_name
 from .tokeniser import Tokeniser
 
 __all__ = ["State", "TokeniserState"]
@@ -79,6 +79,29 @@ def _run_below_split(r: CharacterReader, pattern: re.Pattern[str]) -> str:
 _FAST_END = re.compile(f"([A-Za-z][^\\t\\n\\r\\f /><\\x00\\uffff]*+){_W}*+>")
 
 
+def data_pattern(tags: bool) -> re.Pattern[str]:
+    """The Data state's run: group 1 the text up to ``&``, ``<`` or NUL (``consume_data``),
+    then, if ``tags``, optionally a plain start tag: 2 its name, 3 the first attribute's name,
+    4/5/6 its double-quoted/single-quoted/unquoted value (all ``None``: no value), 7 the
+    further attributes (as ``_FAST_START`` group 2), 8 ``/`` or ``""``; or a plain end tag:
+    9 its name. ``tags=False`` never matches a tag (the tests compare both)."""
+    name = "[A-Za-z][^\\t\\n\\r\\f /><\\x00\\uffff]*+"
+    first = (
+        f"(?:{_W}++({_ANAME})(?:{_W}*+={_W}*+(?:\"([^\"&\\x00]*+)\"|'([^'&\\x00]*+)'"
+        f"|([^\\x00\\t\\n\\f\\r \"&'<=>`\\uffff]++)))?+((?:{_W}++{_ATTR})*+))?+"
+    )
+    tag = f"<(?:({name}){first}{_W}*+(/?)>|/({name}){_W}*+>)" if tags else "(?!)" + "()" * 8
+    return re.compile(f"([^&<\\x00]*+)(?:{tag})?+")
+
+
+_FAST_DATA = data_pattern(True)
+_FIRST_ATTR = re.compile(  # spaces, then (name, double-quoted, single-quoted, unquoted value)
+    f"{_W}++({_ANAME})(?:{_W}*+={_W}*+(?:\"([^\"&\x00]*+)\"|'([^'&\x00]*+)'"
+    f"|([^\x00\t\n\f\r \"&'<=>`\uffff]++)))?+"
+)
+_DATA_SPECIAL = "&\x00\uffff"
+
+
 class State:
     """One tokeniser state: ``read(t, r)`` performs one step."""
 
@@ -96,20 +119,82 @@ class State:
 
 
 def _data(t: Tokeniser, r: CharacterReader) -> None:
-    c = r.current()
-    if c == "<":
+    """Data, looping while it stays in Data and emits nothing but characters (speed only).
+
+    Each turn is one Data step as jsoup does it (``current()`` with its window slide, then
+    the branch on that character), except that a text run followed by a plain tag
+    (``_FAST_DATA``, ending at or before the window split, so no slide can happen inside) is
+    read in one match, and a character reference is read at once (CharacterReferenceInData
+    returns to Data).
+    """
+    s = r.s
+    chars = t._chars
+    fast = _FAST_DATA
+    while True:
+        pos = r.pos
+        if pos >= r.split:
+            r.buffer_up()
+        end = r.end
+        if pos >= end:
+            t.emit(EofToken())
+            return
+        c = s[pos]
+        if c in _DATA_SPECIAL:
+            if c == "&":
+                r.pos = pos + 1
+                ref = t.consume_character_reference(None, False)
+                chars.append("&" if ref is None else ref)
+                continue
+            if c == NUL:
+                r.pos = pos + 1
+                chars.append(NUL)  # NUL kept, not replaced (as jsoup)
+                continue
+            if c == EOF_CHAR:
+                t.emit(EofToken())
+                return
+        m = fast.match(s, pos, end)
+        assert m is not None  # the text group may be empty
+        kind = m.lastindex  # 1: text only, 8: start tag, 9: end tag
+        if kind != 1:
+            tag_end = m.end()
+            if tag_end <= r.split:
+                text, name, a_name, dq, sq, uq, more, slash, end_name = m.groups()
+                if text:
+                    chars.append(text)
+                r.pos = tag_end
+                tag: Tag
+                if kind == 8:
+                    tag = t.start_pending
+                    if a_name is None:
+                        tag.attributes = None
+                    else:
+                        value = dq if dq is not None else sq if sq is not None else uq
+                        tag.attributes = _fast_attributes(a_name, value, more)
+                    tag.self_closing = slash != ""
+                    t.last_start_tag = name
+                else:
+                    tag = t.end_pending
+                    tag.attributes = None
+                    tag.self_closing = False
+                    name = end_name
+                if tag._has_attr_name or tag._has_attr_value or tag._has_empty_attr_value:
+                    tag.clear_pending_attribute()
+                tag.tag_name = name
+                tag.normal_name = NORMAL_NAMES.get(name) or normal_tag_name(name)
+                t.tag_pending = tag
+                t.emit_pending = tag
+                t._emit_pending = True
+                return
+        text_end = m.end(1)
+        if text_end > pos:
+            chars.append(m.group(1))
+            r.pos = text_end
+            continue
+        # '<' not followed by a plain tag below the split
         t.state = TagOpen
-        r.pos += 1
-        _tag_open(t, r)  # the next step, run at once (speed only)
-    elif c == "&":
-        t.state = CharacterReferenceInData
-        r.pos += 1
-    elif c == NUL:
-        t.emit_str(r.consume())  # NUL kept, not replaced (as jsoup)
-    elif c == EOF_CHAR:
-        t.emit(EofToken())
-    else:
-        t._chars.append(r.consume_data())
+        r.pos = pos + 1
+        _tag_open(t, r)
+        return
 
 
 def _char_ref_in_data(t: Tokeniser, r: CharacterReader) -> None:
@@ -178,6 +263,38 @@ def _tag_open(t: Tokeniser, r: CharacterReader) -> None:
         t.state = Data
 
 
+def _fast_attributes(first_name: str, first_value: str | None, more: str) -> Attributes:
+    """The attributes of a plain tag: the first one, then those in ``more`` (a run of
+    attributes as ``_FAST_START`` group 2)."""
+    attrs = _new_attributes(Attributes)  # no __init__: both lists are set here
+    if not more:
+        attrs.keys = [first_name]
+        attrs.vals = [first_value]
+        return attrs
+    found = _FAST_ATTR.findall(more)
+    if len(found) >= MAX_ATTRIBUTES:
+        del found[MAX_ATTRIBUTES - 1 :]
+    keys = [first_name]
+    keys += [f[0] for f in found]
+    vals = [first_value]
+    vals += [(f[2] or f[3] or f[4]) if f[1] else None for f in found]
+    attrs.keys = keys
+    attrs.vals = vals
+    return attrs
+
+
+def _run_attributes(attrs_text: str) -> Attributes:
+    """The attributes of a plain tag from ``_FAST_START`` group 2 (starts with a space)."""
+    m = _FIRST_ATTR.match(attrs_text)
+    assert m is not None  # the group is one or more attributes, each after spaces
+    a_name, dq, sq, uq = m.groups()
+    value = dq if dq is not None else sq if sq is not None else uq
+    return _fast_attributes(a_name, value, attrs_text[m.end() :])
+
+
+_new_attributes = object.__new__
+
+
 def _fast_start_tag(t: Tokeniser, r: CharacterReader, m: re.Match[str]) -> None:
     """A plain start tag in one go (see ``_FAST_START``)."""
     tag = t.start_pending.reset()
@@ -185,12 +302,7 @@ def _fast_start_tag(t: Tokeniser, r: CharacterReader, m: re.Match[str]) -> None:
     tag.set_name(m.group(1))
     attrs_text = m.group(2)
     if attrs_text:
-        attrs = tag.attributes = Attributes()
-        keys, vals = attrs.keys, attrs.vals
-        for name, eq, dq, sq, uq in _FAST_ATTR.findall(attrs_text):
-            if len(keys) < MAX_ATTRIBUTES:
-                keys.append(name)
-                vals.append((dq or sq or uq) if eq else None)
+        tag.attributes = _run_attributes(attrs_text)
     if m.group(3):
         tag.self_closing = True
     r.pos = m.end()

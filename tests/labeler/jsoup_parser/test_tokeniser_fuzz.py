@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from jsoup_ref import runner
-from test_tokeniser import stream
+from test_tokeniser import C, E, S, stream
 
 import labeler.extract.jsoup_parser.tokeniser as tokeniser_module
 import labeler.extract.jsoup_parser.tokeniser_states as states_module
@@ -61,12 +61,37 @@ def _documents(seed: int, count: int) -> list[str]:
     return [_document(rng) for _ in range(count)]
 
 
+# tags with many plain attributes (jsoup keeps the first 512: Token.Tag.MaxAttributes)
+MANY_ATTRIBUTES = [
+    "<p " + " ".join(f'a{i}="{i}"' for i in range(600)) + ">x</p>",
+    "<p a0 " + " ".join(f"a{i}='{i}' b{i}=v{i}" for i in range(1, 300)) + " />",
+    "<b " + " ".join(f"k{i}" for i in range(512)) + ">",
+    "<b " + " ".join(f"k{i}" for i in range(513)) + ">",
+]
+
+
+def test_plain_tags_keep_512_attributes() -> None:
+    # 600 attributes a0="0" ... a599="599": the first 512 (a0 ... a511) are kept, the rest
+    # dropped, then the text and the end tag follow
+    assert stream(MANY_ATTRIBUTES[0]) == [
+        S("p", [(f"a{i}", str(i)) for i in range(512)]),
+        C("x"),
+        E("p"),
+    ]
+
+
 def test_speed_paths_match_state_by_state(monkeypatch: pytest.MonkeyPatch) -> None:
-    docs = _documents(20261201, 1500)
+    rng = random.Random(20261202)
+    docs = _documents(20261201, 1500) + MANY_ATTRIBUTES
+    docs += [
+        "".join(rng.choice(ATTRIBUTE_PIECES) for _ in range(rng.randint(1, 50)))
+        for _ in range(1500)
+    ]
     fast = [stream(d) for d in docs]
     never = re.compile("(?!)")
     monkeypatch.setattr(states_module, "_FAST_START", never)
     monkeypatch.setattr(states_module, "_FAST_END", never)
+    monkeypatch.setattr(states_module, "_FAST_DATA", states_module.data_pattern(tags=False))
     monkeypatch.setattr(states_module, "_run_below_split", lambda r, p: "")
     monkeypatch.setattr(
         tokeniser_module.Tokeniser, "_fast_reference", lambda self, a: (False, None)
