@@ -38,10 +38,6 @@ if TYPE_CHECKING:
     State = st.State
 
 
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
 MAX_SCOPE_SEARCH_DEPTH = 100  # HtmlTreeBuilder.MaxScopeSearchDepth
 MAX_QUEUE_DEPTH = 256  # HtmlTreeBuilder.maxQueueDepth
 MAX_USED_FORMATTING_ELEMENTS = 12  # HtmlTreeBuilder.maxUsedFormattingElements
@@ -59,14 +55,7 @@ TAG_SEARCH_END_TAGS = frozenset(
 TAG_THOROUGH_SEARCH_END_TAGS = TAG_SEARCH_END_TAGS | frozenset(
     ("caption", "colgroup", "tbody", "td", "tfoot", "th", "thead", "tr")
 )
-TAG_SEARCH_SPECIAL = _words(
-    "address applet area article aside base basefont bgsound blockquote body br button"
-    " caption center col colgroup command dd details dir div dl dt embed fieldset"
-    " figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr"
-    " html iframe img input isindex li link listing marquee menu meta nav noembed noframes"
-    " noscript object ol p param plaintext pre script section select style summary table"
-    " tbody td textarea tfoot th thead title tr ul wbr xmp"
-)
+TAG_SEARCH_SPECIAL = st.TAG_SEARCH_SPECIAL  # HtmlTreeBuilder.TagSearchSpecial
 _LIST_ITEM_STOPPERS = TAGS_SEARCH_IN_SCOPE | TAG_SEARCH_LIST
 _BUTTON_STOPPERS = TAGS_SEARCH_IN_SCOPE | TAG_SEARCH_BUTTON
 IN_TABLE_FOSTER = frozenset(("table", "tbody", "tfoot", "thead", "tr"))
@@ -228,7 +217,7 @@ class HtmlTreeBuilder:
             tokeniser.emit(self._empty_end.reset().set_name(el.tag.name))
             return el
         if attrs is not None:
-            attrs.normalize()
+            _normalize(attrs)
         name = start_tag.name()
         tag = self.seen_tags.get(name)
         if tag is None:
@@ -257,7 +246,7 @@ class HtmlTreeBuilder:
         tag = self.tag_for(start_tag.name())
         attrs = start_tag.attributes
         if attrs is not None:
-            attrs.normalize()
+            _normalize(attrs)
         el = Element(tag, attrs)
         self.insert_node(el)
         if start_tag.self_closing and not tag.known:
@@ -270,7 +259,7 @@ class HtmlTreeBuilder:
         tag = self.tag_for(start_tag.name())
         attrs = start_tag.attributes
         if attrs is not None:
-            attrs.normalize()
+            _normalize(attrs)
         el = Element(tag, attrs)
         if not check_template_stack or not self.on_stack_named("template"):
             self.form_element = el
@@ -648,6 +637,17 @@ class HtmlTreeBuilder:
     def current_template_mode(self) -> State | None:
         modes = self.tmpl_insert_mode
         return modes[-1] if modes else None
+
+
+def _normalize(attrs: Attributes) -> None:
+    """ParseSettings.normalizeAttributes: lower-case the keys (skipped if already lower).
+
+    Lower-casing the joined keys changes nothing exactly when no key changes: the only
+    context-dependent mapping (final sigma) applies to a capital sigma, which always changes.
+    """
+    joined = "".join(attrs.keys)
+    if joined != joined.lower():
+        attrs.normalize()
 
 
 def _on_queue(queue: list[Element] | list[Element | None], el: Element | None) -> bool:

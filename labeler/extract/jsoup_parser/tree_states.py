@@ -96,6 +96,17 @@ InTemplateToTable = _f("caption colgroup tbody tfoot thead")
 
 MAX_STACK_SCAN = 24  # InBody: dd / dt scan
 
+# HtmlTreeBuilder.TagSearchSpecial (isSpecial); the builder imports it from here.
+TAG_SEARCH_SPECIAL = _f(
+    "address applet area article aside base basefont bgsound blockquote body br button"
+    " caption center col colgroup command dd details dir div dl dt embed fieldset"
+    " figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr"
+    " html iframe img input isindex li link listing marquee menu meta nav noembed noframes"
+    " noscript object ol p param plaintext pre script section select style summary table"
+    " tbody td textarea tfoot th thead title tr ul wbr xmp"
+)
+_SPECIAL = TAG_SEARCH_SPECIAL
+
 
 def is_whitespace(t: Token) -> bool:
     """A character token that is blank (StringUtil.isBlank: empty or only ' \\t\\n\\f\\r')."""
@@ -419,7 +430,7 @@ def _start_li(start: StartTag, tb: HtmlTreeBuilder) -> bool:
         if el.normal_name == "li":
             tb.process_end_tag("li")
             break
-        if tb.is_special(el) and el.normal_name not in InBodyStartLiBreakers:
+        if el.normal_name in _SPECIAL and el.normal_name not in InBodyStartLiBreakers:
             break
     if tb.in_button_scope("p"):
         tb.process_end_tag("p")
@@ -661,7 +672,7 @@ def _start_dd_dt(start: StartTag, tb: HtmlTreeBuilder) -> bool:
         if el.normal_name in DdDt:
             tb.process_end_tag(el.normal_name)
             break
-        if tb.is_special(el) and el.normal_name not in InBodyStartLiBreakers:
+        if el.normal_name in _SPECIAL and el.normal_name not in InBodyStartLiBreakers:
             break
     if tb.in_button_scope("p"):
         tb.process_end_tag("p")
@@ -890,7 +901,7 @@ def any_other_end_tag(t: Token, tb: HtmlTreeBuilder) -> bool:
             tb.generate_implied_end_tags(name)
             tb.pop_stack_to_close(name)
             break
-        if tb.is_special(node):
+        if node.normal_name in _SPECIAL:
             return False
     return True
 
@@ -924,7 +935,7 @@ def in_body_end_tag_adoption(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
                 common_ancestor = stack[si - 1]
                 seen_formatting_element = True
                 bookmark = tb.position_of_element(el)
-            elif seen_formatting_element and tb.is_special(el):
+            elif seen_formatting_element and el.normal_name in _SPECIAL:
                 furthest_block = el
                 break
         if furthest_block is None:

@@ -8,6 +8,9 @@ comment). The ``jsoup`` tests run the real jar once (one JVM) over every snippet
 
 from __future__ import annotations
 
+import base64
+import random
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +21,15 @@ from jsoup_ref.snippets import OPEN_QUIRKS, SNIPPETS
 
 from labeler.extract.charset import decode_html
 from labeler.extract.jsoup_parser import body_text, parse
-from labeler.extract.jsoup_parser.nodes import Element, Node, TextNode
+from labeler.extract.jsoup_parser.nodes import (
+    CDataNode,
+    Comment,
+    DataNode,
+    DocumentType,
+    Element,
+    Node,
+    TextNode,
+)
 
 DEPTH = 100_000
 DEEP = {
@@ -207,3 +218,92 @@ def test_fuzz_documents_match_jsoup(reference: tuple[list[str], list[str]]) -> N
         i for i, data in enumerate(documents) if body_text(decode_html(data)) != reference[1][i]
     ]
     assert differing == []
+
+
+# --- whole trees against the jar --------------------------------------------------------------
+
+_TREE_TAG_WORDS = (
+    "html head body frameset frame noframes isindex image img br hr input select option optgroup"
+    " table caption colgroup col tbody thead tfoot tr td th form button p div span a b i nobr font"
+    " s u em strong big small code tt strike li ul ol dl dd dt h1 h2 h6 pre listing textarea title"
+    " script style noscript noembed iframe xmp plaintext template ruby rp rt rb applet marquee"
+    " object param source embed area wbr keygen math svg label address center blockquote section"
+    " menu dir details summary fieldset legend meta link base basefont command sarcasm custom name"
+)
+TREE_TAGS = _TREE_TAG_WORDS.split()
+TREE_ATTRS = ["", " type=hidden", " TYPE=Hidden", " class=a", " a=1 A=2", " x", ' x=""']
+TREE_TEXT = ["x", "y z", " ", "\n", "\u00a0", "&amp;", "<", "\t", "w"]
+
+
+def _tree_document(rng: random.Random) -> str:
+    """Tags from every insertion mode's lists, open and close, text, comments, CDATA."""
+    out = []
+    for _ in range(rng.randint(3, 60)):
+        roll = rng.random()
+        tag = rng.choice(TREE_TAGS)
+        if roll < 0.45:
+            slash = "/" if rng.random() < 0.08 else ""
+            out.append(f"<{tag}{rng.choice(TREE_ATTRS)}{slash}>")
+        elif roll < 0.75:
+            out.append(f"</{tag}>")
+        elif roll < 0.95:
+            out.append(rng.choice(TREE_TEXT))
+        else:
+            out.append(rng.choice(["<!--c-->", "<!DOCTYPE html>", "<![CDATA[cd]]>"]))
+    return "".join(out)
+
+
+def _tree_dump(html: str) -> str:
+    """What JsoupTree.java prints for ``html`` (before base64)."""
+    doc = parse(html)
+    out: list[str] = []
+    todo: list[Node | str] = [doc]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, str):
+            out.append(node)
+        elif isinstance(node, Element):
+            out.append("<" + ("#root" if node is doc else node.tag.name) + ">")
+            todo.append("</>")
+            todo.extend(reversed(node.children))
+        elif isinstance(node, CDataNode):
+            out.append(f"[CD:{node.text}]")
+        elif isinstance(node, TextNode):
+            out.append(f"[T:{node.text}]")
+        elif isinstance(node, DataNode):
+            out.append(f"[D:{node.data}]")
+        elif isinstance(node, Comment):
+            out.append(f"[C:{node.data}]")
+        elif isinstance(node, DocumentType):
+            out.append("[DT]")
+    return "".join(out).replace("][T:", "")
+
+
+@pytest.mark.jsoup
+def test_whole_trees_match_jsoup(tmp_path: Path) -> None:
+    """Every node (adjacent text merged) of 1,500 documents over all the modes' tag lists."""
+    try:
+        java, jar = runner.check()
+    except runner.JsoupUnavailable as exc:
+        pytest.fail(f"cannot run the jsoup reference: {exc}")
+    rng = random.Random(5)
+    docs = [_tree_document(rng) for _ in range(1500)]
+    paths = []
+    for i, doc in enumerate(docs):
+        paths.append(tmp_path / f"{i}.html")
+        paths[-1].write_text(doc, encoding="utf-8")
+    harness = Path(__file__).with_name("JsoupTree.java")
+    done = subprocess.run(
+        [java, "-cp", str(jar), str(harness), *map(str, paths)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = done.stdout.split()
+    assert len(lines) == len(docs)
+    differ = [
+        doc
+        for doc, line in zip(docs, lines, strict=True)
+        if _tree_dump(doc) != base64.b64decode(line).decode("utf-8")
+    ]
+    assert differ == []
