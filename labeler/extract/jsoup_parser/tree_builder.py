@@ -12,7 +12,7 @@ document depth; token re-processing nests only a bounded number of calls, as in 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from labeler.extract.jsoup_parser import tree_states as st
 from labeler.extract.jsoup_parser.attributes import Attributes
@@ -27,6 +27,9 @@ from labeler.extract.jsoup_parser.nodes import (
 )
 from labeler.extract.jsoup_parser.reader import CharacterReader
 from labeler.extract.jsoup_parser.tags import Tag
+from labeler.extract.jsoup_parser.token import CHARACTER as _CHARACTER
+from labeler.extract.jsoup_parser.token import END_TAG as _END_TAG
+from labeler.extract.jsoup_parser.token import START_TAG as _START_TAG
 from labeler.extract.jsoup_parser.token import CData, EndTag, StartTag
 from labeler.extract.jsoup_parser.tokeniser import Tokeniser
 from labeler.extract.jsoup_parser.tokeniser_states import TokeniserState
@@ -60,6 +63,8 @@ _LIST_ITEM_STOPPERS = TAGS_SEARCH_IN_SCOPE | TAG_SEARCH_LIST
 _BUTTON_STOPPERS = TAGS_SEARCH_IN_SCOPE | TAG_SEARCH_BUTTON
 IN_TABLE_FOSTER = frozenset(("table", "tbody", "tfoot", "thead", "tr"))
 _DATA_TAGS = frozenset(("script", "style"))  # isContentForTagData
+_NULL = "\x00"
+_WS = " \t\n\f\r"  # StringUtil.isWhitespace
 
 
 def same_attributes(a: Attributes | None, b: Attributes | None) -> bool:
@@ -135,10 +140,44 @@ class HtmlTreeBuilder:
         """TreeBuilder.runParser: read and process tokens until EOF."""
         read = self.tokeniser.read
         eof = st.EOF
+        in_body = st.InBody
+        in_body_start = st.IN_BODY_START.get
+        in_body_start_other = st.in_body_start_other
+        in_body_end = st.IN_BODY_END.get
+        in_body_end_other = st.in_body_end_other
+        stack = self.stack
+        fe = self.formatting_elements
         while True:
             token = read()
             self.current_token = token
-            self.state(token, self)
+            state = self.state
+            typ = token.type
+            if state is not in_body:
+                state(token, self)
+            elif typ == _CHARACTER:
+                # InBody's character branch, inlined for the common case: reconstruct (a
+                # no-op when the last formatting entry is a marker or the current node),
+                # then insert(Character) into the current element
+                data = token.data  # type: ignore[attr-defined]
+                if data == _NULL or not stack or isinstance(token, CData):
+                    in_body(token, self)
+                else:
+                    if fe and (last := fe[-1]) is not None and stack[-1] is not last:
+                        self.reconstruct_formatting_elements()
+                    el = stack[-1]
+                    node: Node = DataNode(data) if el.normal_name in _DATA_TAGS else TextNode(data)
+                    node.parent = el
+                    el.children.append(node)
+                    if self.frameset_ok and data.strip(_WS):
+                        self.frameset_ok = False
+            elif typ == _START_TAG:
+                start = cast(StartTag, token)
+                (in_body_start(start.normal_name) or in_body_start_other)(start, self)  # type: ignore[arg-type]
+            elif typ == _END_TAG:
+                name = token.normal_name  # type: ignore[attr-defined]
+                (in_body_end(name) or in_body_end_other)(token, name, self)
+            else:
+                in_body(token, self)
             token.reset()
             if token.type == eof:
                 break

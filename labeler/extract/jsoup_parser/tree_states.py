@@ -380,15 +380,15 @@ def InBody(t: Token, tb: HtmlTreeBuilder) -> bool:
             tb.frameset_ok = False
     elif typ == START_TAG:
         start = cast(StartTag, t)
-        handler = _IN_BODY_START.get(start.normal_name)  # type: ignore[arg-type]
+        handler = IN_BODY_START.get(start.normal_name)  # type: ignore[arg-type]
         if handler is None:
-            return _in_body_start_other(start, tb)
+            return in_body_start_other(start, tb)
         return handler(start, tb)
     elif typ == END_TAG:
         name = t.normal_name  # type: ignore[attr-defined]
-        end_handler = _IN_BODY_END.get(name)
+        end_handler = IN_BODY_END.get(name)
         if end_handler is None:
-            return _in_body_end_other(t, name, tb)
+            return in_body_end_other(t, name, tb)
         return end_handler(t, name, tb)
     elif typ == COMMENT:
         tb.insert_comment(cast(CommentToken, t))
@@ -711,7 +711,7 @@ def _start_formatter(start: StartTag, tb: HtmlTreeBuilder) -> bool:
     return True
 
 
-def _in_body_start_other(start: StartTag, tb: HtmlTreeBuilder) -> bool:
+def in_body_start_other(start: StartTag, tb: HtmlTreeBuilder) -> bool:
     name = cast(str, start.normal_name)
     if not is_known_tag(name):  # no special rules for custom tags
         tb.insert(start)
@@ -736,7 +736,7 @@ def _in_body_start_other(start: StartTag, tb: HtmlTreeBuilder) -> bool:
     return True
 
 
-_IN_BODY_START: dict[str, StartHandler] = {
+IN_BODY_START: dict[str, StartHandler] = {
     "a": _start_a,
     "span": _start_span,
     "li": _start_li,
@@ -769,11 +769,11 @@ _IN_BODY_START: dict[str, StartHandler] = {
     "rt": _start_ruby,
 }
 for _h in Headings:
-    _IN_BODY_START[_h] = _start_heading
+    IN_BODY_START[_h] = _start_heading
 for _n in ("area", "br", "embed", "img", "keygen", "wbr"):
-    _IN_BODY_START[_n] = _start_empty_formatter
+    IN_BODY_START[_n] = _start_empty_formatter
 for _n in ("b", "big", "code", "em", "font", "i", "s", "small", "strike", "strong", "tt", "u"):
-    _IN_BODY_START[_n] = _start_formatter
+    IN_BODY_START[_n] = _start_formatter
 
 
 def _end_template(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
@@ -853,7 +853,7 @@ def _end_br(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
     return False
 
 
-def _in_body_end_other(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
+def in_body_end_other(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
     if name in InBodyEndAdoptionFormatters:
         return in_body_end_tag_adoption(t, name, tb)
     if name in InBodyEndClosers:
@@ -873,7 +873,7 @@ def _in_body_end_other(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
     return True
 
 
-_IN_BODY_END: dict[str, EndHandler] = {
+IN_BODY_END: dict[str, EndHandler] = {
     "template": _end_template,
     "sarcasm": _end_span,
     "span": _end_span,
@@ -887,7 +887,7 @@ _IN_BODY_END: dict[str, EndHandler] = {
     "br": _end_br,
 }
 for _h in Headings:
-    _IN_BODY_END[_h] = _end_heading
+    IN_BODY_END[_h] = _end_heading
 
 
 def any_other_end_tag(t: Token, tb: HtmlTreeBuilder) -> bool:
