@@ -26,7 +26,7 @@ from labeler.extract.jsoup_parser.nodes import (
     TextNode,
 )
 from labeler.extract.jsoup_parser.reader import CharacterReader
-from labeler.extract.jsoup_parser.tags import Tag
+from labeler.extract.jsoup_parser.tags import KNOWN_TAGS, Tag
 from labeler.extract.jsoup_parser.token import CHARACTER as _CHARACTER
 from labeler.extract.jsoup_parser.token import END_TAG as _END_TAG
 from labeler.extract.jsoup_parser.token import START_TAG as _START_TAG
@@ -145,6 +145,8 @@ class HtmlTreeBuilder:
         in_body_start_other = st.in_body_start_other
         in_body_end = st.IN_BODY_END.get
         in_body_end_other = st.in_body_end_other
+        end_not_simple = st.IN_BODY_END_NOT_SIMPLE
+        known_tags = KNOWN_TAGS
         stack = self.stack
         fe = self.formatting_elements
         while True:
@@ -172,10 +174,22 @@ class HtmlTreeBuilder:
                         self.frameset_ok = False
             elif typ == _START_TAG:
                 start = cast(StartTag, token)
-                (in_body_start(start.normal_name) or in_body_start_other)(start, self)  # type: ignore[arg-type]
+                name = start.normal_name
+                handler = in_body_start(name)  # type: ignore[arg-type]
+                if handler is not None:
+                    handler(start, self)
+                elif name in known_tags:
+                    in_body_start_other(start, self)
+                else:  # no special rules for custom tags
+                    self.insert(start)
             elif typ == _END_TAG:
                 name = token.normal_name  # type: ignore[attr-defined]
-                (in_body_end(name) or in_body_end_other)(token, name, self)
+                if stack and stack[-1].normal_name == name and name not in end_not_simple:
+                    # the current node closes: every other InBody end-tag branch finds it
+                    # in scope at once, generates no implied end tags and pops just it
+                    stack.pop()
+                else:
+                    (in_body_end(name) or in_body_end_other)(token, name, self)
             else:
                 in_body(token, self)
             token.reset()
@@ -243,11 +257,19 @@ class HtmlTreeBuilder:
     def insert(self, start_tag: StartTag) -> Element:
         """insert(Token.StartTag): deduplicate attributes; self-closing tags emit an end tag."""
         attrs = start_tag.attributes
-        if attrs is not None and len(attrs.keys) > 1:
+        lower = True  # the keys are already lower-case (normalising changes nothing)
+        if attrs is not None:
             keys = attrs.keys
-            # ASCII keys distinct once lower-cased cannot hold a (case-insensitive) duplicate
-            if not "".join(keys).isascii() or len({k.lower() for k in keys}) != len(keys):
+            joined = "".join(keys)
+            lower = joined == joined.lower()  # see _normalize
+            if len(keys) > 1 and (
+                not joined.isascii()
+                or len(set(keys) if lower else {k.lower() for k in keys}) != len(keys)
+            ):
+                # ASCII keys distinct once lower-cased cannot hold a (case-insensitive)
+                # duplicate; anything else goes through the full deduplication
                 attrs.deduplicate()
+                lower = False  # checked again below
         if start_tag.self_closing:
             el = self.insert_empty(start_tag)
             self.stack.append(el)
@@ -255,12 +277,11 @@ class HtmlTreeBuilder:
             tokeniser.transition(TokeniserState.Data)  # handles <script />
             tokeniser.emit(self._empty_end.reset().set_name(el.tag.name))
             return el
-        if attrs is not None:
-            _normalize(attrs)
-        name = start_tag.name()
-        tag = self.seen_tags.get(name)
+        if not lower:
+            _normalize(attrs)  # type: ignore[arg-type]
+        tag = self.seen_tags.get(start_tag.tag_name)  # type: ignore[arg-type]
         if tag is None:
-            tag = self.tag_for(name)
+            tag = self.tag_for(start_tag.name())
         el = Element(tag, attrs)
         stack = self.stack
         if stack and not self.foster_inserts:
@@ -597,7 +618,13 @@ class HtmlTreeBuilder:
         if not fe:
             return
         last = fe[-1]
-        if last is None or len(self.stack) > MAX_QUEUE_DEPTH or _on_queue(self.stack, last):
+        stack = self.stack
+        if (
+            last is None
+            or (stack and stack[-1] is last)  # on the stack (cheap first check)
+            or len(stack) > MAX_QUEUE_DEPTH
+            or _on_queue(stack, last)
+        ):
             return
         entry: Element | None = last
         size = len(fe)

@@ -854,7 +854,7 @@ def _end_br(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
 
 
 def in_body_end_other(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
-    if name in InBodyEndAdoptionFormatters:
+    if name in InBodyEndAdoptionFormatters:  # (also reached from IN_BODY_END directly)
         return in_body_end_tag_adoption(t, name, tb)
     if name in InBodyEndClosers:
         if not tb.in_scope(name):
@@ -893,6 +893,9 @@ for _h in Headings:
 def any_other_end_tag(t: Token, tb: HtmlTreeBuilder) -> bool:
     name = _name(t)
     stack = tb.stack
+    if stack and stack[-1].normal_name == name:  # found at once; no implied end tags
+        stack.pop()
+        return True
     if tb.get_from_stack(name) is None:  # deviates from spec to speed deep nesting
         return False
     for pos in range(len(stack) - 1, -1, -1):
@@ -913,6 +916,12 @@ def in_body_end_tag_adoption(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
         format_el = tb.get_active_formatting_element(name)
         if format_el is None:
             return any_other_end_tag(t, tb)
+        if stack and stack[-1] is format_el:
+            # the current node: on the stack and in scope, nothing above it can be a
+            # furthest block (see below), so it is just popped and forgotten
+            stack.pop()
+            tb.remove_from_active_formatting_elements(format_el)
+            return True
         if not tb.on_stack(format_el):
             tb.remove_from_active_formatting_elements(format_el)
             return True
@@ -988,6 +997,18 @@ def in_body_end_tag_adoption(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
         tb.insert_on_stack_after(furthest_block, adopter)
     return True
 
+
+for _n in InBodyEndAdoptionFormatters:  # in_body_end_other's first branch
+    IN_BODY_END[_n] = in_body_end_tag_adoption
+
+# End tags whose handling is more than "pop the current node" when the current node has
+# their name: all other InBody end tags (li, p, dd, dt, headings, closers, span, any other)
+# then find it in scope first, generate no implied end tags and pop just it.
+IN_BODY_END_NOT_SIMPLE = (
+    frozenset(("template", "body", "html", "form", "br"))
+    | InBodyStartApplets
+    | InBodyEndAdoptionFormatters
+)
 
 # --- Text, tables ------------------------------------------------------------------------
 
