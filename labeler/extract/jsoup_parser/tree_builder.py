@@ -270,13 +270,6 @@ class HtmlTreeBuilder:
                 # duplicate; anything else goes through the full deduplication
                 attrs.deduplicate()
                 lower = False  # checked again below
-        if start_tag.self_closing:
-            el = self.insert_empty(start_tag)
-            self.stack.append(el)
-            tokeniser = self.tokeniser
-            tokeniser.transition(TokeniserState.Data)  # handles <script />
-            tokeniser.emit(self._empty_end.reset().set_name(el.tag.name))
-            return el
         if not lower:
             _normalize(attrs)  # type: ignore[arg-type]
         tag = self.seen_tags.get(start_tag.tag_name)  # type: ignore[arg-type]
@@ -290,6 +283,12 @@ class HtmlTreeBuilder:
         else:
             self.insert_node(el)
         stack.append(el)
+        if start_tag.self_closing:  # insertEmpty, inlined; then push and emit the end tag
+            if not tag.known:
+                tag.set_self_closing()  # unknown tag: remembered as self closing for output
+            tokeniser = self.tokeniser
+            tokeniser.transition(TokeniserState.Data)  # handles <script />
+            tokeniser.emit(self._empty_end.reset().set_name(tag.name))
         return el
 
     def insert_start_tag(self, name: str) -> Element:

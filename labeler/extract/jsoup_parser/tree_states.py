@@ -403,6 +403,21 @@ StartHandler = Callable[[StartTag, "HtmlTreeBuilder"], bool]
 EndHandler = Callable[[Token, str, "HtmlTreeBuilder"], bool]
 
 
+def _reconstruct(tb: HtmlTreeBuilder) -> None:
+    """reconstructFormattingElements, skipped without a call when it has nothing to do.
+
+    It has nothing to do when there are no entries, the last is a marker, or the last is
+    the current node (the first of its own early exits).
+    """
+    fe = tb.formatting_elements
+    if fe:
+        last = fe[-1]
+        if last is not None:
+            stack = tb.stack
+            if not stack or stack[-1] is not last:
+                tb.reconstruct_formatting_elements()
+
+
 def _start_a(start: StartTag, tb: HtmlTreeBuilder) -> bool:
     if tb.get_active_formatting_element("a") is not None:
         tb.process_end_tag("a")
@@ -410,14 +425,18 @@ def _start_a(start: StartTag, tb: HtmlTreeBuilder) -> bool:
         if remaining_a is not None:
             tb.remove_from_active_formatting_elements(remaining_a)
             tb.remove_from_stack(remaining_a)
-    tb.reconstruct_formatting_elements()
+    fe = tb.formatting_elements
+    if fe and fe[-1] is not None:
+        _reconstruct(tb)
     el = tb.insert(start)
     tb.push_active_formatting_elements(el)
     return True
 
 
 def _start_span(start: StartTag, tb: HtmlTreeBuilder) -> bool:
-    tb.reconstruct_formatting_elements()
+    fe = tb.formatting_elements
+    if fe and fe[-1] is not None:
+        _reconstruct(tb)
     tb.insert(start)
     return True
 
@@ -639,7 +658,9 @@ def _start_select(start: StartTag, tb: HtmlTreeBuilder) -> bool:
 
 
 def _start_foreign(start: StartTag, tb: HtmlTreeBuilder) -> bool:
-    tb.reconstruct_formatting_elements()
+    fe = tb.formatting_elements
+    if fe and fe[-1] is not None:
+        _reconstruct(tb)
     tb.insert(start)
     return True
 
@@ -705,7 +726,9 @@ def _start_empty_formatter(start: StartTag, tb: HtmlTreeBuilder) -> bool:
 
 
 def _start_formatter(start: StartTag, tb: HtmlTreeBuilder) -> bool:
-    tb.reconstruct_formatting_elements()
+    fe = tb.formatting_elements
+    if fe and fe[-1] is not None:
+        _reconstruct(tb)
     el = tb.insert(start)
     tb.push_active_formatting_elements(el)
     return True
@@ -731,7 +754,7 @@ def in_body_start_other(start: StartTag, tb: HtmlTreeBuilder) -> bool:
     elif name in InBodyStartDrop:
         return False
     else:
-        tb.reconstruct_formatting_elements()
+        _reconstruct(tb)
         tb.insert(start)
     return True
 
