@@ -146,6 +146,7 @@ class HtmlTreeBuilder:
         in_body_end = st.IN_BODY_END.get
         in_body_end_other = st.in_body_end_other
         end_not_simple = st.IN_BODY_END_NOT_SIMPLE
+        adoption_formatters = st.InBodyEndAdoptionFormatters
         known_tags = KNOWN_TAGS
         stack = self.stack
         fe = self.formatting_elements
@@ -184,10 +185,19 @@ class HtmlTreeBuilder:
                     self.insert(start)
             elif typ == _END_TAG:
                 name = token.normal_name  # type: ignore[attr-defined]
-                if stack and stack[-1].normal_name == name and name not in end_not_simple:
-                    # the current node closes: every other InBody end-tag branch finds it
-                    # in scope at once, generates no implied end tags and pops just it
-                    stack.pop()
+                top = stack[-1] if stack else None
+                if top is not None and top.normal_name == name:
+                    if name not in end_not_simple:
+                        # the current node closes: every other InBody end-tag branch finds
+                        # it in scope at once, generates no implied end tags and pops it
+                        stack.pop()
+                    elif fe and fe[-1] is top and name in adoption_formatters:
+                        # adoption agency: the formatting element found first is the
+                        # current node; it is popped and dropped from the list
+                        stack.pop()
+                        fe.pop()
+                    else:
+                        (in_body_end(name) or in_body_end_other)(token, name, self)
                 else:
                     (in_body_end(name) or in_body_end_other)(token, name, self)
             else:
