@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, cast
 
 from labeler.extract.jsoup_parser.attributes import Attributes, equals_ignore_case
 from labeler.extract.jsoup_parser.nodes import DocumentType, Element
-from labeler.extract.jsoup_parser.tags import is_known_tag
+from labeler.extract.jsoup_parser.tags import KNOWN_TAGS
 from labeler.extract.jsoup_parser.token import (
     CHARACTER,
     COMMENT,
@@ -734,14 +734,19 @@ def _start_formatter(start: StartTag, tb: HtmlTreeBuilder) -> bool:
     return True
 
 
+def _start_p_closer(start: StartTag, tb: HtmlTreeBuilder) -> bool:
+    if tb.in_button_scope("p"):
+        tb.process_end_tag("p")
+    tb.insert(start)
+    return True
+
+
 def in_body_start_other(start: StartTag, tb: HtmlTreeBuilder) -> bool:
     name = cast(str, start.normal_name)
-    if not is_known_tag(name):  # no special rules for custom tags
+    if name not in KNOWN_TAGS:  # no special rules for custom tags
         tb.insert(start)
-    elif name in InBodyStartPClosers:
-        if tb.in_button_scope("p"):
-            tb.process_end_tag("p")
-        tb.insert(start)
+    elif name in InBodyStartPClosers:  # (also reached from IN_BODY_START directly)
+        return _start_p_closer(start, tb)
     elif name in InBodyStartToHead:
         return tb.process_in(start, InHead)
     elif name in InBodyStartApplets:
@@ -797,6 +802,9 @@ for _n in ("area", "br", "embed", "img", "keygen", "wbr"):
     IN_BODY_START[_n] = _start_empty_formatter
 for _n in ("b", "big", "code", "em", "font", "i", "s", "small", "strike", "strong", "tt", "u"):
     IN_BODY_START[_n] = _start_formatter
+for _n in InBodyStartPClosers:  # all known tags: in_body_start_other's first known branch
+    assert _n in KNOWN_TAGS
+    IN_BODY_START.setdefault(_n, _start_p_closer)
 
 
 def _end_template(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
