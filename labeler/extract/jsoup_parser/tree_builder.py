@@ -270,7 +270,7 @@ class HtmlTreeBuilder:
         lower = True  # the keys are already lower-case (normalising changes nothing)
         if attrs is not None:
             keys = attrs.keys
-            joined = "".join(keys)
+            joined = keys[0] if len(keys) == 1 else "".join(keys)
             lower = joined == joined.lower()  # see _normalize
             if len(keys) > 1 and (
                 not joined.isascii()

@@ -447,7 +447,12 @@ def _start_li(start: StartTag, tb: HtmlTreeBuilder) -> bool:
     for i in range(len(stack) - 1, 0, -1):
         el = stack[i]
         if el.normal_name == "li":
-            tb.process_end_tag("li")
+            if i == len(stack) - 1 and tb.state is InBody:
+                # what InBody does with </li> when li is the current node: in list item
+                # scope at once, no implied end tags, pop it
+                stack.pop()
+            else:
+                tb.process_end_tag("li")
             break
         if el.normal_name in _SPECIAL and el.normal_name not in InBodyStartLiBreakers:
             break
