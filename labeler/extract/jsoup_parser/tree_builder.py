@@ -12,7 +12,7 @@ document depth; token re-processing nests only a bounded number of calls, as in 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from labeler.extract.jsoup_parser import tree_states as st
 from labeler.extract.jsoup_parser.attributes import Attributes
@@ -174,7 +174,7 @@ class HtmlTreeBuilder:
                     if self.frameset_ok and data.strip(_WS):
                         self.frameset_ok = False
             elif typ == _START_TAG:
-                start = cast(StartTag, token)
+                start: StartTag = token  # type: ignore[assignment]
                 name = start.normal_name
                 handler = in_body_start(name)  # type: ignore[arg-type]
                 if handler is not None:
@@ -591,8 +591,10 @@ class HtmlTreeBuilder:
         return fe.pop() if fe else None
 
     def push_active_formatting_elements(self, el: Element) -> None:
-        self.check_active_formatting_elements(el)
-        self.formatting_elements.append(el)
+        fe = self.formatting_elements
+        if fe and fe[-1] is not None:  # else the check finds nothing before a marker
+            self.check_active_formatting_elements(el)
+        fe.append(el)
 
     def push_with_bookmark(self, el: Element, bookmark: int) -> None:
         self.check_active_formatting_elements(el)
