@@ -127,3 +127,5 @@ for _n in _FORM_LISTED:
     _TAGS[_n].form_list = True
 for _n in _FORM_SUBMIT:
     _TAGS[_n].form_submit = True
+
+KNOWN_TAGS = _TAGS.keys()  # for `name in KNOWN_TAGS` (isKnownTag) without a call

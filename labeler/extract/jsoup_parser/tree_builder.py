@@ -26,7 +26,10 @@ from labeler.extract.jsoup_parser.nodes import (
     TextNode,
 )
 from labeler.extract.jsoup_parser.reader import CharacterReader
-from labeler.extract.jsoup_parser.tags import Tag
+from labeler.extract.jsoup_parser.tags import KNOWN_TAGS, Tag
+from labeler.extract.jsoup_parser.token import CHARACTER as _CHARACTER
+from labeler.extract.jsoup_parser.token import END_TAG as _END_TAG
+from labeler.extract.jsoup_parser.token import START_TAG as _START_TAG
 from labeler.extract.jsoup_parser.token import CData, EndTag, StartTag
 from labeler.extract.jsoup_parser.tokeniser import Tokeniser
 from labeler.extract.jsoup_parser.tokeniser_states import TokeniserState
@@ -60,6 +63,8 @@ _LIST_ITEM_STOPPERS = TAGS_SEARCH_IN_SCOPE | TAG_SEARCH_LIST
 _BUTTON_STOPPERS = TAGS_SEARCH_IN_SCOPE | TAG_SEARCH_BUTTON
 IN_TABLE_FOSTER = frozenset(("table", "tbody", "tfoot", "thead", "tr"))
 _DATA_TAGS = frozenset(("script", "style"))  # isContentForTagData
+_NULL = "\x00"
+_WS = " \t\n\f\r"  # StringUtil.isWhitespace
 
 
 def same_attributes(a: Attributes | None, b: Attributes | None) -> bool:
@@ -135,10 +140,68 @@ class HtmlTreeBuilder:
         """TreeBuilder.runParser: read and process tokens until EOF."""
         read = self.tokeniser.read
         eof = st.EOF
+        in_body = st.InBody
+        in_body_start = st.IN_BODY_START.get
+        in_body_start_other = st.in_body_start_other
+        in_body_end = st.IN_BODY_END.get
+        in_body_end_other = st.in_body_end_other
+        end_not_simple = st.IN_BODY_END_NOT_SIMPLE
+        adoption_formatters = st.InBodyEndAdoptionFormatters
+        known_tags = KNOWN_TAGS
+        stack = self.stack
+        fe = self.formatting_elements
         while True:
             token = read()
             self.current_token = token
-            self.state(token, self)
+            state = self.state
+            typ = token.type
+            if state is not in_body:
+                state(token, self)
+            elif typ == _CHARACTER:
+                # InBody's character branch, inlined for the common case: reconstruct (a
+                # no-op when the last formatting entry is a marker or the current node),
+                # then insert(Character) into the current element
+                data = token.data  # type: ignore[attr-defined]
+                if data == _NULL or not stack or isinstance(token, CData):
+                    in_body(token, self)
+                else:
+                    if fe and (last := fe[-1]) is not None and stack[-1] is not last:
+                        self.reconstruct_formatting_elements()
+                    el = stack[-1]
+                    node: Node = DataNode(data) if el.normal_name in _DATA_TAGS else TextNode(data)
+                    node.parent = el
+                    el.children.append(node)
+                    if self.frameset_ok and data.strip(_WS):
+                        self.frameset_ok = False
+            elif typ == _START_TAG:
+                start: StartTag = token  # type: ignore[assignment]
+                name = start.normal_name
+                handler = in_body_start(name)  # type: ignore[arg-type]
+                if handler is not None:
+                    handler(start, self)
+                elif name in known_tags:
+                    in_body_start_other(start, self)
+                else:  # no special rules for custom tags
+                    self.insert(start)
+            elif typ == _END_TAG:
+                name = token.normal_name  # type: ignore[attr-defined]
+                top = stack[-1] if stack else None
+                if top is not None and top.normal_name == name:
+                    if name not in end_not_simple:
+                        # the current node closes: every other InBody end-tag branch finds
+                        # it in scope at once, generates no implied end tags and pops it
+                        stack.pop()
+                    elif fe and fe[-1] is top and name in adoption_formatters:
+                        # adoption agency: the formatting element found first is the
+                        # current node; it is popped and dropped from the list
+                        stack.pop()
+                        fe.pop()
+                    else:
+                        (in_body_end(name) or in_body_end_other)(token, name, self)
+                else:
+                    (in_body_end(name) or in_body_end_other)(token, name, self)
+            else:
+                in_body(token, self)
             token.reset()
             if token.type == eof:
                 break
@@ -204,24 +267,24 @@ class HtmlTreeBuilder:
     def insert(self, start_tag: StartTag) -> Element:
         """insert(Token.StartTag): deduplicate attributes; self-closing tags emit an end tag."""
         attrs = start_tag.attributes
-        if attrs is not None and len(attrs.keys) > 1:
-            keys = attrs.keys
-            # ASCII keys distinct once lower-cased cannot hold a (case-insensitive) duplicate
-            if not "".join(keys).isascii() or len({k.lower() for k in keys}) != len(keys):
-                attrs.deduplicate()
-        if start_tag.self_closing:
-            el = self.insert_empty(start_tag)
-            self.stack.append(el)
-            tokeniser = self.tokeniser
-            tokeniser.transition(TokeniserState.Data)  # handles <script />
-            tokeniser.emit(self._empty_end.reset().set_name(el.tag.name))
-            return el
+        lower = True  # the keys are already lower-case (normalising changes nothing)
         if attrs is not None:
-            _normalize(attrs)
-        name = start_tag.name()
-        tag = self.seen_tags.get(name)
+            keys = attrs.keys
+            joined = keys[0] if len(keys) == 1 else "".join(keys)
+            lower = joined == joined.lower()  # see _normalize
+            if len(keys) > 1 and (
+                not joined.isascii()
+                or len(set(keys) if lower else {k.lower() for k in keys}) != len(keys)
+            ):
+                # ASCII keys distinct once lower-cased cannot hold a (case-insensitive)
+                # duplicate; anything else goes through the full deduplication
+                attrs.deduplicate()
+                lower = False  # checked again below
+        if not lower:
+            _normalize(attrs)  # type: ignore[arg-type]
+        tag = self.seen_tags.get(start_tag.tag_name)  # type: ignore[arg-type]
         if tag is None:
-            tag = self.tag_for(name)
+            tag = self.tag_for(start_tag.name())
         el = Element(tag, attrs)
         stack = self.stack
         if stack and not self.foster_inserts:
@@ -230,6 +293,12 @@ class HtmlTreeBuilder:
         else:
             self.insert_node(el)
         stack.append(el)
+        if start_tag.self_closing:  # insertEmpty, inlined; then push and emit the end tag
+            if not tag.known:
+                tag.set_self_closing()  # unknown tag: remembered as self closing for output
+            tokeniser = self.tokeniser
+            tokeniser.transition(TokeniserState.Data)  # handles <script />
+            tokeniser.emit(self._empty_end.reset().set_name(tag.name))
         return el
 
     def insert_start_tag(self, name: str) -> Element:
@@ -522,8 +591,10 @@ class HtmlTreeBuilder:
         return fe.pop() if fe else None
 
     def push_active_formatting_elements(self, el: Element) -> None:
-        self.check_active_formatting_elements(el)
-        self.formatting_elements.append(el)
+        fe = self.formatting_elements
+        if fe and fe[-1] is not None:  # else the check finds nothing before a marker
+            self.check_active_formatting_elements(el)
+        fe.append(el)
 
     def push_with_bookmark(self, el: Element, bookmark: int) -> None:
         self.check_active_formatting_elements(el)
@@ -558,7 +629,13 @@ class HtmlTreeBuilder:
         if not fe:
             return
         last = fe[-1]
-        if last is None or len(self.stack) > MAX_QUEUE_DEPTH or _on_queue(self.stack, last):
+        stack = self.stack
+        if (
+            last is None
+            or (stack and stack[-1] is last)  # on the stack (cheap first check)
+            or len(stack) > MAX_QUEUE_DEPTH
+            or _on_queue(stack, last)
+        ):
             return
         entry: Element | None = last
         size = len(fe)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, cast
 
 from labeler.extract.jsoup_parser.attributes import Attributes, equals_ignore_case
 from labeler.extract.jsoup_parser.nodes import DocumentType, Element
-from labeler.extract.jsoup_parser.tags import is_known_tag
+from labeler.extract.jsoup_parser.tags import KNOWN_TAGS
 from labeler.extract.jsoup_parser.token import (
     CHARACTER,
     COMMENT,
@@ -380,15 +380,15 @@ def InBody(t: Token, tb: HtmlTreeBuilder) -> bool:
             tb.frameset_ok = False
     elif typ == START_TAG:
         start = cast(StartTag, t)
-        handler = _IN_BODY_START.get(start.normal_name)  # type: ignore[arg-type]
+        handler = IN_BODY_START.get(start.normal_name)  # type: ignore[arg-type]
         if handler is None:
-            return _in_body_start_other(start, tb)
+            return in_body_start_other(start, tb)
         return handler(start, tb)
     elif typ == END_TAG:
         name = t.normal_name  # type: ignore[attr-defined]
-        end_handler = _IN_BODY_END.get(name)
+        end_handler = IN_BODY_END.get(name)
         if end_handler is None:
-            return _in_body_end_other(t, name, tb)
+            return in_body_end_other(t, name, tb)
         return end_handler(t, name, tb)
     elif typ == COMMENT:
         tb.insert_comment(cast(CommentToken, t))
@@ -403,6 +403,21 @@ StartHandler = Callable[[StartTag, "HtmlTreeBuilder"], bool]
 EndHandler = Callable[[Token, str, "HtmlTreeBuilder"], bool]
 
 
+def _reconstruct(tb: HtmlTreeBuilder) -> None:
+    """reconstructFormattingElements, skipped without a call when it has nothing to do.
+
+    It has nothing to do when there are no entries, the last is a marker, or the last is
+    the current node (the first of its own early exits).
+    """
+    fe = tb.formatting_elements
+    if fe:
+        last = fe[-1]
+        if last is not None:
+            stack = tb.stack
+            if not stack or stack[-1] is not last:
+                tb.reconstruct_formatting_elements()
+
+
 def _start_a(start: StartTag, tb: HtmlTreeBuilder) -> bool:
     if tb.get_active_formatting_element("a") is not None:
         tb.process_end_tag("a")
@@ -410,14 +425,18 @@ def _start_a(start: StartTag, tb: HtmlTreeBuilder) -> bool:
         if remaining_a is not None:
             tb.remove_from_active_formatting_elements(remaining_a)
             tb.remove_from_stack(remaining_a)
-    tb.reconstruct_formatting_elements()
+    fe = tb.formatting_elements
+    if fe and fe[-1] is not None:
+        _reconstruct(tb)
     el = tb.insert(start)
     tb.push_active_formatting_elements(el)
     return True
 
 
 def _start_span(start: StartTag, tb: HtmlTreeBuilder) -> bool:
-    tb.reconstruct_formatting_elements()
+    fe = tb.formatting_elements
+    if fe and fe[-1] is not None:
+        _reconstruct(tb)
     tb.insert(start)
     return True
 
@@ -428,7 +447,12 @@ def _start_li(start: StartTag, tb: HtmlTreeBuilder) -> bool:
     for i in range(len(stack) - 1, 0, -1):
         el = stack[i]
         if el.normal_name == "li":
-            tb.process_end_tag("li")
+            if i == len(stack) - 1 and tb.state is InBody:
+                # what InBody does with </li> when li is the current node: in list item
+                # scope at once, no implied end tags, pop it
+                stack.pop()
+            else:
+                tb.process_end_tag("li")
             break
         if el.normal_name in _SPECIAL and el.normal_name not in InBodyStartLiBreakers:
             break
@@ -639,7 +663,9 @@ def _start_select(start: StartTag, tb: HtmlTreeBuilder) -> bool:
 
 
 def _start_foreign(start: StartTag, tb: HtmlTreeBuilder) -> bool:
-    tb.reconstruct_formatting_elements()
+    fe = tb.formatting_elements
+    if fe and fe[-1] is not None:
+        _reconstruct(tb)
     tb.insert(start)
     return True
 
@@ -705,20 +731,27 @@ def _start_empty_formatter(start: StartTag, tb: HtmlTreeBuilder) -> bool:
 
 
 def _start_formatter(start: StartTag, tb: HtmlTreeBuilder) -> bool:
-    tb.reconstruct_formatting_elements()
+    fe = tb.formatting_elements
+    if fe and fe[-1] is not None:
+        _reconstruct(tb)
     el = tb.insert(start)
     tb.push_active_formatting_elements(el)
     return True
 
 
-def _in_body_start_other(start: StartTag, tb: HtmlTreeBuilder) -> bool:
+def _start_p_closer(start: StartTag, tb: HtmlTreeBuilder) -> bool:
+    if tb.in_button_scope("p"):
+        tb.process_end_tag("p")
+    tb.insert(start)
+    return True
+
+
+def in_body_start_other(start: StartTag, tb: HtmlTreeBuilder) -> bool:
     name = cast(str, start.normal_name)
-    if not is_known_tag(name):  # no special rules for custom tags
+    if name not in KNOWN_TAGS:  # no special rules for custom tags
         tb.insert(start)
-    elif name in InBodyStartPClosers:
-        if tb.in_button_scope("p"):
-            tb.process_end_tag("p")
-        tb.insert(start)
+    elif name in InBodyStartPClosers:  # (also reached from IN_BODY_START directly)
+        return _start_p_closer(start, tb)
     elif name in InBodyStartToHead:
         return tb.process_in(start, InHead)
     elif name in InBodyStartApplets:
@@ -731,12 +764,12 @@ def _in_body_start_other(start: StartTag, tb: HtmlTreeBuilder) -> bool:
     elif name in InBodyStartDrop:
         return False
     else:
-        tb.reconstruct_formatting_elements()
+        _reconstruct(tb)
         tb.insert(start)
     return True
 
 
-_IN_BODY_START: dict[str, StartHandler] = {
+IN_BODY_START: dict[str, StartHandler] = {
     "a": _start_a,
     "span": _start_span,
     "li": _start_li,
@@ -769,11 +802,14 @@ _IN_BODY_START: dict[str, StartHandler] = {
     "rt": _start_ruby,
 }
 for _h in Headings:
-    _IN_BODY_START[_h] = _start_heading
+    IN_BODY_START[_h] = _start_heading
 for _n in ("area", "br", "embed", "img", "keygen", "wbr"):
-    _IN_BODY_START[_n] = _start_empty_formatter
+    IN_BODY_START[_n] = _start_empty_formatter
 for _n in ("b", "big", "code", "em", "font", "i", "s", "small", "strike", "strong", "tt", "u"):
-    _IN_BODY_START[_n] = _start_formatter
+    IN_BODY_START[_n] = _start_formatter
+for _n in InBodyStartPClosers:  # all known tags: in_body_start_other's first known branch
+    assert _n in KNOWN_TAGS
+    IN_BODY_START.setdefault(_n, _start_p_closer)
 
 
 def _end_template(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
@@ -853,8 +889,8 @@ def _end_br(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
     return False
 
 
-def _in_body_end_other(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
-    if name in InBodyEndAdoptionFormatters:
+def in_body_end_other(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
+    if name in InBodyEndAdoptionFormatters:  # (also reached from IN_BODY_END directly)
         return in_body_end_tag_adoption(t, name, tb)
     if name in InBodyEndClosers:
         if not tb.in_scope(name):
@@ -873,7 +909,7 @@ def _in_body_end_other(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
     return True
 
 
-_IN_BODY_END: dict[str, EndHandler] = {
+IN_BODY_END: dict[str, EndHandler] = {
     "template": _end_template,
     "sarcasm": _end_span,
     "span": _end_span,
@@ -887,12 +923,15 @@ _IN_BODY_END: dict[str, EndHandler] = {
     "br": _end_br,
 }
 for _h in Headings:
-    _IN_BODY_END[_h] = _end_heading
+    IN_BODY_END[_h] = _end_heading
 
 
 def any_other_end_tag(t: Token, tb: HtmlTreeBuilder) -> bool:
     name = _name(t)
     stack = tb.stack
+    if stack and stack[-1].normal_name == name:  # found at once; no implied end tags
+        stack.pop()
+        return True
     if tb.get_from_stack(name) is None:  # deviates from spec to speed deep nesting
         return False
     for pos in range(len(stack) - 1, -1, -1):
@@ -913,6 +952,12 @@ def in_body_end_tag_adoption(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
         format_el = tb.get_active_formatting_element(name)
         if format_el is None:
             return any_other_end_tag(t, tb)
+        if stack and stack[-1] is format_el:
+            # the current node: on the stack and in scope, nothing above it can be a
+            # furthest block (see below), so it is just popped and forgotten
+            stack.pop()
+            tb.remove_from_active_formatting_elements(format_el)
+            return True
         if not tb.on_stack(format_el):
             tb.remove_from_active_formatting_elements(format_el)
             return True
@@ -988,6 +1033,18 @@ def in_body_end_tag_adoption(t: Token, name: str, tb: HtmlTreeBuilder) -> bool:
         tb.insert_on_stack_after(furthest_block, adopter)
     return True
 
+
+for _n in InBodyEndAdoptionFormatters:  # in_body_end_other's first branch
+    IN_BODY_END[_n] = in_body_end_tag_adoption
+
+# End tags whose handling is more than "pop the current node" when the current node has
+# their name: all other InBody end tags (li, p, dd, dt, headings, closers, span, any other)
+# then find it in scope first, generate no implied end tags and pop just it.
+IN_BODY_END_NOT_SIMPLE = (
+    frozenset(("template", "body", "html", "form", "br"))
+    | InBodyStartApplets
+    | InBodyEndAdoptionFormatters
+)
 
 # --- Text, tables ------------------------------------------------------------------------
 
