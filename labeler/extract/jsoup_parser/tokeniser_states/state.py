@@ -41,8 +41,9 @@ class State:
 
 
 def _run_below_split(r: CharacterReader, pattern: re.Pattern[str]) -> str:
-    """Skips the run of ``pattern`` at the reader's position if it ends below the window split
-    (a run a per-character state would take one by one with the same branch; speed only)."""
+    """Consumes and returns the run of ``pattern`` at the reader's position, stopping at the
+    window split (characters a per-character state would take one by one with the same
+    branch; speed only)."""
     pos = r.pos
     m = pattern.match(r.s, pos, min(r.split, r.end))
     if m is None:
