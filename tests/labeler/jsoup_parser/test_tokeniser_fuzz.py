@@ -24,7 +24,10 @@ from jsoup_ref import runner
 from test_tokeniser import C, E, S, stream
 
 import labeler.extract.jsoup_parser.tokeniser as tokeniser_module
-import labeler.extract.jsoup_parser.tokeniser_states as states_module
+import labeler.extract.jsoup_parser.tokeniser_states.attribute as attribute_states
+import labeler.extract.jsoup_parser.tokeniser_states.doctype as doctype_states
+import labeler.extract.jsoup_parser.tokeniser_states.tag as tag_states
+import labeler.extract.jsoup_parser.tokeniser_states.text as text_states
 from labeler.extract.jsoup_parser import body_text, parse
 from labeler.extract.jsoup_parser.nodes import Comment, DataNode, DocumentType, Element, Node
 
@@ -89,10 +92,12 @@ def test_speed_paths_match_state_by_state(monkeypatch: pytest.MonkeyPatch) -> No
     ]
     fast = [stream(d) for d in docs]
     never = re.compile("(?!)")
-    monkeypatch.setattr(states_module, "_FAST_START", never)
-    monkeypatch.setattr(states_module, "_FAST_END", never)
-    monkeypatch.setattr(states_module, "_FAST_DATA", states_module.data_pattern(tags=False))
-    monkeypatch.setattr(states_module, "_run_below_split", lambda r, p: "")
+    # each name is patched in the module whose functions look it up
+    monkeypatch.setattr(tag_states, "_FAST_START", never)
+    monkeypatch.setattr(tag_states, "_FAST_END", never)
+    monkeypatch.setattr(text_states, "_FAST_DATA", text_states.data_pattern(tags=False))
+    for module in (attribute_states, doctype_states):
+        monkeypatch.setattr(module, "_run_below_split", lambda r, p: "")
     monkeypatch.setattr(
         tokeniser_module.Tokeniser, "_fast_reference", lambda self, a: (False, None)
     )
