@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import sqlalchemy.exc
 from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import make_url
 
@@ -142,9 +143,18 @@ def _create_pg(admin: Engine, name: str, template: str = "template0") -> None:
 
 
 def _drop_pg(admin: Engine, names: list[str]) -> None:
-    with admin.connect() as conn:
-        for name in names:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    for name in names:
+        # FORCE may not terminate an autovacuum worker that happens to be on the database
+        # (it belongs to the superuser): that refusal passes once the worker is done.
+        for attempt in range(50):
+            try:
+                with admin.connect() as conn:
+                    conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                break
+            except sqlalchemy.exc.ProgrammingError as exc:
+                if "must be a member of the role" not in str(exc) or attempt == 49:
+                    raise
+                time.sleep(0.1)
 
 
 @pytest.fixture(scope="module")

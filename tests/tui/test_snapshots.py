@@ -57,6 +57,15 @@ def prepare(then: Callable[[LabelerApp, Pilot[Any]], Awaitable[None]] | None = N
         for widget in app.screen.query("Input, TextArea"):
             widget.cursor_blink = False  # type: ignore[attr-defined]
         await pilot.pause()
+        # On a loaded machine a table can still be sizing its columns after the refreshes
+        # settle waits for: take the picture only once two renders in a row agree.
+        previous = ""
+        for _ in range(10):
+            picture = app.export_screenshot()
+            if picture == previous:
+                break
+            previous = picture
+            await settle(app, pilot)
 
     return run_before
 
