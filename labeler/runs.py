@@ -42,6 +42,8 @@ class RunImportReport:
     results: int
     bytes: int
     seconds: float
+    #: staging files of earlier, killed imports removed before this one staged
+    orphans: tuple[str, ...] = ()
 
 
 def import_run_file(
@@ -131,7 +133,14 @@ def import_run_lines(
         results = stage.results
     finally:
         stage.close()
-    return RunImportReport(name, questions, results, size, time.perf_counter() - started)
+    return RunImportReport(
+        name,
+        questions,
+        results,
+        size,
+        time.perf_counter() - started,
+        tuple(str(p) for p in stage.orphans),
+    )
 
 
 def import_run_chunks(

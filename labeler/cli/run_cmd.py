@@ -79,6 +79,12 @@ def run_import(args: argparse.Namespace) -> int:
         report = import_run_file(
             store, args.file, args.name, replace=args.replace, parameters=params, progress=progress
         )
+    if report.orphans:
+        print(
+            f"removed {len(report.orphans)} staging file(s) left by killed imports: "
+            + ", ".join(report.orphans),
+            file=sys.stderr,
+        )
     rate = report.questions / report.seconds if report.seconds else 0.0
     print(
         f"imported run {report.name!r}: {report.questions} questions, {report.results} results "

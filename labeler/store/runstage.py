@@ -10,13 +10,17 @@ the staging file and ``INSERT ... SELECT`` (no row passes through Python), on Po
 by reading the file in batches into the driver's ``executemany``.
 
 The staging file is removed by :meth:`RunStage.close` (also on errors and Ctrl-C). A process
-killed outright leaves its ``labeler-run-stage-*.sqlite`` behind in ``$TMPDIR``; no later
-import reads it (each makes a new, uniquely named one), and the database never saw it.
+killed outright cannot remove it, so its name carries the host and process id
+(``labeler-run-stage-HOST-PID-*.sqlite``) and the next import on that host removes the files of
+processes that no longer run (:func:`sweep_orphans`). No import ever reads another's file, and
+the database never saw it.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import socket
 import sqlite3
 import tempfile
 from collections.abc import Sequence
@@ -37,6 +41,8 @@ BATCH = 20_000  # staged rows per executemany on PostgreSQL
 #: staged table -> the order its rows are copied in (the key of its database table)
 _ORDER = {"result": "query_external_id, rank", "placement": "query_external_id, page_sha256"}
 
+PREFIX = "labeler-run-stage-"
+
 ResultRow = tuple[str, int, str, str | None, float | None, bool]
 PlacementRow = tuple[str, str, str, str, str, str]
 
@@ -47,11 +53,13 @@ class RunStage:
     ``add_results`` / ``add_placements`` take the rows of :func:`add_run_results` /
     :func:`add_run_placements` without the run id (the run does not exist yet). Raises
     :class:`StoreError` when the temporary directory is unusable (full, read-only).
+    ``orphans`` lists the files of killed imports removed on the way (:func:`sweep_orphans`).
     """
 
     def __init__(self) -> None:
+        self.orphans = sweep_orphans(Path(tempfile.gettempdir()))
         try:
-            fd, name = tempfile.mkstemp(prefix="labeler-run-stage-", suffix=".sqlite")
+            fd, name = tempfile.mkstemp(prefix=_own_prefix(), suffix=".sqlite")
         except OSError as err:
             raise StoreError(f"cannot create a staging file for the run: {err}") from None
         os.close(fd)
@@ -158,6 +166,55 @@ class RunStage:
             self._conn.close()
             self._conn = None
         self.path.unlink(missing_ok=True)
+
+
+def _host() -> str:
+    """This machine's name, reduced to what is safe in a file name."""
+    return re.sub(r"[^A-Za-z0-9.]", "_", socket.gethostname()) or "host"
+
+
+def _own_prefix() -> str:
+    return f"{PREFIX}{_host()}-{os.getpid()}-"
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists on this machine (another user's counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    except OverflowError:
+        return False
+    return True
+
+
+def sweep_orphans(directory: Path) -> list[Path]:
+    """Remove the staging files in ``directory`` left by imports killed on this host.
+
+    A file is an orphan when its name is this host's ``labeler-run-stage-HOST-PID-*.sqlite``
+    and process PID no longer runs. Files of other hosts (a shared temporary directory), of
+    running processes, or named the way older versions named them are left alone, as is a
+    file that cannot be removed (another user's). Returns the files removed.
+    """
+    pattern = re.compile(rf"{re.escape(PREFIX)}{re.escape(_host())}-(\d+)-[^/]*\.sqlite")
+    removed: list[Path] = []
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return removed
+    for name in names:
+        match = pattern.fullmatch(name)
+        if match is None or _running(int(match.group(1))):
+            continue
+        path = directory / name
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        removed.append(path)
+    return removed
 
 
 def _detach(dbapi: Any, record: Any) -> None:

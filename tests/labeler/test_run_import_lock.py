@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,7 @@ from labeler.errors import InputError
 from labeler.runs import import_run_file
 from labeler.store import create_gold_set, get_gold_set, open_store
 from labeler.store.runs import list_runs
+from labeler.store.runstage import sweep_orphans
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
@@ -186,3 +190,77 @@ def test_writer_giving_up_names_the_holder(
     assert len(notices) == 1 and f"server process {pid} (labeler" in notices[0]
     with open_store(db) as store, store.session() as s, pytest.raises(NotFoundError):
         get_gold_set(s, "never")
+
+
+def _stage_files(directory: Path) -> list[Path]:
+    return sorted(directory.glob("labeler-run-stage-*"))
+
+
+def _wait_for_stage(directory: Path, importer: subprocess.Popen[str], known: list[Path]) -> Path:
+    """The staging file ``importer`` creates once it reads: the first one in ``directory``
+    not in ``known`` (polled: it appears when the import gets there)."""
+    for _ in range(6000):
+        if new := [p for p in _stage_files(directory) if p not in known]:
+            return new[0]
+        assert importer.poll() is None, importer.communicate()
+        time.sleep(0.01)
+    raise AssertionError("the import never created its staging file")
+
+
+def test_next_import_removes_the_staging_file_of_a_killed_one(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A killed import cannot remove its staging file; the next import on this host does,
+    and says so, while the file of an import still running is left alone."""
+    staging = tmp_path / "tmp"
+    staging.mkdir()
+    monkeypatch.setenv("TMPDIR", str(staging))  # the CLI subprocesses stage there
+    run = tmp_path / "run.jsonl"
+    run.write_text(_line("q1", ANSWER), encoding="utf-8")
+    fifo, live_fifo = tmp_path / "run.fifo", tmp_path / "live.fifo"
+    os.mkfifo(fifo)
+    os.mkfifo(live_fifo)
+
+    live = _start("run", "import", str(live_fifo), "--name", "live", "-q", "--db", db)
+    with live_fifo.open("w", encoding="utf-8") as live_feed:
+        live_feed.write(_line("q1", ANSWER))
+        live_feed.flush()
+        running = _wait_for_stage(staging, live, [])
+
+        killed = _start("run", "import", str(fifo), "--name", "killed", "-q", "--db", db)
+        with fifo.open("w", encoding="utf-8") as feed:
+            feed.write(_line("q1", ANSWER))
+            feed.flush()
+            orphan = _wait_for_stage(staging, killed, [running])
+            killed.send_signal(signal.SIGKILL)
+            killed.communicate()
+        assert orphan.exists()  # nothing removed it: the process was killed outright
+
+        done = _cli("run", "import", str(run), "--name", "next", "--db", db)
+        assert done.returncode == 0, done.stderr
+        assert f"removed 1 staging file(s) left by killed imports: {orphan}" in done.stderr
+        assert not orphan.exists()
+        assert running.exists()  # that import is still reading: its file stays
+    _, err = live.communicate()
+    assert live.returncode == 0, err
+    assert _stage_files(staging) == []  # each import removed its own file
+    assert set(_runs(db)) == {"live", "next"}
+
+
+def test_sweep_keeps_other_hosts_running_processes_and_old_names(tmp_path: Path) -> None:
+    """Only this host's files whose process is gone are orphans."""
+    host = socket.gethostname()
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()  # reaped: no process has this id now (ids are not reused this soon)
+    names = {
+        f"labeler-run-stage-{host}-{gone.pid}-abc.sqlite": False,  # orphan: removed
+        f"labeler-run-stage-{host}-{os.getpid()}-abc.sqlite": True,  # this process runs
+        f"labeler-run-stage-elsewhere-{gone.pid}-abc.sqlite": True,  # another host's
+        "labeler-run-stage-abc123.sqlite": True,  # an older version's name
+        "unrelated.sqlite": True,
+    }
+    for name in names:
+        (tmp_path / name).write_bytes(b"")
+    removed = sweep_orphans(tmp_path)
+    assert removed == [tmp_path / f"labeler-run-stage-{host}-{gone.pid}-abc.sqlite"]
+    assert {p.name for p in tmp_path.iterdir()} == {n for n, kept in names.items() if kept}
