@@ -236,17 +236,32 @@ def test_accepted_spans_keep_the_annotators_key_clause(team_store: Store) -> Non
         assert keys(team_store) == [(1, 7, 55, 28, 55)]
         await key("ctrl+y")
         assert keys(team_store) == [(1, 7, 55, 28, 55), (1, 63, 105, 90, 105)]
+        await key("ctrl+z")
+        # e on the group: a selection holding ana's key keeps it, one cutting it does not
+        assert PAGE[86:105] == " by the data owner."
+        screen.view.select_offsets(86, 105)
+        await key("e")
+        assert keys(team_store) == [(1, 7, 55, 28, 55), (1, 86, 105, 90, 105)]
+        assert "(policy.html 86–105) with key 90–105" in last(app)
+        await key("ctrl+z")
+        group = screen.selected()
+        assert group is not None and (group.start, group.end) == (63, 105)
+        screen.view.select_offsets(63, 98)
+        await key("e")
+        assert keys(team_store) == [(1, 7, 55, 28, 55), (1, 63, 98, None, None)]
+        await key("ctrl+z")
+        assert keys(team_store) == [(1, 7, 55, 28, 55)]
         await key("m")
         # q2: the keys disagree: accepted without one, and the message says whose were which
         assert screen.query_id == 2
         await key("U")
-        assert keys(team_store)[2:] == [(2, 7, 55, None, None)]
+        assert keys(team_store)[1:] == [(2, 7, 55, None, None)]
         assert "7–55 accepted without a key (keys differ: ana 28–55, bob 38–55)" in last(app)
         screen.view.select_offsets(38, 55)  # the adjudicator picks bob's clause: K
         await key("K")
-        assert keys(team_store)[2:] == [(2, 7, 55, 38, 55)]
+        assert keys(team_store)[1:] == [(2, 7, 55, 38, 55)]
         assert "now has key 38–55" in last(app)
         await key("ctrl+z")
-        assert keys(team_store)[2:] == [(2, 7, 55, None, None)]
+        assert keys(team_store)[1:] == [(2, 7, 55, None, None)]
 
     run_app(team_store, body, annotator="lead")

@@ -269,7 +269,8 @@ class AdjudicationEdits(Screen[None]):
 
     def action_use_selection(self) -> None:
         """The page selection becomes the highlighted accepted span's boundaries; when the
-        group is not accepted, the selection is accepted as a new final span."""
+        group is not accepted, the selection is accepted as a new final span, with the
+        group's key clause (:attr:`SpanGroup.key`) when that lies inside the selection."""
         group, qid = self.selected(), self.query_id
         start, end = self.view.offsets
         if group is None or qid is None or self.state is None or self.document_id is None:
@@ -283,6 +284,9 @@ class AdjudicationEdits(Screen[None]):
             self._adjust(final, start, end)
             return
         actor, name, document_id = self.labeler.annotator, self._question_name(), self.document_id
+        key = group.key if group.document_id == document_id else None
+        if key is not None and not start <= key[0] < key[1] <= end:
+            key = None
 
         def job(store: Store) -> ElementRow:
             with store.write() as s:
@@ -295,17 +299,18 @@ class AdjudicationEdits(Screen[None]):
                         end,
                         provenance=PROVENANCE_ADJUDICATED,
                         actor=actor,
+                        key=key,
                     )
                 )
 
-        self._write(
-            job,
-            lambda row: (
+        def message(row: ElementRow) -> str:
+            keyed = "" if key is None else f" with key {key[0]}–{key[1]}"
+            return (
                 f"accepted into {name}'s final layer: {quote(row.text)} "
-                f"({row.document_id} {row.start}–{row.end})  ·  ctrl+z: undo"
-            ),
-            "accept selection",
-        )
+                f"({row.document_id} {row.start}–{row.end}){keyed}  ·  ctrl+z: undo"
+            )
+
+        self._write(job, message, "accept selection")
 
     def action_key(self) -> None:
         """The page selection (inside the accepted span) becomes its key clause; with
