@@ -222,7 +222,14 @@ def test_accepted_spans_keep_the_annotators_key_clause(team_store: Store) -> Non
         screen = app.screen
         assert isinstance(screen, AdjudicationScreen)
         assert screen.query_id == 1
+        table = screen.query_one("#adj-groups", DataTable)
+        assert [str(table.get_row_at(i)[2]) for i in range(3)] == [
+            "2/2 ana, bob · key 28–55",
+            "1/2 bob",
+            "1/2 ana · key 90–105",
+        ]
         await key("U")  # FR: both set the same key
+        assert str(table.get_row_at(0)[3]) == "✓ g1 key 28–55"
         assert keys(team_store) == [(1, 7, 55, 28, 55)]
         assert "accepted 1 unanimous span(s), 1 with their key clause" in last(app)
         await key("down", "down")  # ana's 63-105, her key 90-105
@@ -254,6 +261,7 @@ def test_accepted_spans_keep_the_annotators_key_clause(team_store: Store) -> Non
         await key("m")
         # q2: the keys disagree: accepted without one, and the message says whose were which
         assert screen.query_id == 2
+        assert str(table.get_row_at(0)[2]) == "2/2 ana, bob · keys differ"
         await key("U")
         assert keys(team_store)[1:] == [(2, 7, 55, None, None)]
         assert "7–55 accepted without a key (keys differ: ana 28–55, bob 38–55)" in last(app)
