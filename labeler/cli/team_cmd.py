@@ -77,7 +77,9 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "majority those more than half chose (provenance unanimous or majority); the "
             "question is marked adjudicated only when no span is left in dispute. Prints "
             "what it did and, per question, the spans left for a person (the TUI's review "
-            "screen). Every step is audited under --actor and can be undone."
+            "screen). An accepted span keeps its annotators' key clause when they agree on it; "
+            "when they set different keys it is accepted without one and the keys are listed. "
+            "Every step is audited under --actor and can be undone."
         ),
     )
     adj.add_argument("--gold-set", required=True, metavar="NAME")
@@ -218,10 +220,17 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     for outcome in result.outcomes:
         if outcome.accepted or outcome.settled:
             state = "adjudicated" if outcome.settled else "still disputed"
+            keyed = sum(1 for g in outcome.accepted if g.key is not None)
+            keys = f" ({keyed} with their key clause)" if keyed else ""
             print(
-                f"  {outcome.query_id}: +{len(outcome.accepted)} span(s), {state} "
+                f"  {outcome.query_id}: +{len(outcome.accepted)} span(s){keys}, {state} "
                 f"(done by {', '.join(outcome.done_by)})"
             )
+            for group in outcome.key_conflicts:
+                print(
+                    f"    {would} without a key, {group.key_conflict_words()} "
+                    f"(set it in the adjudication screen, K): {_span(group)}"
+                )
     left = result.left
     if left:
         print(

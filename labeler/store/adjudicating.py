@@ -129,7 +129,9 @@ def question_for_adjudication(session: Session, query_id: int) -> QuestionForAdj
 
 def accept_unanimous(session: Session, query_id: int, *, actor: str) -> list[ElementRow]:
     """Accept every span all (2+) done annotators chose exactly and that is not final yet
-    (provenance ``unanimous``, the grade most of them gave); returns the new elements."""
+    (provenance ``unanimous``, the grade most of them gave, their key clause when it is
+    unambiguous: :attr:`SpanGroup.key`); returns the new elements. A span whose annotators
+    set different keys is accepted without one: :func:`unanimous_key_conflicts` lists them."""
     spans = question_spans(session, query_id)
     n = len(spans.done_by)
     if n < 2:
@@ -145,10 +147,24 @@ def accept_unanimous(session: Session, query_id: int, *, actor: str) -> list[Ele
                 provenance=PROVENANCE_UNANIMOUS,
                 actor=actor,
                 grade=g.grade,
+                key=g.key,
             )
         )
         for g in spans.groups
         if not g.final and len(g.annotators) == n
+    ]
+
+
+def unanimous_key_conflicts(session: Session, query_id: int) -> list[SpanGroup]:
+    """The unanimous span groups of question ``query_id``, not final yet, whose annotators set
+    different key clauses: what :func:`accept_unanimous` would accept without a key (call it
+    first to report them)."""
+    spans = question_spans(session, query_id)
+    n = len(spans.done_by)
+    return [
+        g
+        for g in spans.groups
+        if n >= 2 and not g.final and len(g.annotators) == n and g.key_conflict()
     ]
 
 
@@ -157,7 +173,8 @@ def adjust_final(
 ) -> ElementRow:
     """Move final element ``element_id`` to ``page[start:end]`` (its text follows): one
     audited ``change``. Refused (:class:`IntegrityError`) for an element not in the final
-    layer, bad offsets, or a span the question's final layer holds already."""
+    layer, bad offsets, a span the question's final layer holds already, or one that would
+    leave the element's key clause outside (the key stays as it is; clear it first)."""
     element = session.get(Element, element_id)
     if element is None:
         raise NotFoundError(f"no element with id {element_id} in the database")
@@ -184,5 +201,11 @@ def adjust_final(
     if not (isinstance(start, int) and isinstance(end, int) and 0 <= start < end <= len(page)):
         raise IntegrityError(
             f"{start}–{end} is not a span of {element.document_id} (0 ≤ start < end ≤ {len(page)})"
+        )
+    key = (element.key_start, element.key_end)
+    if key[0] is not None and key[1] is not None and not start <= key[0] < key[1] <= end:
+        raise IntegrityError(
+            f"{start}–{end} would leave the key clause {key[0]}–{key[1]} outside the span; "
+            "clear or move the key first"
         )
     return change_element(session, element, actor=actor, start=start, end=end, text=page[start:end])

@@ -4,8 +4,10 @@ For every question of the set that is not adjudicated yet and that two or more a
 marked done, :func:`labeler.store.adjudication.auto_decision` says which spans the rule
 accepts and which stay in dispute. Accepted spans go into the final layer
 (:func:`labeler.store.team.accept_span`, with the grade most of their annotators gave) with
-provenance ``unanimous`` when every done annotator chose the span, else ``majority``; the
-question is marked adjudicated only when nothing is left in dispute. Every step is audited
+provenance ``unanimous`` when every done annotator chose the span, else ``majority``, and
+the group's key clause when it is unambiguous (:attr:`SpanGroup.key`; a key disagreement is
+accepted without a key and listed in :attr:`AutoOutcome.key_conflicts`); the question is
+marked adjudicated only when nothing is left in dispute. Every step is audited
 under the actor, so it can be undone like labelling.
 
 Questions done by fewer than two annotators are left alone and counted (``waiting``).
@@ -26,13 +28,18 @@ from labeler.store.team import accept_span, assignments, done_marks, set_adjudic
 
 @dataclass(frozen=True)
 class AutoOutcome:
-    """What the rule did (or, in a dry run, would do) on one question."""
+    """What the rule did (or, in a dry run, would do) on one question; ``key_conflicts``:
+    the accepted spans whose annotators set different keys (accepted without a key)."""
 
     query_id: str
     done_by: tuple[str, ...]
     accepted: tuple[SpanGroup, ...]
     disputed: tuple[SpanGroup, ...]
     settled: bool
+
+    @property
+    def key_conflicts(self) -> tuple[SpanGroup, ...]:
+        return tuple(g for g in self.accepted if g.key_conflict())
 
 
 @dataclass(frozen=True)
@@ -108,6 +115,7 @@ def auto_adjudicate(
                     provenance=provenance_of(group, len(spans.done_by)),
                     actor=actor,
                     grade=group.grade,
+                    key=group.key,
                 )
             if decision.settles:
                 set_adjudicated(session, qid, by=actor)

@@ -255,11 +255,15 @@ def accept_span(
     provenance: str,
     actor: str,
     grade: int = 1,
+    key: tuple[int, int] | None = None,
 ) -> Element:
     """Put ``page[start:end]`` into question ``query_id``'s final layer with ``provenance``
-    (``unanimous``, ``majority``, ``adjudicated``; the element's annotator is ``actor``).
+    (``unanimous``, ``majority``, ``adjudicated``; the element's annotator is ``actor``) and
+    key span ``key`` (page offsets inside the span; callers copying an annotator's span pass
+    :attr:`labeler.store.adjudication.SpanGroup.key`, so the annotators' key clause is kept).
 
-    Audited ``add`` like any label; a span already final is refused (:class:`IntegrityError`).
+    Audited ``add`` like any label (the snapshot holds the key, so undo and redo bring it
+    back with the element); a span already final is refused (:class:`IntegrityError`).
     """
     if provenance not in PROVENANCES:
         raise IntegrityError(f"unknown provenance {provenance!r} ({', '.join(PROVENANCES)})")
@@ -273,6 +277,7 @@ def accept_span(
         grade=grade,
         layer=LAYER_FINAL,
         provenance=provenance,
+        key=key,
     )
 
 

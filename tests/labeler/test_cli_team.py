@@ -595,3 +595,65 @@ def test_assign_a_sample_then_extend_it_balanced(
     out = run(capsys, *base, "--sample", "4", "--db", db)
     assert "2 assignment(s) added over 4 question(s) (3 had their 2 annotators already)" in out
     assert sorted(assigned().values()) == [2, 3, 3]
+
+
+def test_adjudicate_keeps_agreed_key_clauses_and_reports_disagreement(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # G's clause "epsilon." is PAGE[24:32]; A's "Alpha" PAGE[0:5], "beta." PAGE[6:11]
+    assert (PAGE[24:32], PAGE[0:5], PAGE[6:11]) == ("epsilon.", "Alpha", "beta.")
+    epsilon, alpha, beta = {"start": 24, "end": 32}, {"start": 0, "end": 5}, {"start": 6, "end": 11}
+    # q1: both G with key "epsilon."; q2: both A, ana's key "Alpha", bob's "beta."
+    ana = jsonl(
+        tmp_path / "ana.jsonl", [line("q1", {**G, "key": epsilon}), line("q2", {**A, "key": alpha})]
+    )
+    bob = jsonl(
+        tmp_path / "bob.jsonl", [line("q1", {**G, "key": epsilon}), line("q2", {**A, "key": beta})]
+    )
+    for who, path in (("ana", ana), ("bob", bob)):
+        run(
+            capsys,
+            "gold",
+            "import",
+            path,
+            "--gold-set",
+            "team",
+            "--annotator",
+            who,
+            "--layer",
+            "--db",
+            db,
+        )
+    out = run(
+        capsys,
+        "adjudicate",
+        "--gold-set",
+        "team",
+        "--auto",
+        "unanimous",
+        "--actor",
+        "cleo",
+        "--db",
+        db,
+    )
+    assert "  q1: +1 span(s) (1 with their key clause), adjudicated (done by ana, bob)\n" in out
+    assert (
+        "  q2: +1 span(s), adjudicated (done by ana, bob)\n"
+        "    accepted without a key, keys differ: ana 0–5, bob 6–11 (set it in the adjudication "
+        "screen, K): p.txt [0:11] 'Alpha beta.' (ana, bob)\n"
+    ) in out
+    final = [
+        json.loads(x)
+        for x in run(capsys, "gold", "export", "--gold-set", "team", "--db", db).splitlines()
+    ]
+    assert [q["elements"] for q in final[:2]] == [
+        [{**G, "grade": 1, "key": epsilon, "provenance": "unanimous", "annotator": "cleo"}],
+        [{**A, "grade": 1, "provenance": "unanimous", "annotator": "cleo"}],
+    ]
+    # Scoring reads the final key: q1's rank-1 chunk [0, 23) holds 11 of G's 20 characters
+    # but not "epsilon." (24–32), so the key turns that partial into a miss at k = 1 (without
+    # the key, q1 would count Partial@1). q2's rank 1, "Zeta eta.", misses A anyway.
+    scored = score(capsys, db)
+    assert scored["keys"] == 1
+    assert scored["key_lost"] == {"1": 1, "3": 0}
+    assert scored["metrics"]["partial@1"] == 0.0

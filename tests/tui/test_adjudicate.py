@@ -175,3 +175,101 @@ def test_accepted_span_removed_and_brought_back(team_store: Store) -> None:
         assert final(team_store) == [(1, 7, 55, "adjudicated", 1, "lead")]
 
     run_app(team_store, body, annotator="lead")
+
+
+def seed_keyed(store: Store) -> None:
+    """q1: both FR with the same key 'never the source of record.' (28-55); ana also
+    63-105 with key 'the data owner.' (90-105), bob 63-86 without one. q2: both FR, ana's
+    key 28-55, bob's 'source of record.' (38-55): the keys disagree."""
+    labels = {
+        (1, "ana"): [((7, 55), (28, 55)), ((63, 105), (90, 105))],
+        (1, "bob"): [((7, 55), (28, 55)), ((63, 86), None)],
+        (2, "ana"): [((7, 55), (28, 55))],
+        (2, "bob"): [((7, 55), (38, 55))],
+    }
+    with store.write() as s:
+        for (qid, who), found in labels.items():
+            for (start, end), key in found:
+                add_element(
+                    s, qid, "policy.html", start, end, annotator=who, layer=LAYER_ANNOTATOR, key=key
+                )
+            mark_done(s, qid, who)
+
+
+def keys(store: Store) -> list[tuple[int, int, int, int | None, int | None]]:
+    """(question, start, end, key_start, key_end) of every final element."""
+    with store.session() as s:
+        rows = s.exec(
+            select(Element)
+            .where(Element.layer == LAYER_FINAL)
+            .order_by(col(Element.query_id), col(Element.start))
+        ).all()
+        return [(e.query_id, e.start, e.end, e.key_start, e.key_end) for e in rows]
+
+
+def test_accepted_spans_keep_the_annotators_key_clause(team_store: Store) -> None:
+    seed_keyed(team_store)
+    assert PAGE[28:55] == "never the source of record."
+    assert PAGE[90:105] == "the data owner."
+    assert PAGE[38:55] == "source of record."
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        async def key(*keys: str) -> None:
+            await pilot.press(*keys)
+            await settle(app, pilot)
+
+        await key("f5")
+        screen = app.screen
+        assert isinstance(screen, AdjudicationScreen)
+        assert screen.query_id == 1
+        table = screen.query_one("#adj-groups", DataTable)
+        assert [str(table.get_row_at(i)[2]) for i in range(3)] == [
+            "2/2 ana, bob · key 28–55",
+            "1/2 bob",
+            "1/2 ana · key 90–105",
+        ]
+        await key("U")  # FR: both set the same key
+        assert str(table.get_row_at(0)[3]) == "✓ g1 key 28–55"
+        assert keys(team_store) == [(1, 7, 55, 28, 55)]
+        assert "accepted 1 unanimous span(s), 1 with their key clause" in last(app)
+        await key("down", "down")  # ana's 63-105, her key 90-105
+        await key("a")
+        assert keys(team_store) == [(1, 7, 55, 28, 55), (1, 63, 105, 90, 105)]
+        assert (
+            "accepted ana's span 63–105 (policy.html) 'Exceptions are approved by the data "
+            "own…' g1 with key 90–105 'the data owner.' into q1's final layer" in last(app)
+        )
+        await key("ctrl+z")  # the accept goes, key and all
+        assert keys(team_store) == [(1, 7, 55, 28, 55)]
+        await key("ctrl+y")
+        assert keys(team_store) == [(1, 7, 55, 28, 55), (1, 63, 105, 90, 105)]
+        await key("ctrl+z")
+        # e on the group: a selection holding ana's key keeps it, one cutting it does not
+        assert PAGE[86:105] == " by the data owner."
+        screen.view.select_offsets(86, 105)
+        await key("e")
+        assert keys(team_store) == [(1, 7, 55, 28, 55), (1, 86, 105, 90, 105)]
+        assert "(policy.html 86–105) with key 90–105" in last(app)
+        await key("ctrl+z")
+        group = screen.selected()
+        assert group is not None and (group.start, group.end) == (63, 105)
+        screen.view.select_offsets(63, 98)
+        await key("e")
+        assert keys(team_store) == [(1, 7, 55, 28, 55), (1, 63, 98, None, None)]
+        await key("ctrl+z")
+        assert keys(team_store) == [(1, 7, 55, 28, 55)]
+        await key("m")
+        # q2: the keys disagree: accepted without one, and the message says whose were which
+        assert screen.query_id == 2
+        assert str(table.get_row_at(0)[2]) == "2/2 ana, bob · keys differ"
+        await key("U")
+        assert keys(team_store)[1:] == [(2, 7, 55, None, None)]
+        assert "7–55 accepted without a key (keys differ: ana 28–55, bob 38–55)" in last(app)
+        screen.view.select_offsets(38, 55)  # the adjudicator picks bob's clause: K
+        await key("K")
+        assert keys(team_store)[1:] == [(2, 7, 55, 38, 55)]
+        assert "now has key 38–55" in last(app)
+        await key("ctrl+z")
+        assert keys(team_store)[1:] == [(2, 7, 55, None, None)]
+
+    run_app(team_store, body, annotator="lead")

@@ -4,7 +4,8 @@ chose into its final layer.
 Left: the queue (questions two or more annotators marked done, not adjudicated, lowest
 agreement first: :func:`labeler.store.adjudicating.adjudication_queue`) and, for the
 highlighted question, its span groups (one row per exact span any done annotator chose,
-how many chose it, and whether it is accepted). Right: the page of the highlighted group
+how many chose it, their key clause when they agree on one or "keys differ" when they do
+not, and whether it is accepted, with the accepted element's key). Right: the page of the highlighted group
 with every annotator's spans in a colour each (spans all of them chose in green, accepted
 ones bright and underlined), the group selected.
 
@@ -181,11 +182,18 @@ class AdjudicationScreen(AdjudicationEdits):
         for g in state.spans.groups:
             final = state.final_of(g)
             accepted = f"✓ g{final.grade}" if final is not None else ""
+            if final is not None and final.key_start is not None:
+                accepted += f" key {final.key_start}–{final.key_end}"
             shown = g.text if len(g.text) <= 60 else g.text[:59] + "…"
+            chosen = f"{len(g.annotators)}/{n} {', '.join(g.annotators)}".strip()
+            if g.key_conflict():
+                chosen += " · keys differ"
+            elif g.key is not None:
+                chosen += f" · key {g.key[0]}–{g.key[1]}"
             table.add_row(
                 g.document_id,
                 f"{g.start}–{g.end}",
-                f"{len(g.annotators)}/{n} {', '.join(g.annotators)}".strip(),
+                chosen,
                 accepted,
                 repr(shown),
                 key=group_key(g),

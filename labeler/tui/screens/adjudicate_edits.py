@@ -3,11 +3,14 @@ the screen's state and one action per key, each a database job writing one audit
 (``accept_unanimous``: one per span), reported with how to undo it.
 
 Keys: ``a`` accept the highlighted span group (provenance ``adjudicated``, the grade most
-of its annotators gave), ``U`` accept every unanimous group (``unanimous``), ``x`` reject
+of its annotators gave, their key clause when unambiguous: see
+:mod:`labeler.store.adjudication`; a key disagreement is accepted without a key and said in
+the message), ``U`` accept every unanimous group (``unanimous``, keys alike), ``x`` reject
 (an accepted span leaves the final layer; any other is simply not accepted), ``1``-``3``
 grade an accepted span, ``w``/``W`` move its end one word out/in, ``e`` store the page
 selection as its new boundaries (or accept it, on a group not accepted), ``m`` mark the
-question adjudicated (with nothing accepted: "no answer on these pages", confirmed).
+question adjudicated (with nothing accepted: "no answer on these pages", confirmed), ``K``
+set the accepted span's key clause to the page selection (nothing selected: clear it).
 """
 
 from __future__ import annotations
@@ -25,9 +28,10 @@ from labeler.store.adjudicating import (
     WaitingQuestion,
     accept_unanimous,
     adjust_final,
+    unanimous_key_conflicts,
 )
 from labeler.store.adjudication import SpanGroup
-from labeler.store.annotate import element_row
+from labeler.store.annotate import element_row, set_key
 from labeler.store.models import PROVENANCE_ADJUDICATED
 from labeler.store.team import accept_span, set_adjudicated
 from labeler.tui import spans
@@ -47,6 +51,26 @@ def group_key(group: SpanGroup) -> str:
     return f"{group.document_id}\t{group.start}\t{group.end}"
 
 
+def accepted_words(name: str, group: SpanGroup) -> str:
+    """What accepting ``group`` into question ``name``'s final layer did, key included:
+    ``accepted ana's span 63–105 (policy.html) 'Exceptions…' g1 with key 90–105 'the data
+    owner.' into q1's final layer``; a key disagreement is said (the span is accepted without a key)."""
+    who = " and ".join(group.annotators) if group.annotators else "the"
+    whose = f"{who}'s" if group.annotators else who
+    key = group.key
+    if key is not None:
+        clause = group.text[key[0] - group.start : key[1] - group.start]
+        keyed = f" with key {key[0]}–{key[1]} {quote(clause)}"
+    elif group.key_conflict():
+        keyed = f" without a key ({group.key_conflict_words()}; select the clause and K to set one)"
+    else:
+        keyed = ""
+    return (
+        f"accepted {whose} span {group.start}–{group.end} ({group.document_id}) "
+        f"{quote(group.text)} g{group.grade}{keyed} into {name}'s final layer"
+    )
+
+
 class AdjudicationEdits(Screen[None]):
     """The adjudication screen's state and its edits (the display is the subclass's)."""
 
@@ -62,6 +86,7 @@ class AdjudicationEdits(Screen[None]):
         Binding("W", "adjust_end(-1)", "-Word", show=False),
         Binding("e", "use_selection", "Use selection"),
         Binding("m", "settle", "Mark adjudicated"),
+        Binding("K", "key", "Key clause", show=False),
     ]
 
     def __init__(self) -> None:
@@ -132,16 +157,10 @@ class AdjudicationEdits(Screen[None]):
                     provenance=PROVENANCE_ADJUDICATED,
                     actor=actor,
                     grade=group.grade,
+                    key=group.key,
                 )
 
-        self._write(
-            job,
-            lambda _: (
-                f"accepted into {name}'s final layer: {quote(group.text)} g{group.grade} "
-                f"({group.document_id} {group.start}–{group.end})  ·  ctrl+z: undo"
-            ),
-            "accept",
-        )
+        self._write(job, lambda _: f"{accepted_words(name, group)}  ·  ctrl+z: undo", "accept")
 
     def action_accept_unanimous(self) -> None:
         """Accept every span all done annotators chose."""
@@ -150,16 +169,24 @@ class AdjudicationEdits(Screen[None]):
             self.notify("nothing waits for adjudication", severity="warning", timeout=3)
             return
 
-        def job(store: Store) -> list[ElementRow]:
+        def job(store: Store) -> tuple[list[ElementRow], list[SpanGroup]]:
             with store.write() as s:
-                return accept_unanimous(s, qid, actor=actor)
+                conflicts = unanimous_key_conflicts(s, qid)
+                return accept_unanimous(s, qid, actor=actor), conflicts
 
-        def message(rows: list[ElementRow]) -> str:
+        def message(result: tuple[list[ElementRow], list[SpanGroup]]) -> str:
+            rows, conflicts = result
             if not rows:
                 return f"{name}: no unanimous span left to accept"
+            keyed = sum(1 for r in rows if r.key_start is not None)
+            keys = f", {keyed} with their key clause" if keyed else ""
+            disagree = "".join(
+                f"; {g.start}–{g.end} accepted without a key ({g.key_conflict_words()})"
+                for g in conflicts
+            )
             return (
-                f"{name}: accepted {len(rows)} unanimous span(s)  ·  ctrl+z undoes them one "
-                "at a time"
+                f"{name}: accepted {len(rows)} unanimous span(s){keys}{disagree}  ·  ctrl+z "
+                "undoes them one at a time"
             )
 
         self._write(job, message, "accept unanimous")
@@ -242,7 +269,8 @@ class AdjudicationEdits(Screen[None]):
 
     def action_use_selection(self) -> None:
         """The page selection becomes the highlighted accepted span's boundaries; when the
-        group is not accepted, the selection is accepted as a new final span."""
+        group is not accepted, the selection is accepted as a new final span, with the
+        group's key clause (:attr:`SpanGroup.key`) when that lies inside the selection."""
         group, qid = self.selected(), self.query_id
         start, end = self.view.offsets
         if group is None or qid is None or self.state is None or self.document_id is None:
@@ -256,6 +284,9 @@ class AdjudicationEdits(Screen[None]):
             self._adjust(final, start, end)
             return
         actor, name, document_id = self.labeler.annotator, self._question_name(), self.document_id
+        key = group.key if group.document_id == document_id else None
+        if key is not None and not start <= key[0] < key[1] <= end:
+            key = None
 
         def job(store: Store) -> ElementRow:
             with store.write() as s:
@@ -268,17 +299,42 @@ class AdjudicationEdits(Screen[None]):
                         end,
                         provenance=PROVENANCE_ADJUDICATED,
                         actor=actor,
+                        key=key,
                     )
                 )
 
-        self._write(
-            job,
-            lambda row: (
+        def message(row: ElementRow) -> str:
+            keyed = "" if key is None else f" with key {key[0]}–{key[1]}"
+            return (
                 f"accepted into {name}'s final layer: {quote(row.text)} "
-                f"({row.document_id} {row.start}–{row.end})  ·  ctrl+z: undo"
-            ),
-            "accept selection",
-        )
+                f"({row.document_id} {row.start}–{row.end}){keyed}  ·  ctrl+z: undo"
+            )
+
+        self._write(job, message, "accept selection")
+
+    def action_key(self) -> None:
+        """The page selection (inside the accepted span) becomes its key clause; with
+        nothing selected, the key is cleared."""
+        final = self._accepted()
+        if final is None:
+            return
+        start, end = self.view.offsets
+        key: tuple[int | None, int | None] = (None, None) if start == end else (start, end)
+        actor, name = self.labeler.annotator, self._question_name()
+
+        def job(store: Store) -> ElementRow:
+            with store.write() as s, gone_as(element_words(final)):
+                return set_key(s, final.id, key[0], key[1], actor=actor)
+
+        def message(row: ElementRow) -> str:
+            if row.key_start is None:
+                return f"{name}: accepted span {row.start}–{row.end} has no key  ·  ctrl+z: undo"
+            return (
+                f"{name}: accepted span {row.start}–{row.end} now has key "
+                f"{row.key_start}–{row.key_end}  ·  ctrl+z: undo"
+            )
+
+        self._write(job, message, "key clause")
 
     def action_settle(self) -> None:
         """Mark the question adjudicated (confirmed when nothing is accepted)."""

@@ -71,7 +71,10 @@ annotator's spans in a colour, all annotators' in green, accepted ones underline
 `a` accept the span · `U` accept every unanimous span · `x` reject (an accepted span leaves
 the final layer) · `1`-`3` grade an accepted span · `w` / `W` its end one word out / in ·
 `e` the page selection (`tab` to the page, `shift+arrows`) becomes its boundaries, or is
-accepted · `m` mark the question adjudicated (nothing accepted: "no answer") · `ctrl+z` undo
+accepted · `K` the page selection becomes the accepted span's key clause (none: cleared) ·
+`m` mark the question adjudicated (nothing accepted: "no answer") · `ctrl+z` undo. An
+accepted span keeps its annotators' key clause when they agree on it; when they set
+different keys it is accepted without one and the message says so (then `K`).
 """
 
 
