@@ -40,6 +40,7 @@ from labeler.ingest import ingest_paths
 from labeler.retrieve import build_index, write_run
 from labeler.runs import import_run_file
 from labeler.store import Store
+from labeler.wording import plural
 from scoring import RunComparison
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpora" / "sqlite-docs"
@@ -207,7 +208,7 @@ def run_demo(
         f"{report.unchanged} unchanged)"
     )
     questions = _import_gold(store, gold)
-    note(f"gold set {GOLD_SET!r}: {len(questions)} questions imported")
+    note(f"gold set {GOLD_SET!r}: {plural(len(questions), 'question')} imported")
 
     from labeler.store.goldsets import page_texts
 
@@ -232,10 +233,10 @@ def run_demo(
         parameters={**params[fixed_name], "retriever": "bm25", "k": k, "pages": len(pages)},
     )
     files[fixed_name] = path
-    note(f"run {fixed_name!r}: {len(fixed)} chunks, top {k} per question → {path}")
+    note(f"run {fixed_name!r}: {plural(len(fixed), 'chunk')}, top {k} per question → {path}")
     files[STRUCTURE_RUN] = _evaluate_structure(store, structure, out_dir, ks, params, pages)
     note(
-        f"run {STRUCTURE_RUN!r}: {len(structure)} chunks, top {k} per question, by labeler "
+        f"run {STRUCTURE_RUN!r}: {plural(len(structure), 'chunk')}, top {k} per question, by labeler "
         f"evaluate --retriever {BM25_RETRIEVER} --retriever-arg chunks="
         f"{files[STRUCTURE_RUN]} --retriever-arg k={k} --store-run {STRUCTURE_RUN}"
     )

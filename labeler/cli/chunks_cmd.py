@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from labeler.cli.output import open_output
 from labeler.errors import ExtractError, InputError, UsageError, input_name
+from labeler.wording import plural
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -105,7 +106,7 @@ def run_make(args: argparse.Namespace) -> int:
                 chunks = structure_chunks(d.id, text, blocks, max_chars=args.max_chars)
             written += write_chunks(out, chunks)
             docs += 1
-    print(f"wrote {written} chunks from {docs} documents", file=sys.stderr)
+    print(f"wrote {plural(written, 'chunk')} from {plural(docs, 'document')}", file=sys.stderr)
     return 0
 
 
@@ -240,8 +241,9 @@ def run_audit(args: argparse.Namespace) -> int:
 def _table(report: AuditReport, gold_set: str, unplaced: int) -> str:
     t = report.overall
     lines = [
-        f"gold set {gold_set!r}: {report.questions} questions, {t.elements} elements; "
-        f"{report.chunks} chunks" + (f" ({unplaced} not found on their page)" if unplaced else ""),
+        f"gold set {gold_set!r}: {plural(report.questions, 'question')}, "
+        f"{plural(t.elements, 'element')}; {plural(report.chunks, 'chunk')}"
+        + (f" ({unplaced} not found on their page)" if unplaced else ""),
         f"ceiling  Hit@k {report.hit_ceiling:.2f}   Partial@k {report.partial_ceiling:.2f}"
         f"   (threshold {report.threshold:g})",
         f"ceiling  precision_omega {report.precision_omega:.3f}   iou_omega "

@@ -9,6 +9,7 @@ from typing import Any
 
 from labeler.cli.ingest_cmd import progress_bar
 from labeler.errors import InputError
+from labeler.wording import plural
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -87,8 +88,8 @@ def run_import(args: argparse.Namespace) -> int:
         )
     rate = report.questions / report.seconds if report.seconds else 0.0
     print(
-        f"imported run {report.name!r}: {report.questions} questions, {report.results} results "
-        f"in {report.seconds:.2f} s ({rate:,.0f} lines/s)"
+        f"imported run {report.name!r}: {plural(report.questions, 'question')}, "
+        f"{plural(report.results, 'result')} in {report.seconds:.2f} s ({rate:,.0f} lines/s)"
     )
     return 0
 
@@ -123,8 +124,9 @@ def run_place(args: argparse.Namespace) -> int:
 
     report = place_run(open_store(resolve_db(args.db)), args.name)
     print(
-        f"placed run {report.name!r}: {report.questions} questions, {report.placements} "
-        f"question-page placements, {report.located} chunks found on all their pages, "
+        f"placed run {report.name!r}: {plural(report.questions, 'question')}, "
+        f"{plural(report.placements, 'question-page placement')}, "
+        f"{plural(report.located, 'chunk')} found on all their pages, "
         f"in {report.seconds:.2f} s"
     )
     return 0

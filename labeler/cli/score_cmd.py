@@ -26,58 +26,66 @@ DEFAULT_BOOTSTRAP = 2000
 BELOW_BAR = 3
 
 
-def parse_ks(value: str) -> tuple[int, ...]:
-    """``"1,4,10"`` → ``(1, 4, 10)``: positive integers, sorted, duplicates dropped."""
+def _positive_ints(value: str, what: str, each: str) -> tuple[int, ...]:
+    """``value`` as comma-separated positive integers, sorted, duplicates dropped (empty
+    parts skipped); ``what`` names them when one is not an integer, ``each`` when one is
+    below 1 or there are none."""
     try:
-        ks = sorted({int(part) for part in value.split(",") if part.strip()})
+        numbers = sorted({int(part) for part in value.split(",") if part.strip()})
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected comma-separated integers, got {value!r}"
+            f"expected comma-separated {what}, got {value!r}"
         ) from None
-    if not ks or ks[0] < 1:
-        raise argparse.ArgumentTypeError(f"every k must be a positive integer, got {value!r}")
-    return tuple(ks)
+    if not numbers or numbers[0] < 1:
+        raise argparse.ArgumentTypeError(f"every {each} must be a positive integer, got {value!r}")
+    return tuple(numbers)
+
+
+def _at_least_one(value: str, option: str) -> int:
+    """``value`` as a whole number of at least 1 (``option`` names it when below)."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{option} must be at least 1, got {value}")
+    return number
+
+
+def _number(value: str) -> float:
+    """``value`` as a float."""
+    try:
+        return float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
+
+
+def parse_ks(value: str) -> tuple[int, ...]:
+    """``"1,4,10"`` → ``(1, 4, 10)``: positive integers, sorted, duplicates dropped."""
+    return _positive_ints(value, "integers", "k")
 
 
 def parse_budgets(value: str) -> tuple[int, ...]:
     """``"500,1000"`` → ``(500, 1000)``: positive token counts, sorted, duplicates dropped."""
-    try:
-        budgets = sorted({int(part) for part in value.split(",") if part.strip()})
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected comma-separated token counts, got {value!r}"
-        ) from None
-    if not budgets or budgets[0] < 1:
-        raise argparse.ArgumentTypeError(f"every budget must be a positive integer, got {value!r}")
-    return tuple(budgets)
+    return _positive_ints(value, "token counts", "budget")
 
 
 def parse_threshold(value: str) -> float:
-    try:
-        threshold = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
+    """``--threshold``: a share in (0, 1]."""
+    threshold = _number(value)
     if not 0 < threshold <= 1:
         raise argparse.ArgumentTypeError(f"the threshold must be in (0, 1], got {value}")
     return threshold
 
 
 def parse_jobs(value: str) -> int:
-    try:
-        jobs = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
-    if jobs < 1:
-        raise argparse.ArgumentTypeError(f"--jobs must be at least 1, got {value}")
-    return jobs
+    """``--jobs``: a whole number of at least 1."""
+    return _at_least_one(value, "--jobs")
 
 
 def parse_level(value: str) -> float:
     """``--ci``: a confidence level in [0, 1); 0 turns intervals off."""
-    try:
-        level = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {value!r}") from None
+    level = _number(value)
     if not 0 <= level < 1:
         raise argparse.ArgumentTypeError(
             f"the confidence level must be in [0, 1) (0 = no intervals), got {value}"
@@ -86,13 +94,8 @@ def parse_level(value: str) -> float:
 
 
 def parse_resamples(value: str) -> int:
-    try:
-        resamples = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
-    if resamples < 1:
-        raise argparse.ArgumentTypeError(f"--bootstrap must be at least 1, got {value}")
-    return resamples
+    """``--bootstrap``: a whole number of resamples, at least 1."""
+    return _at_least_one(value, "--bootstrap")
 
 
 def parse_bars(value: str) -> tuple[tuple[str, float], ...]:

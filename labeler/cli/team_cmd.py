@@ -8,6 +8,8 @@ import json
 import sys
 from typing import Any
 
+from labeler.wording import plural
+
 
 def parse_names(value: str) -> list[str]:
     """``"a,b,c"`` → ``["a", "b", "c"]`` (blanks dropped, first occurrence kept)."""
@@ -160,7 +162,7 @@ def run_progress(args: argparse.Namespace) -> int:
     ]
     print(text_table(["annotator", "assigned", "done", "no answer", "remaining"], rows))
     print(
-        f"\n{progress.questions} questions: {progress.adjudicated} adjudicated, "
+        f"\n{plural(progress.questions, 'question')}: {progress.adjudicated} adjudicated, "
         f"{progress.pending} pending (not scored until adjudicated)"
     )
     return 0

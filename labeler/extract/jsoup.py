@@ -23,12 +23,10 @@ See ``jsoup-text.md`` in the design notes for the text rules.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from typing import Any
 
 from labeler.errors import ExtractError
-from labeler.extract import engine_html5lib, engine_lexbor
+from labeler.extract import engine_html5lib, engine_lexbor, jsoup_parser
 from labeler.extract.charset import decode_html, meta_charset
 from labeler.extract.depth import (
     MAX_BLOCK_DEPTH,
@@ -36,10 +34,11 @@ from labeler.extract.depth import (
     block_depth,
     element_depth,
 )
+from labeler.extract.jsoup_parser.nodes import Element
+from labeler.extract.jsoup_parser.text import walk_text
 from labeler.extract.prepass import prepare
 from labeler.extract.sentinels import Sentinels
-
-_JAVA_TRIM = "".join(chr(c) for c in range(0x21))  # what String.trim() removes
+from labeler.extract.walk import JAVA_TRIM, BlockMarks, TextAcc
 
 ENGINES = ("jsoup", "lexbor", "html5lib")
 DEFAULT_ENGINE = "jsoup"
@@ -50,16 +49,10 @@ _ENGINES: dict[str, Callable[[str, Sentinels | None], str]] = {
 }
 
 
-def _port() -> Any:
-    """The port's package, imported on first use (most commands never extract)."""
-    return importlib.import_module("labeler.extract.jsoup_parser")
-
-
 def port_body_text(text: str) -> str:
     """``Jsoup.parse(text).body().text()`` through the port (the ``jsoup`` engine, decoded
     input)."""
-    body_text: Callable[[str], str] = _port().body_text
-    return body_text(text)
+    return jsoup_parser.body_text(text)
 
 
 def port_meta_charset(prefix: str) -> str | None:
@@ -67,9 +60,7 @@ def port_meta_charset(prefix: str) -> str | None:
     decoded as UTF-8): the first ``<meta>`` in document order (template contents included,
     as jsoup's are children) for which :func:`~labeler.extract.charset.meta_charset` names
     something, or None. Iterative: any depth."""
-    port = _port()
-    stack: list[Any] = [port.parse(prefix)]
-    element_type = port.nodes.Element
+    stack: list[Element] = [jsoup_parser.parse(prefix)]
     while stack:
         element = stack.pop()
         if element.normal_name == "meta":
@@ -80,7 +71,7 @@ def port_meta_charset(prefix: str) -> str | None:
             )
             if found is not None:
                 return found
-        stack.extend(c for c in reversed(element.children) if isinstance(c, element_type))
+        stack.extend(c for c in reversed(element.children) if isinstance(c, Element))
     return None
 
 
@@ -92,17 +83,14 @@ def jsoup_text_and_blocks(data: bytes) -> tuple[str, list[int]]:
     Offsets point at a block's first character, never at a separator space; 0 is included
     whenever the text is non-empty; an empty text has none.
     """
-    from labeler.extract.walk import BlockMarks, TextAcc
-
-    port = _port()
-    body = port.parse(decode_html(data, port_meta_charset)).body()
+    body = jsoup_parser.parse(decode_html(data, port_meta_charset)).body()
     acc = TextAcc()
     marks = BlockMarks(acc)
-    port.text.walk_text(body, acc, marks)
+    walk_text(body, acc, marks)
     marks.sync()
     raw = "".join(acc.parts)
     page = acc.result()
-    lead = len(raw) - len(raw.lstrip(_JAVA_TRIM))
+    lead = len(raw) - len(raw.lstrip(JAVA_TRIM))
     starts = {min(max(o - lead, 0), len(page)) for o in marks.offsets}
     if page:
         starts.add(0)

@@ -45,12 +45,12 @@ SPECIAL_TAGS = _words(
 # jsoup's StringUtil.isActuallyWhitespace: space, \t, \n, \f, \r and NBSP (U+00A0).
 WS_RUN = re.compile("[ \t\n\f\r\u00a0]+")
 INVISIBLE = re.compile("[\u200b\u00ad]")  # dropped without affecting whitespace state
-_JAVA_TRIM = "".join(chr(c) for c in range(0x21))  # String.trim(): code points <= U+0020
+JAVA_TRIM = "".join(chr(c) for c in range(0x21))  # String.trim(): code points <= U+0020
 
 
 def java_trim(text: str) -> str:
     """Trim like Java's ``String.trim()``: only code points ≤ U+0020 (not NBSP, not NEL)."""
-    return text.strip(_JAVA_TRIM)
+    return text.strip(JAVA_TRIM)
 
 
 class TextAcc:

@@ -15,6 +15,7 @@ from labeler.report.score_report import (
     pending_note,
 )
 from labeler.report.tables import cell
+from labeler.wording import plural
 from scoring import (
     RunComparison,
     RunScore,
@@ -140,7 +141,7 @@ def score_html(
         ],
         result.ks,
     )
-    stale = f", {stale_excluded} stale elements left out" if stale_excluded else ""
+    stale = f", {plural(stale_excluded, 'stale element')} left out" if stale_excluded else ""
     if pending:
         stale += f". {pending_note(pending)}"
     by_layer = (
@@ -149,7 +150,7 @@ def score_html(
         else ""
     )
     body = (
-        f'<p class="note">{len(result.queries)} questions scored, threshold '
+        f'<p class="note">{plural(len(result.queries), "question")} scored, threshold '
         f"{escape(str(result.threshold))}{escape(stale)}. The shaded band is Partial@k − Hit@k: answers the "
         "retriever found but a chunk boundary cut.</p>"
         f"{chart}<h2>Metrics</h2>{html_table(*metric_table_rows(result))}"

@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from labeler.report.tables import markdown_table, markdown_text, text_table
+from labeler.wording import plural
 from scoring import (
     RunComparison,
     RunScore,
@@ -95,8 +96,8 @@ def score_report(
     title = f"{result.run} on {result.gold_set}"
     parts = [
         heading(title if layer == "final" else f"{title} ({layer})"),
-        f"{len(result.queries)} questions scored, threshold {result.threshold}"
-        + (f", {stale_excluded} stale elements left out" if stale_excluded else "")
+        f"{plural(len(result.queries), 'question')} scored, threshold {result.threshold}"
+        + (f", {plural(stale_excluded, 'stale element')} left out" if stale_excluded else "")
         + (f"\n{pending_note(pending)}" if pending else ""),
         table(*metric_table_rows(result)),
         *([ci_note(result)] if result.ci is not None else []),
@@ -125,9 +126,7 @@ def score_report(
 
 def comparison_note(comparison: RunComparison) -> str:
     """What the comparison table's columns are."""
-    note = (
-        f"{len(comparison.questions)} questions; delta = b − a; two-sided paired randomization test"
-    )
+    note = f"{plural(len(comparison.questions), 'question')}; delta = b − a; two-sided paired randomization test"
     if comparison.delta_ci:
         note += (
             f"; [low, high]: {comparison.ci_level:.0%} percentile bootstrap interval of the "

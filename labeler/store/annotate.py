@@ -9,6 +9,7 @@ caller, like :mod:`labeler.store.labels`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,7 +154,6 @@ def gold_set_progress(
 
 def list_questions(session: Session, gold_set_id: int) -> list[QuestionRow]:
     """The questions of one gold set in creation order, with n_gold and who labelled them."""
-    counts = _element_counts(session)
     stale = dict(
         session.exec(
             select(Element.query_id, func.count())
@@ -161,22 +161,34 @@ def list_questions(session: Session, gold_set_id: int) -> list[QuestionRow]:
             .group_by(col(Element.query_id))
         ).all()
     )
-    rows: list[QuestionRow] = []
+    return [row for _, row in question_rows(session, gold_set_id, _element_counts(session), stale)]
+
+
+def question_rows(
+    session: Session,
+    gold_set_id: int,
+    counts: Mapping[int, Counter[str]],
+    stale: Mapping[int, int],
+) -> list[tuple[Query, QuestionRow]]:
+    """The questions of one gold set in creation order, each with its row: ``n_gold`` and
+    ``by_annotator`` from ``counts`` (question id → annotator → elements), ``n_stale`` from
+    ``stale`` (question id → stale elements; a missing id is 0), the team fields False
+    (:func:`labeler.store.blind.questions_for` fills them from the query)."""
+    rows: list[tuple[Query, QuestionRow]] = []
     stmt = select(Query).where(Query.gold_set_id == gold_set_id).order_by(col(Query.id))
     for q in session.exec(stmt).all():
         assert q.id is not None
         by = counts.get(q.id, Counter())
-        rows.append(
-            QuestionRow(
-                id=q.id,
-                external_id=q.external_id,
-                text=q.text,
-                notes=q.notes,
-                n_gold=sum(by.values()),
-                n_stale=int(stale.get(q.id, 0)),
-                by_annotator=dict(sorted(by.items())),
-            )
+        row = QuestionRow(
+            id=q.id,
+            external_id=q.external_id,
+            text=q.text,
+            notes=q.notes,
+            n_gold=sum(by.values()),
+            n_stale=int(stale.get(q.id, 0)),
+            by_annotator=dict(sorted(by.items())),
         )
+        rows.append((q, row))
     return rows
 
 

@@ -52,6 +52,45 @@ def record_change(
     return entry
 
 
+def add_audited(session: Session, row: SQLModel, *, actor: str, entity: str) -> int:
+    """Insert ``row`` (a table with an integer ``id``) and audit it as an ``add`` of
+    ``entity`` with its snapshot as ``after``; both flushed. Returns the new id."""
+    session.add(row)
+    session.flush()
+    row_id = getattr(row, "id", None)
+    assert isinstance(row_id, int), f"{entity} row has no id after flush"
+    record_change(
+        session,
+        actor=actor,
+        action="add",
+        entity=entity,
+        entity_id=row_id,
+        before=None,
+        after=snapshot(row),
+    )
+    session.flush()
+    return row_id
+
+
+def remove_audited(session: Session, row: SQLModel, *, actor: str, entity: str) -> None:
+    """Delete ``row`` (a stored table row with an integer ``id``) and audit it as a
+    ``remove`` of ``entity`` with its snapshot as ``before``; flushed."""
+    row_id = getattr(row, "id", None)
+    assert isinstance(row_id, int), f"{entity} row has no id"
+    before = snapshot(row)
+    session.delete(row)
+    record_change(
+        session,
+        actor=actor,
+        action="remove",
+        entity=entity,
+        entity_id=row_id,
+        before=before,
+        after=None,
+    )
+    session.flush()
+
+
 def list_audit(
     session: Session,
     *,

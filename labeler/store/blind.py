@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy import func
 from sqlalchemy import select as sa_select
@@ -31,6 +31,7 @@ from labeler.store.annotate import (
     element_row,
     gold_set_progress,
     list_questions,
+    question_rows,
 )
 from labeler.store.labels import overlapping_elements
 from labeler.store.models import (
@@ -139,28 +140,17 @@ def questions_for(session: Session, gold_set_id: int, annotator: str) -> list[Qu
             .where(Query.gold_set_id == gold_set_id, QuestionDone.annotator == annotator)
         ).all()
     )
-    rows: list[QuestionRow] = []
-    stmt = select(Query).where(Query.gold_set_id == gold_set_id).order_by(col(Query.id))
-    for q in session.exec(stmt).all():
-        assert q.id is not None
-        by = counts.get(q.id, Counter())
-        rows.append(
-            QuestionRow(
-                id=q.id,
-                external_id=q.external_id,
-                text=q.text,
-                notes=q.notes,
-                n_gold=sum(by.values()),
-                n_stale=stale[q.id],
-                by_annotator=dict(sorted(by.items())),
-                team=True,
-                assigned=q.id in mine,
-                done=q.id in done,
-                no_answer=bool(done.get(q.id, False)),
-                adjudicated=q.adjudicated_at is not None,
-            )
+    return [
+        replace(
+            row,
+            team=True,
+            assigned=row.id in mine,
+            done=row.id in done,
+            no_answer=bool(done.get(row.id, False)),
+            adjudicated=q.adjudicated_at is not None,
         )
-    return rows
+        for q, row in question_rows(session, gold_set_id, counts, stale)
+    ]
 
 
 def progress_for(session: Session, annotator: str) -> list[GoldSetProgress]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError, not_found
-from labeler.store.audit import record_change, snapshot
+from labeler.store.audit import add_audited, remove_audited
 from labeler.store.browse import gold_set_names
 from labeler.store.documents import get_document
 from labeler.store.models import (
@@ -66,19 +66,7 @@ def add_query(
         raise IntegrityError(f"question {external_id!r} already exists in {gold_set.name!r}")
     assert gold_set.id is not None, "gold set must be flushed first"
     query = Query(gold_set_id=gold_set.id, external_id=external_id, text=text, notes=notes)
-    session.add(query)
-    session.flush()
-    assert query.id is not None
-    record_change(
-        session,
-        actor=actor,
-        action="add",
-        entity="query",
-        entity_id=query.id,
-        before=None,
-        after=snapshot(query),
-    )
-    session.flush()
+    add_audited(session, query, actor=actor, entity="query")
     return query
 
 
@@ -146,19 +134,7 @@ def add_element(
     )
     check_element_fields(element)
     check_element_span(doc.text, element)
-    session.add(element)
-    session.flush()
-    assert element.id is not None
-    record_change(
-        session,
-        actor=annotator,
-        action="add",
-        entity="element",
-        entity_id=element.id,
-        before=None,
-        after=snapshot(element),
-    )
-    session.flush()
+    add_audited(session, element, actor=annotator, entity="element")
     return element
 
 
@@ -235,18 +211,7 @@ def remove_element(session: Session, element_id: int, *, actor: str) -> None:
     element = session.get(Element, element_id)
     if element is None:
         raise NotFoundError(f"no element with id {element_id} in the database")
-    before = snapshot(element)
-    session.delete(element)
-    record_change(
-        session,
-        actor=actor,
-        action="remove",
-        entity="element",
-        entity_id=element_id,
-        before=before,
-        after=None,
-    )
-    session.flush()
+    remove_audited(session, element, actor=actor, entity="element")
 
 
 def list_elements(

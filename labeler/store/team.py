@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
-from labeler.store.audit import record_change, snapshot
+from labeler.store.audit import add_audited, record_change, remove_audited, snapshot
 from labeler.store.labels import add_element
 from labeler.store.models import (
     LAYER_ANNOTATOR,
@@ -124,20 +124,12 @@ def add_assignment(session: Session, query_id: int, annotator: str, *, actor: st
     gold_set = session.get(GoldSet, query.gold_set_id)
     assert gold_set is not None
     make_team(session, gold_set)
-    row = Assignment(query_id=query_id, annotator=annotator)
-    session.add(row)
-    session.flush()
-    assert row.id is not None
-    record_change(
+    add_audited(
         session,
+        Assignment(query_id=query_id, annotator=annotator),
         actor=actor,
-        action="add",
         entity="assignment",
-        entity_id=row.id,
-        before=None,
-        after=snapshot(row),
     )
-    session.flush()
     return True
 
 
@@ -182,19 +174,7 @@ def mark_done(session: Session, query_id: int, annotator: str) -> QuestionDone:
         annotator=annotator,
         no_answer=not own_elements(session, query_id, annotator),
     )
-    session.add(row)
-    session.flush()
-    assert row.id is not None
-    record_change(
-        session,
-        actor=annotator,
-        action="add",
-        entity="question_done",
-        entity_id=row.id,
-        before=None,
-        after=snapshot(row),
-    )
-    session.flush()
+    add_audited(session, row, actor=annotator, entity="question_done")
     return row
 
 
@@ -204,19 +184,7 @@ def unmark_done(session: Session, query_id: int, annotator: str) -> bool:
     row = done_mark(session, query_id, annotator)
     if row is None:
         return False
-    assert row.id is not None
-    before = snapshot(row)
-    session.delete(row)
-    record_change(
-        session,
-        actor=annotator,
-        action="remove",
-        entity="question_done",
-        entity_id=row.id,
-        before=before,
-        after=None,
-    )
-    session.flush()
+    remove_audited(session, row, actor=annotator, entity="question_done")
     return True
 
 

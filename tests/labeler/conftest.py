@@ -18,13 +18,12 @@ machines without PostgreSQL (CI never sets it).
 from __future__ import annotations
 
 import os
-import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pg_support import create_database, drop_database, new_database_name
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
@@ -121,32 +120,14 @@ def pg_databases(pg_admin: Engine) -> Iterator[Callable[[], str]]:
     base = make_url(os.environ[PG_URL_ENV].strip())
 
     def new_database() -> str:
-        name = f"labeler_t_{uuid.uuid4().hex[:16]}"
-        with pg_admin.connect() as conn:
-            conn.exec_driver_sql(
-                f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8' "
-                "LC_COLLATE 'C' LC_CTYPE 'C'"
-            )
+        name = new_database_name()
+        create_database(pg_admin, name)
         created.append(name)
         return base.set(database=name).render_as_string(hide_password=False)
 
     yield new_database
     for name in created:
-        _drop_database(pg_admin, name)
-
-
-def _drop_database(admin: Engine, name: str, attempts: int = 20) -> None:
-    """Drop a test database, retrying while a server-side process (autovacuum, run as the
-    superuser, which our role may not terminate) is still connected to it."""
-    for attempt in range(attempts):
-        try:
-            with admin.connect() as conn:
-                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            return
-        except Exception:
-            if attempt == attempts - 1:
-                raise
-            time.sleep(0.25)
+        drop_database(pg_admin, name)
 
 
 @pytest.fixture

@@ -30,14 +30,13 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import sqlalchemy.exc
+from pg_support import create_database, drop_database, new_database_name
 from sqlalchemy import Connection, Engine
 from sqlalchemy.engine import make_url
 
@@ -125,48 +124,21 @@ def _build_base(db: str, old: Path, gold: Path) -> None:
     _cli("gold", "import", str(gold), "--gold-set", "labels", "--annotator", "ana", "--db", db)
 
 
-def _pg_name() -> str:
-    return f"labeler_t_{uuid.uuid4().hex[:16]}"
-
-
 def _pg_url(name: str) -> str:
     base = make_url(os.environ["LABELER_TEST_PG_URL"].strip())
     return base.set(database=name).render_as_string(hide_password=False)
 
 
-def _create_pg(admin: Engine, name: str, template: str = "template0") -> None:
-    with admin.connect() as conn:
-        conn.exec_driver_sql(
-            f'CREATE DATABASE "{name}" TEMPLATE "{template}" '
-            "ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
-        )
-
-
-def _drop_pg(admin: Engine, names: list[str]) -> None:
-    for name in names:
-        # FORCE may not terminate an autovacuum worker that happens to be on the database
-        # (it belongs to the superuser): that refusal passes once the worker is done.
-        for attempt in range(50):
-            try:
-                with admin.connect() as conn:
-                    conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-                break
-            except sqlalchemy.exc.ProgrammingError as exc:
-                if "must be a member of the role" not in str(exc) or attempt == 49:
-                    raise
-                time.sleep(0.1)
-
-
 @pytest.fixture(scope="module")
 def pg_base(corpus: Corpus, pg_admin: Engine) -> Iterator[str]:
     """The PostgreSQL base database (its name), built by the CLI like the SQLite one."""
-    name = _pg_name()
-    _create_pg(pg_admin, name)
+    name = new_database_name()
+    create_database(pg_admin, name)
     try:
         _build_base(_pg_url(name), corpus.old_pages, corpus.gold)
         yield name
     finally:
-        _drop_pg(pg_admin, [name])
+        drop_database(pg_admin, name)
 
 
 @pytest.fixture
@@ -188,15 +160,16 @@ def copy_base(
     created: list[str] = []
 
     def copy_database(label: str) -> str:
-        name = _pg_name()
-        _create_pg(admin, name, template=base)
+        name = new_database_name()
+        create_database(admin, name, template=base)
         created.append(name)
         return _pg_url(name)
 
     try:
         yield copy_database
     finally:
-        _drop_pg(admin, created)  # FORCE: a killed client's server process may linger
+        for name in created:
+            drop_database(admin, name)  # FORCE: a killed client's server process may linger
 
 
 def _cli(*args: str) -> None:

@@ -37,8 +37,8 @@ def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     ``$LABELER_TEST_PG_URL``'s server (dropped afterwards; the test fails without it, as
     the store tests do). ``LABELER_TEST_BACKENDS`` chooses backends like there."""
     import os
-    import uuid
 
+    from pg_support import create_database, drop_database, new_database_name
     from sqlalchemy import create_engine
     from sqlalchemy.engine import make_url
     from sqlalchemy.pool import NullPool
@@ -56,17 +56,12 @@ def any_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         pytest.fail(f"${PG_URL_ENV} is not set: the PostgreSQL variant cannot run", pytrace=False)
     base = make_url(url)
     admin = create_engine(with_driver(base), isolation_level="AUTOCOMMIT", poolclass=NullPool)
-    name = f"labeler_t_{uuid.uuid4().hex[:16]}"
-    with admin.connect() as conn:
-        conn.exec_driver_sql(
-            f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8' "
-            "LC_COLLATE 'C' LC_CTYPE 'C'"
-        )
+    name = new_database_name()
+    create_database(admin, name)
     try:
         yield base.set(database=name).render_as_string(hide_password=False)
     finally:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        drop_database(admin, name)
         admin.dispose()
 
 

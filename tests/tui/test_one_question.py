@@ -208,7 +208,7 @@ def test_questions_list_shows_labels_made_on_a_page_opened_through_f3(store: Sto
         assert rows == [["q1", "0"], ["▶ q2", "1"]]
         assert table.cursor_row == 1
         progress = str(app.screen.query_one("#progress", Static).render())
-        assert "2 questions · 1 without elements · 1 elements · ana 1" in progress
+        assert "2 questions · 1 without elements · 1 element · ana 1" in progress
 
     run_app(store, body)
 

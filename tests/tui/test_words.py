@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Label, Markdown, Static
 from tui_support import PAGE, run_app, settle
 
-from labeler.store import Store, attach_element, list_questions
+from labeler.store import Store, add_query, attach_element, create_gold_set, list_questions
 from labeler.store.models import Run, RunResult
 from labeler.tui.app import LabelerApp
 from labeler.tui.screens.forms import QuestionDialog
@@ -140,5 +140,26 @@ def test_end_and_home_in_the_questions_list(store: Store) -> None:
         await pilot.press("home")
         await pilot.pause()
         assert table.cursor_row == 0
+
+    run_app(store, body)
+
+
+def test_questions_header_says_one_question_and_one_element(store: Store) -> None:
+    """Counts of 1 take the singular; 0 and 2 the plural (the seeded 'demo' set has two
+    questions and no element)."""
+    with store.write() as s:
+        gs = create_gold_set(s, "one", "a single question")
+        query = add_query(s, gs, "only", "What is WAL?", actor="seed")
+        assert query.id is not None
+        attach_element(s, query.id, "wal.html", 0, 8, annotator="ana")
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await settle(app, pilot)
+        assert isinstance(app.screen, QuestionsScreen)
+        progress = str(app.screen.query_one("#progress", Static).render()).splitlines()
+        assert [line[2:] for line in progress] == [
+            "demo  2 questions · 2 without elements · 0 elements · —",
+            "one  1 question · 0 without elements · 1 element · ana 1",
+        ]
 
     run_app(store, body)

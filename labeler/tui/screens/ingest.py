@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, ProgressBar
 
 from labeler.store import Store
+from labeler.wording import plural
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp
@@ -86,7 +87,7 @@ class IngestScreen(ModalScreen[None]):
             )
         except LabelerError as err:
             return f"demo gold set not loaded: {err}"
-        return f"loaded gold set {DEMO_GOLD_SET!r} ({len(questions)} questions); g: next gold set"
+        return f"loaded gold set {DEMO_GOLD_SET!r} ({plural(len(questions), 'question')}); g: next gold set"
 
     def _progress(self, done: int, total: int, path: str) -> None:
         self.query_one(ProgressBar).update(total=total, progress=done)

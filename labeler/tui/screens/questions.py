@@ -31,6 +31,7 @@ from labeler.tui.question_edit import edit_question
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
 from labeler.tui.teamwork import team_state
 from labeler.tui.widgets.row_table import RowTable
+from labeler.wording import plural
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp
@@ -157,8 +158,8 @@ class QuestionsScreen(Screen[None]):
             mark = "▶ " if current is not None and g.id == current.id else "  "
             header.append(f"{mark}{g.name}", style="bold" if g is current else "")
             header.append(
-                f"  {g.questions} questions · {g.without_elements} without elements · "
-                f"{g.elements} elements · {_annotators(g.by_annotator)}\n"
+                f"  {plural(g.questions, 'question')} · {g.without_elements} without elements"
+                f" · {plural(g.elements, 'element')} · {_annotators(g.by_annotator)}\n"
             )
         if not sets:
             header.append("no gold set yet")
