@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from labeler.store import DocumentHit, Store, search_documents
 from labeler.store.blind import visible_page_counts
+from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp
@@ -46,7 +47,7 @@ class DocumentsScreen(Screen[None]):
         yield Header()
         yield Input(placeholder="search document ids and page text", id="search")
         yield Static("", id="doc-count")
-        yield DataTable(id="documents", cursor_type="row", zebra_stripes=True)
+        yield RowTable(id="documents", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:

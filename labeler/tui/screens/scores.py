@@ -15,6 +15,7 @@ from labeler.store import RunSummary, Store, list_runs
 from labeler.tui.bars import coverage_bar
 from labeler.tui.scoredata import ScoredRun, element_matrix, score_stored_run
 from labeler.tui.widgets.chart import hit_partial_chart
+from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp
@@ -48,10 +49,10 @@ class ScoresScreen(Screen[None]):
                 yield OptionList(id="runs")
             with VerticalScroll(id="score-pane"):
                 yield Static("pick a run", id="score-summary")
-                yield DataTable(id="metrics", cursor_type="none")
+                yield RowTable(id="metrics", cursor_type="none")
                 yield Static("", id="chart")
                 yield Static("Worst questions first (enter: drill in)", classes="pane-title")
-                yield DataTable(id="worst", cursor_type="row", zebra_stripes=True)
+                yield RowTable(id="worst", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
