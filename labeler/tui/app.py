@@ -6,11 +6,11 @@ What is current lives in one place, reactive attributes of :class:`LabelerApp`:
 one watches the attributes it shows (``self.watch(app, ...)``) and redraws, or re-reads its
 own rows, when they change, whether it is on screen or waiting in another mode.
 
-Database work never runs on the event loop: :meth:`LabelerApp.db` runs a job in a thread
-and hands its result back on the loop. Jobs go through one FIFO lock, so they commit in the
-order the user asked for them (an attach pressed before an undo is committed first), and a
-write is reported as saved only after its transaction committed. Every error becomes a
-notification, never a traceback.
+Database work never runs on the event loop: :meth:`LabelerApp.db` runs a job in a thread,
+in the order asked for (:mod:`labeler.tui.jobs`). The app's helpers live beside it: its
+keys (:mod:`~labeler.tui.app_bindings`), the gold set it opens with
+(:mod:`~labeler.tui.startup`), going to pages and questions (:mod:`~labeler.tui.navigation`),
+undo/redo (:mod:`~labeler.tui.history`) and assist mode (:mod:`~labeler.tui.assist_mode`).
 """
 
 from __future__ import annotations
@@ -21,35 +21,33 @@ from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from textual.app import App
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.reactive import var
 from textual.worker import Worker
 
-from labeler.errors import LabelerError
 from labeler.store import (
-    ElementRow,
     LastPlace,
     QuestionRow,
     RunSummary,
     Store,
-    count_documents,
-    create_gold_set,
     gold_set_progress,
-    last_place,
-    list_runs,
     redo,
     undo,
 )
-from labeler.store.blind import questions_for, visible_question_elements
+from labeler.store.blind import questions_for
+from labeler.tui import assist_mode, navigation
+from labeler.tui.app_bindings import APP_BINDINGS
 from labeler.tui.assist import ASSIST_TOP_K
 from labeler.tui.commands import LabelerCommands
+from labeler.tui.history import reverse
+from labeler.tui.jobs import run_db_job
 from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.help import HelpScreen
 from labeler.tui.screens.questions import QuestionsScreen
 from labeler.tui.screens.scores import ScoresScreen
+from labeler.tui.startup import Start, load_start
 
 T = TypeVar("T")
-DEFAULT_GOLD_SET = "gold"
 
 
 class LabelerApp(App[int]):
@@ -63,20 +61,7 @@ class LabelerApp(App[int]):
         "documents": DocumentsScreen,
         "scores": ScoresScreen,
     }
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-        Binding("f1,question_mark", "help", "Help", key_display="F1/?"),
-        Binding("f2", "show_mode('questions')", "Questions"),
-        Binding("f3", "show_mode('documents')", "Documents"),
-        Binding("f4", "show_mode('scores')", "Scores"),
-        Binding("u", "next_unlabelled", "Next unlabelled", key_display="u"),
-        # team gold sets only (check_action hides them elsewhere)
-        Binding("D", "toggle_done", "Done", key_display="D"),
-        Binding("f5", "adjudicate", "Adjudicate"),
-        # TextArea swallows ctrl+z / ctrl+y even read-only: take them first.
-        Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("ctrl+y", "redo", "Redo", priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = APP_BINDINGS
 
     #: the gold set being labelled
     gold_set_id: var[int | None] = var(None)
@@ -133,30 +118,9 @@ class LabelerApp(App[int]):
         *,
         what: str,
     ) -> Worker[None]:
-        """Run ``job(store)`` in a thread (in request order); then ``done(result)`` here."""
-
-        async def run() -> None:
-            async with self._db_lock:
-                try:
-                    result = await asyncio.to_thread(job, self.store)
-                except LabelerError as err:
-                    self.notify(str(err), title=f"{what} failed", severity="error", timeout=8)
-                    return
-                except Exception as err:  # a bug: say so, but keep the session alive
-                    self.notify(
-                        f"{type(err).__name__}: {err}",
-                        title=f"{what} failed (internal error)",
-                        severity="error",
-                        timeout=10,
-                    )
-                    return
-                if done is not None:
-                    try:
-                        done(result)
-                    except Exception as err:
-                        self.notify(f"{type(err).__name__}: {err}", severity="error")
-
-        return self.run_worker(run(), group="db", description=what, exit_on_error=False)
+        """Run ``job(store)`` in a thread (in request order); then ``done(result)`` here
+        (see :mod:`labeler.tui.jobs`)."""
+        return run_db_job(self, self._db_lock, job, done, what=what)
 
     # -- start-up -------------------------------------------------------------------------
 
@@ -164,36 +128,16 @@ class LabelerApp(App[int]):
         self.switch_mode("questions")
         self.db(self._load_start, self._started, what="open")
 
-    def _load_start(self, store: Store) -> tuple[int, str, int, list[RunSummary]]:
-        with store.session() as s:
-            sets = gold_set_progress(s)
-            n_docs = count_documents(s)
-            runs = list_runs(s)
-            # Resume where this annotator last labelled (the audit log knows), unless a
-            # different gold set was asked for.
-            place = last_place(s, self.annotator) if self.resume else None
-        wanted = self.wanted_gold_set
-        chosen = next((g for g in sets if g.name == wanted), None) if wanted else None
-        if place is not None and (chosen is None or chosen.id == place.gold_set_id):
-            chosen = next((g for g in sets if g.id == place.gold_set_id), chosen)
-            self._resume_at = (
-                place if chosen is not None and chosen.id == place.gold_set_id else None
-            )
-        if chosen is None and not wanted and sets:
-            chosen = sets[0]
-        if chosen is not None:
-            return chosen.id, chosen.name, n_docs, runs
-        with store.write() as s:
-            gs = create_gold_set(s, wanted or DEFAULT_GOLD_SET)
-            assert gs.id is not None
-            return gs.id, gs.name, n_docs, runs
+    def _load_start(self, store: Store) -> Start:
+        start = load_start(store, self.annotator, self.wanted_gold_set, self.resume)
+        self._resume_at = start.resume_at
+        return start
 
-    def _started(self, result: tuple[int, str, int, list[RunSummary]]) -> None:
-        gold_set_id, name, n_docs, runs = result
-        self.runs = runs
-        self.assist_run = runs[0] if runs else None
-        self.select_gold_set(gold_set_id, name)
-        if n_docs == 0 and self.corpus is not None and self.corpus.is_dir():
+    def _started(self, start: Start) -> None:
+        self.runs = start.runs
+        self.assist_run = start.runs[0] if start.runs else None
+        self.select_gold_set(start.gold_set_id, start.name)
+        if start.n_docs == 0 and self.corpus is not None and self.corpus.is_dir():
             from labeler.tui.screens.ingest import IngestScreen
 
             self.push_screen(IngestScreen(self.corpus))
@@ -293,82 +237,17 @@ class LabelerApp(App[int]):
         self.open_question(query_id)
 
     def open_question(self, query_id: int) -> None:
-        """Open the page of ``query_id``'s first element (by page, then start) at its start.
-        Without elements, a page on view stays; otherwise the documents list is shown."""
-
-        annotator = self.annotator
-
-        def load(store: Store) -> list[ElementRow]:
-            with store.session() as s:
-                return visible_question_elements(s, query_id, annotator)
-
-        def open_first(rows: list[ElementRow]) -> None:
-            if self.current_query_id != query_id:
-                return  # another question was chosen meanwhile
-            from labeler.tui.screens.page import PageScreen
-
-            if rows:
-                self.open_page(rows[0].document_id, rows[0].start)
-            elif isinstance(self.screen, PageScreen):  # label it on the page on view
-                self.notify("no element yet: label this page, or F3 for another", timeout=3)
-            else:
-                self.show_mode("documents")
-                self.notify("no element yet: pick a page for this question", timeout=3)
-
-        self.db(load, open_first, what="open question")
+        """Open the page of ``query_id``'s first element (see :mod:`labeler.tui.navigation`)."""
+        navigation.open_question(self, query_id)
 
     def open_page(self, document_id: str, position: int | None = None) -> None:
-        """Show ``document_id`` with the cursor at ``position``: the page on view moves
-        its cursor if it is that page, is replaced if it is another one, else pushed."""
-        from labeler.tui.screens.page import PageScreen
-
-        screen = self.screen
-        if isinstance(screen, PageScreen) and screen.document_id == document_id:
-            if position is not None and screen.loaded and 0 <= position <= len(screen.page):
-                screen.view.select_offsets(position, position)
-            return
-        page = PageScreen(document_id, position=position)
-        if isinstance(screen, PageScreen):
-            self.switch_screen(page)
-        else:
-            self.push_screen(page)
+        """Show ``document_id`` with the cursor at ``position`` (moved, replaced or pushed)."""
+        navigation.open_page(self, document_id, position)
 
     def action_next_unlabelled(self) -> None:
-        """Make the next question without elements (after the current one, wrapping
-        round) the current one. In a team gold set: the next one in the annotator's queue
-        (:func:`labeler.tui.teamwork.next_in_queue`)."""
-        ids = [q.id for q in self.questions]
-        if not ids:
-            self.notify("this gold set has no questions yet", severity="warning", timeout=3)
-            return
-        if self.team:
-            self._next_in_queue()
-            return
-        here = ids.index(self.current_query_id) if self.current_query_id in ids else -1
-        n = len(ids)
-        for step in range(1, n + 1):
-            q = self.questions[(here + step) % n]
-            if q.n_gold == 0:
-                self.current_query_id = q.id
-                self.notify(
-                    f"{q.external_id}: {q.text}", title="Next unlabelled question", timeout=3
-                )
-                return
-        self.notify("every question has elements", timeout=3)
-
-    def _next_in_queue(self) -> None:
-        from labeler.tui.teamwork import next_in_queue, queue_left
-
-        q = next_in_queue(self.questions, self.current_query_id)
-        if q is None:
-            self.notify(f"your queue is empty: nothing left for {self.annotator}", timeout=4)
-            return
-        self.current_query_id = q.id
-        self.notify(
-            f"{q.external_id}: {q.text}",
-            title=f"Next in your queue ({queue_left(self.questions)} left)",
-            timeout=3,
-        )
+        """Make the next question without elements the current one (in a team gold set:
+        the next one in the annotator's queue)."""
+        navigation.next_unlabelled(self)
 
     def action_toggle_done(self) -> None:
         """Mark the current question done by this annotator, or remove the mark."""
@@ -407,66 +286,20 @@ class LabelerApp(App[int]):
 
     def action_undo(self) -> None:
         """Undo this annotator's latest change (persisted in the audit log)."""
-        self._reverse(undo, "undo")
+        reverse(self, undo, "undo")
 
     def action_redo(self) -> None:
         """Redo this annotator's latest undone change."""
-        self._reverse(redo, "redo")
-
-    def _reverse(self, fn: Callable[..., Any], name: str) -> None:
-        actor = self.annotator
-
-        def job(store: Store) -> str | None:
-            with store.write() as s:
-                result = fn(s, actor=actor)
-                return None if result is None else str(result.describe())
-
-        def done(message: str | None) -> None:
-            if message is None:
-                self.notify(f"nothing to {name}", severity="warning", timeout=3)
-                return
-            self.notify(message, title="saved", timeout=3)
-            self.changed()
-
-        self.db(job, done, what=name)
+        reverse(self, redo, "redo")
 
     def toggle_assist(self) -> None:
-        """Turn assist mode (retrieval results beside the page) on or off."""
-        if not self.assist and self.assist_run is None:
-            self.notify(
-                "no run stored: import a run first to use assist mode",
-                severity="warning",
-                timeout=5,
-            )
-            return
-        self.assist = not self.assist
-        if self.assist:
-            run = self.assist_run.name if self.assist_run else "?"
-            self.notify(
-                f"assist ON (run {run}): elements you add are recorded as assisted",
-                severity="warning",
-                timeout=4,
-            )
-        else:
-            self.notify("assist OFF: blind labelling", timeout=3)
+        """Turn assist mode on or off (see :mod:`labeler.tui.assist_mode`)."""
+        assist_mode.toggle_assist(self)
 
     def choose_assist_run(self, run_id: int) -> None:
         """Make the stored run ``run_id`` the one assist mode shows."""
-        run = next((r for r in self.runs if r.id == run_id), None)
-        if run is not None:
-            self.assist_run = run
-            self.notify(f"assist run: {run.name}", timeout=3)
+        assist_mode.choose_assist_run(self, run_id)
 
     def refresh_runs(self) -> None:
         """Re-read the stored runs (after an import in another process)."""
-
-        def load(store: Store) -> list[RunSummary]:
-            with store.session() as s:
-                return list_runs(s)
-
-        def loaded(runs: list[RunSummary]) -> None:
-            self.runs = runs
-            if self.assist_run is None or self.assist_run.id not in {r.id for r in runs}:
-                self.assist_run = runs[0] if runs else None
-
-        self.db(load, loaded, what="load runs")
+        assist_mode.refresh_runs(self)

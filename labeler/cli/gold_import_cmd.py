@@ -1,0 +1,218 @@
+"""``labeler gold import``: a gold set from gold JSONL v1, Label Studio or doccano spans,
+or (``--layer``) one annotator's own labels in a team gold set.
+
+Every import is all or nothing: a bad line rejects the whole file, naming the line, and
+the database is left as it was. ``--replace`` refuses to remove elements the file does
+not hold unless ``--force``; what a forced replace removed is listed on stderr with how to
+get it back (the audit log keeps each removal).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from labeler.errors import UsageError, input_name
+
+if TYPE_CHECKING:
+    from labeler.store.goldsets import DroppedElement
+
+
+def run_import(args: argparse.Namespace) -> int:
+    if args.layer:
+        return _import_layer(args)
+    if args.format != "jsonl":
+        return _import_spans(args)
+    from labeler.gold import import_gold_file
+    from labeler.identity import resolve_annotator
+    from labeler.store import open_store, resolve_db
+
+    annotator = resolve_annotator(args.annotator)
+    _check_force(args)
+    questions, summary = import_gold_file(
+        open_store(resolve_db(args.db)),
+        args.file,
+        args.gold_set,
+        annotator=annotator,
+        description=args.description,
+        replace=args.replace,
+        force=args.force,
+        hint=_force_hint(args),
+    )
+    shown = input_name(args.file)
+    for q in questions:
+        for e in q.elements:
+            if e.reanchored:
+                print(
+                    f"labeler: {shown}:{q.line}: {e.doc}: offsets did not match the page; "
+                    f"re-anchored by text at {e.start}-{e.end}",
+                    file=sys.stderr,
+                )
+            if e.repeated:
+                print(
+                    f"labeler: {shown}:{q.line}: {e.doc}: element text occurs more than once "
+                    f"on the page (kept at {e.start}-{e.end}; scoring flags it as repeated)",
+                    file=sys.stderr,
+                )
+    _report_removed(args, summary.removed, annotator)
+    if summary.layer_left_out:
+        print(
+            f"labeler: {shown}: {summary.layer_left_out} annotator-layer element(s) left out "
+            "(a gold set is its final layer; import an annotator's labels with --layer "
+            "--annotator NAME)",
+            file=sys.stderr,
+        )
+    if summary.not_adjudicated:
+        print(
+            f"labeler: {shown}: {summary.not_adjudicated} question(s) marked "
+            '"adjudicated": false (pending where they came from) imported with the final '
+            "elements they have; this gold set scores them",
+            file=sys.stderr,
+        )
+    stale = f", {summary.stale} stale" if summary.stale else ""
+    print(
+        f"imported gold set {args.gold_set!r}: {summary.questions} questions, "
+        f"{summary.elements} elements ({summary.reanchored} re-anchored, "
+        f"{summary.repeated} repeated on their page{stale})"
+    )
+    return 0
+
+
+def _import_layer(args: argparse.Namespace) -> int:
+    """``gold import --layer``: the file as one annotator's own labels."""
+    from labeler.gold_layer import import_layer_file
+    from labeler.store import open_store, resolve_db
+
+    if args.format != "jsonl":
+        raise UsageError("--layer reads gold JSONL (--format jsonl)")
+    if args.annotator is None or not args.annotator.strip():
+        raise UsageError("--layer needs --annotator NAME (whose labels the file holds)")
+    if args.replace or args.force:
+        raise UsageError("--layer replaces the annotator's own labels by itself; drop --replace")
+    done = import_layer_file(
+        open_store(resolve_db(args.db)),
+        args.file,
+        args.gold_set,
+        annotator=args.annotator.strip(),
+        description=args.description,
+    )
+    shown = input_name(args.file)
+    for q in done.resolved:
+        for e in q.elements:
+            if e.reanchored:
+                print(
+                    f"labeler: {shown}:{q.line}: {e.doc}: offsets did not match the page; "
+                    f"re-anchored by text at {e.start}-{e.end}",
+                    file=sys.stderr,
+                )
+    if done.skipped:
+        print(
+            f"labeler: {shown}: {done.skipped} line(s) with nothing of {done.annotator}'s skipped",
+            file=sys.stderr,
+        )
+    made = " (new team gold set)" if done.created_set else ""
+    print(
+        f"imported {done.annotator}'s layer into {args.gold_set!r}{made}: {done.questions} "
+        f"questions ({done.created} created), {done.added} elements ({done.removed} earlier "
+        f"ones replaced), {done.done} marked done ({done.no_answer} with no answer)"
+    )
+    return 0
+
+
+def _import_spans(args: argparse.Namespace) -> int:
+    """Label Studio / doccano spans → a new gold set, all or nothing."""
+    from labeler.formats.doccano import read_doccano
+    from labeler.formats.labelstudio import read_labelstudio
+    from labeler.formats.span_import import resolve_tasks
+    from labeler.identity import resolve_annotator
+    from labeler.store import open_store, page_text, resolve_db
+    from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
+    from labeler.store.postgres import text_holds_nul
+
+    annotator = resolve_annotator(args.annotator)
+    _check_force(args)
+    store = open_store(resolve_db(args.db))
+    read = read_labelstudio if args.format == "labelstudio" else read_doccano
+    tasks = read(args.file, allow_nul=text_holds_nul(store.engine))
+    with store.session() as session:
+        by_text: dict[str, list[str]] | None = None
+
+        def docs_with_text(text: str) -> list[str]:
+            nonlocal by_text
+            if by_text is None:  # read every page once, only when a task has no doc field
+                from labeler.store import list_documents
+
+                ids = [d.id for d in list_documents(session)]
+                by_text = {}
+                for doc_id, page in sorted(page_texts(session, ids).items()):
+                    by_text.setdefault(page, []).append(doc_id)
+            return by_text.get(text, [])
+
+        result = resolve_tasks(
+            args.file, tasks, lambda doc: page_text(session, doc), docs_with_text
+        )
+    new = [
+        NewQuestion(
+            q.query_id,
+            q.query_id,
+            "",
+            tuple(NewElement(e.doc, e.start, e.end, e.text, 1, annotator) for e in q.elements),
+        )
+        for q in result.questions
+    ]
+    with store.write() as session:
+        removed = import_gold_set(
+            session,
+            args.gold_set,
+            new,
+            actor=annotator,
+            description=args.description,
+            replace=args.replace,
+            force=args.force,
+            hint=_force_hint(args),
+        )
+    _report_removed(args, removed, annotator)
+    for note in result.notes:
+        print(f"labeler: {input_name(args.file)}: {note}", file=sys.stderr)
+    elements = sum(len(q.elements) for q in result.questions)
+    print(
+        f"imported gold set {args.gold_set!r} from {args.format}: {len(new)} questions "
+        f"(one per label), {elements} elements from {result.spans} spans "
+        f"({result.utf16} UTF-16 offsets converted, {result.reanchored} re-anchored, "
+        f"{result.repeated} repeated on their page)"
+    )
+    return 0
+
+
+def _check_force(args: argparse.Namespace) -> None:
+    if args.force and not args.replace:
+        raise UsageError("--force only makes sense with --replace")
+
+
+def _force_hint(args: argparse.Namespace) -> str:
+    return (
+        "Keep them in the file, or replace anyway with --force (to keep a copy, first: "
+        f"labeler gold export --gold-set {shlex.quote(args.gold_set)} -o FILE)"
+    )
+
+
+def _report_removed(args: argparse.Namespace, removed: Sequence[DroppedElement], who: str) -> None:
+    """List on stderr every element a forced replace removed, and how to get them back."""
+    if not removed:
+        return
+    print(
+        f"labeler: --force: removed {len(removed)} element(s) of gold set {args.gold_set!r} "
+        "that the file does not hold (question, page, offsets, text):",
+        file=sys.stderr,
+    )
+    for element in removed:
+        print(f"labeler:   {element}", file=sys.stderr)
+    print(
+        f"labeler: each removal is in the audit log (actor {who!r}, action 'remove', with the "
+        "element as it was); to get them back, import a file that holds them (an export "
+        "taken before the replace) with --replace",
+        file=sys.stderr,
+    )
