@@ -14,6 +14,7 @@ from pathlib import Path
 
 from labeler.cli.output import open_output
 from labeler.errors import UsageError
+from labeler.wording import plural
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -87,8 +88,9 @@ def _export_projection(args: argparse.Namespace) -> int:
         )
     rows = sum(len(v) for v in projection.qrels.values())
     print(
-        f"wrote {args.format} for {len(projection.questions)} questions, "
-        f"{len(projection.corpus)} chunks, {rows} relevant pairs to {args.output}",
+        f"wrote {args.format} for {plural(len(projection.questions), 'question')}, "
+        f"{plural(len(projection.corpus), 'chunk')}, {plural(rows, 'relevant pair')} "
+        f"to {args.output}",
         file=sys.stderr,
     )
     return 0
@@ -111,5 +113,5 @@ def _export_ragas(args: argparse.Namespace) -> int:
     if skipped:
         print(f"labeler: {skipped} question(s) without elements left out", file=sys.stderr)
     if args.output != "-":
-        print(f"wrote {count} questions to {Path(args.output)}", file=sys.stderr)
+        print(f"wrote {plural(count, 'question')} to {Path(args.output)}", file=sys.stderr)
     return 0

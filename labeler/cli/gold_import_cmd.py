@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from labeler.errors import UsageError, input_name
+from labeler.wording import plural
 
 if TYPE_CHECKING:
     from labeler.store.goldsets import DroppedElement
@@ -74,8 +75,8 @@ def run_import(args: argparse.Namespace) -> int:
         )
     stale = f", {summary.stale} stale" if summary.stale else ""
     print(
-        f"imported gold set {args.gold_set!r}: {summary.questions} questions, "
-        f"{summary.elements} elements ({summary.reanchored} re-anchored, "
+        f"imported gold set {args.gold_set!r}: {plural(summary.questions, 'question')}, "
+        f"{plural(summary.elements, 'element')} ({summary.reanchored} re-anchored, "
         f"{summary.repeated} repeated on their page{stale})"
     )
     return 0
@@ -115,8 +116,9 @@ def _import_layer(args: argparse.Namespace) -> int:
         )
     made = " (new team gold set)" if done.created_set else ""
     print(
-        f"imported {done.annotator}'s layer into {args.gold_set!r}{made}: {done.questions} "
-        f"questions ({done.created} created), {done.added} elements ({done.removed} earlier "
+        f"imported {done.annotator}'s layer into {args.gold_set!r}{made}: "
+        f"{plural(done.questions, 'question')} ({done.created} created), "
+        f"{plural(done.added, 'element')} ({done.removed} earlier "
         f"ones replaced), {done.done} marked done ({done.no_answer} with no answer)"
     )
     return 0
@@ -179,8 +181,9 @@ def _import_spans(args: argparse.Namespace) -> int:
         print(f"labeler: {input_name(args.file)}: {note}", file=sys.stderr)
     elements = sum(len(q.elements) for q in result.questions)
     print(
-        f"imported gold set {args.gold_set!r} from {args.format}: {len(new)} questions "
-        f"(one per label), {elements} elements from {result.spans} spans "
+        f"imported gold set {args.gold_set!r} from {args.format}: "
+        f"{plural(len(new), 'question')} (one per label), {plural(elements, 'element')} "
+        f"from {plural(result.spans, 'span')} "
         f"({result.utf16} UTF-16 offsets converted, {result.reanchored} re-anchored, "
         f"{result.repeated} repeated on their page)"
     )

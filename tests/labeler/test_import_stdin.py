@@ -33,13 +33,13 @@ BROKEN = '{"query_id": "q2" "x"}'
 # (importer, good input, what its stdout or output file shows, bad input, expected error)
 CASES = [
     ("gold", GOLD_OK + "\n",
-     "imported gold set 'new': 1 questions, 1 elements", GOLD_OK + "\n" + BROKEN + "\n",
+     "imported gold set 'new': 1 question, 1 element", GOLD_OK + "\n" + BROKEN + "\n",
      "<stdin>:2: broken JSON: Expecting ',' delimiter (column 19)"),
     ("labelstudio", "[" + ls_task() + "]",
-     "imported gold set 'new' from labelstudio: 1 questions (one per label), 1 elements",
+     "imported gold set 'new' from labelstudio: 1 question (one per label), 1 element",
      ls_file('{"id": 6}'), "<stdin>: task 2 (id 6): missing object 'data'"),
     ("doccano", DOCCANO_OK + "\n",
-     "imported gold set 'new' from doccano: 1 questions (one per label), 1 elements",
+     "imported gold set 'new' from doccano: 1 question (one per label), 1 element",
      DOCCANO_OK + "\n\n[]\n", "<stdin>:3: expected a JSON object, got list"),
     ("run", RUN_OK + "\n" + RAGAS_OK.replace("{", '{"query_id": "q2", ', 1) + "\n",
      "imported run 'new': 2 questions, 2 results", RUN_OK + '\n{"query_id": "q2"}\n',

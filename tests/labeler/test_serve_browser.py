@@ -180,7 +180,7 @@ def test_two_annotators_at_once_each_write_under_their_own_name(
         for page, me, other in ((alice, "alice", "bob"), (bob, "bob", "alice")):
             mark = frame_count(page)
             page.keyboard.press("F2")  # type: ignore[attr-defined]
-            wait_for_text(page, f"1 elements · {me} 1", mark)
+            wait_for_text(page, f"1 element · {me} 1", mark)
             assert other not in screen_text(page)
     assert elements(db_url) == [
         ("q1", "policy.html", RECORD, "bob"),
