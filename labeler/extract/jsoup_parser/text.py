@@ -12,6 +12,8 @@ Java's ``String.trim()``. The accumulator rules are :class:`labeler.extract.walk
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from labeler.extract.jsoup_parser.nodes import CDataNode, Element, Node, TextNode
 from labeler.extract.walk import INVISIBLE, PRESERVE_DEPTH, WS_RUN, BlockMarks, TextAcc
 
@@ -83,47 +85,45 @@ def _walk_batched(root: Element, acc: TextAcc) -> None:
     pending: list[str] = []
     gather = pending.append
     el = root
-    children: list[Node] = root.children
-    i = 0
+    siblings: Iterator[Node] = iter(root.children)
     distance = _preserve_distance(root)  # of ``el``
-    stack: list[tuple[Element, list[Node], int, int]] = []
+    after_block = False  # the previous sibling was a block element: a tail space may be due
+    stack: list[tuple[Element, Iterator[Node], int]] = []
     text_cls, cdata_cls, element_cls = TextNode, CDataNode, Element
     while True:
-        if i < len(children):
-            node = children[i]
-            i += 1
+        for node in siblings:
             cls = type(node)
-            if cls is text_cls:
-                if distance >= PRESERVE_DEPTH:
+            if cls is text_cls or cls is cdata_cls:
+                if after_block:
+                    gather(" ")  # tail: a block followed by a text node
+                    after_block = False
+                if cls is text_cls and distance >= PRESERVE_DEPTH:
                     gather(node.text)  # type: ignore[attr-defined]
                     continue
-            elif cls is not cdata_cls:
-                if isinstance(node, element_cls):
-                    tag = node.tag
-                    block = tag.is_block
-                    if block or node.normal_name == "br":
-                        gather(" ")
-                    if node.children:
-                        stack.append((el, children, i, distance))
-                        el = node
-                        children = node.children
-                        i = 0
-                        distance = 0 if tag.preserve_whitespace else distance + 1
-                        continue
-                    if block and i < len(children) and isinstance(children[i], text_cls):
-                        gather(" ")  # tail: a block followed by a text node
-                continue
-            # preserved text or CDATA: appended as is
-            if pending:
-                _flush(acc, pending)
-            acc.raw(node.text)  # type: ignore[attr-defined]
+                # preserved text or CDATA: appended as is
+                if pending:
+                    _flush(acc, pending)
+                acc.raw(node.text)  # type: ignore[attr-defined]
+            elif isinstance(node, element_cls):
+                tag = node.tag
+                block = tag.is_block
+                if block or node.normal_name == "br":
+                    gather(" ")
+                if node.children:
+                    stack.append((el, siblings, distance))
+                    el = node
+                    siblings = iter(node.children)
+                    distance = 0 if tag.preserve_whitespace else distance + 1
+                    after_block = False
+                    break  # walk the children, then resume these siblings
+                after_block = block
+            else:
+                after_block = False
         else:
             if not stack:
                 break
-            done = el
-            el, children, i, distance = stack.pop()
-            if done.tag.is_block and i < len(children) and isinstance(children[i], text_cls):
-                gather(" ")
+            after_block = el.tag.is_block
+            el, siblings, distance = stack.pop()
     if pending:
         _flush(acc, pending)
 
