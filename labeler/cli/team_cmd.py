@@ -124,6 +124,9 @@ def run_assign(args: argparse.Namespace) -> int:
                 f"  {person.annotator}: +{added.get(person.annotator, 0)}, "
                 f"{person.assigned} assigned in all"
             )
+    # an assignment makes a question pending: say which solo labels that leaves out
+    for line in final_lines(progress.final_scored, progress.final_pending):
+        print(line)
     return 0
 
 
@@ -142,6 +145,8 @@ def run_progress(args: argparse.Namespace) -> int:
             "questions": progress.questions,
             "adjudicated": progress.adjudicated,
             "pending": progress.pending,
+            "final_scored": progress.final_scored,
+            "final_pending": progress.final_pending,
             "annotators": [
                 {
                     "annotator": p.annotator,
@@ -165,7 +170,27 @@ def run_progress(args: argparse.Namespace) -> int:
         f"\n{plural(progress.questions, 'question')}: {progress.adjudicated} adjudicated, "
         f"{progress.pending} pending (not scored until adjudicated)"
     )
+    for line in final_lines(progress.final_scored, progress.final_pending):
+        print(line)
     return 0
+
+
+def final_lines(scored: int, pending: int) -> list[str]:
+    """What ``gold progress`` says of final labels the annotators do not see
+    (:mod:`labeler.store.final_hidden`): nothing when there are none."""
+    lines = []
+    if scored:
+        lines.append(
+            f"{plural(scored, 'question')} scored from final labels made before team work; "
+            f"labelling {'it' if scored == 1 else 'them'} (or a done mark) makes "
+            f"{'it' if scored == 1 else 'them'} pending until adjudicated"
+        )
+    if pending:
+        lines.append(
+            f"{plural(pending, 'pending question')} with final labels the annotators do not "
+            "see: kept, left out of scores until adjudicated"
+        )
+    return lines
 
 
 def run_done(args: argparse.Namespace) -> int:

@@ -50,7 +50,11 @@ class QuestionRow:
     In a team gold set (:func:`labeler.store.blind.questions_for`) the counts are of what
     the viewing annotator may see, and the last fields say where the question stands for
     them: ``assigned`` to them, ``done`` by them (``no_answer``: done with no element),
-    ``adjudicated`` (its final layer is settled). All False outside team gold sets.
+    ``adjudicated`` (its final layer is settled), ``pending`` (team work on it by anyone and
+    not adjudicated: scoring leaves it out) and ``n_final_hidden``: final elements, not
+    stale, they cannot see on it (not adjudicated), labelled before team work; they are
+    scored while it is not pending (:mod:`labeler.store.final_hidden`). All False or 0
+    outside team gold sets.
     """
 
     id: int
@@ -65,6 +69,8 @@ class QuestionRow:
     done: bool = False
     no_answer: bool = False
     adjudicated: bool = False
+    pending: bool = False
+    n_final_hidden: int = 0
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from sqlalchemy import text as sql_text
 from sqlmodel import Session, col, select
 
 from labeler.errors import UsageError
+from labeler.store.final_hidden import hidden_final
 from labeler.store.labels import get_gold_set
 from labeler.store.models import LAYER_ANNOTATOR, Element, Query
 from labeler.store.rows import PENDING_SQL
@@ -141,7 +142,13 @@ class AnnotatorProgress:
 class TeamProgress:
     """A gold set's team progress: its questions, how many are adjudicated and how many are
     pending (team work, not adjudicated: scoring leaves them out), and per annotator (by
-    name) what :class:`AnnotatorProgress` says."""
+    name) what :class:`AnnotatorProgress` says.
+
+    Of the questions not adjudicated, those with final elements (not stale) labelled before
+    team work, hidden from the annotators (:mod:`labeler.store.final_hidden`):
+    ``final_scored`` are not pending, so scored from those elements (a label or done mark
+    makes them pending), ``final_pending`` are pending, so left out with them until
+    adjudicated."""
 
     gold_set: str
     team: bool
@@ -149,6 +156,8 @@ class TeamProgress:
     adjudicated: int
     pending: int
     annotators: tuple[AnnotatorProgress, ...]
+    final_scored: int = 0
+    final_pending: int = 0
 
 
 def team_progress(session: Session, gold_set: str) -> TeamProgress:
@@ -183,6 +192,7 @@ def team_progress(session: Session, gold_set: str) -> TeamProgress:
         people.append(
             AnnotatorProgress(name, len(mine), len(finished), no_answer, len(mine - finished))
         )
+    hidden = [h for h in hidden_final(session, gs.id).values() if h.elements]
     return TeamProgress(
         gs.name,
         gs.team,
@@ -190,4 +200,6 @@ def team_progress(session: Session, gold_set: str) -> TeamProgress:
         sum(1 for adjudicated, _ in rows if adjudicated),
         sum(1 for _, pending in rows if pending),
         tuple(people),
+        final_scored=sum(1 for h in hidden if not h.pending),
+        final_pending=sum(1 for h in hidden if h.pending),
     )

@@ -33,6 +33,7 @@ from labeler.store.annotate import (
     list_questions,
     question_rows,
 )
+from labeler.store.final_hidden import HiddenFinal, hidden_final
 from labeler.store.labels import overlapping_elements
 from labeler.store.models import (
     ELEMENT_STALE,
@@ -121,8 +122,10 @@ def visible_counts(
 
 def questions_for(session: Session, gold_set_id: int, annotator: str) -> list[QuestionRow]:
     """The questions of gold set ``gold_set_id`` as ``annotator`` sees them, in creation
-    order: counts of visible elements only, and their own state (assigned, done, no answer,
-    adjudicated). A gold set without team work: :func:`list_questions`, unchanged."""
+    order: counts of visible elements only, their own state (assigned, done, no answer,
+    adjudicated), whether it is pending and the final elements hidden from them
+    (:func:`labeler.store.final_hidden.hidden_final`, one query for the gold set). A gold
+    set without team work: :func:`list_questions`, unchanged."""
     if not is_team(session, gold_set_id):
         return list_questions(session, gold_set_id)
     counts, stale = visible_counts(session, annotator)
@@ -140,6 +143,8 @@ def questions_for(session: Session, gold_set_id: int, annotator: str) -> list[Qu
             .where(Query.gold_set_id == gold_set_id, QuestionDone.annotator == annotator)
         ).all()
     )
+    hidden = hidden_final(session, gold_set_id)
+    none = HiddenFinal(0, 0, False)
     return [
         replace(
             row,
@@ -148,6 +153,8 @@ def questions_for(session: Session, gold_set_id: int, annotator: str) -> list[Qu
             done=row.id in done,
             no_answer=bool(done.get(row.id, False)),
             adjudicated=q.adjudicated_at is not None,
+            pending=hidden.get(row.id, none).pending,
+            n_final_hidden=hidden.get(row.id, none).elements,
         )
         for q, row in question_rows(session, gold_set_id, counts, stale)
     ]

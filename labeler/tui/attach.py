@@ -4,7 +4,9 @@ The target question is fixed when the key is pressed and named in every message.
 same span twice for one question is refused (the store refuses it too); a span that
 overlaps another element of the question is stored only after a y/n confirmation. In a
 team gold set the element goes into the annotator's own layer and both checks look only
-at their own labels (:mod:`labeler.store.blind`); an adjudicated question is refused.
+at their own labels (:mod:`labeler.store.blind`); an adjudicated question is refused. The
+first label on a question scored from final elements made before team work says that it
+is now left out of scores until adjudicated (:func:`labeler.tui.teamwork.now_pending`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from labeler.store.blind import visible_overlaps, visible_page_elements
 from labeler.store.own_layer import attach_visible, settled_message
 from labeler.tui import spans
 from labeler.tui.screens.forms import ConfirmDialog
+from labeler.tui.teamwork import now_pending
 
 if TYPE_CHECKING:
     from labeler.tui.screens.page import PageScreen
@@ -109,12 +112,15 @@ def _store_element(screen: PageScreen, q: QuestionRow, start: int, end: int) -> 
         screen.focused_id = row.id
         repeated = spans.count_occurrences(screen.page.stored, row.text) > 1
         note = " (assisted)" if row.assisted else ""
+        pending = now_pending(q)  # first team work on a question with solo final labels
         screen.notify(
             f"attached to {q.external_id}: {quote(row.text)} g{row.grade}{note}  "
-            f"({row.start}–{row.end})" + ("  ⚠ text occurs more than once" if repeated else ""),
+            f"({row.start}–{row.end})"
+            + ("  ⚠ text occurs more than once" if repeated else "")
+            + (f"  ·  ⚠ {pending}" if pending else ""),
             title="saved",
-            severity="warning" if repeated else "information",
-            timeout=3,
+            severity="warning" if repeated or pending else "information",
+            timeout=10 if pending else 3,
         )
         screen.refresh_all()
         app.changed()

@@ -6,6 +6,11 @@ question they have not marked done and that is not adjudicated; without any assi
 them, the next such question of the gold set. ``D`` marks the current question done by
 them, or removes that mark (audited; ctrl+z undoes it); done with no element of their own
 is confirmed first ("no answer on these pages").
+
+Final elements labelled before team work are hidden from every annotator on a question not
+adjudicated (:mod:`labeler.store.final_hidden`); the state column counts them, the notes
+say what scoring does with them (:func:`final_note`), and the first label or done mark that
+makes the question pending says so (:func:`now_pending`).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from typing import TYPE_CHECKING
 from labeler.store import QuestionRow, Store
 from labeler.store.own_layer import DoneChange, toggle_done
 from labeler.tui.screens.forms import ConfirmDialog
+from labeler.wording import plural
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp
@@ -22,7 +28,10 @@ if TYPE_CHECKING:
 
 def team_state(q: QuestionRow) -> str:
     """The question's state for the viewing annotator, e.g. ``assigned · done``,
-    ``done: no answer``, ``assigned · to do``, ``adjudicated``; empty outside team work."""
+    ``done: no answer``, ``assigned · to do``, ``adjudicated``; empty outside team work.
+    Final elements hidden from them are added: ``not assigned · 3 final (scored)``, or
+    ``· 3 final (pending)`` when team work leaves them out of scores until adjudicated
+    (:mod:`labeler.store.final_hidden`)."""
     if not q.team:
         return ""
     if q.adjudicated:
@@ -33,7 +42,45 @@ def team_state(q: QuestionRow) -> str:
         parts.append("done: no answer" if q.no_answer and not q.n_gold else "done")
     else:
         parts.append("to do" if q.assigned else "not assigned")
+    if q.n_final_hidden:
+        parts.append(f"{q.n_final_hidden} final ({'pending' if q.pending else 'scored'})")
     return " · ".join(parts)
+
+
+def final_note(q: QuestionRow) -> str:
+    """One sentence on the final elements of ``q`` the annotator does not see (empty when
+    there are none): what scoring does with them now and what a label or done mark does.
+    True of the adjudication screen: the final layer keeps them and lists them there as
+    accepted spans (:func:`labeler.store.adjudication.question_spans`)."""
+    if not q.team or q.adjudicated or not q.n_final_hidden:
+        return ""
+    n = plural(q.n_final_hidden, "final element")
+    one = q.n_final_hidden == 1
+    them, are = ("it", "is") if one else ("them", "are")
+    adjudication = f"(the adjudication screen lists {them} as accepted, to keep or reject)"
+    if q.pending:
+        return (
+            f"{q.external_id} has {n}, hidden here: with team work on it, {them} {are} "
+            f"left out of scores until it is adjudicated {adjudication}."
+        )
+    return (
+        f"{q.external_id} has {n} from before team work, hidden here and scored as long as "
+        "no one labels it; a label or done mark makes it team work, left out of scores "
+        f"until adjudicated {adjudication}."
+    )
+
+
+def now_pending(q: QuestionRow) -> str:
+    """What the first label or done mark on ``q`` (as it was before) did to its hidden
+    final elements, to add to the message confirming it; empty when nothing changed (no
+    such elements, or the question had team work already)."""
+    if not q.team or q.adjudicated or q.pending or not q.n_final_hidden:
+        return ""
+    are = "is" if q.n_final_hidden == 1 else "are"
+    return (
+        f"{q.external_id} now waits for adjudication and is left out of scores "
+        f"(its {plural(q.n_final_hidden, 'final element')} from before team work {are} kept)"
+    )
 
 
 def in_queue(q: QuestionRow, assigned_only: bool) -> bool:
@@ -113,12 +160,16 @@ def _store(app: LabelerApp, q: QuestionRow) -> None:
                 else f"{change.elements} element(s) of yours"
             )
             message = f"{change.external_id} marked done by {actor} ({what})"
+            pending = now_pending(q)
         else:
             message = f"{change.external_id}: done mark of {actor} removed"
+            pending = ""
         app.notify(
-            f"{message}  ·  D again or ctrl+z: undo  ·  u: next in your queue",
+            f"{message}  ·  D again or ctrl+z: undo  ·  u: next in your queue"
+            + (f"  ·  ⚠ {pending}" if pending else ""),
             title="saved",
-            timeout=5,
+            severity="warning" if pending else "information",
+            timeout=10 if pending else 5,
         )
         app.changed()
 

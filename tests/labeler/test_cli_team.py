@@ -657,3 +657,48 @@ def test_adjudicate_keeps_agreed_key_clauses_and_reports_disagreement(
     assert scored["keys"] == 1
     assert scored["key_lost"] == {"1": 1, "3": 0}
     assert scored["metrics"]["partial@1"] == 0.0
+
+
+def test_progress_counts_questions_scored_from_final_labels_made_before_team_work(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Gold set "solo" labelled without team work: q1 A, q2 Z, q3 nothing, q4 T, all
+    final. ``gold assign --sample 1 --seed 2`` gives q2 to ana (the seeded order's first of
+    4 with seed 2 is the 2nd question: ``plan_assignments`` shuffles positions): q2 is
+    pending, its Z left out; q1 and q4 are still scored from final labels ana does not
+    see. A done mark by bob on q4 makes q4 pending too: 1 scored, 2 pending."""
+    rows = [line("q1", A), line("q2", Z), line("q3"), line("q4", T)]
+    solo = jsonl(tmp_path / "solo.jsonl", rows)
+    run(capsys, "gold", "import", solo, "--gold-set", "solo", "--db", db)
+    base = ["gold", "progress", "--gold-set", "solo", "--db", db]
+    # no team work yet: nothing hidden, nothing said
+    assert "final labels" not in run(capsys, *base)
+    assign = ["gold", "assign", "--gold-set", "solo", "--annotators", "ana", "--per-question"]
+    out = run(capsys, *assign, "1", "--sample", "1", "--seed", "2", "--db", db)
+    assert out.splitlines()[-2:] == [
+        "2 questions scored from final labels made before team work; labelling them (or a "
+        "done mark) makes them pending until adjudicated",
+        "1 pending question with final labels the annotators do not see: kept, left out of "
+        "scores until adjudicated",
+    ]
+    data = json.loads(run(capsys, *base, "--format", "json"))
+    assert (data["final_scored"], data["final_pending"], data["pending"]) == (2, 1, 1)
+    exported = run(capsys, "gold", "export", "--gold-set", "solo", "--db", db)
+    pending = [
+        r["query_id"]
+        for r in map(json.loads, exported.splitlines())
+        if not r.get("adjudicated", True)
+    ]
+    assert pending == ["q2"]
+
+    done = ["gold", "done", "--gold-set", "solo", "--query", "q4", "--annotator", "bob"]
+    run(capsys, *done, "--db", db)
+    table = run(capsys, *base)
+    assert table.splitlines()[-2:] == [
+        "1 question scored from final labels made before team work; labelling it (or a done "
+        "mark) makes it pending until adjudicated",
+        "2 pending questions with final labels the annotators do not see: kept, left out of "
+        "scores until adjudicated",
+    ]
+    data = json.loads(run(capsys, *base, "--format", "json"))
+    assert (data["final_scored"], data["final_pending"], data["pending"]) == (1, 2, 2)

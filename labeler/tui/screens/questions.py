@@ -29,7 +29,7 @@ from labeler.store.blind import progress_for
 from labeler.tui.keys import most_important_first, team_labels
 from labeler.tui.question_edit import edit_question
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
-from labeler.tui.teamwork import team_state
+from labeler.tui.teamwork import final_note, team_state
 from labeler.tui.widgets.row_table import RowTable
 from labeler.wording import plural
 
@@ -242,8 +242,10 @@ class QuestionsScreen(Screen[None]):
     def _show_notes(self) -> None:
         qid = self._selected_id()
         q = next((x for x in self.labeler.questions if x.id == qid), None)
-        text = f"notes: {q.notes}" if q is not None and q.notes else ""
-        self.query_one("#notes", Static).update(text)
+        lines = [f"notes: {q.notes}"] if q is not None and q.notes else []
+        if q is not None and final_note(q):
+            lines.append(final_note(q))
+        self.query_one("#notes", Static).update("\n".join(lines))
 
     def on_data_table_row_highlighted(self) -> None:
         # The highlighted question is the current one: the page view labels for it. Only
