@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import labeler  # noqa: E402
-from labeler.retrieve import bm25_retriever  # noqa: E402
+from labeler.evaluation import bm25_retriever  # noqa: E402
 
 
 def best(repeat: int, work: Callable[[], Any]) -> float:

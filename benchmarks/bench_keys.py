@@ -25,11 +25,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from labeler.demo import CORPUS, chunk_pages, fixed_run_name  # noqa: E402
-from labeler.evaluate import evaluate  # noqa: E402
+from labeler.evaluation import build_index, evaluate, write_run  # noqa: E402
 from labeler.formats.gold_jsonl import read_gold  # noqa: E402
 from labeler.gold import import_gold_file  # noqa: E402
-from labeler.ingest import ingest_paths  # noqa: E402
-from labeler.retrieve import build_index, write_run  # noqa: E402
+from labeler.pages import ingest_paths  # noqa: E402
 from labeler.runs import import_run_file  # noqa: E402
 from labeler.store import open_store  # noqa: E402
 from labeler.store.goldsets import page_texts  # noqa: E402

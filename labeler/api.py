@@ -11,8 +11,8 @@
         result = gold.evaluate(my_retriever, k=(1, 5), timeout=10)
 
 Every call goes through the functions the CLI uses: ``score`` is ``labeler score``
-(:func:`labeler.evaluate.evaluate`; an in-memory run through
-:func:`labeler.evaluate.evaluate_in_memory`, the same scoring without the store's
+(:func:`labeler.evaluation.evaluate`; an in-memory run through
+:func:`labeler.evaluation.evaluate_in_memory`, the same scoring without the store's
 placements), ``import_run`` is ``labeler run import`` (:func:`labeler.runs.import_run_lines`)
 and ``evaluate`` is ``labeler evaluate``. Each docstring says what the call reads and writes.
 """
@@ -25,17 +25,21 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from labeler.evaluate import (
+from labeler.evaluation import (
     DEFAULT_KS,
+    Answers,
     Evaluation,
+    Failure,
+    Latency,
+    Retriever,
     ScoringSource,
     StoreSource,
+    call_retriever,
     evaluate,
     evaluate_in_memory,
     per_query_frame,
+    run_from_mapping,
 )
-from labeler.results import run_from_mapping
-from labeler.retrievers import Answers, Failure, Latency, Retriever, call_retriever
 from labeler.store import Store, open_store
 from labeler.store.rows import StoredElement, StoredQuestion
 from scoring import DEFAULT_THRESHOLD, QueryScore
@@ -45,7 +49,7 @@ if TYPE_CHECKING:
 
     from labeler.runs import RunImportReport
     from labeler.store.annotate import GoldSetProgress
-    from labeler.store.runs import RunSummary
+    from labeler.store.run_rows import RunSummary
 
 __all__ = ["Database", "GoldSet", "RetrieverEvaluation", "open"]
 
@@ -122,7 +126,7 @@ class Database:
     def runs(self) -> list[RunSummary]:
         """Every stored run (``labeler run list``): name, import time, source, question and
         result counts. Reads only."""
-        from labeler.store.runs import list_runs
+        from labeler.store.run_rows import list_runs
 
         with self.store.session() as session:
             return list_runs(session)
@@ -136,7 +140,7 @@ class Database:
         parameters: dict[str, Any] | None = None,
     ) -> RunImportReport:
         """Store ``rows`` (query id → results best first, in any shape
-        :mod:`labeler.results` reads) as run ``name`` (``labeler run import``): all or
+        :mod:`labeler.evaluation` reads) as run ``name`` (``labeler run import``): all or
         nothing, with placements on the labelled pages. Writes run ``name`` (an existing
         one only with ``replace``); reads the labels and their pages. Raises
         :class:`~labeler.errors.InputError` naming the question of a result it cannot
@@ -193,14 +197,14 @@ class GoldSet:
     ) -> Evaluation:
         """Score ``run`` against this gold set: a stored run's name (``labeler score``) or
         an in-memory mapping query id → results best first (any shape of
-        :mod:`labeler.results`; scored as if imported as ``name``, default
+        :mod:`labeler.evaluation`; scored as if imported as ``name``, default
         ``"in-memory"``). Reads the labels, pages and (for a stored run) the run; writes
         nothing. ``budget``: also score every metric at these token budgets
         (``labeler score --budget``), tokens counted by ``tokenizer`` (``words``, the
         default, or ``tiktoken:NAME``; given alone it adds ``tokens@k``). ``options`` go to
         scoring as they are.
 
-        Returns the :class:`~labeler.evaluate.Evaluation`: ``metrics``, ``per_query``,
+        Returns the :class:`~labeler.evaluation.Evaluation`: ``metrics``, ``per_query``,
         ``to_dict()`` (the Score JSON), ``to_pandas()``.
         """
         source = self.db.source()
@@ -236,7 +240,7 @@ class GoldSet:
         **options: Any,
     ) -> RetrieverEvaluation:
         """Call ``retriever`` on every question of the gold set and score what it returns
-        (``labeler evaluate``; see :mod:`labeler.retrievers` for what a retriever may be
+        (``labeler evaluate``; see :mod:`labeler.evaluation` for what a retriever may be
         and return, concurrency, timeouts and failures). A failed question scores as one
         missing from the run (0, listed in ``missing_from_run`` and ``failures``).
 
@@ -247,13 +251,13 @@ class GoldSet:
         retriever in the result (default ``module:qualname``). ``budget`` and
         ``tokenizer`` as for :meth:`score`; ``options`` go to scoring as they are.
         """
-        from labeler.retrievers import retriever_label
+        from labeler.evaluation import retriever_label
         from labeler.store.postgres import text_holds_nul
 
         options = {**options, **_token_options(budget, tokenizer)}
 
         if store_run is not None:
-            from labeler.store.runs import check_run_name
+            from labeler.store.run_rows import check_run_name
 
             with self.db.store.session() as session:
                 check_run_name(session, store_run, replace=replace)
@@ -297,7 +301,7 @@ class GoldSet:
 def _token_options(budget: Sequence[int], tokenizer: str | None) -> dict[str, Any]:
     """Scoring's ``budgets``/``tokenizer`` for the API's ``budget``/``tokenizer`` (none
     when neither is given)."""
-    from labeler.tokenizers import tokenizer_for
+    from labeler.chunks import tokenizer_for
 
     counter = tokenizer_for(budget, tokenizer)
     if counter is None:
@@ -307,7 +311,7 @@ def _token_options(budget: Sequence[int], tokenizer: str | None) -> dict[str, An
 
 @dataclass(frozen=True)
 class RetrieverEvaluation:
-    """A retriever's answers scored: the :class:`~labeler.evaluate.Evaluation` plus the
+    """A retriever's answers scored: the :class:`~labeler.evaluation.Evaluation` plus the
     failed questions and the latencies."""
 
     evaluation: Evaluation

@@ -9,13 +9,13 @@
 2. imports the demo gold set as gold set ``demo``, replacing an older copy (refused,
    listing them, when that copy has elements the bundled file does not hold);
 3. chunks those pages twice, as stored: fixed windows of ``size`` tokens
-   (:func:`~labeler.chunking.fixed_token_chunks`) and structure-aware chunks cut at the
-   page's block boundaries (:func:`~labeler.chunking.structure_chunks`);
-4. retrieves the top ``max(ks)`` chunks per question with BM25 (:mod:`labeler.retrieve`)
+   (:func:`~labeler.chunks.fixed_token_chunks`) and structure-aware chunks cut at the
+   page's block boundaries (:func:`~labeler.chunks.structure_chunks`);
+4. retrieves the top ``max(ks)`` chunks per question with BM25 (:mod:`labeler.evaluation`)
    over each chunk set: the fixed run is written as run JSONL into the output folder and
    imported as ``fixed-<size>``; the structure run goes through ``labeler evaluate``'s
    path (:meth:`labeler.api.GoldSet.evaluate`): its chunks are written as a chunk file
-   ``structure-chunks.jsonl``, :func:`labeler.retrieve.bm25_retriever` is loaded over it
+   ``structure-chunks.jsonl``, :func:`labeler.evaluation.bm25_retriever` is loaded over it
    by name and called on each question, and its answers are stored as ``structure``
    (both replace older runs of those names);
 5. scores both runs and compares them (structure − fixed), at each k and at each token
@@ -32,12 +32,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from labeler.chunking import Chunk, fixed_token_chunks, structure_chunks
+from labeler.chunks import Chunk, fixed_token_chunks, structure_chunks
 from labeler.errors import InputError, UsageError
-from labeler.evaluate import Evaluation, compare
+from labeler.evaluation import Evaluation, build_index, compare, write_run
 from labeler.gold import ResolvedQuestion, import_gold_file
-from labeler.ingest import ingest_paths
-from labeler.retrieve import build_index, write_run
+from labeler.pages import ingest_paths
 from labeler.runs import import_run_file
 from labeler.store import Store
 from labeler.wording import plural
@@ -52,7 +51,7 @@ EXTRA_PAGES = 40
 #: longest structure-aware chunk, in code points
 STRUCTURE_MAX_CHARS = 2000
 #: the retriever ``labeler evaluate`` loads for the structure run
-BM25_RETRIEVER = "labeler.retrieve:bm25_retriever"
+BM25_RETRIEVER = "labeler.evaluation:bm25_retriever"
 
 #: token budgets both runs are scored at (``labeler score --budget``)
 DEMO_BUDGETS: tuple[int, ...] = (500, 1000, 2000)
@@ -145,8 +144,8 @@ def _evaluate_structure(
     chunk file, the BM25 retriever loaded from it by name and called on every question,
     its answers stored as run :data:`STRUCTURE_RUN`; the chunk file."""
     from labeler.api import Database
+    from labeler.evaluation import load_retriever
     from labeler.formats.chunks_jsonl import write_chunks
-    from labeler.retrievers import load_retriever
 
     path = out_dir / f"{STRUCTURE_RUN}-chunks.jsonl"
     try:
@@ -241,7 +240,7 @@ def run_demo(
         f"{files[STRUCTURE_RUN]} --retriever-arg k={k} --store-run {STRUCTURE_RUN}"
     )
 
-    from labeler.tokenizers import DEFAULT_TOKENIZER, make_tokenizer
+    from labeler.chunks import DEFAULT_TOKENIZER, make_tokenizer
 
     comparison, a, b = compare(
         store,

@@ -31,7 +31,7 @@ For each requirement this script
 3. writes one question per requirement (``query_id`` and ``query`` = the requirement id), its
    single element anchored at ``start``/``end`` in the cited page, grade 1;
 4. marks the element's key clause where the requirement states a condition
-   (:func:`labeler.keyclause.key_clause`: from the first ``MUST NOT``, ``SHALL``, ``unless``,
+   (:func:`labeler.anchoring.key_clause`: from the first ``MUST NOT``, ``SHALL``, ``unless``,
    ``except`` or ``only if`` to the end of its sentence), written as the element's ``key``
    in page offsets.
 
@@ -70,9 +70,9 @@ except ImportError:  # run by a Python without the project installed: use the pr
         os.execv(_VENV_PYTHON, [str(_VENV_PYTHON), __file__, *sys.argv[1:]])
     sys.exit("build_requirements_gold: install the project first (make test creates .venv)")
 
+from labeler.anchoring import key_clause  # noqa: E402
 from labeler.extract import page_text  # noqa: E402
 from labeler.formats.gold_jsonl import gold_line_json  # noqa: E402
-from labeler.keyclause import key_clause  # noqa: E402
 from labeler.store.rows import StoredElement  # noqa: E402
 
 CORPUS = ROOT / "corpora" / "sqlite-docs"

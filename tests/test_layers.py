@@ -14,10 +14,10 @@ HEADLESS = [
     "labeler.errors",
     "labeler.extract",
     "labeler.store",
-    "labeler.ingest",
+    "labeler.pages",
     "labeler.cli",
     "labeler.api",
-    "labeler.retrievers",
+    "labeler.evaluation",
 ]
 UI = ("textual", "rich.live")
 
@@ -73,7 +73,7 @@ def test_lazy_exports_are_not_shadowed_by_submodules(package: str) -> None:
 def test_scoring_path_loads_only_what_scoring_a_run_needs() -> None:
     """``labeler score`` is timed against pytrec_eval: comparing runs, retrieval correctness
     and the statistics are not on its path."""
-    loaded = loaded_after_import("labeler.evaluate")
+    loaded = loaded_after_import("labeler.evaluation")
     assert not {m for m in loaded if m.split(".")[0] in {"sqlalchemy", "sqlmodel", "textual"}}
     off_path = {"scoring.compare", "scoring.correctness", "scoring.stats", "scoring.report"}
     off_path |= {"scoring.agreement", "scoring.agreement_report"}

@@ -16,7 +16,7 @@ from labeler.wording import plural
 if TYPE_CHECKING:
     from sqlmodel import Session
 
-    from labeler.audit import AuditReport
+    from labeler.chunks import AuditReport
     from labeler.formats.chunks_jsonl import PlacedChunk
     from labeler.formats.qrels import Question
     from labeler.store import Store
@@ -71,7 +71,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_make(args: argparse.Namespace) -> int:
-    from labeler.chunking import Chunk, fixed_token_chunks, structure_chunks
+    from labeler.chunks import Chunk, fixed_token_chunks, structure_chunks
     from labeler.extract.blocks import block_starts
     from labeler.formats.chunks_jsonl import write_chunks
     from labeler.store import list_documents, open_store, resolve_db
@@ -201,7 +201,7 @@ def element_keys(session: Session, name: str) -> dict[tuple[str, str, int], tupl
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    from labeler.audit import AuditElement, audit_chunks
+    from labeler.chunks import AuditElement, audit_chunks
     from labeler.store import open_store, resolve_db
 
     if not 0 < args.threshold <= 1:

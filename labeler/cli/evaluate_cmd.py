@@ -101,7 +101,7 @@ def _factory_args(pairs: list[str] | None) -> dict[str, str] | None:
 
 def run(args: argparse.Namespace) -> int:
     from labeler.api import open as open_db
-    from labeler.retrievers import load_retriever
+    from labeler.evaluation import load_retriever
     from labeler.store.location import resolve_db
 
     factory_args = _factory_args(args.retriever_arg)

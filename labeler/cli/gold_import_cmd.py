@@ -28,8 +28,8 @@ def run_import(args: argparse.Namespace) -> int:
     if args.format != "jsonl":
         return _import_spans(args)
     from labeler.gold import import_gold_file
-    from labeler.identity import resolve_annotator
     from labeler.store import open_store, resolve_db
+    from labeler.store.identity import resolve_annotator
 
     annotator = resolve_annotator(args.annotator)
     _check_force(args)
@@ -84,7 +84,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 def _import_layer(args: argparse.Namespace) -> int:
     """``gold import --layer``: the file as one annotator's own labels."""
-    from labeler.gold_layer import import_layer_file
+    from labeler.gold import import_layer_file
     from labeler.store import open_store, resolve_db
 
     if args.format != "jsonl":
@@ -129,9 +129,9 @@ def _import_spans(args: argparse.Namespace) -> int:
     from labeler.formats.doccano import read_doccano
     from labeler.formats.labelstudio import read_labelstudio
     from labeler.formats.span_import import resolve_tasks
-    from labeler.identity import resolve_annotator
     from labeler.store import open_store, page_text, resolve_db
     from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
+    from labeler.store.identity import resolve_annotator
     from labeler.store.postgres import text_holds_nul
 
     annotator = resolve_annotator(args.annotator)

@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     from labeler.errors import UsageError
     from labeler.extract import DEFAULT_PROFILE
     from labeler.extract.profiles import get_profile
-    from labeler.ingest import ingest_paths
+    from labeler.pages import ingest_paths
     from labeler.store import open_store, resolve_db
 
     if args.engine is not None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from labeler.errors import InputError, OutputError, write_failure
-from labeler.files import create_beside
+from labeler.formats.files import create_beside
 
 #: how diagnostics name standard output
 STDOUT = "standard output"
@@ -32,7 +32,7 @@ def open_output(target: str) -> Iterator[TextIO]:
 
     A regular file is written beside its final name and renamed into place when the block
     ends without error, so a failed export never leaves half a file behind; it gets the
-    permissions ``open()`` would give it (:func:`~labeler.files.create_beside`). Anything else
+    permissions ``open()`` would give it (:func:`~labeler.formats.create_beside`). Anything else
     that exists (``/dev/null``, a FIFO) is written in place. A write the system refuses
     (disk full, quota, I/O error: :data:`labeler.errors.WRITE_ERRNOS`), in the block or
     when the stream is flushed, raises :class:`~labeler.errors.OutputError` naming

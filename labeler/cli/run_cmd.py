@@ -96,7 +96,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_list(args: argparse.Namespace) -> int:
     from labeler.store import open_store, resolve_db
-    from labeler.store.runs import list_runs
+    from labeler.store.run_rows import list_runs
 
     store = open_store(resolve_db(args.db))
     with store.session() as session:

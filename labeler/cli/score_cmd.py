@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from labeler.cli.output import open_output
 from labeler.errors import UsageError
-from labeler.gcpause import gc_paused
+from labeler.evaluation import gc_paused
 
 if TYPE_CHECKING:
-    from labeler.evaluate import ScoringSource
+    from labeler.evaluation import ScoringSource
     from scoring import RunScore
     from scoring.budget import Tokenizer
 
@@ -254,7 +254,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    from labeler.evaluate import open_source
+    from labeler.evaluation import open_source
     from labeler.store.location import resolve_db
 
     # scoring and its output make no reference cycles (see gcpause); the source is closed
@@ -268,13 +268,13 @@ def run_score(args: argparse.Namespace) -> int:
 def tokenizer_of(args: argparse.Namespace) -> Tokenizer | None:
     """The tokenizer ``--tokenizer`` names; ``words`` when only ``--budget`` is given;
     None when neither is (no token metrics)."""
-    from labeler.tokenizers import tokenizer_for
+    from labeler.chunks import tokenizer_for
 
     return tokenizer_for(args.budget, args.tokenizer)
 
 
 def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
-    from labeler.evaluate import evaluate
+    from labeler.evaluation import evaluate
 
     layer = getattr(args, "layer", "final")
     annotator = layer[len("annotator:") :] if layer.startswith("annotator:") else None
@@ -439,7 +439,7 @@ def _layers_section(fmt: str, layers: list[tuple[str, RunScore]], k: int) -> str
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from labeler.evaluate import open_source
+    from labeler.evaluation import open_source
     from labeler.store.location import resolve_db
 
     plan = compare_plan(args.run, args.baseline)
@@ -452,7 +452,7 @@ def run_compare(args: argparse.Namespace) -> int:
 def _run_compare(
     args: argparse.Namespace, source: ScoringSource, runs: list[str], baseline: int
 ) -> int:
-    from labeler.evaluate import compare_many
+    from labeler.evaluation import compare_many
 
     if args.ci:
         single_threaded_blas()

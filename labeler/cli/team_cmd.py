@@ -92,9 +92,9 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_assign(args: argparse.Namespace) -> int:
-    from labeler.identity import resolve_annotator
     from labeler.store import open_store, resolve_db
     from labeler.store.assign import assign_questions, team_progress
+    from labeler.store.identity import resolve_annotator
 
     actor = resolve_annotator(args.actor)
     store = open_store(resolve_db(args.db))
@@ -194,8 +194,8 @@ def final_lines(scored: int, pending: int) -> list[str]:
 
 
 def run_done(args: argparse.Namespace) -> int:
-    from labeler.identity import resolve_annotator
     from labeler.store import open_store, resolve_db
+    from labeler.store.identity import resolve_annotator
     from labeler.store.labels import get_gold_set, get_query
     from labeler.store.team import mark_done, unmark_done
 
@@ -224,9 +224,9 @@ def _span(group: Any) -> str:
 
 
 def run_adjudicate(args: argparse.Namespace) -> int:
-    from labeler.identity import resolve_annotator
     from labeler.store import open_store, resolve_db
     from labeler.store.autoadjudicate import auto_adjudicate
+    from labeler.store.identity import resolve_annotator
 
     actor = resolve_annotator(args.actor)
     store = open_store(resolve_db(args.db))

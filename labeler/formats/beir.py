@@ -10,7 +10,7 @@ A BEIR dataset folder:
 * ``qrels/test.tsv``: header ``query-id	corpus-id	score``, one row per relevant
   (question, chunk).
 
-Query ids are written with :func:`labeler.chunking.id_safe` in both ``queries.jsonl`` and
+Query ids are written with :func:`labeler.chunks.id_safe` in both ``queries.jsonl`` and
 ``qrels/test.tsv`` (whitespace, control characters and ``%`` as ``%XX`` UTF-8 bytes: a tab
 or newline would break the TSV), the same encoding as the chunk ids; distinct questions
 keep distinct ids, and plain ids are written unchanged.
@@ -22,9 +22,9 @@ import json
 import os
 from pathlib import Path
 
-from labeler.chunking import id_safe
+from labeler.chunks import id_safe
 from labeler.errors import InputError, write_failure
-from labeler.files import create_beside
+from labeler.formats.files import create_beside
 from labeler.formats.qrels import Projection
 
 QRELS_HEADER = "query-id\tcorpus-id\tscore"
@@ -64,7 +64,7 @@ def write_beir(folder: str | Path, projection: Projection) -> None:
     """Write the dataset into ``folder`` (created if needed; the three files replaced).
 
     Each file is written beside its final name and renamed into place (permissions as
-    ``open()`` would give them: :func:`~labeler.files.create_beside`). Raises
+    ``open()`` would give them: :func:`~labeler.formats.create_beside`). Raises
     :class:`~labeler.errors.OutputError` on a full disk or an I/O error (naming the folder),
     :class:`InputError` when the folder cannot be written otherwise.
     """

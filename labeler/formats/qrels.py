@@ -7,14 +7,14 @@ grade is that element's grade, the highest when it holds several. A chunk that c
 placed on its page (its text is not on the page) is judged by text instead: it holds an
 element whole when the element's text occurs inside it.
 
-Chunk ids are ``<doc>#<start>-<end>`` (:func:`labeler.chunking.chunk_id`); an unplaced chunk
+Chunk ids are ``<doc>#<start>-<end>`` (:func:`labeler.chunks.chunk_id`); an unplaced chunk
 is ``<doc>#line<N>`` after its line in the chunk file.
 
 TREC qrels: one ``qid 0 chunk_id grade`` line per relevant (question, chunk), questions in
 gold-set order, chunks in file order. ``qid`` is the query id written with
-:func:`labeler.chunking.id_safe` (whitespace, control characters and ``%`` as ``%XX`` UTF-8
+:func:`labeler.chunks.id_safe` (whitespace, control characters and ``%`` as ``%XX`` UTF-8
 bytes; other ids unchanged), so distinct questions keep distinct ids and
-:func:`labeler.chunking.id_restore` gives the query id back.
+:func:`labeler.chunks.id_restore` gives the query id back.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO
 
-from labeler.chunking import id_safe
+from labeler.chunks import id_safe
 from labeler.formats.chunks_jsonl import PlacedChunk
 
 
@@ -145,7 +145,7 @@ def project(corpus: Sequence[CorpusChunk], questions: Sequence[Question]) -> Pro
 
 def write_trec_qrels(out: IO[str], projection: Projection) -> int:
     """Write ``qid 0 chunk_id grade`` lines; returns how many. Neither id holds whitespace:
-    both are written with :func:`~labeler.chunking.id_safe` (reversible, injective)."""
+    both are written with :func:`~labeler.chunks.id_safe` (reversible, injective)."""
     count = 0
     for q in projection.questions:
         qid = id_safe(q.query_id)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from labeler.anchor import count_occurrences
+from labeler.anchoring import count_occurrences
 from labeler.errors import InputError
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from labeler.identity import ANNOTATOR_ENV
+from labeler.store.identity import ANNOTATOR_ENV
 from labeler.store.location import DB_ENV
 
 

@@ -167,7 +167,7 @@ class SqliteReader:
         self, run: str, *, since: str | None = None, until: str | None = None
     ) -> dict[str, dict[str, tuple[str, str, str, str]]]:
         """Query id → page key → the ``(starts, repeated, occurrences, lengths)`` placement
-        stored for run ``run`` at import (see :mod:`labeler.placements`); ids bounded as in
+        stored for run ``run`` at import (see :mod:`labeler.runs`); ids bounded as in
         :meth:`run_rows`."""
         where, bounds = _id_range(since, until)
         sql = "SELECT query_external_id, page_sha256, starts, repeated, occurrences, lengths"

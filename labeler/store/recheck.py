@@ -1,6 +1,6 @@
 """Labels of a page whose text changes: checked again, in the caller's transaction.
 
-:func:`recheck` looks at every element of the page (the rule is in :mod:`labeler.reanchor`):
+:func:`recheck` looks at every element of the page (the rule is in :mod:`labeler.anchoring`):
 
 * an ``ok`` element is kept, moved to new offsets, or marked ``stale`` (with the reason);
 * a ``stale`` element whose exact text is back at the offsets it was labelled at becomes
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from labeler.reanchor import relocate
+from labeler.anchoring import relocate
 from labeler.store.audit import record_change, snapshot
 from labeler.store.models import ELEMENT_OK, ELEMENT_STALE, Element, GoldSet, Query
 from labeler.store.validation import span_problem

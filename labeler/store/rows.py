@@ -97,7 +97,7 @@ RunRows = dict[str, list[tuple[str, str | None, float | None]]]
 
 LeanRunRows = dict[str, list[tuple[str | None, str | None, float | None]]]
 """``RunRows`` where a chunk found at import on every page its question's labels cited has
-no text (None): see :mod:`labeler.placements`."""
+no text (None): see :mod:`labeler.runs`."""
 
 LEAN_TEXT = "CASE WHEN located = 1 THEN NULL ELSE chunk_text END"
 """The text column of a lean read."""

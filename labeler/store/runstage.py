@@ -1,7 +1,7 @@
 """Staging a run import outside the write lock, then copying it in one short transaction.
 
 A run file can hold a million lines, or come from a FIFO that stays open for as long as the
-producer likes. Parsing, validating and placing it (see :mod:`labeler.placements`) under the
+producer likes. Parsing, validating and placing it (see :mod:`labeler.runs`) under the
 write lock would make every other writer (annotators in the TUI included) wait for all of
 that. So :class:`RunStage` spills the parsed rows into a private SQLite file of its own
 (in ``$TMPDIR``: bounded memory, nothing of the database locked), and :meth:`RunStage.copy`,
@@ -32,7 +32,7 @@ from sqlmodel import Session
 
 from labeler.errors import StoreError
 from labeler.store.models import Run
-from labeler.store.runs import PLACEMENT_COLUMNS, RESULT_COLUMNS, insert_rows
+from labeler.store.run_rows import PLACEMENT_COLUMNS, RESULT_COLUMNS, insert_rows
 from labeler.store.session import is_busy, is_full
 
 ALIAS = "labeler_run_stage"

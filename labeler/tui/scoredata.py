@@ -1,6 +1,6 @@
 """Scoring a stored run against the current gold set, for the scores screen.
 
-Loads inputs through :mod:`labeler.evaluate` (the lead's loader, shared with the CLI) and
+Loads inputs through :mod:`labeler.evaluation` (the lead's loader, shared with the CLI) and
 calls ``scoring``'s public API; runs in a worker thread.
 """
 
@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from labeler.evaluate import StoreSource, load_gold, load_run
-from labeler.gcpause import gc_paused
-from labeler.placements import page_keys, placements_for
+from labeler.evaluation import StoreSource, gc_paused, load_gold, load_run
+from labeler.runs import page_keys, placements_for
 from labeler.store import RunSummary, Store
 from scoring import Chunk as Chunk
 from scoring import (
@@ -37,7 +36,7 @@ class ScoredRun:
 def score_stored_run(store: Store, gold_set: str, run: RunSummary) -> ScoredRun:
     """Score ``run`` against ``gold_set`` exactly as ``labeler score`` does (stale elements
     left out, the run's stored placements used), keeping the inputs for the drill-down."""
-    with gc_paused():  # see labeler.gcpause; safe in a worker thread
+    with gc_paused():  # see labeler.evaluation; safe in a worker thread
         questions, pages, stale = load_gold(store, gold_set)
         chunks = load_run(store, run.name)
         stored = StoreSource(store).placements(run.name)
@@ -67,7 +66,7 @@ def element_matrix(
         page = scored.pages.get(e.doc, "")
         cells = []
         for rank, chunk in enumerate(chunks, start=1):
-            assert chunk.text is not None  # the TUI reads runs whole (see labeler.evaluate)
+            assert chunk.text is not None  # the TUI reads runs whole (see labeler.evaluation)
             c = classify(page, e.text, chunk.text, scored.result.threshold)
             cells.append(Cell(rank, c.coverage, int(c.grade)))
         out.append((e, cells))

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from labeler.anchor import AnchorFailure, anchor, count_occurrences
+from labeler.anchoring import AnchorFailure, anchor, count_occurrences
 
 PAGE = "Intro. FR-001: The index is never the source of record. Outro."
 ELEMENT = "FR-001: The index is never the source of record."

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from labeler.audit import AuditElement, audit_chunks
-from labeler.chunking import Chunk, fixed_token_chunks
+from labeler.chunks import AuditElement, Chunk, audit_chunks, fixed_token_chunks
 
 PAGE = "alpha beta gamma delta epsilon zeta eta theta"
 OTHER = "One sentence here. Another sentence there."

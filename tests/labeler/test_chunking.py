@@ -8,13 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from labeler.chunking import (
-    Chunk,
-    chunk_id,
-    fixed_token_chunks,
-    structure_chunks,
-    token_spans,
-)
+from labeler.chunks import Chunk, chunk_id, fixed_token_chunks, structure_chunks, token_spans
 from labeler.errors import ExtractError
 from labeler.extract import page_text
 from labeler.extract.blocks import block_starts

@@ -52,7 +52,7 @@ def db(tmp_path: Path, db_url: str) -> str:
 
 
 # Scoring runs on both backends: SQLite through the standard-library reader, PostgreSQL
-# through the store (labeler.evaluate.open_source picks).
+# through the store (labeler.evaluation.open_source picks).
 SCORING_BACKENDS = pytest.mark.backends("sqlite", "postgresql")
 
 

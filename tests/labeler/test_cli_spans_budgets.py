@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from labeler.chunks import count_words, make_tokenizer
 from labeler.cli import main
 from labeler.extract import page_text
-from labeler.tokenizers import count_words, make_tokenizer
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 

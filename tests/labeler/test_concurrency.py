@@ -134,7 +134,7 @@ def worker(db: str, seed: int, log_path: str, backend: str) -> None:
 def _setup(tmp_path: Path, db: str | None = None) -> str:
     """Ingest the pages and create the shared gold set in ``db`` (default: a SQLite file in
     ``tmp_path``); return ``db``."""
-    from labeler.ingest import ingest_paths
+    from labeler.pages import ingest_paths
     from labeler.store import create_gold_set, open_store
 
     corpus = tmp_path / "corpus"

@@ -83,7 +83,7 @@ def test_database_holds_the_gold_set_and_both_runs(
             "SELECT count(*) FROM run_result x JOIN run r ON r.id = x.run_id "
             "WHERE r.name = 'structure' AND x.doc_id IS NOT NULL AND x.score > 0"
         ).fetchone()
-    assert json.loads(params)["retriever"] == "labeler.retrieve:bm25_retriever"
+    assert json.loads(params)["retriever"] == "labeler.evaluation:bm25_retriever"
     assert json.loads(params)["failed"] == 0
     assert scored > 0
     cited = {

@@ -26,7 +26,7 @@ from sqlalchemy.engine import make_url
 
 from labeler.cli import main
 from labeler.doctor import diagnose, postgresql_snapshot
-from labeler.ingest import ingest_paths
+from labeler.pages import ingest_paths
 from labeler.store import (
     SCHEMA_VERSION,
     add_element,
@@ -35,7 +35,7 @@ from labeler.store import (
     open_store,
 )
 from labeler.store.engine import create_store_engine
-from labeler.store.runs import add_run_results, create_run
+from labeler.store.run_rows import add_run_results, create_run
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import pytrec_eval
 
-from labeler.chunking import chunk_id, id_restore, id_safe
+from labeler.chunks import chunk_id, id_restore, id_safe
 from labeler.cli import main
 from labeler.extract import page_text
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from labeler.gcpause import gc_paused
+from labeler.evaluation import gc_paused
 
 
 @pytest.fixture(autouse=True)

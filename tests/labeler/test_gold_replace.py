@@ -16,7 +16,7 @@ from sqlalchemy.engine import make_url
 from sqlmodel import col, select
 
 from labeler.cli import main
-from labeler.ingest import ingest_paths
+from labeler.pages import ingest_paths
 from labeler.store import ELEMENT_OK, ELEMENT_STALE, Element, list_audit, open_store
 from labeler.store.postgres import with_driver
 

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from labeler.cli import main
-from labeler.ingest import ingest_paths
+from labeler.pages import ingest_paths
 from labeler.store import open_store
 
 PAGE = "Intro. FR-001: The index is never the source of record. Outro. Data data data."

@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import make_url
 
 from labeler.extract import DEFAULT_PROFILE, page_text
-from labeler.ingest import IngestReport, ingest_paths
+from labeler.pages import IngestReport, ingest_paths
 from labeler.store import (
     ELEMENT_OK,
     ELEMENT_STALE,

@@ -15,7 +15,7 @@ import pytest
 
 from labeler.errors import InputError
 from labeler.extract import DEFAULT_PROFILE, page_text
-from labeler.ingest import ingest_paths
+from labeler.pages import ingest_paths
 from labeler.store import Store, get_document, list_documents
 
 HTML = b"<html><body><p>fine</p></body></html>"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from labeler.ingest import ingest_paths
+from labeler.pages import ingest_paths
 from labeler.store import (
     ELEMENT_OK,
     ELEMENT_STALE,

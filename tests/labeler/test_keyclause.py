@@ -1,4 +1,4 @@
-"""The automatic key clause rule (labeler.keyclause) on hand-worked requirements, and the
+"""The automatic key clause rule (labeler.anchoring) on hand-worked requirements, and the
 bundled requirements gold set marking exactly the keys the rule gives."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from labeler.keyclause import key_clause
+from labeler.anchoring import key_clause
 
 GOLD = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs" / "gold"
 

@@ -16,8 +16,8 @@ from _scoring_db import build
 from sqlalchemy import delete, func, select
 
 from labeler.cli import main
-from labeler.evaluate import load_gold
-from labeler.placements import decode, text_key
+from labeler.evaluation import load_gold
+from labeler.runs import decode, text_key
 from labeler.store import open_store
 from labeler.store.fastread import SqliteReader
 from labeler.store.models import RunPlacement

@@ -21,7 +21,7 @@ from labeler.cli import main
 from labeler.errors import ExtractError
 from labeler.extract import page_text
 from labeler.extract.blocks import block_starts
-from labeler.ingest import ingest_paths
+from labeler.pages import ingest_paths
 from labeler.store import Store, get_document, open_store
 from labeler.store.pageblocks import page_and_blocks
 

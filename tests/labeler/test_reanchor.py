@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labeler.ingest import ingest_paths
-from labeler.reanchor import relocate
+from labeler.anchoring import relocate
+from labeler.pages import ingest_paths
 from labeler.store import (
     ELEMENT_OK,
     ELEMENT_STALE,

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from labeler.chunking import Chunk
+from labeler.chunks import Chunk
 from labeler.errors import InputError
+from labeler.evaluation import build_index, retrieve, scores, tokenize, write_run
 from labeler.formats.run_jsonl import read_run
-from labeler.retrieve import build_index, retrieve, scores, tokenize, write_run
 
 # Three chunks; "the" is a stop word, so the token counts are 3, 3 and 1:
 #   c0 "SQLite database engine"  → sqlite, database, engine   dl = 3

@@ -22,8 +22,8 @@ import pytest
 
 import labeler
 from labeler.cli import main
+from labeler.evaluation import RetrieverError, takes_id
 from labeler.extract import page_text
-from labeler.retrievers import RetrieverError, takes_id
 from labeler.store import open_store
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
@@ -142,7 +142,7 @@ def test_each_result_shape_scores_as_plain_strings(db: Any, shape: str) -> None:
     stored = gold.score(f"run-{shape}", k=(1, 2)).to_dict()
     assert json.dumps(stored) == json.dumps(expected)
     with db.store.session() as session:
-        from labeler.store.runs import get_run, run_rows
+        from labeler.store.run_rows import get_run, run_rows
 
         rows = run_rows(session, get_run(session, f"run-{shape}"))
     has_doc = shape not in ("strings", "llamaindex-get-content")
@@ -415,7 +415,7 @@ def test_cli_table_timeout_fail_fast_and_factory(db: Any, db_url: str, tmp_path:
 def test_bm25_retriever_as_a_real_one(db: Any, tmp_path: Path) -> None:
     """The bundled BM25 retriever over a chunk file of the pages: a question made of its
     element's words finds it first."""
-    from labeler.retrieve import bm25_retriever
+    from labeler.evaluation import bm25_retriever
 
     chunks = tmp_path / "chunks.jsonl"
     assert main(["chunks", "make", "--chunker", "structure", "--db", db.db, "-o", str(chunks)]) == 0
@@ -439,7 +439,7 @@ def test_cli_factory_failures_are_one_line(db: Any, db_url: str, tmp_path: Path)
     assert "--retriever my_retrievers:make: making the retriever failed: TypeError:" in (
         proc.stderr
     )
-    proc = _cli(tmp_path, db_url, "--retriever", "labeler.retrieve:bm25_retriever",
+    proc = _cli(tmp_path, db_url, "--retriever", "labeler.evaluation:bm25_retriever",
                 "--retriever-arg", "chunks=missing.jsonl")  # fmt: skip
     assert proc.returncode == 1
     assert "missing.jsonl" in proc.stderr and "Traceback" not in proc.stderr

@@ -24,7 +24,7 @@ from labeler.cli import main
 from labeler.errors import InputError
 from labeler.runs import import_run_file
 from labeler.store import create_gold_set, get_gold_set, open_store
-from labeler.store.runs import list_runs
+from labeler.store.run_rows import list_runs
 from labeler.store.runstage import sweep_orphans
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")

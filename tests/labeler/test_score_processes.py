@@ -19,10 +19,9 @@ from pathlib import Path
 import pytest
 from _scoring_db import build
 
-from labeler import shards
 from labeler.cli import main
-from labeler.evaluate import load_gold, open_source
-from labeler.shards import plan_processes, score_in_processes, split_ids
+from labeler.evaluation import _shards as shards
+from labeler.evaluation import load_gold, open_source, plan_processes, score_in_processes, split_ids
 from labeler.store.fastread import SqliteReader
 from scoring import aggregate, score_run
 
@@ -113,7 +112,7 @@ def test_a_failed_process_is_redone_in_the_parent(
 
 
 def open_reader_run(path: Path, run: str) -> dict[str, list[object]]:
-    from labeler.evaluate import load_run
+    from labeler.evaluation import load_run
 
     source = open_source(str(path))
     try:

@@ -47,7 +47,7 @@ def _command_lines(tmp: Path) -> list[list[str]]:
             "--gold-set",
             "demo",
             "--retriever",
-            "labeler.retrieve:bm25_retriever",
+            "labeler.evaluation:bm25_retriever",
             "--retriever-arg",
             f"chunks={tmp / 'demo' / 'structure-chunks.jsonl'}",
             "--store-run",

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import exc
 
 from labeler.errors import InputError, IntegrityError
-from labeler.evaluate import load_gold
+from labeler.evaluation import load_gold
 from labeler.formats.gold_jsonl import gold_line_json
 from labeler.gold import import_gold_file
 from labeler.store import (
@@ -296,7 +296,7 @@ def test_cli_score_counts_key_lost_through_the_fast_reader(
 def test_reingest_moves_the_key_with_its_element(store: Store, tmp_path: Path) -> None:
     """The page gains "Version 2. " (11 code points) in front: the element moves from 7 to
     18 and its key from 31–54 to 42–65, still over "unless the lock is held"."""
-    from labeler.ingest import ingest_paths
+    from labeler.pages import ingest_paths
     from labeler.store import get_document
 
     corpus = tmp_path / "corpus"

@@ -16,7 +16,7 @@ from sqlalchemy import text as sql_text
 from sqlalchemy.engine import make_url
 
 from labeler.errors import IntegrityError
-from labeler.ingest import ingest_paths
+from labeler.pages import ingest_paths
 from labeler.store import MIGRATIONS, Store, open_store, upsert_document
 from labeler.store.pageblocks import decode_blocks, encode_blocks, page_and_blocks
 from labeler.store.postgres import with_driver

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from labeler.cli import build_parser
-from labeler.identity import ANNOTATOR_ENV, resolve_annotator
+from labeler.store.identity import ANNOTATOR_ENV, resolve_annotator
 
 
 def test_tui_arguments_parse() -> None:

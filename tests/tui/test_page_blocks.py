@@ -18,7 +18,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 from tui_support import run_app, said, settle
 
-from labeler.ingest import ingest_paths
+from labeler.pages import ingest_paths
 from labeler.store import Store
 from labeler.tui.app import LabelerApp
 from labeler.tui.screens.page import PageScreen

@@ -42,7 +42,7 @@ class IngestScreen(ModalScreen[None]):
             app.call_from_thread(self._progress, done, total, path)
 
         def job(store: Store) -> tuple[str, str | None]:
-            from labeler.ingest import ingest_paths
+            from labeler.pages import ingest_paths
 
             report = ingest_paths(store, [corpus], progress=progress)
             message = f"ingested {report.added} page(s), {len(report.failed)} failed"

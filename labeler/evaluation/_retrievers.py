@@ -2,7 +2,7 @@
 
 A *retriever* is any callable taking the question text, or the text and the question's id
 when its second positional parameter has no default (``def retrieve(text, query_id)``), and
-returning the question's results best first, in any shape of :mod:`labeler.results`
+returning the question's results best first, in any shape of :mod:`labeler.evaluation`
 (strings, mappings, LangChain ``Document``, LlamaIndex nodes or ``NodeWithScore``).
 Coroutine functions are awaited in one event loop; plain functions run in worker threads
 (daemon threads, so one that never returns cannot keep the process alive). At most
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from labeler.errors import LabelerError, UsageError
-from labeler.results import ResultShapeError, to_chunks
+from labeler.evaluation._results import ResultShapeError, to_chunks
 from scoring import Chunk
 
 Retriever = Callable[..., Any]

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from labeler.errors import InputError, LabelerError
 from labeler.formats.gold_jsonl import GoldLine, read_gold
-from labeler.gold import ResolvedQuestion, resolve_lines
+from labeler.gold._transfer import ResolvedQuestion, resolve_lines
 
 if TYPE_CHECKING:
     from labeler.store import Store

@@ -23,7 +23,7 @@ import signal
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from labeler.placements import PageKeys, load_placed_run, page_keys
+from labeler.runs import PageKeys, load_placed_run, page_keys
 from labeler.store.fastread import SqliteReader
 from scoring import GoldQuestion, Pages, QueryScore, score_questions
 from scoring.metrics import check_ks
@@ -93,7 +93,7 @@ def score_in_processes(
 
     The rows and ids are what :func:`scoring.aggregate` takes; ``reader`` must be open on
     a SQLite file (the other processes open their own connection to it). ``keyed_pages``
-    are the pages' keys (``labeler.placements.page_keys``), worked out here when not given, and
+    are the pages' keys (``labeler.runs.page_keys``), worked out here when not given, and
     once for every process.
     """
     reader.run_id(run)  # an unknown run fails here, before any process starts

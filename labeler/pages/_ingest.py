@@ -24,7 +24,7 @@ Behaviour worth knowing:
   the structure chunker's boundaries, which the TUI's ``b``/``s`` keys follow too); a page
   whose block walk fails or does not reproduce its text is stored without them, with a note.
 * A changed file replaces the page text; its labelled elements are re-anchored by text and
-  context (:mod:`labeler.reanchor`): moved ones and ones marked stale are listed in the
+  context (:mod:`labeler.anchoring`): moved ones and ones marked stale are listed in the
   report, and stale ones whose exact text is back at their offsets become ok again
   (``restored``); nothing is ever dropped.
 * A document id already stored from *another* source file (another resolved path) with

@@ -18,7 +18,7 @@ or a database. Checks, in order:
 * ``spans``: every ``ok`` element's text equals its page's ``text[start:end]``;
 * ``duplicates`` (error), ``overlaps`` (warning), ``dedup`` (warning: what the schema 5
   upgrade removed): elements of one question against each other, see
-  :mod:`labeler.doctor_spans`;
+  :mod:`labeler.doctor`;
 * ``stale``: no element is stale (each is listed: gold set, question, page, offsets,
   text); stale labels are left out of scores, so they count as something to fix;
 * ``run_questions``: run results whose question is in no gold set, counted per run. A
@@ -42,7 +42,7 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy import text as sql_text
 from sqlalchemy.pool import NullPool
 
-from labeler import doctor_spans
+from labeler.doctor import _span_checks as doctor_spans
 from labeler.errors import StoreError
 from labeler.store.engine import database_url, display_location, sqlite_error_text
 from labeler.store.location import sqlite_file
@@ -52,7 +52,7 @@ from labeler.store.validation import span_problem
 
 Status = Literal["ok", "warning", "error", "skipped"]
 
-#: checks of elements against each other (see :mod:`labeler.doctor_spans`)
+#: checks of elements against each other (see :mod:`labeler.doctor`)
 _SPAN_CHECKS = (
     ("duplicates", doctor_spans.duplicates),
     ("overlaps", doctor_spans.overlaps),

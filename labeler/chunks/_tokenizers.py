@@ -1,7 +1,7 @@
 """Token counters for budgets (``labeler score --budget``) and ``tokens@k``.
 
 ``words`` (the default) counts tokens exactly as ``labeler chunks make`` does
-(:data:`labeler.chunking.TOKEN`: runs of word characters and runs of other non-space
+(:data:`labeler.chunks.TOKEN`: runs of word characters and runs of other non-space
 characters), so an 800-token fixed window costs 800 tokens. ``tiktoken:NAME`` counts an
 OpenAI encoding's tokens (``tiktoken:cl100k_base``, ``tiktoken:o200k_base``); it needs the
 optional ``tiktoken`` package (``pip install goldlabeler[tiktoken]``) and the encoding's
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from labeler.chunking import TOKEN
+from labeler.chunks._chunkers import TOKEN
 from labeler.errors import UsageError
 from scoring.budget import Tokenizer
 

@@ -15,9 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from labeler.gcpause import gc_paused
-from labeler.placements import PageKeys, load_placed_run, page_keys, placements_for
-from labeler.shards import plan_processes, score_in_processes
+from labeler.evaluation._gcpause import gc_paused
+from labeler.evaluation._shards import plan_processes, score_in_processes
+from labeler.runs import PageKeys, load_placed_run, page_keys, placements_for
 from labeler.store.fastread import SqliteReader, open_reader
 from labeler.store.location import sqlite_file
 from labeler.store.rows import RunRows, StoredQuestion
@@ -82,13 +82,13 @@ class StoreSource:
             return page_texts(session, doc_ids)
 
     def run_rows(self, run: str) -> RunRows:
-        from labeler.store.runs import get_run, run_rows
+        from labeler.store.run_rows import get_run, run_rows
 
         with self.store.session() as session:
             return run_rows(session, get_run(session, run))
 
     def placements(self, run: str) -> dict[str, dict[str, tuple[str, str, str, str]]]:
-        from labeler.store.runs import get_run, run_placements
+        from labeler.store.run_rows import get_run, run_placements
 
         with self.store.session() as session:
             return run_placements(session, get_run(session, run))
@@ -363,9 +363,9 @@ def evaluate(
     labels on the questions they marked done.
 
     ``jobs`` is the number of processes (None: automatic, see
-    :func:`labeler.shards.plan_processes`); more than one needs a SQLite file and a caller
+    :func:`labeler.evaluation.plan_processes`); more than one needs a SQLite file and a caller
     without threads (the CLI, not the TUI). The result is the same whatever ``jobs`` is.
-    With a ``tokenizer`` (:mod:`labeler.tokenizers`) ``tokens@k`` is scored and every
+    With a ``tokenizer`` (:mod:`labeler.chunks`) ``tokens@k`` is scored and every
     metric at each of ``budgets`` tokens (:mod:`scoring.budget`), in one process.
     """
     check_budgets(budgets)

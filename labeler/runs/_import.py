@@ -13,11 +13,11 @@ from typing import Any
 from labeler.errors import InputError, input_name
 from labeler.formats.jsonlines import input_size
 from labeler.formats.run_jsonl import RunChunk, RunLine, read_run
-from labeler.placements import Placer
+from labeler.runs._placements import Placer
 from labeler.store import Store
 from labeler.store.goldsets import page_texts
 from labeler.store.postgres import text_holds_nul
-from labeler.store.runs import (
+from labeler.store.run_rows import (
     add_run_placements,
     check_run_name,
     clear_run_placements,
@@ -57,7 +57,7 @@ def import_run_file(
 ) -> RunImportReport:
     """Import run JSONL ``path`` as a new run ``name``, all or nothing.
 
-    The file is read, checked and placed (see :mod:`labeler.placements`) into a staging
+    The file is read, checked and placed (see :mod:`labeler.runs`) into a staging
     file first (:class:`~labeler.store.runstage.RunStage`: bounded memory, no lock held,
     however long the file or a FIFO takes); only then is the write lock taken, for one
     short transaction that checks the name again (another import may have created the run
@@ -112,7 +112,7 @@ def import_run_lines(
     # digest of the page text it was made on (``page_sha256``) and keeps label occurrences
     # by the digest of the label text, so scoring uses it only while the page has that
     # text and only for label texts it was made for, and works the rest out itself
-    # (labeler.placements); a chunk marked located counts only when every page the
+    # (labeler.runs); a chunk marked located counts only when every page the
     # question's current labels cite has an applicable placement (``load_placed_run``).
     with store.session() as session:
         check_run_name(session, name, replace=replace)  # fail before reading a large file
@@ -221,7 +221,7 @@ class PlaceReport:
 
 def place_run(store: Store, name: str) -> PlaceReport:
     """Work out stored run ``name``'s placements again against the labels as they are now
-    (see :mod:`labeler.placements`), in one write transaction: after labels were added on
+    (see :mod:`labeler.runs`), in one write transaction: after labels were added on
     new pages, edited or re-anchored since the import, scoring needs to locate less."""
     started = time.perf_counter()
     with store.write() as session:

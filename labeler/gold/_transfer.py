@@ -15,7 +15,7 @@ from dataclasses import replace as replace_summary
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from labeler.anchor import AnchorFailure, anchor
+from labeler.anchoring import AnchorFailure, anchor
 from labeler.errors import InputError
 from labeler.formats.gold_jsonl import GoldLine, read_gold
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from labeler.chunking import Chunk
+from labeler.chunks import Chunk
 from labeler.errors import InputError
 
 K1 = 1.5
@@ -180,7 +180,7 @@ def write_run(
 
 
 class BM25Retriever:
-    """A retriever (see :mod:`labeler.retrievers`) over a BM25 index: called with a
+    """A retriever (see :mod:`labeler.evaluation`) over a BM25 index: called with a
     question's text, it returns the top ``k`` chunks as run results
     (``{"text", "doc", "score"}``, score rounded to 6 places as :func:`run_lines` writes),
     best first."""
@@ -201,7 +201,7 @@ class BM25Retriever:
 def bm25_retriever(chunks: str | Path, k: str | int = 10) -> BM25Retriever:
     """A :class:`BM25Retriever` over the chunk JSONL file ``chunks`` (what ``labeler chunks
     make`` writes), returning the top ``k``. For ``labeler evaluate --retriever
-    labeler.retrieve:bm25_retriever --retriever-arg chunks=FILE [--retriever-arg k=10]``.
+    labeler.evaluation:bm25_retriever --retriever-arg chunks=FILE [--retriever-arg k=10]``.
 
     Raises :class:`InputError` for an unreadable chunk file (naming the line) or a ``k``
     that is not a positive whole number.

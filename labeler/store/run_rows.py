@@ -122,7 +122,7 @@ def add_run_placements(
     session: Session, run: Run, rows: Iterable[tuple[str, str, str, str, str, str]]
 ) -> int:
     """Insert ``(query_id, page key, starts, repeated, occurrences, lengths)`` placements
-    for ``run`` (see :mod:`labeler.placements`); returns the count."""
+    for ``run`` (see :mod:`labeler.runs`); returns the count."""
     batch = [(run.id, *row) for row in rows]
     insert_rows(session, "run_placement", PLACEMENT_COLUMNS, batch)
     return len(batch)
