@@ -40,16 +40,14 @@ from labeler.evaluation import (
     per_query_frame,
     run_from_mapping,
 )
-from labeler.store import Store, open_store
-from labeler.store.rows import StoredElement, StoredQuestion
+from labeler.store import Store, StoredElement, StoredQuestion, open_store
 from scoring import DEFAULT_THRESHOLD, QueryScore
 
 if TYPE_CHECKING:
     import pandas
 
     from labeler.runs import RunImportReport
-    from labeler.store.annotate import GoldSetProgress
-    from labeler.store.run_rows import RunSummary
+    from labeler.store import GoldSetProgress, RunSummary
 
 __all__ = ["Database", "GoldSet", "RetrieverEvaluation", "open"]
 
@@ -95,8 +93,7 @@ class Database:
         """What scoring reads through: ``labeler score``'s fast reader on a SQLite file,
         else the store."""
         if self._source is None:
-            from labeler.store.fastread import open_reader
-            from labeler.store.location import sqlite_file
+            from labeler.store import open_reader, sqlite_file
 
             path = sqlite_file(self.db) if self.db is not None else None
             reader = open_reader(path) if path is not None else None
@@ -106,7 +103,7 @@ class Database:
     def gold_sets(self) -> list[GoldSetProgress]:
         """Every gold set (``labeler gold list``): name, description, questions, questions
         without elements, elements, elements per annotator. Reads only."""
-        from labeler.store.annotate import gold_set_progress
+        from labeler.store import gold_set_progress
 
         with self.store.session() as session:
             return gold_set_progress(session)
@@ -115,7 +112,7 @@ class Database:
         """Gold set ``name``; :class:`~labeler.errors.NotFoundError` listing the gold sets
         there are when it is absent. Reads only."""
         from labeler.errors import not_found
-        from labeler.store.browse import gold_set_names
+        from labeler.store import gold_set_names
 
         with self.store.session() as session:
             names = gold_set_names(session)
@@ -126,7 +123,7 @@ class Database:
     def runs(self) -> list[RunSummary]:
         """Every stored run (``labeler run list``): name, import time, source, question and
         result counts. Reads only."""
-        from labeler.store.run_rows import list_runs
+        from labeler.store import list_runs
 
         with self.store.session() as session:
             return list_runs(session)
@@ -146,7 +143,7 @@ class Database:
         :class:`~labeler.errors.InputError` naming the question of a result it cannot
         read."""
         from labeler.runs import import_run_chunks
-        from labeler.store.postgres import text_holds_nul
+        from labeler.store import text_holds_nul
 
         run = run_from_mapping(rows, allow_nul=text_holds_nul(self.store.engine))
         return import_run_chunks(
@@ -252,12 +249,12 @@ class GoldSet:
         ``tokenizer`` as for :meth:`score`; ``options`` go to scoring as they are.
         """
         from labeler.evaluation import retriever_label
-        from labeler.store.postgres import text_holds_nul
+        from labeler.store import text_holds_nul
 
         options = {**options, **_token_options(budget, tokenizer)}
 
         if store_run is not None:
-            from labeler.store.run_rows import check_run_name
+            from labeler.store import check_run_name
 
             with self.db.store.session() as session:
                 check_run_name(session, store_run, replace=replace)

@@ -37,9 +37,9 @@ from labeler.errors import InputError, UsageError
 from labeler.evaluation import Evaluation, build_index, compare, write_run
 from labeler.gold import ResolvedQuestion, import_gold_file
 from labeler.pages import ingest_paths
+from labeler.report import plural
 from labeler.runs import import_run_file
 from labeler.store import Store
-from labeler.wording import plural
 from scoring import RunComparison
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpora" / "sqlite-docs"
@@ -97,7 +97,7 @@ def chunk_pages(
     (doc id → stored text), pages in sorted order. Block boundaries come from the page's
     file in ``corpus``; :class:`~labeler.errors.ExtractError` if that file no longer gives
     the stored text."""
-    from labeler.extract.blocks import block_starts
+    from labeler.extract import block_starts
 
     fixed: list[Chunk] = []
     structure: list[Chunk] = []
@@ -127,7 +127,7 @@ def _import_gold(store: Store, gold: Path) -> list[ResolvedQuestion]:
 
 
 def _cited(gold: Path) -> list[str]:
-    from labeler.formats.gold_jsonl import read_gold
+    from labeler.formats import read_gold
 
     return sorted({e.doc for line in read_gold(gold) for e in line.elements})
 
@@ -145,7 +145,7 @@ def _evaluate_structure(
     its answers stored as run :data:`STRUCTURE_RUN`; the chunk file."""
     from labeler.api import Database
     from labeler.evaluation import load_retriever
-    from labeler.formats.chunks_jsonl import write_chunks
+    from labeler.formats import write_chunks
 
     path = out_dir / f"{STRUCTURE_RUN}-chunks.jsonl"
     try:
@@ -209,7 +209,7 @@ def run_demo(
     questions = _import_gold(store, gold)
     note(f"gold set {GOLD_SET!r}: {plural(len(questions), 'question')} imported")
 
-    from labeler.store.goldsets import page_texts
+    from labeler.store import page_texts
 
     with store.session() as session:
         texts = page_texts(session, pages)
@@ -265,7 +265,7 @@ def run_demo(
 def demo_report(outcome: DemoOutcome) -> str:
     """Both runs' score reports, the comparison (structure − fixed), then both runs side by
     side at equal token budgets, as text tables."""
-    from labeler.report.score_report import budget_report, comparison_report, score_report
+    from labeler.report import budget_report, comparison_report, score_report
 
     parts = [
         score_report(ev.result, stale_excluded=ev.stale_excluded, worst=5)

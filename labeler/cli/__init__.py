@@ -35,7 +35,7 @@ from labeler.cli import (
 )
 from labeler.cli.output import STDOUT
 from labeler.errors import LabelerError, OutputError, write_failure
-from labeler.store.waiting import set_wait_notice
+from labeler.store import set_wait_notice
 
 #: exit code for a bug in the labeller itself (BSD sysexits EX_SOFTWARE)
 EXIT_INTERNAL = 70

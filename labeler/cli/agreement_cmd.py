@@ -53,8 +53,7 @@ def _annotators(value: str | None, known: set[str]) -> list[str] | None:
 
 def run(args: argparse.Namespace) -> int:
     from labeler.cli.output import json_text, open_output
-    from labeler.store import open_store, resolve_db
-    from labeler.store.agreement_input import done_labels
+    from labeler.store import done_labels, open_store, resolve_db
     from scoring.agreement import AgreementInput, agreement
     from scoring.agreement_report import render_agreement
 

@@ -69,8 +69,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_add(args: argparse.Namespace) -> int:
-    from labeler.store import open_store, resolve_db
-    from labeler.store.annotators import add_annotator
+    from labeler.store import add_annotator, open_store, resolve_db
 
     base = public_url(args.public_url)
     with open_store(resolve_db(args.db)) as store, store.write() as s:
@@ -85,8 +84,7 @@ def run_add(args: argparse.Namespace) -> int:
 
 
 def run_rotate(args: argparse.Namespace) -> int:
-    from labeler.store import open_store, resolve_db
-    from labeler.store.annotators import rotate_token
+    from labeler.store import open_store, resolve_db, rotate_token
 
     base = public_url(args.public_url)
     with open_store(resolve_db(args.db)) as store, store.write() as s:
@@ -100,8 +98,7 @@ def run_rotate(args: argparse.Namespace) -> int:
 
 
 def run_revoke(args: argparse.Namespace) -> int:
-    from labeler.store import open_store, resolve_db
-    from labeler.store.annotators import revoke
+    from labeler.store import open_store, resolve_db, revoke
 
     with open_store(resolve_db(args.db)) as store, store.write() as s:
         changed = revoke(s, args.name)
@@ -113,8 +110,7 @@ def run_revoke(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from labeler.store import open_store, resolve_db
-    from labeler.store.annotators import list_annotators
+    from labeler.store import list_annotators, open_store, resolve_db
 
     with open_store(resolve_db(args.db)) as store, store.session() as s:
         rows = list_annotators(s)

@@ -11,14 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from labeler.cli.output import open_output
 from labeler.errors import ExtractError, InputError, UsageError, input_name
-from labeler.wording import plural
+from labeler.report import plural
 
 if TYPE_CHECKING:
     from sqlmodel import Session
 
     from labeler.chunks import AuditReport
-    from labeler.formats.chunks_jsonl import PlacedChunk
-    from labeler.formats.qrels import Question
+    from labeler.formats import PlacedChunk, Question
     from labeler.store import Store
 
 
@@ -72,10 +71,9 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 def run_make(args: argparse.Namespace) -> int:
     from labeler.chunks import Chunk, fixed_token_chunks, structure_chunks
-    from labeler.extract.blocks import block_starts
-    from labeler.formats.chunks_jsonl import write_chunks
-    from labeler.store import list_documents, open_store, resolve_db
-    from labeler.store.pageblocks import page_and_blocks
+    from labeler.extract import block_starts
+    from labeler.formats import write_chunks
+    from labeler.store import list_documents, open_store, page_and_blocks, resolve_db
 
     store = open_store(resolve_db(args.db))
     try:
@@ -132,9 +130,8 @@ def _source_bytes(doc_id: str, source_path: str, sha256: str) -> bytes:
 def placed_chunks(session: Session, path: str) -> list[PlacedChunk]:
     """The chunk file ``path`` (``-``: standard input) placed on the stored pages; warns
     about unplaced chunks."""
-    from labeler.formats.chunks_jsonl import place_chunks, read_chunks
-    from labeler.store import page_text
-    from labeler.store.postgres import text_holds_nul
+    from labeler.formats import place_chunks, read_chunks
+    from labeler.store import page_text, text_holds_nul
 
     chunk_lines = read_chunks(path, allow_nul=text_holds_nul(session.get_bind().engine))
     placed = place_chunks(path, chunk_lines, lambda doc: page_text(session, doc))
@@ -162,8 +159,8 @@ def gold_questions(session: Session, name: str) -> tuple[list[Question], int]:
 
     As scoring reads it: the final layer, without a team gold set's pending questions
     (left out with a note on stderr)."""
-    from labeler.formats.qrels import Question, Span
-    from labeler.store.goldsets import export_gold_set
+    from labeler.formats import Question, Span
+    from labeler.store import export_gold_set
 
     questions: list[Question] = []
     stale = 0
@@ -190,7 +187,7 @@ def gold_questions(session: Session, name: str) -> tuple[list[Question], int]:
 def element_keys(session: Session, name: str) -> dict[tuple[str, str, int], tuple[int, int]]:
     """(question id, page, element start) → key span (page offsets) of gold set ``name``'s
     non-stale elements that have one."""
-    from labeler.store.goldsets import export_gold_set
+    from labeler.store import export_gold_set
 
     return {
         (q.external_id, e.doc, e.start): (e.key_start, e.key_end)

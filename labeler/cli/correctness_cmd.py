@@ -29,7 +29,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from labeler.formats.jsonlines import read_objects
+    from labeler.formats import read_objects
     from scoring import (
         CorrectnessRow,
         RowError,

@@ -74,8 +74,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from labeler.demo import DEMO_BUDGETS, GOLD_SET, demo_report, run_demo
     from labeler.errors import InputError
-    from labeler.store import open_store
-    from labeler.store.location import display_location
+    from labeler.store import display_location, open_store
 
     out = Path(args.output)
     try:

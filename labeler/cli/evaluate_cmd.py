@@ -102,7 +102,7 @@ def _factory_args(pairs: list[str] | None) -> dict[str, str] | None:
 def run(args: argparse.Namespace) -> int:
     from labeler.api import open as open_db
     from labeler.evaluation import load_retriever
-    from labeler.store.location import resolve_db
+    from labeler.store import resolve_db
 
     factory_args = _factory_args(args.retriever_arg)
     with open_db(resolve_db(args.db)) as db:  # a bad --db fails before user code runs
@@ -137,8 +137,7 @@ def run(args: argparse.Namespace) -> int:
 
 def report(result: RetrieverEvaluation, *, fmt: str = "table", worst: int = 20) -> str:
     """``labeler score``'s report, then the latencies and the failed questions."""
-    from labeler.report.score_report import score_report
-    from labeler.report.tables import markdown_table, markdown_text, text_table
+    from labeler.report import markdown_table, markdown_text, score_report, text_table
 
     ev = result.evaluation
     text = score_report(ev.result, fmt=fmt, stale_excluded=ev.stale_excluded, worst=worst)

@@ -64,7 +64,7 @@ def _extract(name: str, profile: str, engine: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from labeler.extract.profiles import get_profile
+    from labeler.extract import get_profile
 
     profile = get_profile(args.profile)  # an unknown name: ExtractError, exit 1
     if args.engine is not None and args.engine not in profile.engines:

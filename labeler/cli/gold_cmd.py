@@ -144,9 +144,8 @@ EXPORT_FORMATS = ("jsonl", "trec", "beir", "ragas")
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from labeler.report.tables import text_table
-    from labeler.store import gold_set_progress, open_store, resolve_db
-    from labeler.store.audit import gold_set_last_changes
+    from labeler.report import text_table
+    from labeler.store import gold_set_last_changes, gold_set_progress, open_store, resolve_db
 
     store = open_store(resolve_db(args.db))
     with store.session() as session:

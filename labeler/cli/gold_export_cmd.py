@@ -14,7 +14,7 @@ from pathlib import Path
 
 from labeler.cli.output import open_output
 from labeler.errors import UsageError
-from labeler.wording import plural
+from labeler.report import plural
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -26,9 +26,8 @@ def run_export(args: argparse.Namespace) -> int:
         raise UsageError(f"--layer is for --format jsonl, not {args.format}")
     if args.format == "ragas":
         return _export_ragas(args)
-    from labeler.formats.gold_jsonl import layer_line_json
-    from labeler.store import open_store, resolve_db
-    from labeler.store.team_export import export_layers, parse_layer
+    from labeler.formats import layer_line_json
+    from labeler.store import export_layers, open_store, parse_layer, resolve_db
 
     kind, who = parse_layer(args.layer)
     store = open_store(resolve_db(args.db))
@@ -58,8 +57,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def _export_projection(args: argparse.Namespace) -> int:
     from labeler.cli.chunks_cmd import gold_questions, placed_chunks
-    from labeler.formats.beir import write_beir
-    from labeler.formats.qrels import corpus_chunks, project, write_trec_qrels
+    from labeler.formats import corpus_chunks, project, write_beir, write_trec_qrels
     from labeler.store import open_store, resolve_db
 
     if args.chunks is None:
@@ -98,8 +96,7 @@ def _export_projection(args: argparse.Namespace) -> int:
 
 def _export_ragas(args: argparse.Namespace) -> int:
     from labeler.cli.chunks_cmd import gold_questions
-    from labeler.formats.gold_jsonl import write_lines
-    from labeler.formats.ragas import ragas_lines
+    from labeler.formats import ragas_lines, write_lines
     from labeler.store import open_store, resolve_db
 
     store = open_store(resolve_db(args.db))

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from labeler.errors import UsageError, input_name
-from labeler.wording import plural
+from labeler.report import plural
 
 if TYPE_CHECKING:
-    from labeler.store.goldsets import DroppedElement
+    from labeler.store import DroppedElement
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -28,8 +28,7 @@ def run_import(args: argparse.Namespace) -> int:
     if args.format != "jsonl":
         return _import_spans(args)
     from labeler.gold import import_gold_file
-    from labeler.store import open_store, resolve_db
-    from labeler.store.identity import resolve_annotator
+    from labeler.store import open_store, resolve_annotator, resolve_db
 
     annotator = resolve_annotator(args.annotator)
     _check_force(args)
@@ -126,13 +125,18 @@ def _import_layer(args: argparse.Namespace) -> int:
 
 def _import_spans(args: argparse.Namespace) -> int:
     """Label Studio / doccano spans → a new gold set, all or nothing."""
-    from labeler.formats.doccano import read_doccano
-    from labeler.formats.labelstudio import read_labelstudio
-    from labeler.formats.span_import import resolve_tasks
-    from labeler.store import open_store, page_text, resolve_db
-    from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
-    from labeler.store.identity import resolve_annotator
-    from labeler.store.postgres import text_holds_nul
+    from labeler.formats import read_doccano, read_labelstudio, resolve_tasks
+    from labeler.store import (
+        NewElement,
+        NewQuestion,
+        import_gold_set,
+        open_store,
+        page_text,
+        page_texts,
+        resolve_annotator,
+        resolve_db,
+        text_holds_nul,
+    )
 
     annotator = resolve_annotator(args.annotator)
     _check_force(args)

@@ -88,8 +88,7 @@ def progress_bar(enabled: bool) -> Iterator[ProgressFn | None]:
 
 def run(args: argparse.Namespace) -> int:
     from labeler.errors import UsageError
-    from labeler.extract import DEFAULT_PROFILE
-    from labeler.extract.profiles import get_profile
+    from labeler.extract import DEFAULT_PROFILE, get_profile
     from labeler.pages import ingest_paths
     from labeler.store import open_store, resolve_db
 

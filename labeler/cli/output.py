@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from labeler.errors import InputError, OutputError, write_failure
-from labeler.formats.files import create_beside
+from labeler.formats import create_beside
 
 #: how diagnostics name standard output
 STDOUT = "standard output"

@@ -9,7 +9,7 @@ from typing import Any
 
 from labeler.cli.ingest_cmd import progress_bar
 from labeler.errors import InputError
-from labeler.wording import plural
+from labeler.report import plural
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -95,12 +95,11 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from labeler.store import open_store, resolve_db
-    from labeler.store.run_rows import list_runs
+    from labeler.store import open_store, resolve_db, run_listings
 
     store = open_store(resolve_db(args.db))
     with store.session() as session:
-        runs = list_runs(session)
+        runs = run_listings(session)
     for r in runs:
         print(
             json.dumps(

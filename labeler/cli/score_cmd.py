@@ -255,7 +255,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     from labeler.evaluation import open_source
-    from labeler.store.location import resolve_db
+    from labeler.store import resolve_db
 
     # scoring and its output make no reference cycles (see gcpause); the source is closed
     # here, so the process may end without tearing down (see labeler.cli.entry)
@@ -333,7 +333,7 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
             out.write(json.dumps(data, ensure_ascii=False, check_circular=False))
             out.write("\n")
         elif args.format == "html":
-            from labeler.report.html import score_html
+            from labeler.report import score_html
 
             out.write(
                 score_html(
@@ -345,7 +345,7 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
                 )
             )
         else:
-            from labeler.report.score_report import score_report
+            from labeler.report import score_report
 
             out.write(
                 score_report(
@@ -429,8 +429,7 @@ def compare_plan(runs: list[str], baseline: str | None) -> tuple[list[str], int]
 
 def _layers_section(fmt: str, layers: list[tuple[str, RunScore]], k: int) -> str:
     """The ``--layer each`` table as a text or Markdown section."""
-    from labeler.report.score_report import layer_rows
-    from labeler.report.tables import markdown_table, text_table
+    from labeler.report import layer_rows, markdown_table, text_table
 
     title = f"By layer (k = {k})"
     if fmt == "markdown":
@@ -440,7 +439,7 @@ def _layers_section(fmt: str, layers: list[tuple[str, RunScore]], k: int) -> str
 
 def run_compare(args: argparse.Namespace) -> int:
     from labeler.evaluation import open_source
-    from labeler.store.location import resolve_db
+    from labeler.store import resolve_db
 
     plan = compare_plan(args.run, args.baseline)
     with gc_paused(), closing(open_source(resolve_db(args.db))) as source:
@@ -479,11 +478,11 @@ def _run_compare(
             out.write(json.dumps(data, ensure_ascii=False))
             out.write("\n")
         elif args.format == "html":
-            from labeler.report.html import comparisons_html
+            from labeler.report import comparisons_html
 
             out.write(comparisons_html(multi, results))
         else:
-            from labeler.report.score_report import comparisons_report
+            from labeler.report import comparisons_report
 
             out.write(comparisons_report(multi, fmt=args.format))
     pending = scored[0].pending if scored else ()

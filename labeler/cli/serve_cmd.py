@@ -62,8 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from labeler.serve.listen import configure_logging, serve
     from labeler.serve.server import ServeConfig
     from labeler.serve.sessions import default_max_sessions
-    from labeler.store import open_store, resolve_db
-    from labeler.store.annotators import list_annotators
+    from labeler.store import list_annotators, open_store, resolve_db
 
     if args.max_sessions is not None and args.max_sessions < 1:
         raise UsageError(f"--max-sessions {args.max_sessions}: must be at least 1")

@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from labeler.wording import plural
+from labeler.report import plural
 
 
 def parse_names(value: str) -> list[str]:
@@ -92,9 +92,13 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_assign(args: argparse.Namespace) -> int:
-    from labeler.store import open_store, resolve_db
-    from labeler.store.assign import assign_questions, team_progress
-    from labeler.store.identity import resolve_annotator
+    from labeler.store import (
+        assign_questions,
+        open_store,
+        resolve_annotator,
+        resolve_db,
+        team_progress,
+    )
 
     actor = resolve_annotator(args.actor)
     store = open_store(resolve_db(args.db))
@@ -131,9 +135,8 @@ def run_assign(args: argparse.Namespace) -> int:
 
 
 def run_progress(args: argparse.Namespace) -> int:
-    from labeler.report.tables import text_table
-    from labeler.store import open_store, resolve_db
-    from labeler.store.assign import team_progress
+    from labeler.report import text_table
+    from labeler.store import open_store, resolve_db, team_progress
 
     store = open_store(resolve_db(args.db))
     with store.session() as session:
@@ -194,10 +197,15 @@ def final_lines(scored: int, pending: int) -> list[str]:
 
 
 def run_done(args: argparse.Namespace) -> int:
-    from labeler.store import open_store, resolve_db
-    from labeler.store.identity import resolve_annotator
-    from labeler.store.labels import get_gold_set, get_query
-    from labeler.store.team import mark_done, unmark_done
+    from labeler.store import (
+        get_gold_set,
+        get_query,
+        mark_done,
+        open_store,
+        resolve_annotator,
+        resolve_db,
+        unmark_done,
+    )
 
     annotator = resolve_annotator(args.annotator)
     store = open_store(resolve_db(args.db))
@@ -224,9 +232,7 @@ def _span(group: Any) -> str:
 
 
 def run_adjudicate(args: argparse.Namespace) -> int:
-    from labeler.store import open_store, resolve_db
-    from labeler.store.autoadjudicate import auto_adjudicate
-    from labeler.store.identity import resolve_annotator
+    from labeler.store import auto_adjudicate, open_store, resolve_annotator, resolve_db
 
     actor = resolve_annotator(args.actor)
     store = open_store(resolve_db(args.db))

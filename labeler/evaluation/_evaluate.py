@@ -82,13 +82,13 @@ class StoreSource:
             return page_texts(session, doc_ids)
 
     def run_rows(self, run: str) -> RunRows:
-        from labeler.store.run_rows import get_run, run_rows
+        from labeler.store.run_table import get_run, run_rows
 
         with self.store.session() as session:
             return run_rows(session, get_run(session, run))
 
     def placements(self, run: str) -> dict[str, dict[str, tuple[str, str, str, str]]]:
-        from labeler.store.run_rows import get_run, run_placements
+        from labeler.store.run_table import get_run, run_placements
 
         with self.store.session() as session:
             return run_placements(session, get_run(session, run))

@@ -26,9 +26,11 @@ profile has one (``bs4-get-text@4.12.3``).
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from labeler.errors import ExtractError
 
@@ -115,3 +117,26 @@ def profile_for_path(path: str | Path) -> str | None:
     if suffix in TEXT_SUFFIXES:
         return "text"
     return None
+
+
+# Names of the package's heavier modules, loaded on first use (PEP 562) so that importing
+# the facade stays light.
+_LAZY: dict[str, str] = {
+    "block_starts": "labeler.extract.blocks",
+    "reports_blocks": "labeler.extract.blocks",
+    "get_profile": "labeler.extract.profiles",
+}
+
+if TYPE_CHECKING:
+    from labeler.extract.blocks import block_starts as block_starts
+    from labeler.extract.blocks import reports_blocks as reports_blocks
+    from labeler.extract.profiles import get_profile as get_profile
+
+
+def __getattr__(name: str) -> Any:
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module 'labeler.extract' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value

@@ -7,15 +7,15 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from labeler.report.score_report import (
+from labeler.report.tables import cell
+from labeler.report.text_report import (
     ci_note,
     comparison_note,
     flag_rows,
     layer_rows,
     pending_note,
 )
-from labeler.report.tables import cell
-from labeler.wording import plural
+from labeler.report.wording import plural
 from scoring import (
     RunComparison,
     RunScore,

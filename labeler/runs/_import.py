@@ -17,7 +17,7 @@ from labeler.runs._placements import Placer
 from labeler.store import Store
 from labeler.store.goldsets import page_texts
 from labeler.store.postgres import text_holds_nul
-from labeler.store.run_rows import (
+from labeler.store.run_table import (
     add_run_placements,
     check_run_name,
     clear_run_placements,

@@ -18,8 +18,7 @@ from collections.abc import Awaitable, Callable
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
-from labeler.store.identity import ANNOTATOR_ENV
-from labeler.store.location import DB_ENV
+from labeler.store import ANNOTATOR_ENV, DB_ENV
 
 
 def child_command(gold_set: str | None) -> list[str]:

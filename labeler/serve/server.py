@@ -43,8 +43,7 @@ from sqlmodel import Session as DbSession
 from labeler.serve.children import LabelerAppService, child_command, child_environment
 from labeler.serve.pages import UNAUTHORIZED, UNAVAILABLE, ended_page, full_page, terminal_page
 from labeler.serve.sessions import Session, Sessions
-from labeler.store import Store
-from labeler.store.annotators import active_hashes, annotator_for_token, token_hash
+from labeler.store import Store, active_hashes, annotator_for_token, token_hash
 
 log = logging.getLogger("labeler.serve")
 T = TypeVar("T")

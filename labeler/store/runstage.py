@@ -32,7 +32,7 @@ from sqlmodel import Session
 
 from labeler.errors import StoreError
 from labeler.store.models import Run
-from labeler.store.run_rows import PLACEMENT_COLUMNS, RESULT_COLUMNS, insert_rows
+from labeler.store.run_table import PLACEMENT_COLUMNS, RESULT_COLUMNS, insert_rows
 from labeler.store.session import is_busy, is_full
 
 ALIAS = "labeler_run_stage"

@@ -16,8 +16,7 @@ def run_tui(
     corpus: Path | None = None,
 ) -> int:
     """Open the store ``db`` and run the TUI until the user quits; returns an exit code."""
-    from labeler.store import open_store
-    from labeler.store.identity import resolve_annotator
+    from labeler.store import open_store, resolve_annotator
     from labeler.tui.app import LabelerApp
 
     store = open_store(db)

@@ -31,10 +31,10 @@ from labeler.store import (
     RunSummary,
     Store,
     gold_set_progress,
+    questions_for,
     redo,
     undo,
 )
-from labeler.store.blind import questions_for
 from labeler.tui import assist_mode, navigation
 from labeler.tui.app_bindings import APP_BINDINGS
 from labeler.tui.assist import ASSIST_TOP_K

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from labeler.store import Store, page_text, question_elements, run_chunks
-from labeler.store.blind import visible_question_elements
+from labeler.store import Store, page_text, question_elements, run_chunks, visible_question_elements
 from scoring import Grade, classify
 
 ASSIST_TOP_K = 5

@@ -16,9 +16,15 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from labeler.errors import NotFoundError
-from labeler.store import ElementRow, QuestionRow, Store
-from labeler.store.blind import visible_overlaps, visible_page_elements
-from labeler.store.own_layer import attach_visible, settled_message
+from labeler.store import (
+    ElementRow,
+    QuestionRow,
+    Store,
+    attach_visible,
+    settled_message,
+    visible_overlaps,
+    visible_page_elements,
+)
 from labeler.tui import spans
 from labeler.tui.screens.forms import ConfirmDialog
 from labeler.tui.teamwork import now_pending

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from labeler.store import ElementRow, Store
-from labeler.store.blind import visible_question_elements
+from labeler.store import ElementRow, Store, visible_question_elements
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from labeler.store import QuestionRow, Store
-from labeler.store.own_layer import DoneChange, toggle_done
+from labeler.report import plural
+from labeler.store import DoneChange, QuestionRow, Store, toggle_done
 from labeler.tui.screens.forms import ConfirmDialog
-from labeler.wording import plural
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp

@@ -35,7 +35,7 @@ from labeler.store import (
     open_store,
 )
 from labeler.store.engine import create_store_engine
-from labeler.store.run_rows import add_run_results, create_run
+from labeler.store.run_table import add_run_results, create_run
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 

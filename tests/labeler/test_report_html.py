@@ -27,7 +27,7 @@ QUESTIONS = [
 RUN_A = {"q1": [Chunk("one two three")], "q2": [Chunk("one"), Chunk("four five")]}
 RUN_B = {"q1": [Chunk("one two three")], "q2": [Chunk("four five six"), Chunk("one")]}
 
-#: the text report's meanings (labeler.report.score_report), written out again here
+#: the text report's meanings (labeler.report.text_report), written out again here
 MEANINGS = {
     "repeated": "elements whose text occurs more than once on its page",
     "fallback": "ranks with a chunk not found on an element's page (judged by containment)",

@@ -142,7 +142,7 @@ def test_each_result_shape_scores_as_plain_strings(db: Any, shape: str) -> None:
     stored = gold.score(f"run-{shape}", k=(1, 2)).to_dict()
     assert json.dumps(stored) == json.dumps(expected)
     with db.store.session() as session:
-        from labeler.store.run_rows import get_run, run_rows
+        from labeler.store.run_table import get_run, run_rows
 
         rows = run_rows(session, get_run(session, f"run-{shape}"))
     has_doc = shape not in ("strings", "llamaindex-get-content")

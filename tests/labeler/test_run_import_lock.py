@@ -24,7 +24,7 @@ from labeler.cli import main
 from labeler.errors import InputError
 from labeler.runs import import_run_file
 from labeler.store import create_gold_set, get_gold_set, open_store
-from labeler.store.run_rows import list_runs
+from labeler.store.run_table import run_listings
 from labeler.store.runstage import sweep_orphans
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
@@ -68,7 +68,7 @@ def db(db_url: str, tmp_path: Path) -> str:
 
 def _runs(db: str) -> dict[str, tuple[int, int]]:
     with open_store(db) as store, store.session() as s:
-        return {r.name: (r.queries, r.results) for r in list_runs(s)}
+        return {r.name: (r.queries, r.results) for r in run_listings(s)}
 
 
 def test_import_reading_an_open_fifo_holds_no_lock(db: str, tmp_path: Path) -> None:

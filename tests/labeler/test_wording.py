@@ -8,7 +8,7 @@ import pytest
 from _import_inputs import CHUNK_OK, RUN_OK, seed
 
 from labeler.cli import main
-from labeler.wording import plural
+from labeler.report import plural
 
 
 @pytest.mark.parametrize(

@@ -20,14 +20,15 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Header, Static
 
-from labeler.store import Store, page_and_blocks
-from labeler.store.adjudicating import (
+from labeler.store import (
     QuestionForAdjudication,
+    SpanGroup,
+    Store,
     WaitingQuestion,
     adjudication_queue,
+    page_and_blocks,
     question_for_adjudication,
 )
-from labeler.store.adjudication import SpanGroup
 from labeler.tui.pagemap import DISPLAY_LINE, PageMap
 from labeler.tui.screens.adjudicate_edits import AdjudicationEdits, group_key
 from labeler.tui.widgets.page_view import PageView, Span

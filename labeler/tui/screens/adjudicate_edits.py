@@ -22,18 +22,23 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable
 
-from labeler.store import ElementRow, Store, remove_element, set_grade
-from labeler.store.adjudicating import (
+from labeler.store import (
+    PROVENANCE_ADJUDICATED,
+    ElementRow,
     QuestionForAdjudication,
+    SpanGroup,
+    Store,
     WaitingQuestion,
+    accept_span,
     accept_unanimous,
     adjust_final,
+    element_row,
+    remove_element,
+    set_adjudicated,
+    set_grade,
+    set_key,
     unanimous_key_conflicts,
 )
-from labeler.store.adjudication import SpanGroup
-from labeler.store.annotate import element_row, set_key
-from labeler.store.models import PROVENANCE_ADJUDICATED
-from labeler.store.team import accept_span, set_adjudicated
 from labeler.tui import spans
 from labeler.tui.attach import element_words, gone_as, quote, removed_words
 from labeler.tui.pagemap import PageMap

@@ -10,8 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
-from labeler.store import DocumentHit, Store, search_documents
-from labeler.store.blind import visible_page_counts
+from labeler.store import DocumentHit, Store, search_documents, visible_page_counts
 from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:

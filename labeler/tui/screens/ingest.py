@@ -11,8 +11,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, ProgressBar
 
+from labeler.report import plural
 from labeler.store import Store
-from labeler.wording import plural
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 from textual.widgets.data_table import ColumnKey, RowKey
 
+from labeler.report import plural
 from labeler.store import (
     GoldSetProgress,
     QuestionRow,
@@ -24,14 +25,13 @@ from labeler.store import (
     add_query,
     delete_query,
     get_gold_set,
+    progress_for,
 )
-from labeler.store.blind import progress_for
 from labeler.tui.keys import most_important_first, team_labels
 from labeler.tui.question_edit import edit_question
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
 from labeler.tui.teamwork import final_note, team_state
 from labeler.tui.widgets.row_table import RowTable
-from labeler.wording import plural
 
 if TYPE_CHECKING:
     from labeler.tui.app import LabelerApp

@@ -17,9 +17,14 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from labeler.store import ElementRow, Store, remove_element, set_grade
-from labeler.store.blind import visible_question_elements
-from labeler.store.own_layer import check_editable
+from labeler.store import (
+    ElementRow,
+    Store,
+    check_editable,
+    remove_element,
+    set_grade,
+    visible_question_elements,
+)
 from labeler.tui.attach import element_words, gone_as, quote, removed_words
 from labeler.tui.grades import GRADE_LEGEND
 from labeler.tui.widgets.row_table import RowTable

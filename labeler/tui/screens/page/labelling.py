@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from labeler.store import ElementRow, Store, remove_element, set_grade, set_key
-from labeler.store.own_layer import check_editable
+from labeler.store import ElementRow, Store, check_editable, remove_element, set_grade, set_key
 from labeler.tui.attach import element_words, gone_as, quote, removed_words
 from labeler.tui.screens.page.panels import question_name
 

@@ -15,8 +15,7 @@ from rich.markup import escape
 from rich.text import Text
 from textual.widgets import Static
 
-from labeler.store import ElementRow, Store
-from labeler.store.blind import visible_question_elements
+from labeler.store import ElementRow, Store, visible_question_elements
 from labeler.tui import spans
 from labeler.tui.grades import GRADE_LEGEND, grade_meaning
 from labeler.tui.teamwork import team_state

@@ -17,8 +17,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
-from labeler.store import ElementRow, Store, document_fingerprint, page_and_blocks
-from labeler.store.blind import visible_page_elements
+from labeler.store import (
+    ElementRow,
+    Store,
+    document_fingerprint,
+    page_and_blocks,
+    visible_page_elements,
+)
 from labeler.tui.assist import AssistChunk
 from labeler.tui.attach import attach_selection
 from labeler.tui.keys import most_important_first, team_labels

@@ -24,7 +24,7 @@ def blocks(screen: PageScreen, unit: str) -> list[int] | None:
     """The page's block starts for ``unit``; says once when the page has none stored."""
     if unit != "word" and screen.page.blocks is None and not screen.said_no_blocks:
         screen.said_no_blocks = True
-        from labeler.extract.blocks import reports_blocks
+        from labeler.extract import reports_blocks
 
         if screen.profile and not reports_blocks(screen.profile):
             why = f"its profile {screen.profile!r} reports no block offsets"

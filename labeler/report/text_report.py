@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from labeler.report.tables import markdown_table, markdown_text, text_table
-from labeler.wording import plural
+from labeler.report.wording import plural
 from scoring import (
     RunComparison,
     RunScore,

@@ -18,7 +18,7 @@ from labeler.store.rows import RUN_ROWS_SQL, RunRows, group_run_rows
 
 
 @dataclass(frozen=True)
-class RunSummary:
+class RunListing:
     name: str
     imported_at: datetime
     source_file: str
@@ -189,7 +189,7 @@ def get_run(session: Session, name: str) -> Run:
     return run
 
 
-def list_runs(session: Session) -> list[RunSummary]:
+def run_listings(session: Session) -> list[RunListing]:
     """Every run with its question and result counts, by name."""
     counts = (
         sa_select(
@@ -206,7 +206,7 @@ def list_runs(session: Session) -> list[RunSummary]:
         .order_by(col(Run.name))
     )
     return [
-        RunSummary(run.name, run.imported_at, run.source_file, queries or 0, results or 0)
+        RunListing(run.name, run.imported_at, run.source_file, queries or 0, results or 0)
         for run, queries, results in rows
     ]
 
