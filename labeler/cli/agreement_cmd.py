@@ -55,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
     from labeler.cli.output import json_text, open_output
     from labeler.store import open_store, resolve_db
     from labeler.store.agreement_input import done_labels
-    from scoring.agreement import AgreementInput, agreement
-    from scoring.agreement_report import render_agreement
+    from scoring.agreement import AgreementInput, agreement, render_agreement
 
     store = open_store(resolve_db(args.db))
     with store.session() as session:
