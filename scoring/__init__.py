@@ -11,7 +11,7 @@ Typical use::
 
 Only the standard library is imported here, and each name loads its module on first use
 (PEP 562: ``labeler score`` loads the scoring path alone, not comparison or retrieval
-correctness; the function ``agreement`` is imported from ``scoring.agreement``, whose module
+correctness; the function ``agreement`` is imported from ``scoring.agreement``, whose package
 name it shares); rapidfuzz is imported when retrieval
 correctness is first computed and numpy (optional) only by large randomization tests.
 """
@@ -27,6 +27,7 @@ from scoring.classify import DEFAULT_THRESHOLD, PageIndex, classify
 
 if TYPE_CHECKING:
     from scoring.agreement import (
+        AGREEMENT_FORMATS,
         Agreement,
         AgreementInput,
         AgreementInputError,
@@ -34,20 +35,24 @@ if TYPE_CHECKING:
         PairAgreement,
         QuestionAgreement,
         Span,
+        render_agreement,
     )
-    from scoring.agreement_report import AGREEMENT_FORMATS, render_agreement
     from scoring.bootstrap import bootstrap_mean_intervals, with_intervals
     from scoring.budget import Tokenizer, budget_key
     from scoring.compare import GroupMovement, Movement, QueryDelta, RunComparison, compare_runs
     from scoring.correctness import (
         ChunkMatch,
+        ConfigError,
+        CorrectnessConfig,
         CorrectnessResult,
         CorrectnessRow,
+        RowError,
+        config_json_schema,
         match_chunk,
+        result_json_schema,
         retrieval_correctness,
+        row_json_schema,
     )
-    from scoring.correctness_config import ConfigError, CorrectnessConfig, RowError
-    from scoring.correctness_schema import config_json_schema, result_json_schema, row_json_schema
     from scoring.grades import Classification, Grade
     from scoring.inputs import (
         Chunk,
@@ -185,15 +190,15 @@ __all__ = [
 ]
 
 _HOMES: dict[str, str] = {
-    "AGREEMENT_FORMATS": "scoring.agreement_report",
+    "AGREEMENT_FORMATS": "scoring.agreement",
     "Agreement": "scoring.agreement",
     "AgreementInput": "scoring.agreement",
     "AgreementInputError": "scoring.agreement",
     "Chunk": "scoring.inputs",
     "ChunkMatch": "scoring.correctness",
     "Classification": "scoring.grades",
-    "ConfigError": "scoring.correctness_config",
-    "CorrectnessConfig": "scoring.correctness_config",
+    "ConfigError": "scoring.correctness",
+    "CorrectnessConfig": "scoring.correctness",
     "CorrectnessResult": "scoring.correctness",
     "CorrectnessRow": "scoring.correctness",
     "DEFAULT_KS": "scoring.score",
@@ -222,7 +227,7 @@ _HOMES: dict[str, str] = {
     "QueryDelta": "scoring.compare",
     "QueryScore": "scoring.result",
     "QuestionAgreement": "scoring.agreement",
-    "RowError": "scoring.correctness_config",
+    "RowError": "scoring.correctness",
     "Run": "scoring.inputs",
     "RunComparison": "scoring.compare",
     "RunScore": "scoring.result",
@@ -237,7 +242,7 @@ _HOMES: dict[str, str] = {
     "compare_runs": "scoring.compare",
     "compare_to_baseline": "scoring.multicompare",
     "comparison_table": "scoring.report",
-    "config_json_schema": "scoring.correctness_schema",
+    "config_json_schema": "scoring.correctness",
     "context_precision_at": "scoring.metrics",
     "gap_table": "scoring.report",
     "group_table": "scoring.report",
@@ -256,10 +261,10 @@ _HOMES: dict[str, str] = {
     "partial_recall_at": "scoring.metrics",
     "precision_at": "scoring.metrics",
     "recall_at": "scoring.metrics",
-    "render_agreement": "scoring.agreement_report",
-    "result_json_schema": "scoring.correctness_schema",
+    "render_agreement": "scoring.agreement",
+    "result_json_schema": "scoring.correctness",
     "retrieval_correctness": "scoring.correctness",
-    "row_json_schema": "scoring.correctness_schema",
+    "row_json_schema": "scoring.correctness",
     "score_json": "scoring.report",
     "score_questions": "scoring.score",
     "score_run": "scoring.score",

@@ -54,8 +54,7 @@ def _annotators(value: str | None, known: set[str]) -> list[str] | None:
 def run(args: argparse.Namespace) -> int:
     from labeler.cli.output import json_text, open_output
     from labeler.store import done_labels, open_store, resolve_db
-    from scoring.agreement import AgreementInput, agreement
-    from scoring.agreement_report import render_agreement
+    from scoring.agreement import AgreementInput, agreement, render_agreement
 
     store = open_store(resolve_db(args.db))
     with store.session() as session:

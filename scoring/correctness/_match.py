@@ -6,7 +6,7 @@ shorter text (length n) with every window of the longer one, including the n −
 windows at each edge, each an Indel computation of O(n²/64) word steps: O(n³/64) in all,
 minutes for two 20 KB texts. ``match_pair`` decides by exact shortcuts first (each gives the
 answer the full computation would give), then computes stage 2 with
-``scoring.correctness_align.partial_alignment`` (rapidfuzz's result, edges in O(n²/64)) while
+``scoring.correctness._align.partial_alignment`` (rapidfuzz's result, edges in O(n²/64)) while
 the shorter text has at most ``EXACT_LIMIT`` code points; beyond that, stage 2 alone works on
 the first ``EXACT_LIMIT`` code points of both texts and the result says ``truncated``.
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scoring.correctness_align import Alignment, bounded_alignment
-from scoring.correctness_config import CorrectnessConfig
+from scoring.correctness._align import Alignment, bounded_alignment
+from scoring.correctness._config import CorrectnessConfig
 
 if TYPE_CHECKING:
     from rapidfuzz.distance import ScoreAlignment

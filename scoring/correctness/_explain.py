@@ -76,7 +76,7 @@ def explain(
     template = _NOTHING[language] if chunks == 0 else _TEMPLATES[language]
     text = template.format(**fmt)
     if truncated:
-        from scoring.correctness_match import EXACT_LIMIT
+        from scoring.correctness._match import EXACT_LIMIT
 
         text += _TRUNCATED[language].format(limit=EXACT_LIMIT)
     return text

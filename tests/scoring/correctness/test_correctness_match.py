@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
 from scoring import CorrectnessConfig, CorrectnessRow, match_chunk, retrieval_correctness
-from scoring.correctness_match import EXACT_LIMIT, match_pair
+from scoring.correctness import EXACT_LIMIT
+from scoring.correctness._match import match_pair
 
 
 def plain(chunk: str, reference: str, cfg: CorrectnessConfig) -> tuple[int, float, float] | None:
@@ -33,7 +34,7 @@ fractions = st.one_of(st.sampled_from([0.0, 0.5, 0.65, 0.7, 1.0]), st.floats(0, 
 @st.composite
 def pairs(draw: st.DrawFn) -> tuple[str, str]:
     """(chunk, reference) pairs: unrelated, edited, embedded, cut out of each other."""
-    # repeated: long enough (up to 320) for scoring.correctness_align to do stage 2
+    # repeated: long enough (up to 320) for scoring.correctness._align to do stage 2
     reference = draw(texts) * draw(st.sampled_from([1, 1, 1, 4, 8]))
     kind = draw(st.sampled_from(["unrelated", "edited", "embedded", "piece", "overlap", "edge"]))
     if kind == "unrelated":

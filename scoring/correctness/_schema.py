@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.correctness_config import LANGUAGES, METADATA_FIELDS, CorrectnessConfig
-from scoring.correctness_match import EXACT_LIMIT
+from scoring.correctness._config import LANGUAGES, METADATA_FIELDS, CorrectnessConfig
+from scoring.correctness._match import EXACT_LIMIT
 
 __all__ = ["config_json_schema", "result_json_schema", "row_json_schema"]
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
-from scoring.correctness_align import bounded_alignment, partial_alignment
+from scoring.correctness._align import bounded_alignment, partial_alignment
 
 
 def rapidfuzz_says(s1: str, s2: str, cutoff: float) -> tuple[float, int, int, int, int] | None:

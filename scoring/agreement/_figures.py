@@ -1,7 +1,8 @@
 """The result values of :func:`scoring.agreement.agreement`: per pair, per question, overall.
 
-Figures and their edge cases are defined in :mod:`scoring.agreement`'s docstring. Table
-formats order pairs and questions lowest agreement first (:func:`sorted` with ``sort_key``).
+Figures and their edge cases are defined in :mod:`scoring.agreement._agreement`'s docstring.
+Table formats order pairs and questions lowest agreement first (:func:`sorted` with
+``sort_key``).
 """
 
 from __future__ import annotations

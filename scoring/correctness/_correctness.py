@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.correctness_config import CorrectnessConfig, RowError
-from scoring.correctness_match import match_pair
-from scoring.correctness_text import explain
+from scoring.correctness._config import CorrectnessConfig, RowError
+from scoring.correctness._explain import explain
+from scoring.correctness._match import match_pair
 
 __all__ = [
     "ChunkMatch",
@@ -92,7 +92,7 @@ class CorrectnessResult:
     ``truncated`` is true when stage 2 of at least one (chunk, reference) pair was
     approximated: both texts longer than ``EXACT_LIMIT`` code points, decided on their
     beginnings, or a window search stopped after its budget (see
-    ``scoring.correctness_match.match_pair``); the explanation then says so.
+    ``scoring.correctness._match.match_pair``); the explanation then says so.
     """
 
     input_id: str
@@ -143,7 +143,7 @@ def match_chunk(
     |reference| ≥ coverage``. rapidfuzz slides the shorter string over the longer one and,
     at the edges, may align a whole short reference with a shorter piece of the chunk, so
     the covered length is the shorter of the two aligned spans. Empty texts never match.
-    ``match_pair`` (scoring.correctness_match) computes it, with exact shortcuts and, for
+    ``match_pair`` (scoring.correctness._match) computes it, with exact shortcuts and, for
     two texts both longer than ``EXACT_LIMIT``, a stage 2 on their beginnings it reports.
     """
     return match_pair(chunk, reference, config).found

@@ -13,7 +13,7 @@ the chosen annotators marked done, with these figures (E_x(q) = x's set of
 - ``char_alpha``: Krippendorff's α, nominal. Units: every character of every page cited on
   q by any of the annotators considered; each annotator who marked q done codes 1 inside one
   of their spans for q and 0 elsewhere; the others are missing. Computed from span
-  boundaries (:mod:`scoring.agreement_counts`). None (JSON null) when undefined: no
+  boundaries (:mod:`scoring.agreement._counts`). None (JSON null) when undefined: no
   character has two coders (the ``krippendorff`` package raises) or all coded the same
   value (zero expected disagreement; the package returns nan). Neither case holds a
   disagreement.
@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from scoring.agreement_counts import (
+from scoring.agreement._counts import (
     Coincidences,
     Interval,
     PairCounts,
@@ -41,7 +41,7 @@ from scoring.agreement_counts import (
     merged,
     relation,
 )
-from scoring.agreement_result import (
+from scoring.agreement._figures import (
     Agreement,
     OverallAgreement,
     PairAgreement,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any, Literal
 
-from scoring.agreement import Agreement
+from scoring.agreement._figures import Agreement
 
 __all__ = ["AGREEMENT_FORMATS", "AgreementFormat", "agreement_tables", "render_agreement"]
 
