@@ -10,7 +10,7 @@ parse (:func:`~labeler.extract.jsoup.jsoup_text_and_blocks`; ingest uses that).
 from __future__ import annotations
 
 from labeler.errors import ExtractError
-from labeler.extract import DEFAULT_PROFILE
+from labeler.extract._profile import DEFAULT_PROFILE
 from labeler.extract.jsoup import jsoup_text_and_blocks
 
 
