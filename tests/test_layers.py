@@ -175,3 +175,10 @@ def test_front_end_scan_sees_an_import_of_a_submodule(tmp_path: Path) -> None:
 def test_only_the_facade_the_errors_the_api_and_the_demo_at_top_level() -> None:
     top = {p.name for p in (ROOT / "labeler").glob("*.py")}
     assert top <= TOP_LEVEL, sorted(top - TOP_LEVEL)
+
+
+def test_formats_are_pure_readers_and_writers() -> None:
+    """Interchange formats know nothing of the store: they read and write plain values."""
+    loaded = loaded_after_import("labeler.formats.gold_jsonl")
+    assert not {m for m in loaded if m.startswith("labeler.store")}
+    assert not {m for m in loaded if m.split(".")[0] in {"sqlmodel", "sqlalchemy"}}
