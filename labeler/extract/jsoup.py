@@ -35,7 +35,7 @@ from labeler.extract.depth import (
     element_depth,
 )
 from labeler.extract.jsoup_parser.nodes import Element
-from labeler.extract.jsoup_parser.text import walk_text
+from labeler.extract.jsoup_parser.text_walk import walk_text
 from labeler.extract.prepass import prepare
 from labeler.extract.sentinels import Sentinels
 from labeler.extract.walk import JAVA_TRIM, BlockMarks, TextAcc

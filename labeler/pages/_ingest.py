@@ -64,7 +64,7 @@ from labeler.extract.blocks import block_starts, reports_blocks
 from labeler.extract.jsoup import DEFAULT_ENGINE, jsoup_text_and_blocks
 from labeler.store import StaleElement, Store, document_fingerprint, upsert_document
 from labeler.store.browse import page_text as stored_text
-from labeler.store.documents import SourceConflict, same_source
+from labeler.store.document_table import SourceConflict, same_source
 from labeler.store.pageblocks import encode_blocks, fill_blocks
 from labeler.store.recheck import MovedElement, RestoredElement
 

@@ -16,7 +16,7 @@ An element whose page changed under it is marked ``stale`` (never dropped, never
 its offsets and text keep what the annotator labelled until it is re-anchored.
 
 ``table=True`` models do not run Pydantic validation (DESIGN §7): the write functions in
-:mod:`labeler.store.labels` and :mod:`labeler.store.documents` validate, and an ORM event in
+:mod:`labeler.store.labels` and :mod:`labeler.store.document_table` validate, and an ORM event in
 :mod:`labeler.store.validation` checks every Element flush.
 """
 

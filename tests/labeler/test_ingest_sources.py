@@ -24,7 +24,7 @@ from labeler.store import (
     list_audit,
     upsert_document,
 )
-from labeler.store.documents import SourceConflict
+from labeler.store.document_table import SourceConflict
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from labeler.cli import main
-from labeler.report.tables import markdown_text
+from labeler.report.text_tables import markdown_text
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
 E1 = "WAL is significantly faster in most scenarios."
