@@ -1,5 +1,5 @@
-"""The layers point one way (DESIGN §2): headless modules never load Textual, and the
-scoring package never loads the labeller, the ORM or any UI library."""
+"""The layers point one way (docs/architecture.md, Layers): headless modules never load
+Textual, and the scoring package never loads the labeller, the ORM or any UI library."""
 
 from __future__ import annotations
 

@@ -182,7 +182,7 @@ class Evaluation:
         return self.result.queries
 
     def to_dict(self, *, per_query: bool = True) -> dict[str, Any]:
-        """The Score JSON (README "Formats"): :meth:`scoring.RunScore.to_dict` plus
+        """The Score JSON (docs/formats.md, Score JSON): :meth:`scoring.RunScore.to_dict` plus
         ``stale_excluded``, ``layer`` and ``pending`` (``{"count", "query_ids"}``); exactly
         what ``labeler score --format json`` prints."""
         data = self.result.to_dict(per_query=per_query)
@@ -358,7 +358,7 @@ def evaluate(
     budgets: Sequence[int] = (),
     tokenizer: Tokenizer | None = None,
 ) -> Evaluation:
-    """Score stored run ``run`` against gold set ``gold_set`` (DESIGN §6): its final layer
+    """Score stored run ``run`` against gold set ``gold_set`` (docs/metrics.md): its final layer
     (pending questions left out and listed) or, with ``annotator``, that annotator's own
     labels on the questions they marked done.
 

@@ -1,4 +1,4 @@
-"""Gold set JSONL, version 1 (DESIGN §5): one question per line.
+"""Gold set JSONL, version 1 (docs/formats.md, Gold set JSONL v1): one question per line.
 
 ```json
 {"query_id": "q1", "query": "Who approves a policy exception?",

@@ -1,4 +1,4 @@
-"""SQLModel tables of the gold-set store (DESIGN §4).
+"""SQLModel tables of the gold-set store (docs/architecture.md, The store).
 
 These classes describe the *current* schema. The database itself is built and upgraded by
 :mod:`labeler.store.migrations`, whose steps must produce exactly what these classes declare
@@ -15,7 +15,7 @@ Invariants kept here and, independently, by SQLite triggers (see ``migrations``)
 An element whose page changed under it is marked ``stale`` (never dropped, never rewritten);
 its offsets and text keep what the annotator labelled until it is re-anchored.
 
-``table=True`` models do not run Pydantic validation (DESIGN §7): the write functions in
+``table=True`` models do not run Pydantic validation (docs/architecture.md): the write functions in
 :mod:`labeler.store.labels` and :mod:`labeler.store.document_table` validate, and an ORM event in
 :mod:`labeler.store.validation` checks every Element flush.
 """

@@ -34,7 +34,8 @@ def test_worked_example_through_the_cli(tmp_path: Path, capsys: pytest.CaptureFi
     rows.write_text(json.dumps(ROW) + "\n", encoding="utf-8")
     assert main(["correctness", str(rows), "--config", '{"language": "de"}']) == 0
     result = json.loads(capsys.readouterr().out)
-    # DESIGN §6: chunks [match, noise, match] → precision (1/1 + 2/3)/2, recall 2/3, score 0.75
+    # docs/metrics.md's example: chunks [match, noise, match] → precision (1/1 + 2/3)/2,
+    # recall 2/3, score 0.75
     assert result["precision"] == pytest.approx((1 + 2 / 3) / 2)
     assert result["recall"] == pytest.approx(2 / 3)
     assert result["score"] == pytest.approx(0.75)

@@ -3,7 +3,7 @@
 The card's configuration schema is transcribed below from what issue 13 states of it
 (title ``RetrievalCorrectnessConfig``; ``metric_name``, ``min``, ``max``, ``weight`` and
 ``inverted`` at the top level marked ``"x-aip-param-role": "scoring_metadata"``; both
-weights at most 1.0) with the defaults and bounds of DESIGN §6 (coverage 0.5, t1 0.7,
+weights at most 1.0) with the defaults and bounds of docs/metrics.md (coverage 0.5, t1 0.7,
 t2 0.65, weights 0.5, language en|de|fr, min 0, max 1, weight 1, inverted false). It is
 written out by hand, not built from the code, so a drift in either shows here.
 """
