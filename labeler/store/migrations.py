@@ -549,7 +549,9 @@ def pending(version: int, steps: Sequence[Migration], *, where: str) -> list[Mig
 def builds_current(steps: Sequence[Migration]) -> bool:
     """Whether ``steps`` are all of :data:`MIGRATIONS`: what an empty database needs to
     reach :data:`SCHEMA_VERSION`."""
-    return len(steps) == len(MIGRATIONS) and all(a is b for a, b in zip(steps, MIGRATIONS))
+    return len(steps) == len(MIGRATIONS) and all(
+        a is b for a, b in zip(steps, MIGRATIONS, strict=True)
+    )
 
 
 def apply_steps(conn: Connection, steps: Sequence[Migration]) -> None:
