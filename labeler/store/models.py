@@ -388,7 +388,8 @@ def store_tables() -> list[Table]:
     """The :class:`~sqlalchemy.Table` of every model in :data:`STORE_MODELS`."""
     tables: list[Table] = []
     for model in STORE_MODELS:
-        table = model.__table__  # type: ignore[attr-defined]  (set by table=True)
+        # table=True sets __table__, which SQLModel's type does not declare
+        table = model.__table__  # type: ignore[attr-defined]
         assert isinstance(table, Table)
         tables.append(table)
     return tables
@@ -531,7 +532,7 @@ for _statement in TRIGGERS:
     event.listen(
         Element.__table__,  # type: ignore[attr-defined]
         "after_create",
-        DDL(_statement.sql).execute_if(dialect=_statement.dialect),
+        DDL(_statement.sql).execute_if(dialect=_statement.dialect),  # type: ignore[no-untyped-call]
     )
 
 
