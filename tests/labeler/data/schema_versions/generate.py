@@ -55,6 +55,7 @@ def cli(argv: list[str]) -> None:
 
 
 def make(version: int, db: str) -> None:
+    db = db if "://" in db else os.path.abspath(db)  # the commands run in another folder
     os.environ["LABELER_DB"] = db
     from labeler.store import migrations, session
 
@@ -67,17 +68,19 @@ def make(version: int, db: str) -> None:
     # a fixed folder, so the stored source paths name no one's machine
     tmp = Path(tempfile.gettempdir(), "labeler-schema-fixture")
     shutil.rmtree(tmp, ignore_errors=True)
-    pages = Path(tmp, "pages")
-    pages.mkdir(parents=True)
+    (tmp / "pages").mkdir(parents=True)
+    here = Path.cwd()
+    os.chdir(tmp)
     try:
-        (pages / "alpha.txt").write_text(ALPHA, encoding="utf-8")
-        (pages / "beta.html").write_text(BETA_HTML, encoding="utf-8")
-        Path(tmp, "gold.jsonl").write_text(GOLD, encoding="utf-8")
-        Path(tmp, "run.jsonl").write_text(RUN, encoding="utf-8")
-        cli(["ingest", "--quiet", str(pages)])
-        cli(["gold", "import", "--gold-set", "demo", "--annotator", "ana", f"{tmp}/gold.jsonl"])
-        cli(["run", "import", "--name", "bm25", "--param", "k1=0.9", f"{tmp}/run.jsonl"])
+        Path("pages", "alpha.txt").write_text(ALPHA, encoding="utf-8")
+        Path("pages", "beta.html").write_text(BETA_HTML, encoding="utf-8")
+        Path("gold.jsonl").write_text(GOLD, encoding="utf-8")
+        Path("run.jsonl").write_text(RUN, encoding="utf-8")
+        cli(["ingest", "--quiet", "pages"])
+        cli(["gold", "import", "--gold-set", "demo", "--annotator", "ana", "gold.jsonl"])
+        cli(["run", "import", "--name", "bm25", "--param", "k1=0.9", "run.jsonl"])
     finally:
+        os.chdir(here)
         shutil.rmtree(tmp, ignore_errors=True)
 
     from labeler.store import get_gold_set, get_query, open_store

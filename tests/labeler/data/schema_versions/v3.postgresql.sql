@@ -3,8 +3,6 @@
 --
 
 
--- Dumped from database version 15.18 (Debian 15.18-0+deb12u1)
--- Dumped by pg_dump version 15.18 (Debian 15.18-0+deb12u1)
 
 SET statement_timeout = 0;
 SET lock_timeout = 0;
@@ -357,56 +355,56 @@ ALTER TABLE ONLY public.run_result ALTER COLUMN id SET DEFAULT nextval('public.r
 -- Data for Name: audit_entry; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.audit_entry VALUES (1, 'ana', '2026-12-01 20:37:10.520573+00', 'add', 'query', 1, 'null', '{"id": 1, "gold_set_id": 1, "external_id": "q1", "text": "When do backups run?", "notes": "nightly only", "created_at": "2026-12-01T20:37:10.520573+00:00"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (2, 'ana', '2026-12-01 20:37:10.520573+00', 'add', 'query', 2, 'null', '{"id": 2, "gold_set_id": 1, "external_id": "q2", "text": "Who approves exceptions?", "notes": "", "created_at": "2026-12-01T20:37:10.520573+00:00"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (3, 'ana', '2026-12-01 20:37:10.520573+00', 'add', 'element', 1, 'null', '{"id": 1, "query_id": 1, "document_id": "alpha.txt", "start": 0, "end": 29, "text": "Backups run nightly at 02:00.", "grade": 2, "annotator": "ana", "created_at": "2026-12-01T20:37:10.520573+00:00", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (4, 'ana', '2026-12-01 20:37:10.520573+00', 'add', 'element', 2, 'null', '{"id": 2, "query_id": 2, "document_id": "alpha.txt", "start": 54, "end": 89, "text": "The data owner approves exceptions.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:37:10.520573+00:00", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (5, 'ana', '2026-12-01 20:37:10.520573+00', 'add', 'element', 3, 'null', '{"id": 3, "query_id": 2, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:37:10.520573+00:00", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (6, 'bob', '2026-12-01 20:37:10.676969+00', 'add', 'element', 4, 'null', '{"query_id": 1, "document_id": "alpha.txt", "start": 30, "end": 53, "text": "Restores need a ticket.", "grade": 1, "annotator": "bob", "assisted": false, "id": 4, "created_at": "2026-12-01T20:37:10.661032Z", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (7, 'bob', '2026-12-01 20:37:10.681886+00', 'add', 'element', 5, 'null', '{"query_id": 2, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "id": 5, "created_at": "2026-12-01T20:37:10.680756Z", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (8, 'bob', '2026-12-01 20:37:10.688798+00', 'remove', 'element', 5, '{"id": 5, "start": 0, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok", "end": 31, "query_id": 2, "document_id": "beta.html", "grade": 1, "created_at": "2026-12-01T20:37:10.680756Z", "assisted": false}', 'null', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (9, 'bob', '2026-12-01 20:37:10.720714+00', 'add', 'element', 5, 'null', '{"id": 5, "start": 0, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok", "end": 31, "query_id": 2, "document_id": "beta.html", "grade": 1, "created_at": "2026-12-01T20:37:10.680756Z", "assisted": false}', 'undo', 8);
+INSERT INTO public.audit_entry VALUES (1, 'ana', '2026-12-01 20:47:04.177245+00', 'add', 'query', 1, 'null', '{"id": 1, "gold_set_id": 1, "external_id": "q1", "text": "When do backups run?", "notes": "nightly only", "created_at": "2026-12-01T20:47:04.177245+00:00"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (2, 'ana', '2026-12-01 20:47:04.177245+00', 'add', 'query', 2, 'null', '{"id": 2, "gold_set_id": 1, "external_id": "q2", "text": "Who approves exceptions?", "notes": "", "created_at": "2026-12-01T20:47:04.177245+00:00"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (3, 'ana', '2026-12-01 20:47:04.177245+00', 'add', 'element', 1, 'null', '{"id": 1, "query_id": 1, "document_id": "alpha.txt", "start": 0, "end": 29, "text": "Backups run nightly at 02:00.", "grade": 2, "annotator": "ana", "created_at": "2026-12-01T20:47:04.177245+00:00", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (4, 'ana', '2026-12-01 20:47:04.177245+00', 'add', 'element', 2, 'null', '{"id": 2, "query_id": 2, "document_id": "alpha.txt", "start": 54, "end": 89, "text": "The data owner approves exceptions.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:47:04.177245+00:00", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (5, 'ana', '2026-12-01 20:47:04.177245+00', 'add', 'element', 3, 'null', '{"id": 3, "query_id": 2, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:47:04.177245+00:00", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (6, 'bob', '2026-12-01 20:47:04.31089+00', 'add', 'element', 4, 'null', '{"query_id": 1, "document_id": "alpha.txt", "start": 30, "end": 53, "text": "Restores need a ticket.", "grade": 1, "annotator": "bob", "assisted": false, "id": 4, "created_at": "2026-12-01T20:47:04.306234Z", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (7, 'bob', '2026-12-01 20:47:04.315088+00', 'add', 'element', 5, 'null', '{"query_id": 2, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "id": 5, "created_at": "2026-12-01T20:47:04.313738Z", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (8, 'bob', '2026-12-01 20:47:04.318177+00', 'remove', 'element', 5, '{"id": 5, "start": 0, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok", "document_id": "beta.html", "query_id": 2, "end": 31, "grade": 1, "created_at": "2026-12-01T20:47:04.313738Z", "assisted": false}', 'null', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (9, 'bob', '2026-12-01 20:47:04.337752+00', 'add', 'element', 5, 'null', '{"id": 5, "start": 0, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok", "document_id": "beta.html", "query_id": 2, "end": 31, "grade": 1, "created_at": "2026-12-01T20:47:04.313738Z", "assisted": false}', 'undo', 8);
 
 
 --
 -- Data for Name: document; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.document VALUES ('alpha.txt', '/tmp/labeler-schema-fixture/pages/alpha.txt', '8a4f3220cc289852d8adc75326b314d6cd7ea27f451e0d6908c327a2d4f91152', 'text', 'Backups run nightly at 02:00. Restores need a ticket. The data owner approves exceptions.', '2026-12-01 20:37:10.153028+00');
-INSERT INTO public.document VALUES ('beta.html', '/tmp/labeler-schema-fixture/pages/beta.html', '237686b43c0d7828d086b3783efaad4388a647993e1b752e16e91c1fe3f2b3e0', 'jsoup-1.15.3', 'Passwords rotate every 90 days. Admins reset locked accounts.', '2026-12-01 20:37:10.430443+00');
+INSERT INTO public.document VALUES ('alpha.txt', '/tmp/labeler-schema-fixture/pages/alpha.txt', '8a4f3220cc289852d8adc75326b314d6cd7ea27f451e0d6908c327a2d4f91152', 'text', 'Backups run nightly at 02:00. Restores need a ticket. The data owner approves exceptions.', '2026-12-01 20:47:03.762513+00');
+INSERT INTO public.document VALUES ('beta.html', '/tmp/labeler-schema-fixture/pages/beta.html', '237686b43c0d7828d086b3783efaad4388a647993e1b752e16e91c1fe3f2b3e0', 'jsoup-1.15.3', 'Passwords rotate every 90 days. Admins reset locked accounts.', '2026-12-01 20:47:04.09089+00');
 
 
 --
 -- Data for Name: element; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.element VALUES (1, 1, 'alpha.txt', 0, 29, 'Backups run nightly at 02:00.', 2, 'ana', '2026-12-01 20:37:10.520573+00', 'ok', false);
-INSERT INTO public.element VALUES (2, 2, 'alpha.txt', 54, 89, 'The data owner approves exceptions.', 1, 'ana', '2026-12-01 20:37:10.520573+00', 'ok', false);
-INSERT INTO public.element VALUES (3, 2, 'beta.html', 32, 61, 'Admins reset locked accounts.', 1, 'ana', '2026-12-01 20:37:10.520573+00', 'ok', false);
-INSERT INTO public.element VALUES (4, 1, 'alpha.txt', 30, 53, 'Restores need a ticket.', 1, 'bob', '2026-12-01 20:37:10.661032+00', 'ok', false);
-INSERT INTO public.element VALUES (5, 2, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'bob', '2026-12-01 20:37:10.680756+00', 'ok', false);
+INSERT INTO public.element VALUES (1, 1, 'alpha.txt', 0, 29, 'Backups run nightly at 02:00.', 2, 'ana', '2026-12-01 20:47:04.177245+00', 'ok', false);
+INSERT INTO public.element VALUES (2, 2, 'alpha.txt', 54, 89, 'The data owner approves exceptions.', 1, 'ana', '2026-12-01 20:47:04.177245+00', 'ok', false);
+INSERT INTO public.element VALUES (3, 2, 'beta.html', 32, 61, 'Admins reset locked accounts.', 1, 'ana', '2026-12-01 20:47:04.177245+00', 'ok', false);
+INSERT INTO public.element VALUES (4, 1, 'alpha.txt', 30, 53, 'Restores need a ticket.', 1, 'bob', '2026-12-01 20:47:04.306234+00', 'ok', false);
+INSERT INTO public.element VALUES (5, 2, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'bob', '2026-12-01 20:47:04.313738+00', 'ok', false);
 
 
 --
 -- Data for Name: gold_set; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.gold_set VALUES (1, 'demo', '', '2026-12-01 20:37:10.517344+00');
+INSERT INTO public.gold_set VALUES (1, 'demo', '', '2026-12-01 20:47:04.169526+00');
 
 
 --
 -- Data for Name: query; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.query VALUES (1, 1, 'q1', 'When do backups run?', 'nightly only', '2026-12-01 20:37:10.520573+00');
-INSERT INTO public.query VALUES (2, 1, 'q2', 'Who approves exceptions?', '', '2026-12-01 20:37:10.520573+00');
+INSERT INTO public.query VALUES (1, 1, 'q1', 'When do backups run?', 'nightly only', '2026-12-01 20:47:04.177245+00');
+INSERT INTO public.query VALUES (2, 1, 'q2', 'Who approves exceptions?', '', '2026-12-01 20:47:04.177245+00');
 
 
 --
 -- Data for Name: run; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.run VALUES (1, 'bm25', '2026-12-01 20:37:10.611882+00', '/tmp/labeler-schema-fixture/run.jsonl', '{"k1": "0.9"}');
+INSERT INTO public.run VALUES (1, 'bm25', '2026-12-01 20:47:04.265661+00', 'run.jsonl', '{"k1": "0.9"}');
 
 
 --
@@ -422,9 +420,9 @@ INSERT INTO public.run_result VALUES (3, 1, 'q2', 1, 'Admins reset locked accoun
 -- Data for Name: schema_version; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.schema_version VALUES (1, 'initial schema', '2026-12-01 20:37:10.110324+00');
-INSERT INTO public.schema_version VALUES (2, 'lookup indexes', '2026-12-01 20:37:10.1187+00');
-INSERT INTO public.schema_version VALUES (3, 'element assisted flag, audit undo/redo', '2026-12-01 20:37:10.121171+00');
+INSERT INTO public.schema_version VALUES (1, 'initial schema', '2026-12-01 20:47:03.694224+00');
+INSERT INTO public.schema_version VALUES (2, 'lookup indexes', '2026-12-01 20:47:03.713083+00');
+INSERT INTO public.schema_version VALUES (3, 'element assisted flag, audit undo/redo', '2026-12-01 20:47:03.718238+00');
 
 
 --

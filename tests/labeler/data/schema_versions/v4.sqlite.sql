@@ -6,10 +6,10 @@ CREATE TABLE schema_version (
     applied_at DATETIME NOT NULL,
     PRIMARY KEY (version)
 );
-INSERT INTO schema_version VALUES(1,'initial schema','2026-12-01 20:37:12.978699');
-INSERT INTO schema_version VALUES(2,'lookup indexes','2026-12-01 20:37:12.980008');
-INSERT INTO schema_version VALUES(3,'element assisted flag, audit undo/redo','2026-12-01 20:37:12.989081');
-INSERT INTO schema_version VALUES(4,'chunk placements of imported runs','2026-12-01 20:37:12.989666');
+INSERT INTO schema_version VALUES(1,'initial schema','2026-12-01 20:47:06.323029');
+INSERT INTO schema_version VALUES(2,'lookup indexes','2026-12-01 20:47:06.328864');
+INSERT INTO schema_version VALUES(3,'element assisted flag, audit undo/redo','2026-12-01 20:47:06.329904');
+INSERT INTO schema_version VALUES(4,'chunk placements of imported runs','2026-12-01 20:47:06.330453');
 CREATE TABLE document (
     id VARCHAR NOT NULL,
     source_path VARCHAR NOT NULL,
@@ -19,8 +19,8 @@ CREATE TABLE document (
     ingested_at DATETIME NOT NULL,
     PRIMARY KEY (id)
 );
-INSERT INTO document VALUES('alpha.txt','/tmp/labeler-schema-fixture/pages/alpha.txt','8a4f3220cc289852d8adc75326b314d6cd7ea27f451e0d6908c327a2d4f91152','text','Backups run nightly at 02:00. Restores need a ticket. The data owner approves exceptions.','2026-12-01 20:37:13.014779');
-INSERT INTO document VALUES('beta.html','/tmp/labeler-schema-fixture/pages/beta.html','237686b43c0d7828d086b3783efaad4388a647993e1b752e16e91c1fe3f2b3e0','jsoup-1.15.3','Passwords rotate every 90 days. Admins reset locked accounts.','2026-12-01 20:37:13.340195');
+INSERT INTO document VALUES('alpha.txt','/tmp/labeler-schema-fixture/pages/alpha.txt','8a4f3220cc289852d8adc75326b314d6cd7ea27f451e0d6908c327a2d4f91152','text','Backups run nightly at 02:00. Restores need a ticket. The data owner approves exceptions.','2026-12-01 20:47:06.362280');
+INSERT INTO document VALUES('beta.html','/tmp/labeler-schema-fixture/pages/beta.html','237686b43c0d7828d086b3783efaad4388a647993e1b752e16e91c1fe3f2b3e0','jsoup-1.15.3','Passwords rotate every 90 days. Admins reset locked accounts.','2026-12-01 20:47:06.587201');
 CREATE TABLE gold_set (
     id INTEGER NOT NULL,
     name VARCHAR NOT NULL,
@@ -29,7 +29,7 @@ CREATE TABLE gold_set (
     PRIMARY KEY (id),
     UNIQUE (name)
 );
-INSERT INTO gold_set VALUES(1,'demo','','2026-12-01 20:37:13.414715');
+INSERT INTO gold_set VALUES(1,'demo','','2026-12-01 20:47:06.642472');
 CREATE TABLE IF NOT EXISTS "query" (
     id INTEGER NOT NULL,
     gold_set_id INTEGER NOT NULL,
@@ -41,8 +41,8 @@ CREATE TABLE IF NOT EXISTS "query" (
     CONSTRAINT uq_query_gold_set_external_id UNIQUE (gold_set_id, external_id),
     FOREIGN KEY(gold_set_id) REFERENCES gold_set (id) ON DELETE CASCADE
 );
-INSERT INTO "query" VALUES(1,1,'q1','When do backups run?','nightly only','2026-12-01 20:37:13.415753');
-INSERT INTO "query" VALUES(2,1,'q2','Who approves exceptions?','','2026-12-01 20:37:13.415753');
+INSERT INTO "query" VALUES(1,1,'q1','When do backups run?','nightly only','2026-12-01 20:47:06.643623');
+INSERT INTO "query" VALUES(2,1,'q2','Who approves exceptions?','','2026-12-01 20:47:06.643623');
 CREATE TABLE element (
     id INTEGER NOT NULL,
     query_id INTEGER NOT NULL,
@@ -61,12 +61,12 @@ CREATE TABLE element (
     FOREIGN KEY(query_id) REFERENCES "query" (id) ON DELETE CASCADE,
     FOREIGN KEY(document_id) REFERENCES document (id) ON DELETE RESTRICT
 );
-INSERT INTO element VALUES(1,1,'alpha.txt',0,29,'Backups run nightly at 02:00.',2,'ana','2026-12-01 20:37:13.415753','ok',0);
-INSERT INTO element VALUES(2,2,'alpha.txt',54,89,'The data owner approves exceptions.',1,'ana','2026-12-01 20:37:13.415753','ok',0);
-INSERT INTO element VALUES(3,2,'beta.html',32,61,'Admins reset locked accounts.',1,'ana','2026-12-01 20:37:13.415753','ok',0);
-INSERT INTO element VALUES(4,1,'alpha.txt',30,53,'Restores need a ticket.',1,'bob','2026-12-01 20:37:13.543260','ok',0);
-INSERT INTO element VALUES(5,2,'beta.html',0,31,'Passwords rotate every 90 days.',1,'bob','2026-12-01 20:37:13.562732','ok',0);
-INSERT INTO element VALUES(6,1,'alpha.txt',0,29,'Backups run nightly at 02:00.',1,'carl','2026-12-01 20:37:13.415753','ok',0);
+INSERT INTO element VALUES(1,1,'alpha.txt',0,29,'Backups run nightly at 02:00.',2,'ana','2026-12-01 20:47:06.643623','ok',0);
+INSERT INTO element VALUES(2,2,'alpha.txt',54,89,'The data owner approves exceptions.',1,'ana','2026-12-01 20:47:06.643623','ok',0);
+INSERT INTO element VALUES(3,2,'beta.html',32,61,'Admins reset locked accounts.',1,'ana','2026-12-01 20:47:06.643623','ok',0);
+INSERT INTO element VALUES(4,1,'alpha.txt',30,53,'Restores need a ticket.',1,'bob','2026-12-01 20:47:06.750974','ok',0);
+INSERT INTO element VALUES(5,2,'beta.html',0,31,'Passwords rotate every 90 days.',1,'bob','2026-12-01 20:47:06.766860','ok',0);
+INSERT INTO element VALUES(6,1,'alpha.txt',0,29,'Backups run nightly at 02:00.',1,'carl','2026-12-01 20:47:06.643623','ok',0);
 CREATE TABLE run (
     id INTEGER NOT NULL,
     name VARCHAR NOT NULL,
@@ -76,7 +76,7 @@ CREATE TABLE run (
     PRIMARY KEY (id),
     UNIQUE (name)
 );
-INSERT INTO run VALUES(1,'bm25','2026-12-01 20:37:13.495641','/tmp/labeler-schema-fixture/run.jsonl','{"k1": "0.9"}');
+INSERT INTO run VALUES(1,'bm25','2026-12-01 20:47:06.710647','run.jsonl','{"k1": "0.9"}');
 CREATE TABLE run_result (
     id INTEGER NOT NULL,
     run_id INTEGER NOT NULL,
@@ -105,15 +105,15 @@ CREATE TABLE audit_entry (
     PRIMARY KEY (id),
     CONSTRAINT ck_audit_action CHECK (action IN ('add', 'change', 'remove'))
 );
-INSERT INTO audit_entry VALUES(1,'ana','2026-12-01 20:37:13.415753','add','query',1,'null','{"id": 1, "gold_set_id": 1, "external_id": "q1", "text": "When do backups run?", "notes": "nightly only", "created_at": "2026-12-01T20:37:13.415753+00:00"}','do',NULL);
-INSERT INTO audit_entry VALUES(2,'ana','2026-12-01 20:37:13.415753','add','query',2,'null','{"id": 2, "gold_set_id": 1, "external_id": "q2", "text": "Who approves exceptions?", "notes": "", "created_at": "2026-12-01T20:37:13.415753+00:00"}','do',NULL);
-INSERT INTO audit_entry VALUES(3,'ana','2026-12-01 20:37:13.415753','add','element',1,'null','{"id": 1, "query_id": 1, "document_id": "alpha.txt", "start": 0, "end": 29, "text": "Backups run nightly at 02:00.", "grade": 2, "annotator": "ana", "created_at": "2026-12-01T20:37:13.415753+00:00", "status": "ok"}','do',NULL);
-INSERT INTO audit_entry VALUES(4,'ana','2026-12-01 20:37:13.415753','add','element',2,'null','{"id": 2, "query_id": 2, "document_id": "alpha.txt", "start": 54, "end": 89, "text": "The data owner approves exceptions.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:37:13.415753+00:00", "status": "ok"}','do',NULL);
-INSERT INTO audit_entry VALUES(5,'ana','2026-12-01 20:37:13.415753','add','element',3,'null','{"id": 3, "query_id": 2, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:37:13.415753+00:00", "status": "ok"}','do',NULL);
-INSERT INTO audit_entry VALUES(6,'bob','2026-12-01 20:37:13.561307','add','element',4,'null','{"query_id": 1, "document_id": "alpha.txt", "start": 30, "end": 53, "text": "Restores need a ticket.", "grade": 1, "annotator": "bob", "assisted": false, "id": 4, "created_at": "2026-12-01T20:37:13.543260Z", "status": "ok"}','do',NULL);
-INSERT INTO audit_entry VALUES(7,'bob','2026-12-01 20:37:13.563314','add','element',5,'null','{"query_id": 2, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "id": 5, "created_at": "2026-12-01T20:37:13.562732Z", "status": "ok"}','do',NULL);
-INSERT INTO audit_entry VALUES(8,'bob','2026-12-01 20:37:13.573380','remove','element',5,'{"id": 5, "start": 0, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok", "end": 31, "query_id": 2, "document_id": "beta.html", "grade": 1, "created_at": "2026-12-01T20:37:13.562732Z", "assisted": false}','null','do',NULL);
-INSERT INTO audit_entry VALUES(9,'bob','2026-12-01 20:37:13.587341','add','element',5,'null','{"id": 5, "start": 0, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok", "end": 31, "query_id": 2, "document_id": "beta.html", "grade": 1, "created_at": "2026-12-01T20:37:13.562732Z", "assisted": false}','undo',8);
+INSERT INTO audit_entry VALUES(1,'ana','2026-12-01 20:47:06.643623','add','query',1,'null','{"id": 1, "gold_set_id": 1, "external_id": "q1", "text": "When do backups run?", "notes": "nightly only", "created_at": "2026-12-01T20:47:06.643623+00:00"}','do',NULL);
+INSERT INTO audit_entry VALUES(2,'ana','2026-12-01 20:47:06.643623','add','query',2,'null','{"id": 2, "gold_set_id": 1, "external_id": "q2", "text": "Who approves exceptions?", "notes": "", "created_at": "2026-12-01T20:47:06.643623+00:00"}','do',NULL);
+INSERT INTO audit_entry VALUES(3,'ana','2026-12-01 20:47:06.643623','add','element',1,'null','{"id": 1, "query_id": 1, "document_id": "alpha.txt", "start": 0, "end": 29, "text": "Backups run nightly at 02:00.", "grade": 2, "annotator": "ana", "created_at": "2026-12-01T20:47:06.643623+00:00", "status": "ok"}','do',NULL);
+INSERT INTO audit_entry VALUES(4,'ana','2026-12-01 20:47:06.643623','add','element',2,'null','{"id": 2, "query_id": 2, "document_id": "alpha.txt", "start": 54, "end": 89, "text": "The data owner approves exceptions.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:47:06.643623+00:00", "status": "ok"}','do',NULL);
+INSERT INTO audit_entry VALUES(5,'ana','2026-12-01 20:47:06.643623','add','element',3,'null','{"id": 3, "query_id": 2, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:47:06.643623+00:00", "status": "ok"}','do',NULL);
+INSERT INTO audit_entry VALUES(6,'bob','2026-12-01 20:47:06.759322','add','element',4,'null','{"query_id": 1, "document_id": "alpha.txt", "start": 30, "end": 53, "text": "Restores need a ticket.", "grade": 1, "annotator": "bob", "assisted": false, "id": 4, "created_at": "2026-12-01T20:47:06.750974Z", "status": "ok"}','do',NULL);
+INSERT INTO audit_entry VALUES(7,'bob','2026-12-01 20:47:06.768179','add','element',5,'null','{"query_id": 2, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "id": 5, "created_at": "2026-12-01T20:47:06.766860Z", "status": "ok"}','do',NULL);
+INSERT INTO audit_entry VALUES(8,'bob','2026-12-01 20:47:06.776013','remove','element',5,'{"id": 5, "start": 0, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok", "end": 31, "query_id": 2, "document_id": "beta.html", "grade": 1, "created_at": "2026-12-01T20:47:06.766860Z", "assisted": false}','null','do',NULL);
+INSERT INTO audit_entry VALUES(9,'bob','2026-12-01 20:47:06.795887','add','element',5,'null','{"id": 5, "start": 0, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok", "end": 31, "query_id": 2, "document_id": "beta.html", "grade": 1, "created_at": "2026-12-01T20:47:06.766860Z", "assisted": false}','undo',8);
 CREATE TABLE run_placement (
     run_id INTEGER NOT NULL,
     query_external_id VARCHAR NOT NULL,

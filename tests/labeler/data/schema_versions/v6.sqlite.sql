@@ -6,12 +6,12 @@ CREATE TABLE schema_version (
     applied_at DATETIME NOT NULL,
     PRIMARY KEY (version)
 );
-INSERT INTO schema_version VALUES(1,'initial schema','2026-12-01 20:37:27.454784');
-INSERT INTO schema_version VALUES(2,'lookup indexes','2026-12-01 20:37:27.456069');
-INSERT INTO schema_version VALUES(3,'element assisted flag, audit undo/redo','2026-12-01 20:37:27.465163');
-INSERT INTO schema_version VALUES(4,'chunk placements of imported runs','2026-12-01 20:37:27.465773');
-INSERT INTO schema_version VALUES(5,'one element per question, page and span','2026-12-01 20:37:27.466534');
-INSERT INTO schema_version VALUES(6,'page block starts','2026-12-01 20:37:27.466917');
+INSERT INTO schema_version VALUES(1,'initial schema','2026-12-01 20:47:20.653634');
+INSERT INTO schema_version VALUES(2,'lookup indexes','2026-12-01 20:47:20.655126');
+INSERT INTO schema_version VALUES(3,'element assisted flag, audit undo/redo','2026-12-01 20:47:20.656022');
+INSERT INTO schema_version VALUES(4,'chunk placements of imported runs','2026-12-01 20:47:20.676627');
+INSERT INTO schema_version VALUES(5,'one element per question, page and span','2026-12-01 20:47:20.677882');
+INSERT INTO schema_version VALUES(6,'page block starts','2026-12-01 20:47:20.678477');
 CREATE TABLE document (
     id VARCHAR NOT NULL,
     source_path VARCHAR NOT NULL,
@@ -21,8 +21,8 @@ CREATE TABLE document (
     ingested_at DATETIME NOT NULL, blocks TEXT,
     PRIMARY KEY (id)
 );
-INSERT INTO document VALUES('alpha.txt','/tmp/labeler-schema-fixture/pages/alpha.txt','8a4f3220cc289852d8adc75326b314d6cd7ea27f451e0d6908c327a2d4f91152','text','Backups run nightly at 02:00. Restores need a ticket. The data owner approves exceptions.','2026-12-01 20:37:27.514440','0');
-INSERT INTO document VALUES('beta.html','/tmp/labeler-schema-fixture/pages/beta.html','237686b43c0d7828d086b3783efaad4388a647993e1b752e16e91c1fe3f2b3e0','jsoup-1.15.3','Passwords rotate every 90 days. Admins reset locked accounts.','2026-12-01 20:37:27.757932','0,32');
+INSERT INTO document VALUES('alpha.txt','/tmp/labeler-schema-fixture/pages/alpha.txt','8a4f3220cc289852d8adc75326b314d6cd7ea27f451e0d6908c327a2d4f91152','text','Backups run nightly at 02:00. Restores need a ticket. The data owner approves exceptions.','2026-12-01 20:47:20.723155','0');
+INSERT INTO document VALUES('beta.html','/tmp/labeler-schema-fixture/pages/beta.html','237686b43c0d7828d086b3783efaad4388a647993e1b752e16e91c1fe3f2b3e0','jsoup-1.15.3','Passwords rotate every 90 days. Admins reset locked accounts.','2026-12-01 20:47:20.870271','0,32');
 CREATE TABLE gold_set (
     id INTEGER NOT NULL,
     name VARCHAR NOT NULL,
@@ -31,7 +31,7 @@ CREATE TABLE gold_set (
     PRIMARY KEY (id),
     UNIQUE (name)
 );
-INSERT INTO gold_set VALUES(1,'demo','','2026-12-01 20:37:27.843005');
+INSERT INTO gold_set VALUES(1,'demo','','2026-12-01 20:47:20.942018');
 CREATE TABLE IF NOT EXISTS "query" (
     id INTEGER NOT NULL,
     gold_set_id INTEGER NOT NULL,
@@ -43,8 +43,8 @@ CREATE TABLE IF NOT EXISTS "query" (
     CONSTRAINT uq_query_gold_set_external_id UNIQUE (gold_set_id, external_id),
     FOREIGN KEY(gold_set_id) REFERENCES gold_set (id) ON DELETE CASCADE
 );
-INSERT INTO "query" VALUES(1,1,'q1','When do backups run?','nightly only','2026-12-01 20:37:27.853518');
-INSERT INTO "query" VALUES(2,1,'q2','Who approves exceptions?','','2026-12-01 20:37:27.853518');
+INSERT INTO "query" VALUES(1,1,'q1','When do backups run?','nightly only','2026-12-01 20:47:20.943221');
+INSERT INTO "query" VALUES(2,1,'q2','Who approves exceptions?','','2026-12-01 20:47:20.943221');
 CREATE TABLE element (
     id INTEGER NOT NULL,
     query_id INTEGER NOT NULL,
@@ -63,11 +63,11 @@ CREATE TABLE element (
     FOREIGN KEY(query_id) REFERENCES "query" (id) ON DELETE CASCADE,
     FOREIGN KEY(document_id) REFERENCES document (id) ON DELETE RESTRICT
 );
-INSERT INTO element VALUES(1,1,'alpha.txt',0,29,'Backups run nightly at 02:00.',2,'ana','2026-12-01 20:37:27.853518','ok',0);
-INSERT INTO element VALUES(2,2,'alpha.txt',54,89,'The data owner approves exceptions.',1,'ana','2026-12-01 20:37:27.853518','ok',0);
-INSERT INTO element VALUES(3,2,'beta.html',32,61,'Admins reset locked accounts.',1,'ana','2026-12-01 20:37:27.853518','ok',0);
-INSERT INTO element VALUES(4,1,'alpha.txt',30,53,'Restores need a ticket.',1,'bob','2026-12-01 20:37:28.005937','ok',0);
-INSERT INTO element VALUES(5,2,'beta.html',0,31,'Passwords rotate every 90 days.',1,'bob','2026-12-01 20:37:28.019574','ok',0);
+INSERT INTO element VALUES(1,1,'alpha.txt',0,29,'Backups run nightly at 02:00.',2,'ana','2026-12-01 20:47:20.943221','ok',0);
+INSERT INTO element VALUES(2,2,'alpha.txt',54,89,'The data owner approves exceptions.',1,'ana','2026-12-01 20:47:20.943221','ok',0);
+INSERT INTO element VALUES(3,2,'beta.html',32,61,'Admins reset locked accounts.',1,'ana','2026-12-01 20:47:20.943221','ok',0);
+INSERT INTO element VALUES(4,1,'alpha.txt',30,53,'Restores need a ticket.',1,'bob','2026-12-01 20:47:21.059279','ok',0);
+INSERT INTO element VALUES(5,2,'beta.html',0,31,'Passwords rotate every 90 days.',1,'bob','2026-12-01 20:47:21.069564','ok',0);
 CREATE TABLE run (
     id INTEGER NOT NULL,
     name VARCHAR NOT NULL,
@@ -77,7 +77,7 @@ CREATE TABLE run (
     PRIMARY KEY (id),
     UNIQUE (name)
 );
-INSERT INTO run VALUES(1,'bm25','2026-12-01 20:37:27.969397','/tmp/labeler-schema-fixture/run.jsonl','{"k1": "0.9"}');
+INSERT INTO run VALUES(1,'bm25','2026-12-01 20:47:21.022543','run.jsonl','{"k1": "0.9"}');
 CREATE TABLE run_result (
     id INTEGER NOT NULL,
     run_id INTEGER NOT NULL,
@@ -106,15 +106,15 @@ CREATE TABLE audit_entry (
     PRIMARY KEY (id),
     CONSTRAINT ck_audit_action CHECK (action IN ('add', 'change', 'remove'))
 );
-INSERT INTO audit_entry VALUES(1,'ana','2026-12-01 20:37:27.853518','add','query',1,'null','{"id": 1, "gold_set_id": 1, "external_id": "q1", "text": "When do backups run?", "notes": "nightly only", "created_at": "2026-12-01T20:37:27.853518+00:00"}','do',NULL);
-INSERT INTO audit_entry VALUES(2,'ana','2026-12-01 20:37:27.853518','add','query',2,'null','{"id": 2, "gold_set_id": 1, "external_id": "q2", "text": "Who approves exceptions?", "notes": "", "created_at": "2026-12-01T20:37:27.853518+00:00"}','do',NULL);
-INSERT INTO audit_entry VALUES(3,'ana','2026-12-01 20:37:27.853518','add','element',1,'null','{"id": 1, "query_id": 1, "document_id": "alpha.txt", "start": 0, "end": 29, "text": "Backups run nightly at 02:00.", "grade": 2, "annotator": "ana", "created_at": "2026-12-01T20:37:27.853518+00:00", "status": "ok"}','do',NULL);
-INSERT INTO audit_entry VALUES(4,'ana','2026-12-01 20:37:27.853518','add','element',2,'null','{"id": 2, "query_id": 2, "document_id": "alpha.txt", "start": 54, "end": 89, "text": "The data owner approves exceptions.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:37:27.853518+00:00", "status": "ok"}','do',NULL);
-INSERT INTO audit_entry VALUES(5,'ana','2026-12-01 20:37:27.853518','add','element',3,'null','{"id": 3, "query_id": 2, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:37:27.853518+00:00", "status": "ok"}','do',NULL);
-INSERT INTO audit_entry VALUES(6,'bob','2026-12-01 20:37:28.007876','add','element',4,'null','{"query_id": 1, "document_id": "alpha.txt", "start": 30, "end": 53, "text": "Restores need a ticket.", "grade": 1, "annotator": "bob", "assisted": false, "id": 4, "created_at": "2026-12-01T20:37:28.005937Z", "status": "ok"}','do',NULL);
-INSERT INTO audit_entry VALUES(7,'bob','2026-12-01 20:37:28.020204','add','element',5,'null','{"query_id": 2, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "id": 5, "created_at": "2026-12-01T20:37:28.019574Z", "status": "ok"}','do',NULL);
-INSERT INTO audit_entry VALUES(8,'bob','2026-12-01 20:37:28.032959','remove','element',5,'{"document_id": "beta.html", "end": 31, "query_id": 2, "grade": 1, "created_at": "2026-12-01T20:37:28.019574Z", "assisted": false, "start": 0, "id": 5, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok"}','null','do',NULL);
-INSERT INTO audit_entry VALUES(9,'bob','2026-12-01 20:37:28.063475','add','element',5,'null','{"document_id": "beta.html", "end": 31, "query_id": 2, "grade": 1, "created_at": "2026-12-01T20:37:28.019574Z", "assisted": false, "start": 0, "id": 5, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok"}','undo',8);
+INSERT INTO audit_entry VALUES(1,'ana','2026-12-01 20:47:20.943221','add','query',1,'null','{"id": 1, "gold_set_id": 1, "external_id": "q1", "text": "When do backups run?", "notes": "nightly only", "created_at": "2026-12-01T20:47:20.943221+00:00"}','do',NULL);
+INSERT INTO audit_entry VALUES(2,'ana','2026-12-01 20:47:20.943221','add','query',2,'null','{"id": 2, "gold_set_id": 1, "external_id": "q2", "text": "Who approves exceptions?", "notes": "", "created_at": "2026-12-01T20:47:20.943221+00:00"}','do',NULL);
+INSERT INTO audit_entry VALUES(3,'ana','2026-12-01 20:47:20.943221','add','element',1,'null','{"id": 1, "query_id": 1, "document_id": "alpha.txt", "start": 0, "end": 29, "text": "Backups run nightly at 02:00.", "grade": 2, "annotator": "ana", "created_at": "2026-12-01T20:47:20.943221+00:00", "status": "ok"}','do',NULL);
+INSERT INTO audit_entry VALUES(4,'ana','2026-12-01 20:47:20.943221','add','element',2,'null','{"id": 2, "query_id": 2, "document_id": "alpha.txt", "start": 54, "end": 89, "text": "The data owner approves exceptions.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:47:20.943221+00:00", "status": "ok"}','do',NULL);
+INSERT INTO audit_entry VALUES(5,'ana','2026-12-01 20:47:20.943221','add','element',3,'null','{"id": 3, "query_id": 2, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:47:20.943221+00:00", "status": "ok"}','do',NULL);
+INSERT INTO audit_entry VALUES(6,'bob','2026-12-01 20:47:21.062427','add','element',4,'null','{"query_id": 1, "document_id": "alpha.txt", "start": 30, "end": 53, "text": "Restores need a ticket.", "grade": 1, "annotator": "bob", "assisted": false, "id": 4, "created_at": "2026-12-01T20:47:21.059279Z", "status": "ok"}','do',NULL);
+INSERT INTO audit_entry VALUES(7,'bob','2026-12-01 20:47:21.071149','add','element',5,'null','{"query_id": 2, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "id": 5, "created_at": "2026-12-01T20:47:21.069564Z", "status": "ok"}','do',NULL);
+INSERT INTO audit_entry VALUES(8,'bob','2026-12-01 20:47:21.083412','remove','element',5,'{"document_id": "beta.html", "end": 31, "query_id": 2, "grade": 1, "created_at": "2026-12-01T20:47:21.069564Z", "assisted": false, "start": 0, "id": 5, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok"}','null','do',NULL);
+INSERT INTO audit_entry VALUES(9,'bob','2026-12-01 20:47:21.113726','add','element',5,'null','{"document_id": "beta.html", "end": 31, "query_id": 2, "grade": 1, "created_at": "2026-12-01T20:47:21.069564Z", "assisted": false, "start": 0, "id": 5, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok"}','undo',8);
 CREATE TABLE run_placement (
     run_id INTEGER NOT NULL,
     query_external_id VARCHAR NOT NULL,

@@ -3,8 +3,6 @@
 --
 
 
--- Dumped from database version 15.18 (Debian 15.18-0+deb12u1)
--- Dumped by pg_dump version 15.18 (Debian 15.18-0+deb12u1)
 
 SET statement_timeout = 0;
 SET lock_timeout = 0;
@@ -458,92 +456,92 @@ ALTER TABLE ONLY public.run_result ALTER COLUMN id SET DEFAULT nextval('public.r
 -- Data for Name: assignment; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.assignment VALUES (1, 3, 'ana', '2026-12-01 20:37:40.729082+00');
-INSERT INTO public.assignment VALUES (2, 3, 'bob', '2026-12-01 20:37:40.804792+00');
-INSERT INTO public.assignment VALUES (3, 4, 'ana', '2026-12-01 20:37:40.856872+00');
+INSERT INTO public.assignment VALUES (1, 3, 'ana', '2026-12-01 20:47:33.188909+00');
+INSERT INTO public.assignment VALUES (2, 3, 'bob', '2026-12-01 20:47:33.272887+00');
+INSERT INTO public.assignment VALUES (3, 4, 'ana', '2026-12-01 20:47:33.313088+00');
 
 
 --
 -- Data for Name: audit_entry; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.audit_entry VALUES (1, 'ana', '2026-12-01 20:37:40.31162+00', 'add', 'query', 1, 'null', '{"id": 1, "gold_set_id": 1, "external_id": "q1", "text": "When do backups run?", "notes": "nightly only", "created_at": "2026-12-01T20:37:40.311620+00:00"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (2, 'ana', '2026-12-01 20:37:40.31162+00', 'add', 'query', 2, 'null', '{"id": 2, "gold_set_id": 1, "external_id": "q2", "text": "Who approves exceptions?", "notes": "", "created_at": "2026-12-01T20:37:40.311620+00:00"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (3, 'ana', '2026-12-01 20:37:40.31162+00', 'add', 'element', 1, 'null', '{"id": 1, "query_id": 1, "document_id": "alpha.txt", "start": 0, "end": 29, "text": "Backups run nightly at 02:00.", "grade": 2, "annotator": "ana", "created_at": "2026-12-01T20:37:40.311620+00:00", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (4, 'ana', '2026-12-01 20:37:40.31162+00', 'add', 'element', 2, 'null', '{"id": 2, "query_id": 2, "document_id": "alpha.txt", "start": 54, "end": 89, "text": "The data owner approves exceptions.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:37:40.311620+00:00", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (5, 'ana', '2026-12-01 20:37:40.31162+00', 'add', 'element', 3, 'null', '{"id": 3, "query_id": 2, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:37:40.311620+00:00", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (6, 'bob', '2026-12-01 20:37:40.608967+00', 'add', 'element', 4, 'null', '{"query_id": 1, "document_id": "alpha.txt", "start": 30, "end": 53, "text": "Restores need a ticket.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "final", "provenance": "single", "id": 4, "created_at": "2026-12-01T20:37:40.600788Z", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (7, 'bob', '2026-12-01 20:37:40.630865+00', 'add', 'element', 5, 'null', '{"query_id": 2, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "final", "provenance": "single", "id": 5, "created_at": "2026-12-01T20:37:40.628891Z", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (8, 'bob', '2026-12-01 20:37:40.635251+00', 'remove', 'element', 5, '{"end": 31, "query_id": 2, "document_id": "beta.html", "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok", "layer": "final", "id": 5, "start": 0, "grade": 1, "created_at": "2026-12-01T20:37:40.628891Z", "assisted": false, "provenance": "single"}', 'null', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (9, 'bob', '2026-12-01 20:37:40.676813+00', 'add', 'element', 5, 'null', '{"end": 31, "query_id": 2, "document_id": "beta.html", "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok", "layer": "final", "id": 5, "start": 0, "grade": 1, "created_at": "2026-12-01T20:37:40.628891Z", "assisted": false, "provenance": "single"}', 'undo', 8);
-INSERT INTO public.audit_entry VALUES (10, 'lead', '2026-12-01 20:37:40.71707+00', 'add', 'query', 3, 'null', '{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:37:40.708719Z", "adjudicated_at": null, "adjudicated_by": null}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (11, 'lead', '2026-12-01 20:37:40.721445+00', 'add', 'query', 4, 'null', '{"gold_set_id": 2, "external_id": "t2", "text": "Who resets accounts?", "notes": "", "id": 4, "created_at": "2026-12-01T20:37:40.720769Z", "adjudicated_at": null, "adjudicated_by": null}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (12, 'lead', '2026-12-01 20:37:40.73336+00', 'add', 'assignment', 1, 'null', '{"query_id": 3, "annotator": "ana", "id": 1, "assigned_at": "2026-12-01T20:37:40.729082Z"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (13, 'ana', '2026-12-01 20:37:40.766384+00', 'add', 'element', 6, 'null', '{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "ana", "assisted": false, "layer": "annotator", "provenance": "own", "id": 6, "created_at": "2026-12-01T20:37:40.748639Z", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (14, 'ana', '2026-12-01 20:37:40.794446+00', 'add', 'question_done', 1, 'null', '{"query_id": 3, "annotator": "ana", "no_answer": false, "id": 1, "done_at": "2026-12-01T20:37:40.783491Z"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (15, 'lead', '2026-12-01 20:37:40.80965+00', 'add', 'assignment', 2, 'null', '{"query_id": 3, "annotator": "bob", "id": 2, "assigned_at": "2026-12-01T20:37:40.804792Z"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (16, 'bob', '2026-12-01 20:37:40.826405+00', 'add', 'element', 7, 'null', '{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "annotator", "provenance": "own", "id": 7, "created_at": "2026-12-01T20:37:40.820730Z", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (17, 'bob', '2026-12-01 20:37:40.848937+00', 'add', 'question_done', 2, 'null', '{"query_id": 3, "annotator": "bob", "no_answer": false, "id": 2, "done_at": "2026-12-01T20:37:40.844926Z"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (18, 'lead', '2026-12-01 20:37:40.860826+00', 'add', 'assignment', 3, 'null', '{"query_id": 4, "annotator": "ana", "id": 3, "assigned_at": "2026-12-01T20:37:40.856872Z"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (19, 'ana', '2026-12-01 20:37:40.88622+00', 'add', 'element', 8, 'null', '{"query_id": 4, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "assisted": false, "layer": "annotator", "provenance": "own", "id": 8, "created_at": "2026-12-01T20:37:40.875189Z", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (20, 'lead', '2026-12-01 20:37:40.912146+00', 'add', 'element', 9, 'null', '{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "lead", "assisted": false, "layer": "final", "provenance": "unanimous", "id": 9, "created_at": "2026-12-01T20:37:40.901632Z", "status": "ok"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (21, 'lead', '2026-12-01 20:37:40.920919+00', 'change', 'query', 3, '{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:37:40.708719Z", "adjudicated_at": null, "adjudicated_by": null}', '{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:37:40.708719Z", "adjudicated_at": "2026-12-01T20:37:40.914004Z", "adjudicated_by": "lead"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (1, 'ana', '2026-12-01 20:47:32.52243+00', 'add', 'query', 1, 'null', '{"id": 1, "gold_set_id": 1, "external_id": "q1", "text": "When do backups run?", "notes": "nightly only", "created_at": "2026-12-01T20:47:32.522430+00:00"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (2, 'ana', '2026-12-01 20:47:32.52243+00', 'add', 'query', 2, 'null', '{"id": 2, "gold_set_id": 1, "external_id": "q2", "text": "Who approves exceptions?", "notes": "", "created_at": "2026-12-01T20:47:32.522430+00:00"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (3, 'ana', '2026-12-01 20:47:32.52243+00', 'add', 'element', 1, 'null', '{"id": 1, "query_id": 1, "document_id": "alpha.txt", "start": 0, "end": 29, "text": "Backups run nightly at 02:00.", "grade": 2, "annotator": "ana", "created_at": "2026-12-01T20:47:32.522430+00:00", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (4, 'ana', '2026-12-01 20:47:32.52243+00', 'add', 'element', 2, 'null', '{"id": 2, "query_id": 2, "document_id": "alpha.txt", "start": 54, "end": 89, "text": "The data owner approves exceptions.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:47:32.522430+00:00", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (5, 'ana', '2026-12-01 20:47:32.52243+00', 'add', 'element', 3, 'null', '{"id": 3, "query_id": 2, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:47:32.522430+00:00", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (6, 'bob', '2026-12-01 20:47:32.920593+00', 'add', 'element', 4, 'null', '{"query_id": 1, "document_id": "alpha.txt", "start": 30, "end": 53, "text": "Restores need a ticket.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "final", "provenance": "single", "id": 4, "created_at": "2026-12-01T20:47:32.897434Z", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (7, 'bob', '2026-12-01 20:47:32.957112+00', 'add', 'element', 5, 'null', '{"query_id": 2, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "final", "provenance": "single", "id": 5, "created_at": "2026-12-01T20:47:32.949268Z", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (8, 'bob', '2026-12-01 20:47:32.990214+00', 'remove', 'element', 5, '{"query_id": 2, "document_id": "beta.html", "end": 31, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok", "layer": "final", "start": 0, "id": 5, "grade": 1, "created_at": "2026-12-01T20:47:32.949268Z", "assisted": false, "provenance": "single"}', 'null', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (9, 'bob', '2026-12-01 20:47:33.08194+00', 'add', 'element', 5, 'null', '{"query_id": 2, "document_id": "beta.html", "end": 31, "text": "Passwords rotate every 90 days.", "annotator": "bob", "status": "ok", "layer": "final", "start": 0, "id": 5, "grade": 1, "created_at": "2026-12-01T20:47:32.949268Z", "assisted": false, "provenance": "single"}', 'undo', 8);
+INSERT INTO public.audit_entry VALUES (10, 'lead', '2026-12-01 20:47:33.153491+00', 'add', 'query', 3, 'null', '{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:47:33.145240Z", "adjudicated_at": null, "adjudicated_by": null}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (11, 'lead', '2026-12-01 20:47:33.173236+00', 'add', 'query', 4, 'null', '{"gold_set_id": 2, "external_id": "t2", "text": "Who resets accounts?", "notes": "", "id": 4, "created_at": "2026-12-01T20:47:33.165174Z", "adjudicated_at": null, "adjudicated_by": null}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (12, 'lead', '2026-12-01 20:47:33.193133+00', 'add', 'assignment', 1, 'null', '{"query_id": 3, "annotator": "ana", "id": 1, "assigned_at": "2026-12-01T20:47:33.188909Z"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (13, 'ana', '2026-12-01 20:47:33.241327+00', 'add', 'element', 6, 'null', '{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "ana", "assisted": false, "layer": "annotator", "provenance": "own", "id": 6, "created_at": "2026-12-01T20:47:33.215279Z", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (14, 'ana', '2026-12-01 20:47:33.260512+00', 'add', 'question_done', 1, 'null', '{"query_id": 3, "annotator": "ana", "no_answer": false, "id": 1, "done_at": "2026-12-01T20:47:33.253000Z"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (15, 'lead', '2026-12-01 20:47:33.281308+00', 'add', 'assignment', 2, 'null', '{"query_id": 3, "annotator": "bob", "id": 2, "assigned_at": "2026-12-01T20:47:33.272887Z"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (16, 'bob', '2026-12-01 20:47:33.290138+00', 'add', 'element', 7, 'null', '{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "annotator", "provenance": "own", "id": 7, "created_at": "2026-12-01T20:47:33.284345Z", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (17, 'bob', '2026-12-01 20:47:33.305503+00', 'add', 'question_done', 2, 'null', '{"query_id": 3, "annotator": "bob", "no_answer": false, "id": 2, "done_at": "2026-12-01T20:47:33.302584Z"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (18, 'lead', '2026-12-01 20:47:33.317593+00', 'add', 'assignment', 3, 'null', '{"query_id": 4, "annotator": "ana", "id": 3, "assigned_at": "2026-12-01T20:47:33.313088Z"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (19, 'ana', '2026-12-01 20:47:33.334046+00', 'add', 'element', 8, 'null', '{"query_id": 4, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "assisted": false, "layer": "annotator", "provenance": "own", "id": 8, "created_at": "2026-12-01T20:47:33.328842Z", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (20, 'lead', '2026-12-01 20:47:33.357832+00', 'add', 'element', 9, 'null', '{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "lead", "assisted": false, "layer": "final", "provenance": "unanimous", "id": 9, "created_at": "2026-12-01T20:47:33.346807Z", "status": "ok"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (21, 'lead', '2026-12-01 20:47:33.365125+00', 'change', 'query', 3, '{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:47:33.145240Z", "adjudicated_at": null, "adjudicated_by": null}', '{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:47:33.145240Z", "adjudicated_at": "2026-12-01T20:47:33.358717Z", "adjudicated_by": "lead"}', 'do', NULL);
 
 
 --
 -- Data for Name: document; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.document VALUES ('alpha.txt', '/tmp/labeler-schema-fixture/pages/alpha.txt', '8a4f3220cc289852d8adc75326b314d6cd7ea27f451e0d6908c327a2d4f91152', 'text', 'Backups run nightly at 02:00. Restores need a ticket. The data owner approves exceptions.', '2026-12-01 20:37:39.881412+00', '0');
-INSERT INTO public.document VALUES ('beta.html', '/tmp/labeler-schema-fixture/pages/beta.html', '237686b43c0d7828d086b3783efaad4388a647993e1b752e16e91c1fe3f2b3e0', 'jsoup-1.15.3', 'Passwords rotate every 90 days. Admins reset locked accounts.', '2026-12-01 20:37:40.142122+00', '0,32');
+INSERT INTO public.document VALUES ('alpha.txt', '/tmp/labeler-schema-fixture/pages/alpha.txt', '8a4f3220cc289852d8adc75326b314d6cd7ea27f451e0d6908c327a2d4f91152', 'text', 'Backups run nightly at 02:00. Restores need a ticket. The data owner approves exceptions.', '2026-12-01 20:47:31.994287+00', '0');
+INSERT INTO public.document VALUES ('beta.html', '/tmp/labeler-schema-fixture/pages/beta.html', '237686b43c0d7828d086b3783efaad4388a647993e1b752e16e91c1fe3f2b3e0', 'jsoup-1.15.3', 'Passwords rotate every 90 days. Admins reset locked accounts.', '2026-12-01 20:47:32.340223+00', '0,32');
 
 
 --
 -- Data for Name: element; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.element VALUES (1, 1, 'alpha.txt', 0, 29, 'Backups run nightly at 02:00.', 2, 'ana', '2026-12-01 20:37:40.31162+00', 'ok', false, 'final', 'single');
-INSERT INTO public.element VALUES (2, 2, 'alpha.txt', 54, 89, 'The data owner approves exceptions.', 1, 'ana', '2026-12-01 20:37:40.31162+00', 'ok', false, 'final', 'single');
-INSERT INTO public.element VALUES (3, 2, 'beta.html', 32, 61, 'Admins reset locked accounts.', 1, 'ana', '2026-12-01 20:37:40.31162+00', 'ok', false, 'final', 'single');
-INSERT INTO public.element VALUES (4, 1, 'alpha.txt', 30, 53, 'Restores need a ticket.', 1, 'bob', '2026-12-01 20:37:40.600788+00', 'ok', false, 'final', 'single');
-INSERT INTO public.element VALUES (5, 2, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'bob', '2026-12-01 20:37:40.628891+00', 'ok', false, 'final', 'single');
-INSERT INTO public.element VALUES (6, 3, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'ana', '2026-12-01 20:37:40.748639+00', 'ok', false, 'annotator', 'own');
-INSERT INTO public.element VALUES (7, 3, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'bob', '2026-12-01 20:37:40.82073+00', 'ok', false, 'annotator', 'own');
-INSERT INTO public.element VALUES (8, 4, 'beta.html', 32, 61, 'Admins reset locked accounts.', 1, 'ana', '2026-12-01 20:37:40.875189+00', 'ok', false, 'annotator', 'own');
-INSERT INTO public.element VALUES (9, 3, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'lead', '2026-12-01 20:37:40.901632+00', 'ok', false, 'final', 'unanimous');
+INSERT INTO public.element VALUES (1, 1, 'alpha.txt', 0, 29, 'Backups run nightly at 02:00.', 2, 'ana', '2026-12-01 20:47:32.52243+00', 'ok', false, 'final', 'single');
+INSERT INTO public.element VALUES (2, 2, 'alpha.txt', 54, 89, 'The data owner approves exceptions.', 1, 'ana', '2026-12-01 20:47:32.52243+00', 'ok', false, 'final', 'single');
+INSERT INTO public.element VALUES (3, 2, 'beta.html', 32, 61, 'Admins reset locked accounts.', 1, 'ana', '2026-12-01 20:47:32.52243+00', 'ok', false, 'final', 'single');
+INSERT INTO public.element VALUES (4, 1, 'alpha.txt', 30, 53, 'Restores need a ticket.', 1, 'bob', '2026-12-01 20:47:32.897434+00', 'ok', false, 'final', 'single');
+INSERT INTO public.element VALUES (5, 2, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'bob', '2026-12-01 20:47:32.949268+00', 'ok', false, 'final', 'single');
+INSERT INTO public.element VALUES (6, 3, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'ana', '2026-12-01 20:47:33.215279+00', 'ok', false, 'annotator', 'own');
+INSERT INTO public.element VALUES (7, 3, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'bob', '2026-12-01 20:47:33.284345+00', 'ok', false, 'annotator', 'own');
+INSERT INTO public.element VALUES (8, 4, 'beta.html', 32, 61, 'Admins reset locked accounts.', 1, 'ana', '2026-12-01 20:47:33.328842+00', 'ok', false, 'annotator', 'own');
+INSERT INTO public.element VALUES (9, 3, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'lead', '2026-12-01 20:47:33.346807+00', 'ok', false, 'final', 'unanimous');
 
 
 --
 -- Data for Name: gold_set; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.gold_set VALUES (1, 'demo', '', '2026-12-01 20:37:40.30955+00', false);
-INSERT INTO public.gold_set VALUES (2, 'team', 'two annotators', '2026-12-01 20:37:40.704829+00', true);
+INSERT INTO public.gold_set VALUES (1, 'demo', '', '2026-12-01 20:47:32.513944+00', false);
+INSERT INTO public.gold_set VALUES (2, 'team', 'two annotators', '2026-12-01 20:47:33.131416+00', true);
 
 
 --
 -- Data for Name: query; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.query VALUES (1, 1, 'q1', 'When do backups run?', 'nightly only', '2026-12-01 20:37:40.31162+00', NULL, NULL);
-INSERT INTO public.query VALUES (2, 1, 'q2', 'Who approves exceptions?', '', '2026-12-01 20:37:40.31162+00', NULL, NULL);
-INSERT INTO public.query VALUES (4, 2, 't2', 'Who resets accounts?', '', '2026-12-01 20:37:40.720769+00', NULL, NULL);
-INSERT INTO public.query VALUES (3, 2, 't1', 'How often do passwords rotate?', '', '2026-12-01 20:37:40.708719+00', '2026-12-01 20:37:40.914004+00', 'lead');
+INSERT INTO public.query VALUES (1, 1, 'q1', 'When do backups run?', 'nightly only', '2026-12-01 20:47:32.52243+00', NULL, NULL);
+INSERT INTO public.query VALUES (2, 1, 'q2', 'Who approves exceptions?', '', '2026-12-01 20:47:32.52243+00', NULL, NULL);
+INSERT INTO public.query VALUES (4, 2, 't2', 'Who resets accounts?', '', '2026-12-01 20:47:33.165174+00', NULL, NULL);
+INSERT INTO public.query VALUES (3, 2, 't1', 'How often do passwords rotate?', '', '2026-12-01 20:47:33.14524+00', '2026-12-01 20:47:33.358717+00', 'lead');
 
 
 --
 -- Data for Name: question_done; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.question_done VALUES (1, 3, 'ana', '2026-12-01 20:37:40.783491+00', false);
-INSERT INTO public.question_done VALUES (2, 3, 'bob', '2026-12-01 20:37:40.844926+00', false);
+INSERT INTO public.question_done VALUES (1, 3, 'ana', '2026-12-01 20:47:33.253+00', false);
+INSERT INTO public.question_done VALUES (2, 3, 'bob', '2026-12-01 20:47:33.302584+00', false);
 
 
 --
 -- Data for Name: run; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.run VALUES (1, 'bm25', '2026-12-01 20:37:40.502741+00', '/tmp/labeler-schema-fixture/run.jsonl', '{"k1": "0.9"}');
+INSERT INTO public.run VALUES (1, 'bm25', '2026-12-01 20:47:32.759693+00', 'run.jsonl', '{"k1": "0.9"}');
 
 
 --
@@ -568,13 +566,13 @@ INSERT INTO public.run_result VALUES (3, 1, 'q2', 1, 'Admins reset locked accoun
 -- Data for Name: schema_version; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.schema_version VALUES (1, 'initial schema', '2026-12-01 20:37:39.699906+00');
-INSERT INTO public.schema_version VALUES (2, 'lookup indexes', '2026-12-01 20:37:39.714265+00');
-INSERT INTO public.schema_version VALUES (3, 'element assisted flag, audit undo/redo', '2026-12-01 20:37:39.715721+00');
-INSERT INTO public.schema_version VALUES (4, 'chunk placements of imported runs', '2026-12-01 20:37:39.746013+00');
-INSERT INTO public.schema_version VALUES (5, 'one element per question, page and span', '2026-12-01 20:37:39.752528+00');
-INSERT INTO public.schema_version VALUES (6, 'page block starts', '2026-12-01 20:37:39.754575+00');
-INSERT INTO public.schema_version VALUES (7, 'team gold sets: assignments, done marks, annotator layers, adjudication', '2026-12-01 20:37:39.816522+00');
+INSERT INTO public.schema_version VALUES (1, 'initial schema', '2026-12-01 20:47:31.663226+00');
+INSERT INTO public.schema_version VALUES (2, 'lookup indexes', '2026-12-01 20:47:31.696284+00');
+INSERT INTO public.schema_version VALUES (3, 'element assisted flag, audit undo/redo', '2026-12-01 20:47:31.712652+00');
+INSERT INTO public.schema_version VALUES (4, 'chunk placements of imported runs', '2026-12-01 20:47:31.745875+00');
+INSERT INTO public.schema_version VALUES (5, 'one element per question, page and span', '2026-12-01 20:47:31.772871+00');
+INSERT INTO public.schema_version VALUES (6, 'page block starts', '2026-12-01 20:47:31.775045+00');
+INSERT INTO public.schema_version VALUES (7, 'team gold sets: assignments, done marks, annotator layers, adjudication', '2026-12-01 20:47:31.906022+00');
 
 
 --

@@ -3,8 +3,6 @@
 --
 
 
--- Dumped from database version 15.18 (Debian 15.18-0+deb12u1)
--- Dumped by pg_dump version 15.18 (Debian 15.18-0+deb12u1)
 
 SET statement_timeout = 0;
 SET lock_timeout = 0;
@@ -461,94 +459,94 @@ ALTER TABLE ONLY public.run_result ALTER COLUMN id SET DEFAULT nextval('public.r
 -- Data for Name: assignment; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.assignment VALUES (1, 3, 'ana', '2026-12-01 20:37:48.713937+00');
-INSERT INTO public.assignment VALUES (2, 3, 'bob', '2026-12-01 20:37:48.756712+00');
-INSERT INTO public.assignment VALUES (3, 4, 'ana', '2026-12-01 20:37:48.774108+00');
+INSERT INTO public.assignment VALUES (1, 3, 'ana', '2026-12-01 20:47:44.345515+00');
+INSERT INTO public.assignment VALUES (2, 3, 'bob', '2026-12-01 20:47:44.399858+00');
+INSERT INTO public.assignment VALUES (3, 4, 'ana', '2026-12-01 20:47:44.42348+00');
 
 
 --
 -- Data for Name: audit_entry; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.audit_entry VALUES (1, 'ana', '2026-12-01 20:37:48.287419+00', 'add', 'query', 1, 'null', '{"id": 1, "gold_set_id": 1, "external_id": "q1", "text": "When do backups run?", "notes": "nightly only", "created_at": "2026-12-01T20:37:48.287419+00:00"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (2, 'ana', '2026-12-01 20:37:48.287419+00', 'add', 'query', 2, 'null', '{"id": 2, "gold_set_id": 1, "external_id": "q2", "text": "Who approves exceptions?", "notes": "", "created_at": "2026-12-01T20:37:48.287419+00:00"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (3, 'ana', '2026-12-01 20:37:48.287419+00', 'add', 'element', 1, 'null', '{"id": 1, "query_id": 1, "document_id": "alpha.txt", "start": 0, "end": 29, "text": "Backups run nightly at 02:00.", "grade": 2, "annotator": "ana", "created_at": "2026-12-01T20:37:48.287419+00:00", "status": "ok", "key_start": null, "key_end": null, "provenance": "single", "assisted": false}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (4, 'ana', '2026-12-01 20:37:48.287419+00', 'add', 'element', 2, 'null', '{"id": 2, "query_id": 2, "document_id": "alpha.txt", "start": 54, "end": 89, "text": "The data owner approves exceptions.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:37:48.287419+00:00", "status": "ok", "key_start": null, "key_end": null, "provenance": "single", "assisted": false}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (5, 'ana', '2026-12-01 20:37:48.287419+00', 'add', 'element', 3, 'null', '{"id": 3, "query_id": 2, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:37:48.287419+00:00", "status": "ok", "key_start": null, "key_end": null, "provenance": "single", "assisted": false}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (6, 'bob', '2026-12-01 20:37:48.57749+00', 'add', 'element', 4, 'null', '{"query_id": 1, "document_id": "alpha.txt", "start": 30, "end": 53, "text": "Restores need a ticket.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "final", "provenance": "single", "id": 4, "created_at": "2026-12-01T20:37:48.557114Z", "status": "ok", "key_start": null, "key_end": null}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (7, 'bob', '2026-12-01 20:37:48.595335+00', 'add', 'element', 5, 'null', '{"query_id": 2, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "final", "provenance": "single", "id": 5, "created_at": "2026-12-01T20:37:48.593810Z", "status": "ok", "key_start": null, "key_end": null}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (8, 'bob', '2026-12-01 20:37:48.60826+00', 'remove', 'element', 5, '{"start": 0, "id": 5, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:37:48.593810Z", "assisted": false, "provenance": "single", "key_end": null, "query_id": 2, "document_id": "beta.html", "end": 31, "annotator": "bob", "status": "ok", "layer": "final", "key_start": null}', 'null', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (9, 'bob', '2026-12-01 20:37:48.662092+00', 'add', 'element', 5, 'null', '{"start": 0, "id": 5, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:37:48.593810Z", "assisted": false, "provenance": "single", "key_end": null, "query_id": 2, "document_id": "beta.html", "end": 31, "annotator": "bob", "status": "ok", "layer": "final", "key_start": null}', 'undo', 8);
-INSERT INTO public.audit_entry VALUES (10, 'lead', '2026-12-01 20:37:48.694644+00', 'add', 'query', 3, 'null', '{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:37:48.692924Z", "adjudicated_at": null, "adjudicated_by": null}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (11, 'lead', '2026-12-01 20:37:48.70566+00', 'add', 'query', 4, 'null', '{"gold_set_id": 2, "external_id": "t2", "text": "Who resets accounts?", "notes": "", "id": 4, "created_at": "2026-12-01T20:37:48.704901Z", "adjudicated_at": null, "adjudicated_by": null}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (12, 'lead', '2026-12-01 20:37:48.721307+00', 'add', 'assignment', 1, 'null', '{"query_id": 3, "annotator": "ana", "id": 1, "assigned_at": "2026-12-01T20:37:48.713937Z"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (13, 'ana', '2026-12-01 20:37:48.733751+00', 'add', 'element', 6, 'null', '{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "ana", "assisted": false, "layer": "annotator", "provenance": "own", "id": 6, "created_at": "2026-12-01T20:37:48.728732Z", "status": "ok", "key_start": null, "key_end": null}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (14, 'ana', '2026-12-01 20:37:48.750543+00', 'add', 'question_done', 1, 'null', '{"query_id": 3, "annotator": "ana", "no_answer": false, "id": 1, "done_at": "2026-12-01T20:37:48.748876Z"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (15, 'lead', '2026-12-01 20:37:48.761086+00', 'add', 'assignment', 2, 'null', '{"query_id": 3, "annotator": "bob", "id": 2, "assigned_at": "2026-12-01T20:37:48.756712Z"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (16, 'bob', '2026-12-01 20:37:48.76408+00', 'add', 'element', 7, 'null', '{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "annotator", "provenance": "own", "id": 7, "created_at": "2026-12-01T20:37:48.762862Z", "status": "ok", "key_start": null, "key_end": null}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (17, 'bob', '2026-12-01 20:37:48.772968+00', 'add', 'question_done', 2, 'null', '{"query_id": 3, "annotator": "bob", "no_answer": false, "id": 2, "done_at": "2026-12-01T20:37:48.769356Z"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (18, 'lead', '2026-12-01 20:37:48.776707+00', 'add', 'assignment', 3, 'null', '{"query_id": 4, "annotator": "ana", "id": 3, "assigned_at": "2026-12-01T20:37:48.774108Z"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (19, 'ana', '2026-12-01 20:37:48.783347+00', 'add', 'element', 8, 'null', '{"query_id": 4, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "assisted": false, "layer": "annotator", "provenance": "own", "id": 8, "created_at": "2026-12-01T20:37:48.782106Z", "status": "ok", "key_start": null, "key_end": null}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (20, 'lead', '2026-12-01 20:37:48.794494+00', 'add', 'element', 9, 'null', '{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "lead", "assisted": false, "layer": "final", "provenance": "unanimous", "id": 9, "created_at": "2026-12-01T20:37:48.793030Z", "status": "ok", "key_start": null, "key_end": null}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (21, 'lead', '2026-12-01 20:37:48.802028+00', 'change', 'query', 3, '{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:37:48.692924Z", "adjudicated_at": null, "adjudicated_by": null}', '{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:37:48.692924Z", "adjudicated_at": "2026-12-01T20:37:48.796170Z", "adjudicated_by": "lead"}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (22, 'lead', '2026-12-01 20:37:48.829034+00', 'change', 'element', 9, '{"start": 0, "id": 9, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:37:48.793030Z", "assisted": false, "provenance": "unanimous", "key_end": null, "query_id": 3, "document_id": "beta.html", "end": 31, "annotator": "lead", "status": "ok", "layer": "final", "key_start": null}', '{"start": 0, "id": 9, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:37:48.793030Z", "assisted": false, "provenance": "unanimous", "key_end": 30, "query_id": 3, "document_id": "beta.html", "end": 31, "annotator": "lead", "status": "ok", "layer": "final", "key_start": 10}', 'do', NULL);
-INSERT INTO public.audit_entry VALUES (23, 'ana', '2026-12-01 20:37:48.839579+00', 'change', 'element', 8, '{"start": 32, "id": 8, "text": "Admins reset locked accounts.", "grade": 1, "created_at": "2026-12-01T20:37:48.782106Z", "assisted": false, "provenance": "own", "key_end": null, "query_id": 4, "document_id": "beta.html", "end": 61, "annotator": "ana", "status": "ok", "layer": "annotator", "key_start": null}', '{"start": 32, "id": 8, "text": "Admins reset locked accounts.", "grade": 1, "created_at": "2026-12-01T20:37:48.782106Z", "assisted": false, "provenance": "own", "key_end": 60, "query_id": 4, "document_id": "beta.html", "end": 61, "annotator": "ana", "status": "ok", "layer": "annotator", "key_start": 39}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (1, 'ana', '2026-12-01 20:47:43.725032+00', 'add', 'query', 1, 'null', '{"id": 1, "gold_set_id": 1, "external_id": "q1", "text": "When do backups run?", "notes": "nightly only", "created_at": "2026-12-01T20:47:43.725032+00:00"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (2, 'ana', '2026-12-01 20:47:43.725032+00', 'add', 'query', 2, 'null', '{"id": 2, "gold_set_id": 1, "external_id": "q2", "text": "Who approves exceptions?", "notes": "", "created_at": "2026-12-01T20:47:43.725032+00:00"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (3, 'ana', '2026-12-01 20:47:43.725032+00', 'add', 'element', 1, 'null', '{"id": 1, "query_id": 1, "document_id": "alpha.txt", "start": 0, "end": 29, "text": "Backups run nightly at 02:00.", "grade": 2, "annotator": "ana", "created_at": "2026-12-01T20:47:43.725032+00:00", "status": "ok", "key_start": null, "key_end": null, "provenance": "single", "assisted": false}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (4, 'ana', '2026-12-01 20:47:43.725032+00', 'add', 'element', 2, 'null', '{"id": 2, "query_id": 2, "document_id": "alpha.txt", "start": 54, "end": 89, "text": "The data owner approves exceptions.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:47:43.725032+00:00", "status": "ok", "key_start": null, "key_end": null, "provenance": "single", "assisted": false}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (5, 'ana', '2026-12-01 20:47:43.725032+00', 'add', 'element', 3, 'null', '{"id": 3, "query_id": 2, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:47:43.725032+00:00", "status": "ok", "key_start": null, "key_end": null, "provenance": "single", "assisted": false}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (6, 'bob', '2026-12-01 20:47:44.095425+00', 'add', 'element', 4, 'null', '{"query_id": 1, "document_id": "alpha.txt", "start": 30, "end": 53, "text": "Restores need a ticket.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "final", "provenance": "single", "id": 4, "created_at": "2026-12-01T20:47:44.075259Z", "status": "ok", "key_start": null, "key_end": null}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (7, 'bob', '2026-12-01 20:47:44.13044+00', 'add', 'element', 5, 'null', '{"query_id": 2, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "final", "provenance": "single", "id": 5, "created_at": "2026-12-01T20:47:44.120987Z", "status": "ok", "key_start": null, "key_end": null}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (8, 'bob', '2026-12-01 20:47:44.157268+00', 'remove', 'element', 5, '{"start": 0, "id": 5, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:47:44.120987Z", "assisted": false, "provenance": "single", "key_end": null, "query_id": 2, "document_id": "beta.html", "end": 31, "annotator": "bob", "status": "ok", "layer": "final", "key_start": null}', 'null', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (9, 'bob', '2026-12-01 20:47:44.275225+00', 'add', 'element', 5, 'null', '{"start": 0, "id": 5, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:47:44.120987Z", "assisted": false, "provenance": "single", "key_end": null, "query_id": 2, "document_id": "beta.html", "end": 31, "annotator": "bob", "status": "ok", "layer": "final", "key_start": null}', 'undo', 8);
+INSERT INTO public.audit_entry VALUES (10, 'lead', '2026-12-01 20:47:44.324483+00', 'add', 'query', 3, 'null', '{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:47:44.316087Z", "adjudicated_at": null, "adjudicated_by": null}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (11, 'lead', '2026-12-01 20:47:44.330528+00', 'add', 'query', 4, 'null', '{"gold_set_id": 2, "external_id": "t2", "text": "Who resets accounts?", "notes": "", "id": 4, "created_at": "2026-12-01T20:47:44.329059Z", "adjudicated_at": null, "adjudicated_by": null}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (12, 'lead', '2026-12-01 20:47:44.349916+00', 'add', 'assignment', 1, 'null', '{"query_id": 3, "annotator": "ana", "id": 1, "assigned_at": "2026-12-01T20:47:44.345515Z"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (13, 'ana', '2026-12-01 20:47:44.372859+00', 'add', 'element', 6, 'null', '{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "ana", "assisted": false, "layer": "annotator", "provenance": "own", "id": 6, "created_at": "2026-12-01T20:47:44.370041Z", "status": "ok", "key_start": null, "key_end": null}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (14, 'ana', '2026-12-01 20:47:44.397597+00', 'add', 'question_done', 1, 'null', '{"query_id": 3, "annotator": "ana", "no_answer": false, "id": 1, "done_at": "2026-12-01T20:47:44.389984Z"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (15, 'lead', '2026-12-01 20:47:44.405047+00', 'add', 'assignment', 2, 'null', '{"query_id": 3, "annotator": "bob", "id": 2, "assigned_at": "2026-12-01T20:47:44.399858Z"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (16, 'bob', '2026-12-01 20:47:44.413235+00', 'add', 'element', 7, 'null', '{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "annotator", "provenance": "own", "id": 7, "created_at": "2026-12-01T20:47:44.407881Z", "status": "ok", "key_start": null, "key_end": null}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (17, 'bob', '2026-12-01 20:47:44.419221+00', 'add', 'question_done', 2, 'null', '{"query_id": 3, "annotator": "bob", "no_answer": false, "id": 2, "done_at": "2026-12-01T20:47:44.418348Z"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (18, 'lead', '2026-12-01 20:47:44.424816+00', 'add', 'assignment', 3, 'null', '{"query_id": 4, "annotator": "ana", "id": 3, "assigned_at": "2026-12-01T20:47:44.423480Z"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (19, 'ana', '2026-12-01 20:47:44.438231+00', 'add', 'element', 8, 'null', '{"query_id": 4, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "assisted": false, "layer": "annotator", "provenance": "own", "id": 8, "created_at": "2026-12-01T20:47:44.430563Z", "status": "ok", "key_start": null, "key_end": null}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (20, 'lead', '2026-12-01 20:47:44.44564+00', 'add', 'element', 9, 'null', '{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "lead", "assisted": false, "layer": "final", "provenance": "unanimous", "id": 9, "created_at": "2026-12-01T20:47:44.441287Z", "status": "ok", "key_start": null, "key_end": null}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (21, 'lead', '2026-12-01 20:47:44.447493+00', 'change', 'query', 3, '{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:47:44.316087Z", "adjudicated_at": null, "adjudicated_by": null}', '{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:47:44.316087Z", "adjudicated_at": "2026-12-01T20:47:44.446304Z", "adjudicated_by": "lead"}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (22, 'lead', '2026-12-01 20:47:44.472987+00', 'change', 'element', 9, '{"start": 0, "id": 9, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:47:44.441287Z", "assisted": false, "provenance": "unanimous", "key_end": null, "query_id": 3, "document_id": "beta.html", "end": 31, "annotator": "lead", "status": "ok", "layer": "final", "key_start": null}', '{"start": 0, "id": 9, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:47:44.441287Z", "assisted": false, "provenance": "unanimous", "key_end": 30, "query_id": 3, "document_id": "beta.html", "end": 31, "annotator": "lead", "status": "ok", "layer": "final", "key_start": 10}', 'do', NULL);
+INSERT INTO public.audit_entry VALUES (23, 'ana', '2026-12-01 20:47:44.476135+00', 'change', 'element', 8, '{"start": 32, "id": 8, "text": "Admins reset locked accounts.", "grade": 1, "created_at": "2026-12-01T20:47:44.430563Z", "assisted": false, "provenance": "own", "key_end": null, "query_id": 4, "document_id": "beta.html", "end": 61, "annotator": "ana", "status": "ok", "layer": "annotator", "key_start": null}', '{"start": 32, "id": 8, "text": "Admins reset locked accounts.", "grade": 1, "created_at": "2026-12-01T20:47:44.430563Z", "assisted": false, "provenance": "own", "key_end": 60, "query_id": 4, "document_id": "beta.html", "end": 61, "annotator": "ana", "status": "ok", "layer": "annotator", "key_start": 39}', 'do', NULL);
 
 
 --
 -- Data for Name: document; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.document VALUES ('alpha.txt', '/tmp/labeler-schema-fixture/pages/alpha.txt', '8a4f3220cc289852d8adc75326b314d6cd7ea27f451e0d6908c327a2d4f91152', 'text', 'Backups run nightly at 02:00. Restores need a ticket. The data owner approves exceptions.', '2026-12-01 20:37:47.836778+00', '0');
-INSERT INTO public.document VALUES ('beta.html', '/tmp/labeler-schema-fixture/pages/beta.html', '237686b43c0d7828d086b3783efaad4388a647993e1b752e16e91c1fe3f2b3e0', 'jsoup-1.15.3', 'Passwords rotate every 90 days. Admins reset locked accounts.', '2026-12-01 20:37:48.122285+00', '0,32');
+INSERT INTO public.document VALUES ('alpha.txt', '/tmp/labeler-schema-fixture/pages/alpha.txt', '8a4f3220cc289852d8adc75326b314d6cd7ea27f451e0d6908c327a2d4f91152', 'text', 'Backups run nightly at 02:00. Restores need a ticket. The data owner approves exceptions.', '2026-12-01 20:47:43.143266+00', '0');
+INSERT INTO public.document VALUES ('beta.html', '/tmp/labeler-schema-fixture/pages/beta.html', '237686b43c0d7828d086b3783efaad4388a647993e1b752e16e91c1fe3f2b3e0', 'jsoup-1.15.3', 'Passwords rotate every 90 days. Admins reset locked accounts.', '2026-12-01 20:47:43.506453+00', '0,32');
 
 
 --
 -- Data for Name: element; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.element VALUES (1, 1, 'alpha.txt', 0, 29, 'Backups run nightly at 02:00.', 2, 'ana', '2026-12-01 20:37:48.287419+00', 'ok', false, 'final', 'single', NULL, NULL);
-INSERT INTO public.element VALUES (2, 2, 'alpha.txt', 54, 89, 'The data owner approves exceptions.', 1, 'ana', '2026-12-01 20:37:48.287419+00', 'ok', false, 'final', 'single', NULL, NULL);
-INSERT INTO public.element VALUES (3, 2, 'beta.html', 32, 61, 'Admins reset locked accounts.', 1, 'ana', '2026-12-01 20:37:48.287419+00', 'ok', false, 'final', 'single', NULL, NULL);
-INSERT INTO public.element VALUES (4, 1, 'alpha.txt', 30, 53, 'Restores need a ticket.', 1, 'bob', '2026-12-01 20:37:48.557114+00', 'ok', false, 'final', 'single', NULL, NULL);
-INSERT INTO public.element VALUES (5, 2, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'bob', '2026-12-01 20:37:48.59381+00', 'ok', false, 'final', 'single', NULL, NULL);
-INSERT INTO public.element VALUES (6, 3, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'ana', '2026-12-01 20:37:48.728732+00', 'ok', false, 'annotator', 'own', NULL, NULL);
-INSERT INTO public.element VALUES (7, 3, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'bob', '2026-12-01 20:37:48.762862+00', 'ok', false, 'annotator', 'own', NULL, NULL);
-INSERT INTO public.element VALUES (9, 3, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'lead', '2026-12-01 20:37:48.79303+00', 'ok', false, 'final', 'unanimous', 10, 30);
-INSERT INTO public.element VALUES (8, 4, 'beta.html', 32, 61, 'Admins reset locked accounts.', 1, 'ana', '2026-12-01 20:37:48.782106+00', 'ok', false, 'annotator', 'own', 39, 60);
+INSERT INTO public.element VALUES (1, 1, 'alpha.txt', 0, 29, 'Backups run nightly at 02:00.', 2, 'ana', '2026-12-01 20:47:43.725032+00', 'ok', false, 'final', 'single', NULL, NULL);
+INSERT INTO public.element VALUES (2, 2, 'alpha.txt', 54, 89, 'The data owner approves exceptions.', 1, 'ana', '2026-12-01 20:47:43.725032+00', 'ok', false, 'final', 'single', NULL, NULL);
+INSERT INTO public.element VALUES (3, 2, 'beta.html', 32, 61, 'Admins reset locked accounts.', 1, 'ana', '2026-12-01 20:47:43.725032+00', 'ok', false, 'final', 'single', NULL, NULL);
+INSERT INTO public.element VALUES (4, 1, 'alpha.txt', 30, 53, 'Restores need a ticket.', 1, 'bob', '2026-12-01 20:47:44.075259+00', 'ok', false, 'final', 'single', NULL, NULL);
+INSERT INTO public.element VALUES (5, 2, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'bob', '2026-12-01 20:47:44.120987+00', 'ok', false, 'final', 'single', NULL, NULL);
+INSERT INTO public.element VALUES (6, 3, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'ana', '2026-12-01 20:47:44.370041+00', 'ok', false, 'annotator', 'own', NULL, NULL);
+INSERT INTO public.element VALUES (7, 3, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'bob', '2026-12-01 20:47:44.407881+00', 'ok', false, 'annotator', 'own', NULL, NULL);
+INSERT INTO public.element VALUES (9, 3, 'beta.html', 0, 31, 'Passwords rotate every 90 days.', 1, 'lead', '2026-12-01 20:47:44.441287+00', 'ok', false, 'final', 'unanimous', 10, 30);
+INSERT INTO public.element VALUES (8, 4, 'beta.html', 32, 61, 'Admins reset locked accounts.', 1, 'ana', '2026-12-01 20:47:44.430563+00', 'ok', false, 'annotator', 'own', 39, 60);
 
 
 --
 -- Data for Name: gold_set; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.gold_set VALUES (1, 'demo', '', '2026-12-01 20:37:48.285357+00', false);
-INSERT INTO public.gold_set VALUES (2, 'team', 'two annotators', '2026-12-01 20:37:48.684607+00', true);
+INSERT INTO public.gold_set VALUES (1, 'demo', '', '2026-12-01 20:47:43.721246+00', false);
+INSERT INTO public.gold_set VALUES (2, 'team', 'two annotators', '2026-12-01 20:47:44.301256+00', true);
 
 
 --
 -- Data for Name: query; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.query VALUES (1, 1, 'q1', 'When do backups run?', 'nightly only', '2026-12-01 20:37:48.287419+00', NULL, NULL);
-INSERT INTO public.query VALUES (2, 1, 'q2', 'Who approves exceptions?', '', '2026-12-01 20:37:48.287419+00', NULL, NULL);
-INSERT INTO public.query VALUES (4, 2, 't2', 'Who resets accounts?', '', '2026-12-01 20:37:48.704901+00', NULL, NULL);
-INSERT INTO public.query VALUES (3, 2, 't1', 'How often do passwords rotate?', '', '2026-12-01 20:37:48.692924+00', '2026-12-01 20:37:48.79617+00', 'lead');
+INSERT INTO public.query VALUES (1, 1, 'q1', 'When do backups run?', 'nightly only', '2026-12-01 20:47:43.725032+00', NULL, NULL);
+INSERT INTO public.query VALUES (2, 1, 'q2', 'Who approves exceptions?', '', '2026-12-01 20:47:43.725032+00', NULL, NULL);
+INSERT INTO public.query VALUES (4, 2, 't2', 'Who resets accounts?', '', '2026-12-01 20:47:44.329059+00', NULL, NULL);
+INSERT INTO public.query VALUES (3, 2, 't1', 'How often do passwords rotate?', '', '2026-12-01 20:47:44.316087+00', '2026-12-01 20:47:44.446304+00', 'lead');
 
 
 --
 -- Data for Name: question_done; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.question_done VALUES (1, 3, 'ana', '2026-12-01 20:37:48.748876+00', false);
-INSERT INTO public.question_done VALUES (2, 3, 'bob', '2026-12-01 20:37:48.769356+00', false);
+INSERT INTO public.question_done VALUES (1, 3, 'ana', '2026-12-01 20:47:44.389984+00', false);
+INSERT INTO public.question_done VALUES (2, 3, 'bob', '2026-12-01 20:47:44.418348+00', false);
 
 
 --
 -- Data for Name: run; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.run VALUES (1, 'bm25', '2026-12-01 20:37:48.455142+00', '/tmp/labeler-schema-fixture/run.jsonl', '{"k1": "0.9"}');
+INSERT INTO public.run VALUES (1, 'bm25', '2026-12-01 20:47:43.959231+00', 'run.jsonl', '{"k1": "0.9"}');
 
 
 --
@@ -573,14 +571,14 @@ INSERT INTO public.run_result VALUES (3, 1, 'q2', 1, 'Admins reset locked accoun
 -- Data for Name: schema_version; Type: TABLE DATA; Schema: public; Owner: -
 --
 
-INSERT INTO public.schema_version VALUES (1, 'initial schema', '2026-12-01 20:37:47.599176+00');
-INSERT INTO public.schema_version VALUES (2, 'lookup indexes', '2026-12-01 20:37:47.628614+00');
-INSERT INTO public.schema_version VALUES (3, 'element assisted flag, audit undo/redo', '2026-12-01 20:37:47.640623+00');
-INSERT INTO public.schema_version VALUES (4, 'chunk placements of imported runs', '2026-12-01 20:37:47.660868+00');
-INSERT INTO public.schema_version VALUES (5, 'one element per question, page and span', '2026-12-01 20:37:47.674368+00');
-INSERT INTO public.schema_version VALUES (6, 'page block starts', '2026-12-01 20:37:47.67678+00');
-INSERT INTO public.schema_version VALUES (7, 'team gold sets: assignments, done marks, annotator layers, adjudication', '2026-12-01 20:37:47.756799+00');
-INSERT INTO public.schema_version VALUES (8, 'element key spans', '2026-12-01 20:37:47.776675+00');
+INSERT INTO public.schema_version VALUES (1, 'initial schema', '2026-12-01 20:47:42.929257+00');
+INSERT INTO public.schema_version VALUES (2, 'lookup indexes', '2026-12-01 20:47:42.940707+00');
+INSERT INTO public.schema_version VALUES (3, 'element assisted flag, audit undo/redo', '2026-12-01 20:47:42.943257+00');
+INSERT INTO public.schema_version VALUES (4, 'chunk placements of imported runs', '2026-12-01 20:47:42.961995+00');
+INSERT INTO public.schema_version VALUES (5, 'one element per question, page and span', '2026-12-01 20:47:42.971737+00');
+INSERT INTO public.schema_version VALUES (6, 'page block starts', '2026-12-01 20:47:42.973491+00');
+INSERT INTO public.schema_version VALUES (7, 'team gold sets: assignments, done marks, annotator layers, adjudication', '2026-12-01 20:47:43.046423+00');
+INSERT INTO public.schema_version VALUES (8, 'element key spans', '2026-12-01 20:47:43.049246+00');
 
 
 --

@@ -6,14 +6,14 @@ CREATE TABLE schema_version (
     applied_at DATETIME NOT NULL,
     PRIMARY KEY (version)
 );
-INSERT INTO schema_version VALUES(1,'initial schema','2026-12-01 20:37:43.974335');
-INSERT INTO schema_version VALUES(2,'lookup indexes','2026-12-01 20:37:43.975844');
-INSERT INTO schema_version VALUES(3,'element assisted flag, audit undo/redo','2026-12-01 20:37:43.985561');
-INSERT INTO schema_version VALUES(4,'chunk placements of imported runs','2026-12-01 20:37:43.986240');
-INSERT INTO schema_version VALUES(5,'one element per question, page and span','2026-12-01 20:37:44.000780');
-INSERT INTO schema_version VALUES(6,'page block starts','2026-12-01 20:37:44.001428');
-INSERT INTO schema_version VALUES(7,'team gold sets: assignments, done marks, annotator layers, adjudication','2026-12-01 20:37:44.002585');
-INSERT INTO schema_version VALUES(8,'element key spans','2026-12-01 20:37:44.003247');
+INSERT INTO schema_version VALUES(1,'initial schema','2026-12-01 20:47:37.132344');
+INSERT INTO schema_version VALUES(2,'lookup indexes','2026-12-01 20:47:37.143911');
+INSERT INTO schema_version VALUES(3,'element assisted flag, audit undo/redo','2026-12-01 20:47:37.148218');
+INSERT INTO schema_version VALUES(4,'chunk placements of imported runs','2026-12-01 20:47:37.149020');
+INSERT INTO schema_version VALUES(5,'one element per question, page and span','2026-12-01 20:47:37.149938');
+INSERT INTO schema_version VALUES(6,'page block starts','2026-12-01 20:47:37.150372');
+INSERT INTO schema_version VALUES(7,'team gold sets: assignments, done marks, annotator layers, adjudication','2026-12-01 20:47:37.162259');
+INSERT INTO schema_version VALUES(8,'element key spans','2026-12-01 20:47:37.163293');
 CREATE TABLE document (
     id VARCHAR NOT NULL,
     source_path VARCHAR NOT NULL,
@@ -23,8 +23,8 @@ CREATE TABLE document (
     ingested_at DATETIME NOT NULL, blocks TEXT,
     PRIMARY KEY (id)
 );
-INSERT INTO document VALUES('alpha.txt','/tmp/labeler-schema-fixture/pages/alpha.txt','8a4f3220cc289852d8adc75326b314d6cd7ea27f451e0d6908c327a2d4f91152','text','Backups run nightly at 02:00. Restores need a ticket. The data owner approves exceptions.','2026-12-01 20:37:44.065672','0');
-INSERT INTO document VALUES('beta.html','/tmp/labeler-schema-fixture/pages/beta.html','237686b43c0d7828d086b3783efaad4388a647993e1b752e16e91c1fe3f2b3e0','jsoup-1.15.3','Passwords rotate every 90 days. Admins reset locked accounts.','2026-12-01 20:37:44.289271','0,32');
+INSERT INTO document VALUES('alpha.txt','/tmp/labeler-schema-fixture/pages/alpha.txt','8a4f3220cc289852d8adc75326b314d6cd7ea27f451e0d6908c327a2d4f91152','text','Backups run nightly at 02:00. Restores need a ticket. The data owner approves exceptions.','2026-12-01 20:47:37.234715','0');
+INSERT INTO document VALUES('beta.html','/tmp/labeler-schema-fixture/pages/beta.html','237686b43c0d7828d086b3783efaad4388a647993e1b752e16e91c1fe3f2b3e0','jsoup-1.15.3','Passwords rotate every 90 days. Admins reset locked accounts.','2026-12-01 20:47:37.577873','0,32');
 CREATE TABLE gold_set (
     id INTEGER NOT NULL,
     name VARCHAR NOT NULL,
@@ -33,8 +33,8 @@ CREATE TABLE gold_set (
     PRIMARY KEY (id),
     UNIQUE (name)
 );
-INSERT INTO gold_set VALUES(1,'demo','','2026-12-01 20:37:44.377600',0);
-INSERT INTO gold_set VALUES(2,'team','two annotators','2026-12-01 20:37:44.573930',1);
+INSERT INTO gold_set VALUES(1,'demo','','2026-12-01 20:47:37.760102',0);
+INSERT INTO gold_set VALUES(2,'team','two annotators','2026-12-01 20:47:38.002760',1);
 CREATE TABLE IF NOT EXISTS "query" (
     id INTEGER NOT NULL,
     gold_set_id INTEGER NOT NULL,
@@ -46,10 +46,10 @@ CREATE TABLE IF NOT EXISTS "query" (
     CONSTRAINT uq_query_gold_set_external_id UNIQUE (gold_set_id, external_id),
     FOREIGN KEY(gold_set_id) REFERENCES gold_set (id) ON DELETE CASCADE
 );
-INSERT INTO "query" VALUES(1,1,'q1','When do backups run?','nightly only','2026-12-01 20:37:44.378885',NULL,NULL);
-INSERT INTO "query" VALUES(2,1,'q2','Who approves exceptions?','','2026-12-01 20:37:44.378885',NULL,NULL);
-INSERT INTO "query" VALUES(3,2,'t1','How often do passwords rotate?','','2026-12-01 20:37:44.574905','2026-12-01 20:37:44.625956','lead');
-INSERT INTO "query" VALUES(4,2,'t2','Who resets accounts?','','2026-12-01 20:37:44.576082',NULL,NULL);
+INSERT INTO "query" VALUES(1,1,'q1','When do backups run?','nightly only','2026-12-01 20:47:37.763345',NULL,NULL);
+INSERT INTO "query" VALUES(2,1,'q2','Who approves exceptions?','','2026-12-01 20:47:37.763345',NULL,NULL);
+INSERT INTO "query" VALUES(3,2,'t1','How often do passwords rotate?','','2026-12-01 20:47:38.013451','2026-12-01 20:47:38.159883','lead');
+INSERT INTO "query" VALUES(4,2,'t2','Who resets accounts?','','2026-12-01 20:47:38.026220',NULL,NULL);
 CREATE TABLE element (
     id INTEGER NOT NULL,
     query_id INTEGER NOT NULL,
@@ -68,15 +68,15 @@ CREATE TABLE element (
     FOREIGN KEY(query_id) REFERENCES "query" (id) ON DELETE CASCADE,
     FOREIGN KEY(document_id) REFERENCES document (id) ON DELETE RESTRICT
 );
-INSERT INTO element VALUES(1,1,'alpha.txt',0,29,'Backups run nightly at 02:00.',2,'ana','2026-12-01 20:37:44.378885','ok',0,'final','single',NULL,NULL);
-INSERT INTO element VALUES(2,2,'alpha.txt',54,89,'The data owner approves exceptions.',1,'ana','2026-12-01 20:37:44.378885','ok',0,'final','single',NULL,NULL);
-INSERT INTO element VALUES(3,2,'beta.html',32,61,'Admins reset locked accounts.',1,'ana','2026-12-01 20:37:44.378885','ok',0,'final','single',NULL,NULL);
-INSERT INTO element VALUES(4,1,'alpha.txt',30,53,'Restores need a ticket.',1,'bob','2026-12-01 20:37:44.516095','ok',0,'final','single',NULL,NULL);
-INSERT INTO element VALUES(5,2,'beta.html',0,31,'Passwords rotate every 90 days.',1,'bob','2026-12-01 20:37:44.531096','ok',0,'final','single',NULL,NULL);
-INSERT INTO element VALUES(6,3,'beta.html',0,31,'Passwords rotate every 90 days.',1,'ana','2026-12-01 20:37:44.590838','ok',0,'annotator','own',NULL,NULL);
-INSERT INTO element VALUES(7,3,'beta.html',0,31,'Passwords rotate every 90 days.',1,'bob','2026-12-01 20:37:44.612671','ok',0,'annotator','own',NULL,NULL);
-INSERT INTO element VALUES(8,4,'beta.html',32,61,'Admins reset locked accounts.',1,'ana','2026-12-01 20:37:44.615653','ok',0,'annotator','own',39,60);
-INSERT INTO element VALUES(9,3,'beta.html',0,31,'Passwords rotate every 90 days.',1,'lead','2026-12-01 20:37:44.625135','ok',0,'final','unanimous',10,30);
+INSERT INTO element VALUES(1,1,'alpha.txt',0,29,'Backups run nightly at 02:00.',2,'ana','2026-12-01 20:47:37.763345','ok',0,'final','single',NULL,NULL);
+INSERT INTO element VALUES(2,2,'alpha.txt',54,89,'The data owner approves exceptions.',1,'ana','2026-12-01 20:47:37.763345','ok',0,'final','single',NULL,NULL);
+INSERT INTO element VALUES(3,2,'beta.html',32,61,'Admins reset locked accounts.',1,'ana','2026-12-01 20:47:37.763345','ok',0,'final','single',NULL,NULL);
+INSERT INTO element VALUES(4,1,'alpha.txt',30,53,'Restores need a ticket.',1,'bob','2026-12-01 20:47:37.922154','ok',0,'final','single',NULL,NULL);
+INSERT INTO element VALUES(5,2,'beta.html',0,31,'Passwords rotate every 90 days.',1,'bob','2026-12-01 20:47:37.938434','ok',0,'final','single',NULL,NULL);
+INSERT INTO element VALUES(6,3,'beta.html',0,31,'Passwords rotate every 90 days.',1,'ana','2026-12-01 20:47:38.072973','ok',0,'annotator','own',NULL,NULL);
+INSERT INTO element VALUES(7,3,'beta.html',0,31,'Passwords rotate every 90 days.',1,'bob','2026-12-01 20:47:38.129052','ok',0,'annotator','own',NULL,NULL);
+INSERT INTO element VALUES(8,4,'beta.html',32,61,'Admins reset locked accounts.',1,'ana','2026-12-01 20:47:38.152666','ok',0,'annotator','own',39,60);
+INSERT INTO element VALUES(9,3,'beta.html',0,31,'Passwords rotate every 90 days.',1,'lead','2026-12-01 20:47:38.156062','ok',0,'final','unanimous',10,30);
 CREATE TABLE run (
     id INTEGER NOT NULL,
     name VARCHAR NOT NULL,
@@ -86,7 +86,7 @@ CREATE TABLE run (
     PRIMARY KEY (id),
     UNIQUE (name)
 );
-INSERT INTO run VALUES(1,'bm25','2026-12-01 20:37:44.493460','/tmp/labeler-schema-fixture/run.jsonl','{"k1": "0.9"}');
+INSERT INTO run VALUES(1,'bm25','2026-12-01 20:47:37.867552','run.jsonl','{"k1": "0.9"}');
 CREATE TABLE run_result (
     id INTEGER NOT NULL,
     run_id INTEGER NOT NULL,
@@ -115,29 +115,29 @@ CREATE TABLE audit_entry (
     PRIMARY KEY (id),
     CONSTRAINT ck_audit_action CHECK (action IN ('add', 'change', 'remove'))
 );
-INSERT INTO audit_entry VALUES(1,'ana','2026-12-01 20:37:44.378885','add','query',1,'null','{"id": 1, "gold_set_id": 1, "external_id": "q1", "text": "When do backups run?", "notes": "nightly only", "created_at": "2026-12-01T20:37:44.378885+00:00"}','do',NULL);
-INSERT INTO audit_entry VALUES(2,'ana','2026-12-01 20:37:44.378885','add','query',2,'null','{"id": 2, "gold_set_id": 1, "external_id": "q2", "text": "Who approves exceptions?", "notes": "", "created_at": "2026-12-01T20:37:44.378885+00:00"}','do',NULL);
-INSERT INTO audit_entry VALUES(3,'ana','2026-12-01 20:37:44.378885','add','element',1,'null','{"id": 1, "query_id": 1, "document_id": "alpha.txt", "start": 0, "end": 29, "text": "Backups run nightly at 02:00.", "grade": 2, "annotator": "ana", "created_at": "2026-12-01T20:37:44.378885+00:00", "status": "ok", "key_start": null, "key_end": null, "provenance": "single", "assisted": false}','do',NULL);
-INSERT INTO audit_entry VALUES(4,'ana','2026-12-01 20:37:44.378885','add','element',2,'null','{"id": 2, "query_id": 2, "document_id": "alpha.txt", "start": 54, "end": 89, "text": "The data owner approves exceptions.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:37:44.378885+00:00", "status": "ok", "key_start": null, "key_end": null, "provenance": "single", "assisted": false}','do',NULL);
-INSERT INTO audit_entry VALUES(5,'ana','2026-12-01 20:37:44.378885','add','element',3,'null','{"id": 3, "query_id": 2, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:37:44.378885+00:00", "status": "ok", "key_start": null, "key_end": null, "provenance": "single", "assisted": false}','do',NULL);
-INSERT INTO audit_entry VALUES(6,'bob','2026-12-01 20:37:44.526323','add','element',4,'null','{"query_id": 1, "document_id": "alpha.txt", "start": 30, "end": 53, "text": "Restores need a ticket.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "final", "provenance": "single", "id": 4, "created_at": "2026-12-01T20:37:44.516095Z", "status": "ok", "key_start": null, "key_end": null}','do',NULL);
-INSERT INTO audit_entry VALUES(7,'bob','2026-12-01 20:37:44.531626','add','element',5,'null','{"query_id": 2, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "final", "provenance": "single", "id": 5, "created_at": "2026-12-01T20:37:44.531096Z", "status": "ok", "key_start": null, "key_end": null}','do',NULL);
-INSERT INTO audit_entry VALUES(8,'bob','2026-12-01 20:37:44.542399','remove','element',5,'{"start": 0, "id": 5, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:37:44.531096Z", "assisted": false, "provenance": "single", "key_end": null, "query_id": 2, "document_id": "beta.html", "end": 31, "annotator": "bob", "status": "ok", "layer": "final", "key_start": null}','null','do',NULL);
-INSERT INTO audit_entry VALUES(9,'bob','2026-12-01 20:37:44.561675','add','element',5,'null','{"start": 0, "id": 5, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:37:44.531096Z", "assisted": false, "provenance": "single", "key_end": null, "query_id": 2, "document_id": "beta.html", "end": 31, "annotator": "bob", "status": "ok", "layer": "final", "key_start": null}','undo',8);
-INSERT INTO audit_entry VALUES(10,'lead','2026-12-01 20:37:44.575614','add','query',3,'null','{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:37:44.574905Z", "adjudicated_at": null, "adjudicated_by": null}','do',NULL);
-INSERT INTO audit_entry VALUES(11,'lead','2026-12-01 20:37:44.584959','add','query',4,'null','{"gold_set_id": 2, "external_id": "t2", "text": "Who resets accounts?", "notes": "", "id": 4, "created_at": "2026-12-01T20:37:44.576082Z", "adjudicated_at": null, "adjudicated_by": null}','do',NULL);
-INSERT INTO audit_entry VALUES(12,'lead','2026-12-01 20:37:44.587436','add','assignment',1,'null','{"query_id": 3, "annotator": "ana", "id": 1, "assigned_at": "2026-12-01T20:37:44.586776Z"}','do',NULL);
-INSERT INTO audit_entry VALUES(13,'ana','2026-12-01 20:37:44.591357','add','element',6,'null','{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "ana", "assisted": false, "layer": "annotator", "provenance": "own", "id": 6, "created_at": "2026-12-01T20:37:44.590838Z", "status": "ok", "key_start": null, "key_end": null}','do',NULL);
-INSERT INTO audit_entry VALUES(14,'ana','2026-12-01 20:37:44.603073','add','question_done',1,'null','{"query_id": 3, "annotator": "ana", "no_answer": false, "id": 1, "done_at": "2026-12-01T20:37:44.602370Z"}','do',NULL);
-INSERT INTO audit_entry VALUES(15,'lead','2026-12-01 20:37:44.603794','add','assignment',2,'null','{"query_id": 3, "annotator": "bob", "id": 2, "assigned_at": "2026-12-01T20:37:44.603580Z"}','do',NULL);
-INSERT INTO audit_entry VALUES(16,'bob','2026-12-01 20:37:44.613301','add','element',7,'null','{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "annotator", "provenance": "own", "id": 7, "created_at": "2026-12-01T20:37:44.612671Z", "status": "ok", "key_start": null, "key_end": null}','do',NULL);
-INSERT INTO audit_entry VALUES(17,'bob','2026-12-01 20:37:44.614365','add','question_done',2,'null','{"query_id": 3, "annotator": "bob", "no_answer": false, "id": 2, "done_at": "2026-12-01T20:37:44.614127Z"}','do',NULL);
-INSERT INTO audit_entry VALUES(18,'lead','2026-12-01 20:37:44.614996','add','assignment',3,'null','{"query_id": 4, "annotator": "ana", "id": 3, "assigned_at": "2026-12-01T20:37:44.614795Z"}','do',NULL);
-INSERT INTO audit_entry VALUES(19,'ana','2026-12-01 20:37:44.616048','add','element',8,'null','{"query_id": 4, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "assisted": false, "layer": "annotator", "provenance": "own", "id": 8, "created_at": "2026-12-01T20:37:44.615653Z", "status": "ok", "key_start": null, "key_end": null}','do',NULL);
-INSERT INTO audit_entry VALUES(20,'lead','2026-12-01 20:37:44.625686','add','element',9,'null','{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "lead", "assisted": false, "layer": "final", "provenance": "unanimous", "id": 9, "created_at": "2026-12-01T20:37:44.625135Z", "status": "ok", "key_start": null, "key_end": null}','do',NULL);
-INSERT INTO audit_entry VALUES(21,'lead','2026-12-01 20:37:44.626533','change','query',3,'{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:37:44.574905Z", "adjudicated_at": null, "adjudicated_by": null}','{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:37:44.574905Z", "adjudicated_at": "2026-12-01T20:37:44.625956Z", "adjudicated_by": "lead"}','do',NULL);
-INSERT INTO audit_entry VALUES(22,'lead','2026-12-01 20:37:44.646619','change','element',9,'{"start": 0, "id": 9, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:37:44.625135Z", "assisted": false, "provenance": "unanimous", "key_end": null, "query_id": 3, "document_id": "beta.html", "end": 31, "annotator": "lead", "status": "ok", "layer": "final", "key_start": null}','{"start": 0, "id": 9, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:37:44.625135Z", "assisted": false, "provenance": "unanimous", "key_end": 30, "query_id": 3, "document_id": "beta.html", "end": 31, "annotator": "lead", "status": "ok", "layer": "final", "key_start": 10}','do',NULL);
-INSERT INTO audit_entry VALUES(23,'ana','2026-12-01 20:37:44.647586','change','element',8,'{"start": 32, "id": 8, "text": "Admins reset locked accounts.", "grade": 1, "created_at": "2026-12-01T20:37:44.615653Z", "assisted": false, "provenance": "own", "key_end": null, "query_id": 4, "document_id": "beta.html", "end": 61, "annotator": "ana", "status": "ok", "layer": "annotator", "key_start": null}','{"start": 32, "id": 8, "text": "Admins reset locked accounts.", "grade": 1, "created_at": "2026-12-01T20:37:44.615653Z", "assisted": false, "provenance": "own", "key_end": 60, "query_id": 4, "document_id": "beta.html", "end": 61, "annotator": "ana", "status": "ok", "layer": "annotator", "key_start": 39}','do',NULL);
+INSERT INTO audit_entry VALUES(1,'ana','2026-12-01 20:47:37.763345','add','query',1,'null','{"id": 1, "gold_set_id": 1, "external_id": "q1", "text": "When do backups run?", "notes": "nightly only", "created_at": "2026-12-01T20:47:37.763345+00:00"}','do',NULL);
+INSERT INTO audit_entry VALUES(2,'ana','2026-12-01 20:47:37.763345','add','query',2,'null','{"id": 2, "gold_set_id": 1, "external_id": "q2", "text": "Who approves exceptions?", "notes": "", "created_at": "2026-12-01T20:47:37.763345+00:00"}','do',NULL);
+INSERT INTO audit_entry VALUES(3,'ana','2026-12-01 20:47:37.763345','add','element',1,'null','{"id": 1, "query_id": 1, "document_id": "alpha.txt", "start": 0, "end": 29, "text": "Backups run nightly at 02:00.", "grade": 2, "annotator": "ana", "created_at": "2026-12-01T20:47:37.763345+00:00", "status": "ok", "key_start": null, "key_end": null, "provenance": "single", "assisted": false}','do',NULL);
+INSERT INTO audit_entry VALUES(4,'ana','2026-12-01 20:47:37.763345','add','element',2,'null','{"id": 2, "query_id": 2, "document_id": "alpha.txt", "start": 54, "end": 89, "text": "The data owner approves exceptions.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:47:37.763345+00:00", "status": "ok", "key_start": null, "key_end": null, "provenance": "single", "assisted": false}','do',NULL);
+INSERT INTO audit_entry VALUES(5,'ana','2026-12-01 20:47:37.763345','add','element',3,'null','{"id": 3, "query_id": 2, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "created_at": "2026-12-01T20:47:37.763345+00:00", "status": "ok", "key_start": null, "key_end": null, "provenance": "single", "assisted": false}','do',NULL);
+INSERT INTO audit_entry VALUES(6,'bob','2026-12-01 20:47:37.930321','add','element',4,'null','{"query_id": 1, "document_id": "alpha.txt", "start": 30, "end": 53, "text": "Restores need a ticket.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "final", "provenance": "single", "id": 4, "created_at": "2026-12-01T20:47:37.922154Z", "status": "ok", "key_start": null, "key_end": null}','do',NULL);
+INSERT INTO audit_entry VALUES(7,'bob','2026-12-01 20:47:37.939744','add','element',5,'null','{"query_id": 2, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "final", "provenance": "single", "id": 5, "created_at": "2026-12-01T20:47:37.938434Z", "status": "ok", "key_start": null, "key_end": null}','do',NULL);
+INSERT INTO audit_entry VALUES(8,'bob','2026-12-01 20:47:37.952150','remove','element',5,'{"start": 0, "id": 5, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:47:37.938434Z", "assisted": false, "provenance": "single", "key_end": null, "query_id": 2, "document_id": "beta.html", "end": 31, "annotator": "bob", "status": "ok", "layer": "final", "key_start": null}','null','do',NULL);
+INSERT INTO audit_entry VALUES(9,'bob','2026-12-01 20:47:37.989947','add','element',5,'null','{"start": 0, "id": 5, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:47:37.938434Z", "assisted": false, "provenance": "single", "key_end": null, "query_id": 2, "document_id": "beta.html", "end": 31, "annotator": "bob", "status": "ok", "layer": "final", "key_start": null}','undo',8);
+INSERT INTO audit_entry VALUES(10,'lead','2026-12-01 20:47:38.025156','add','query',3,'null','{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:47:38.013451Z", "adjudicated_at": null, "adjudicated_by": null}','do',NULL);
+INSERT INTO audit_entry VALUES(11,'lead','2026-12-01 20:47:38.034033','add','query',4,'null','{"gold_set_id": 2, "external_id": "t2", "text": "Who resets accounts?", "notes": "", "id": 4, "created_at": "2026-12-01T20:47:38.026220Z", "adjudicated_at": null, "adjudicated_by": null}','do',NULL);
+INSERT INTO audit_entry VALUES(12,'lead','2026-12-01 20:47:38.048278','add','assignment',1,'null','{"query_id": 3, "annotator": "ana", "id": 1, "assigned_at": "2026-12-01T20:47:38.046769Z"}','do',NULL);
+INSERT INTO audit_entry VALUES(13,'ana','2026-12-01 20:47:38.074454','add','element',6,'null','{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "ana", "assisted": false, "layer": "annotator", "provenance": "own", "id": 6, "created_at": "2026-12-01T20:47:38.072973Z", "status": "ok", "key_start": null, "key_end": null}','do',NULL);
+INSERT INTO audit_entry VALUES(14,'ana','2026-12-01 20:47:38.099923','add','question_done',1,'null','{"query_id": 3, "annotator": "ana", "no_answer": false, "id": 1, "done_at": "2026-12-01T20:47:38.098223Z"}','do',NULL);
+INSERT INTO audit_entry VALUES(15,'lead','2026-12-01 20:47:38.115922','add','assignment',2,'null','{"query_id": 3, "annotator": "bob", "id": 2, "assigned_at": "2026-12-01T20:47:38.115223Z"}','do',NULL);
+INSERT INTO audit_entry VALUES(16,'bob','2026-12-01 20:47:38.130451','add','element',7,'null','{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "bob", "assisted": false, "layer": "annotator", "provenance": "own", "id": 7, "created_at": "2026-12-01T20:47:38.129052Z", "status": "ok", "key_start": null, "key_end": null}','do',NULL);
+INSERT INTO audit_entry VALUES(17,'bob','2026-12-01 20:47:38.144760','add','question_done',2,'null','{"query_id": 3, "annotator": "bob", "no_answer": false, "id": 2, "done_at": "2026-12-01T20:47:38.131989Z"}','do',NULL);
+INSERT INTO audit_entry VALUES(18,'lead','2026-12-01 20:47:38.146985','add','assignment',3,'null','{"query_id": 4, "annotator": "ana", "id": 3, "assigned_at": "2026-12-01T20:47:38.146444Z"}','do',NULL);
+INSERT INTO audit_entry VALUES(19,'ana','2026-12-01 20:47:38.154198','add','element',8,'null','{"query_id": 4, "document_id": "beta.html", "start": 32, "end": 61, "text": "Admins reset locked accounts.", "grade": 1, "annotator": "ana", "assisted": false, "layer": "annotator", "provenance": "own", "id": 8, "created_at": "2026-12-01T20:47:38.152666Z", "status": "ok", "key_start": null, "key_end": null}','do',NULL);
+INSERT INTO audit_entry VALUES(20,'lead','2026-12-01 20:47:38.159486','add','element',9,'null','{"query_id": 3, "document_id": "beta.html", "start": 0, "end": 31, "text": "Passwords rotate every 90 days.", "grade": 1, "annotator": "lead", "assisted": false, "layer": "final", "provenance": "unanimous", "id": 9, "created_at": "2026-12-01T20:47:38.156062Z", "status": "ok", "key_start": null, "key_end": null}','do',NULL);
+INSERT INTO audit_entry VALUES(21,'lead','2026-12-01 20:47:38.160702','change','query',3,'{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:47:38.013451Z", "adjudicated_at": null, "adjudicated_by": null}','{"gold_set_id": 2, "external_id": "t1", "text": "How often do passwords rotate?", "notes": "", "id": 3, "created_at": "2026-12-01T20:47:38.013451Z", "adjudicated_at": "2026-12-01T20:47:38.159883Z", "adjudicated_by": "lead"}','do',NULL);
+INSERT INTO audit_entry VALUES(22,'lead','2026-12-01 20:47:38.175886','change','element',9,'{"start": 0, "id": 9, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:47:38.156062Z", "assisted": false, "provenance": "unanimous", "key_end": null, "query_id": 3, "document_id": "beta.html", "end": 31, "annotator": "lead", "status": "ok", "layer": "final", "key_start": null}','{"start": 0, "id": 9, "text": "Passwords rotate every 90 days.", "grade": 1, "created_at": "2026-12-01T20:47:38.156062Z", "assisted": false, "provenance": "unanimous", "key_end": 30, "query_id": 3, "document_id": "beta.html", "end": 31, "annotator": "lead", "status": "ok", "layer": "final", "key_start": 10}','do',NULL);
+INSERT INTO audit_entry VALUES(23,'ana','2026-12-01 20:47:38.178408','change','element',8,'{"start": 32, "id": 8, "text": "Admins reset locked accounts.", "grade": 1, "created_at": "2026-12-01T20:47:38.152666Z", "assisted": false, "provenance": "own", "key_end": null, "query_id": 4, "document_id": "beta.html", "end": 61, "annotator": "ana", "status": "ok", "layer": "annotator", "key_start": null}','{"start": 32, "id": 8, "text": "Admins reset locked accounts.", "grade": 1, "created_at": "2026-12-01T20:47:38.152666Z", "assisted": false, "provenance": "own", "key_end": 60, "query_id": 4, "document_id": "beta.html", "end": 61, "annotator": "ana", "status": "ok", "layer": "annotator", "key_start": 39}','do',NULL);
 CREATE TABLE run_placement (
     run_id INTEGER NOT NULL,
     query_external_id VARCHAR NOT NULL,
@@ -161,9 +161,9 @@ CREATE TABLE assignment (
     CONSTRAINT uq_assignment_query_annotator UNIQUE (query_id, annotator),
     FOREIGN KEY(query_id) REFERENCES "query" (id) ON DELETE CASCADE
 );
-INSERT INTO assignment VALUES(1,3,'ana','2026-12-01 20:37:44.586776');
-INSERT INTO assignment VALUES(2,3,'bob','2026-12-01 20:37:44.603580');
-INSERT INTO assignment VALUES(3,4,'ana','2026-12-01 20:37:44.614795');
+INSERT INTO assignment VALUES(1,3,'ana','2026-12-01 20:47:38.046769');
+INSERT INTO assignment VALUES(2,3,'bob','2026-12-01 20:47:38.115223');
+INSERT INTO assignment VALUES(3,4,'ana','2026-12-01 20:47:38.146444');
 CREATE TABLE question_done (
     id INTEGER NOT NULL,
     query_id INTEGER NOT NULL,
@@ -174,8 +174,8 @@ CREATE TABLE question_done (
     CONSTRAINT uq_question_done_query_annotator UNIQUE (query_id, annotator),
     FOREIGN KEY(query_id) REFERENCES "query" (id) ON DELETE CASCADE
 );
-INSERT INTO question_done VALUES(1,3,'ana','2026-12-01 20:37:44.602370',0);
-INSERT INTO question_done VALUES(2,3,'bob','2026-12-01 20:37:44.614127',0);
+INSERT INTO question_done VALUES(1,3,'ana','2026-12-01 20:47:38.098223',0);
+INSERT INTO question_done VALUES(2,3,'bob','2026-12-01 20:47:38.131989',0);
 CREATE TRIGGER element_span_insert BEFORE INSERT ON element
 WHEN NEW.status = 'ok'
 BEGIN
