@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, create_engine
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import CheckConstraint, Engine, create_engine
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.schema import CreateIndex, CreateTable
 from sqlmodel import SQLModel
@@ -408,24 +409,21 @@ def test_postgresql_database_of_version_upgrades(
     check_upgrade(backend, version, db_url, tmp_path, request)
 
 
-@pytest.mark.backends("sqlite")
-def test_upgraded_database_still_enforces_the_span_triggers(
-    backend: str, db_url: str, tmp_path: Path
-) -> None:
-    """The version 1 triggers survive every step: a wrong element text is refused."""
-    load(backend, 1, db_url)
+@pytest.mark.backends("sqlite", "postgresql")
+def test_upgraded_database_still_enforces_the_span_triggers(backend: str, db_url: str) -> None:
+    """The triggers of the oldest stored version work after every step: an element whose
+    text is not the page's text at its offsets is refused ("Backups" is at 0..7)."""
+    load(backend, 1 if backend == "sqlite" else FIRST_POSTGRESQL, db_url)
     open_store(db_url).close()
-    conn = sqlite3.connect(db_url)
-    try:
-        with pytest.raises(sqlite3.IntegrityError, match="element text must equal"):
-            conn.execute(
-                'INSERT INTO element (query_id, document_id, start, "end", text, grade, '
-                "annotator, created_at, status, assisted, layer, provenance) VALUES "
-                "(1, 'alpha.txt', 0, 7, 'Restore', 1, 'x', '2026-01-01', 'ok', 0, 'final', "
-                "'single')"
-            )
-    finally:
-        conn.close()
+    refused = pytest.raises(sa_exc.IntegrityError, match="element text must equal")
+    with refused, plain(db_url) as engine, engine.begin() as conn:
+        conn.exec_driver_sql(
+            'INSERT INTO element (query_id, document_id, start, "end", text, grade, '
+            "annotator, created_at, status, assisted, layer, provenance) VALUES "
+            "(1, 'alpha.txt', 0, 7, 'Restore', 1, 'x', '2026-01-01', 'ok', false, "
+            "'final', 'single')"
+        )
+    assert rows(db_url, "SELECT count(*) FROM element WHERE annotator = 'x'") == [(0,)]
 
 
 def test_every_model_is_a_store_table() -> None:
@@ -469,38 +467,36 @@ def test_new_sqlite_database_is_the_models_ddl(backend: str, db_url: str) -> Non
 
 
 @pytest.mark.backends("postgresql")
-def test_new_postgresql_database_is_the_models_ddl(backend: str, db_url: str) -> None:
-    """The PostgreSQL counterpart: tables, columns, indexes, constraints and triggers of a
-    new database are those the models' metadata declares for PostgreSQL."""
+def test_new_postgresql_database_is_the_models_ddl(
+    backend: str, db_url: str, request: pytest.FixtureRequest
+) -> None:
+    """The PostgreSQL counterpart: a new database has exactly the catalog entries of a plain
+    ``create_all`` of the models (whose metadata carries the triggers), and those are the
+    tables, columns, indexes, checks and triggers the models name."""
     open_store(db_url).close()
-    dialect = postgresql.dialect()
+    reference = request.getfixturevalue("pg_databases")()
+    with plain(reference) as engine, engine.begin() as conn:
+        SQLModel.metadata.create_all(conn, tables=store_tables())
+    assert postgresql_schema(db_url) == postgresql_schema(reference)
+
     tables = {t.name: t for t in store_tables()}
     columns: dict[str, list[str]] = {}
     for table, _, column, *_ in rows(db_url, _PG_QUERIES["columns"]):
         columns.setdefault(table, []).append(column)
     assert columns == {name: [c.name for c in t.columns] for name, t in tables.items()}
-    indexes = {name for _, name, _ in rows(db_url, _PG_QUERIES["indexes"])}
-    declared = {str(i.name) for t in tables.values() for i in t.indexes}
-    assert declared <= indexes
+    indexes = {name: d for _, name, d in rows(db_url, _PG_QUERIES["indexes"])}
     for table in tables.values():
         for index in table.indexes:
-            where = index.dialect_options["postgresql"]["where"]
-            (definition,) = [
-                d for _, n, d in rows(db_url, _PG_QUERIES["indexes"]) if n == index.name
-            ]
-            assert (" WHERE " in definition) == (where is not None), index.name
+            partial = index.dialect_options["postgresql"]["where"] is not None
+            assert (" WHERE " in indexes[str(index.name)]) == partial, index.name
     named_checks = {
         str(c.name)
         for t in tables.values()
         for c in t.constraints
-        if c.name is not None and c.__class__.__name__ == "CheckConstraint"
+        if isinstance(c, CheckConstraint) and c.name is not None
     }
-    found_checks = {
-        name for _, name, kind, _ in rows(db_url, _PG_QUERIES["constraints"]) if kind == "c"
-    }
-    assert found_checks == named_checks
+    constraints = rows(db_url, _PG_QUERIES["constraints"])
+    assert {name for _, name, kind, _ in constraints if kind == "c"} == named_checks
     triggers = {name for _, name, _ in rows(db_url, _PG_QUERIES["triggers"])}
     functions = {name for name, _ in rows(db_url, _PG_QUERIES["functions"])}
     assert triggers | functions == {t.name for t in TRIGGERS if t.dialect == "postgresql"}
-    for table in tables.values():  # the DDL compiles for PostgreSQL as created
-        assert str(CreateTable(table).compile(dialect=dialect))
