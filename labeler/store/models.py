@@ -367,7 +367,7 @@ class SchemaVersion(SQLModel, table=True):
     applied_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
 
 
-#: every table of the store, in the order SQLAlchemy creates them (foreign keys first)
+#: every table model of the store (create_all orders them by their foreign keys itself)
 STORE_MODELS: tuple[type[SQLModel], ...] = (
     SchemaVersion,
     Document,
