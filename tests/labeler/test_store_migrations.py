@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, DefaultClause, Engine, MetaData, create_engine, inspect
-from sqlalchemy import text as sql_text
+from sqlalchemy import Connection, Engine, create_engine, inspect
 from sqlalchemy.engine import make_url
 from sqlmodel import SQLModel
 
@@ -18,6 +17,7 @@ from labeler.errors import StoreError
 from labeler.store import MIGRATIONS, SCHEMA_VERSION, Migration, get_document, open_store
 from labeler.store.engine import create_store_engine
 from labeler.store.migrations import DIALECTS, DialectSQL
+from labeler.store.models import store_tables
 from labeler.store.postgres import with_driver
 from labeler.store.session import upgrade
 
@@ -94,43 +94,34 @@ def schema_of(url: str) -> dict[str, Any]:
 
 
 def test_fresh_database_records_every_step(db_url: str) -> None:
+    """A new database is created at the current version and records every version at once."""
     with open_store(db_url) as store:
         assert store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
     assert versions(db_url) == [(m.version, m.description) for m in MIGRATIONS]
 
 
-def reference_metadata(backend: str) -> MetaData:
-    """models.py's metadata as create_all builds it on ``backend``.
-
-    models.py declares ``assisted``'s and ``team``'s server defaults as ``0``, SQLite's spelling of false;
-    PostgreSQL's booleans take ``false`` (what the PostgreSQL step writes), so the copy used
-    for PostgreSQL says that and nothing else differs.
-    """
-    if backend == "sqlite":
-        return SQLModel.metadata
-    copy = MetaData()
-    for table in SQLModel.metadata.sorted_tables:
-        table.to_metadata(copy)
-    copy.tables["element"].c.assisted.server_default = DefaultClause(sql_text("false"))
-    copy.tables["gold_set"].c.team.server_default = DefaultClause(sql_text("false"))
-    return copy
-
-
-def test_migrated_schema_matches_models(
+def test_steps_from_version_1_build_what_the_models_create(
     db_url: str, backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    """The steps and models.py describe the same schema (a new step must update both)."""
-    open_store(db_url).close()
+    """Every step applied from version 1 ends where a new database (the models' metadata)
+    starts; so does ``create_all`` of the models alone (plus the triggers)."""
+    engine = create_store_engine(db_url)
+    assert upgrade(engine, MIGRATIONS[:1], where="test") == 1
+    engine.dispose()
+    open_store(db_url).close()  # steps 2 to SCHEMA_VERSION
     if backend == "postgresql":
         new_database: Callable[[], str] = request.getfixturevalue("pg_databases")
-        reference = new_database()
+        fresh, reference = new_database(), new_database()
     else:
+        fresh = str(tmp_path / "fresh.db")
         reference = f"sqlite:///{tmp_path / 'reference.db'}"
+    open_store(fresh).close()
     engine = create_engine(with_driver(make_url(reference)))
-    reference_metadata(backend).create_all(engine)
+    SQLModel.metadata.create_all(engine, tables=store_tables())
     engine.dispose()
-    migrated = db_url if "://" in db_url else f"sqlite:///{db_url}"
-    assert schema_of(migrated) == schema_of(reference)
+    migrated = schema_of(db_url if "://" in db_url else f"sqlite:///{db_url}")
+    assert migrated == schema_of(fresh if "://" in fresh else f"sqlite:///{fresh}")
+    assert migrated == schema_of(reference)
 
 
 def test_every_step_has_sql_for_every_dialect() -> None:
