@@ -6,7 +6,7 @@ indexes, constraints and the span triggers of each dialect) and records every ve
 :data:`SCHEMA_VERSION` at once. The steps of :data:`MIGRATIONS` are history: step *n* turns
 a database of version *n - 1* into one of version *n*, and a database of an earlier version
 goes through the steps above its version. Tests upgrade a stored database of every earlier
-version (``tests/labeler/data/schema_versions``) and require the result to equal a new
+version (``tests/labeler/store/data/schema_versions``) and require the result to equal a new
 database, table by table, column by column, index by index and trigger by trigger.
 
 The schema version is the highest ``version`` in the ``schema_version`` table (one row per

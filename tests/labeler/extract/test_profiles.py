@@ -25,7 +25,7 @@ from labeler.pages import ingest_paths
 from labeler.store import Store, get_document, open_store
 from labeler.store.pageblocks import page_and_blocks
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CORPUS_FILES = sorted((ROOT / "corpora").rglob("*.html"))
 BS4 = f"bs4-get-text@{bs4.__version__}"
 

@@ -29,7 +29,7 @@ from labeler.store.annotators import (
 from labeler.store.migrations import ANNOTATORS_VERSION, MIGRATIONS
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def every_value(db: str) -> str:

@@ -15,7 +15,7 @@ from labeler.extract import page_text
 from scoring import Chunk as RunChunk
 from scoring import GoldElement, GoldQuestion, score_run
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
+CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs"
 A = "<p>Intro. FR-001: The index is never the source of record.</p><p>Outro. Owners approve.</p>"
 B = "<h1>B page</h1><p>Only one sentence lives here.</p>"
 

@@ -10,7 +10,7 @@ import pytest
 
 from labeler.anchoring import key_clause
 
-GOLD = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs" / "gold"
+GOLD = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs" / "gold"
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ from jsoup_ref.snippets import OPEN_QUIRKS
 
 from labeler.extract.jsoup import jsoup_body_text
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = ROOT / "scripts" / "jsoup-diff"
 QUIRK = dict((name, data) for name, data, _, _ in OPEN_QUIRKS)["formatting-before-table"]
 PADDED = b"<!-- padding comment -->" + QUIRK

@@ -22,7 +22,7 @@ from labeler.extract.jsoup import ENGINES, jsoup_body_text
 from labeler.store import open_store
 from labeler.store.browse import page_text
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DEEP = 100_000  # nested elements per page
 
 PAGES = {

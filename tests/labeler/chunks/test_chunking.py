@@ -13,7 +13,7 @@ from labeler.errors import ExtractError
 from labeler.extract import page_text
 from labeler.extract.blocks import block_starts
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
+CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs"
 PAGES = sorted(CORPUS.rglob("*.html"))
 
 

@@ -49,7 +49,7 @@ def test_permission_denied_is_reported() -> None:
         locked = pages / "locked.html"
         locked.write_bytes(HTML)
         locked.chmod(0)
-        root = Path(__file__).resolve().parents[2]
+        root = Path(__file__).resolve().parents[3]
         drop = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
         proc = subprocess.run(
             [*(drop if os.geteuid() == 0 else []),

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CORPUS = ROOT / "corpora" / "sqlite-docs"
 DEMO = CORPUS / "gold" / "demo.jsonl"
 

@@ -12,7 +12,7 @@ import pytest
 from labeler.cli import main
 from labeler.extract import page_text
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
+CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs"
 PAGES = ["lang_transaction.html", "wal.html"]
 HAND = "<h1>Title</h1><p>alpha beta gamma delta epsilon zeta eta theta</p>"
 

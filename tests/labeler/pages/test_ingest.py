@@ -32,7 +32,7 @@ from labeler.store.postgres import WRITE_LOCK_KEY, with_driver
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
+CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs"
 HTML = (
     b"<html><head><title>T</title></head>"
     b"<body><p>Hello <b>world</b>.</p>\n<p>Second para.</p></body></html>"

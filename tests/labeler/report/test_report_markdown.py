@@ -12,7 +12,7 @@ import pytest
 from labeler.cli import main
 from labeler.report.text_tables import markdown_text
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
+CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs"
 E1 = "WAL is significantly faster in most scenarios."
 E2 = "WAL provides more concurrency as readers do not block writers and a writer does not block readers."
 GOLD, RUN_A, RUN_B = "g|<b>", "r|a<i>", "r>b"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CORPUS = ROOT / "corpora" / "sqlite-docs"
 GOLD = CORPUS / "gold"
 SCRIPT = ROOT / "scripts" / "build_requirements_gold.py"

@@ -17,7 +17,7 @@ from labeler.extract import page_text
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
+CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs"
 PAGES = ["lang_transaction.html", "foreignkeys.html", "wal.html"]
 E1 = "No reads or writes occur except within a transaction."
 E2 = "END TRANSACTION is an alias for COMMIT."

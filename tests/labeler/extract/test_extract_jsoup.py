@@ -21,7 +21,7 @@ from jsoup_ref.snippets import KNOWN_DIFFERENCES, OPEN_QUIRKS, SNIPPETS
 from labeler.extract import page_text
 from labeler.extract.jsoup import ENGINES, jsoup_body_text
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CORPUS_FILES = sorted((ROOT / "corpora").rglob("*.html"))
 SNIPPET_IDS = [name for name, _ in SNIPPETS]
 

@@ -20,7 +20,7 @@ from sqlalchemy.engine import make_url
 from labeler.cli import main
 from labeler.store.location import display_location
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CORPUS = ROOT / "corpora" / "sqlite-docs"
 SECRET = "SECRETPW"
 

@@ -28,7 +28,7 @@ from labeler.extract.jsoup import jsoup_body_text
 from labeler.store import list_documents, open_store
 from labeler.store.browse import page_text
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DEEP = 100_000
 
 

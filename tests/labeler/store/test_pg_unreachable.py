@@ -27,7 +27,7 @@ from sqlalchemy.pool import NullPool
 
 pytestmark = pytest.mark.backends("postgresql")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PORT = 54339
 RUN_LINES = 40_000
 #: the statement timeout the frozen test sets; the import must give up 10 s after it

@@ -28,10 +28,10 @@ from labeler.store import open_store
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
+CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs"
 PAGES = ("wal.html", "foreignkeys.html")
 NOISE = "This chunk answers nothing at all."
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _sentences() -> list[tuple[str, str]]:

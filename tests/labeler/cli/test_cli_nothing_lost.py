@@ -19,7 +19,7 @@ import pytest
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
+CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs"
 DEMO = CORPUS / "gold" / "demo.jsonl"
 FK_TEXTS = {
     "Foreign key constraints are disabled by default (for backwards compatibility), so must "
