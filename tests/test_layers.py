@@ -182,3 +182,82 @@ def test_formats_are_pure_readers_and_writers() -> None:
     loaded = loaded_after_import("labeler.formats.gold_jsonl")
     assert not {m for m in loaded if m.startswith("labeler.store")}
     assert not {m for m in loaded if m.split(".")[0] in {"sqlmodel", "sqlalchemy"}}
+
+
+#: the jsoup port's state tables mirror jsoup's own mutually recursive state classes (each
+#: state names the next); these two circles are the only ones allowed
+PORT_STATE_TABLES = ("labeler.extract.jsoup_parser.tree_", "labeler.extract.jsoup_parser.tokeniser")
+
+
+def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Module → the modules of the tree it imports (any import statement, anywhere in it)."""
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                targets.update(t for t in _imported(module, path, node, modules) if t in modules)
+        graph[module] = targets - {module}
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    component.append(top)
+                    if top == node:
+                        break
+                if len(component) > 1:
+                    circles.append(sorted(component))
+    return circles
+
+
+def test_no_import_circle_outside_the_port_state_tables() -> None:
+    circles = import_circles(import_graph(_modules()))
+    allowed = [c for c in circles if all(m.startswith(PORT_STATE_TABLES) for m in c)]
+    assert [c for c in circles if c not in allowed] == []
+
+
+def test_import_circles_are_found() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"} - {"e"}}
+    assert import_circles(graph) == [["a", "b", "c"]]
+
+
+def test_no_two_modules_share_a_name() -> None:
+    """A module's name says what it is: none repeats in another package (``__init__`` aside)."""
+    seen: dict[str, list[str]] = {}
+    for module, path in _modules().items():
+        if path.name != "__init__.py":
+            seen.setdefault(path.stem.lstrip("_"), []).append(module)
+    assert {name: where for name, where in seen.items() if len(where) > 1} == {}
