@@ -108,6 +108,12 @@ if TYPE_CHECKING:
     from labeler.store.fastread import (
         open_reader,
     )
+    from labeler.store.gold_verbs import (
+        GoldSetListing,
+        check_gold_set,
+        read_gold_set_listing,
+        read_gold_set_progress,
+    )
     from labeler.store.goldsets import (
         DroppedElement,
         NewElement,
@@ -175,6 +181,9 @@ if TYPE_CHECKING:
     from labeler.store.postgres import (
         text_holds_nul,
     )
+    from labeler.store.read_verbs import (
+        read_page_texts,
+    )
     from labeler.store.recheck import (
         StaleElement,
     )
@@ -186,6 +195,10 @@ if TYPE_CHECKING:
         RunListing,
         check_run_name,
         run_listings,
+    )
+    from labeler.store.run_verbs import (
+        read_run_listings,
+        read_run_summaries,
     )
     from labeler.store.session import (
         Store,
@@ -243,6 +256,7 @@ _HOMES: dict[str, str] = {
     "Fingerprint": "labeler.store.documents",
     "GoldElementRow": "labeler.store.browse",
     "GoldSet": "labeler.store.models",
+    "GoldSetListing": "labeler.store.gold_verbs",
     "GoldSetProgress": "labeler.store.annotate",
     "LastPlace": "labeler.store.audit",
     "MIGRATIONS": "labeler.store.migrations",
@@ -288,6 +302,7 @@ _HOMES: dict[str, str] = {
     "can_redo": "labeler.store.history",
     "can_undo": "labeler.store.history",
     "check_editable": "labeler.store.own_layer",
+    "check_gold_set": "labeler.store.gold_verbs",
     "check_not_duplicate": "labeler.store.labels",
     "check_run_name": "labeler.store.run_table",
     "count_documents": "labeler.store.browse",
@@ -334,6 +349,11 @@ _HOMES: dict[str, str] = {
     "read_annotator_for_token": "labeler.store.team_verbs",
     "read_annotators": "labeler.store.team_verbs",
     "read_done_labels": "labeler.store.team_verbs",
+    "read_gold_set_listing": "labeler.store.gold_verbs",
+    "read_gold_set_progress": "labeler.store.gold_verbs",
+    "read_page_texts": "labeler.store.read_verbs",
+    "read_run_listings": "labeler.store.run_verbs",
+    "read_run_summaries": "labeler.store.run_verbs",
     "read_team_progress": "labeler.store.team_verbs",
     "record_change": "labeler.store.audit",
     "redo": "labeler.store.history",
@@ -395,6 +415,7 @@ __all__ = [
     "Fingerprint",
     "GoldElementRow",
     "GoldSet",
+    "GoldSetListing",
     "GoldSetProgress",
     "LastPlace",
     "Migration",
@@ -437,6 +458,7 @@ __all__ = [
     "can_redo",
     "can_undo",
     "check_editable",
+    "check_gold_set",
     "check_not_duplicate",
     "check_run_name",
     "count_documents",
@@ -483,6 +505,11 @@ __all__ = [
     "read_annotator_for_token",
     "read_annotators",
     "read_done_labels",
+    "read_gold_set_listing",
+    "read_gold_set_progress",
+    "read_page_texts",
+    "read_run_listings",
+    "read_run_summaries",
     "read_team_progress",
     "record_change",
     "redo",
