@@ -1,5 +1,6 @@
-"""Chunks that are exact slices of the page text, the chunk audit (what a chunking does to
-a gold set's elements before any retrieval), and the token counters of budgets.
+"""Chunks that are exact slices of the page text (and the chunk file of the stored pages,
+:func:`write_chunk_file`), the chunk audit (what a chunking does to a gold set's elements
+before any retrieval), and the token counters of budgets.
 
 The names below load their module on first use (PEP 562), so importing the package stays
 light; the modules behind it are private.

@@ -1,5 +1,7 @@
-"""Gold sets in and out: JSONL import (all or nothing) and export, and ``gold import --layer``
-(a file as one annotator's own labels).
+"""Gold sets in and out: JSONL import (all or nothing) and export, ``gold import --layer``
+(a file as one annotator's own labels), Label Studio / doccano span import, and a gold set
+read as scoring reads it (alone, or with a chunk file placed on the pages). Each verb takes
+the store and opens its own session or transaction.
 
 The names below load their module on first use (PEP 562), so importing the package stays
 light; the modules behind it are private.

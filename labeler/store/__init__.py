@@ -1,7 +1,13 @@
 """The gold-set store: SQLModel tables in SQLite, reached only through these functions.
 
-Open with :func:`open_store` (path or URL, resolved by :func:`resolve_db`), read inside
-``store.session()``, write inside ``store.write()``. No module here imports textual.
+Open with :func:`open_store` (path or URL, resolved by :func:`resolve_db`). Front ends (the
+CLI, the TUI, ``labeler serve``, the Python API, the demo) call service verbs, functions whose
+first parameter is the :class:`Store` and which open their own read session
+(``store.session()``) or transaction (``store.write()``): :mod:`~labeler.store.team_verbs`
+(annotators, assignments, progress, done marks, agreement input, automatic adjudication),
+:mod:`~labeler.store.gold_verbs` (gold sets as a whole), :mod:`~labeler.store.run_verbs`
+(stored runs) and :mod:`~labeler.store.read_verbs` (pages). The session-level functions the
+verbs call hold the rules. No module here imports textual.
 
 The names below load their module on first use (PEP 562), so importing one light module
 of the package (e.g. :mod:`labeler.store.fastread` for scoring) does not pull in SQLAlchemy.
