@@ -103,30 +103,24 @@ class Database:
     def gold_sets(self) -> list[GoldSetProgress]:
         """Every gold set (``labeler gold list``): name, description, questions, questions
         without elements, elements, elements per annotator. Reads only."""
-        from labeler.store import gold_set_progress
+        from labeler.store import read_gold_set_progress
 
-        with self.store.session() as session:
-            return gold_set_progress(session)
+        return read_gold_set_progress(self.store)
 
     def gold_set(self, name: str) -> GoldSet:
         """Gold set ``name``; :class:`~labeler.errors.NotFoundError` listing the gold sets
         there are when it is absent. Reads only."""
-        from labeler.errors import not_found
-        from labeler.store import gold_set_names
+        from labeler.store import check_gold_set
 
-        with self.store.session() as session:
-            names = gold_set_names(session)
-        if name not in names:
-            raise not_found("gold set", name, names)
+        check_gold_set(self.store, name)
         return GoldSet(self, name)
 
     def runs(self) -> list[RunSummary]:
         """Every stored run (``labeler run list``): name, import time, source, question and
         result counts. Reads only."""
-        from labeler.store import list_runs
+        from labeler.store import read_run_summaries
 
-        with self.store.session() as session:
-            return list_runs(session)
+        return read_run_summaries(self.store)
 
     def import_run(
         self,

@@ -209,10 +209,9 @@ def run_demo(
     questions = _import_gold(store, gold)
     note(f"gold set {GOLD_SET!r}: {plural(len(questions), 'question')} imported")
 
-    from labeler.store import page_texts
+    from labeler.store import read_page_texts
 
-    with store.session() as session:
-        texts = page_texts(session, pages)
+    texts = read_page_texts(store, pages)
     fixed, structure = chunk_pages(texts, corpus, size=size)
     runs = {fixed_run_name(size): fixed, STRUCTURE_RUN: structure}
     params = {

@@ -1,5 +1,6 @@
-"""Chunks that are exact slices of the page text, the chunk audit (what a chunking does to
-a gold set's elements before any retrieval), and the token counters of budgets.
+"""Chunks that are exact slices of the page text (and the chunk file of the stored pages,
+:func:`write_chunk_file`), the chunk audit (what a chunking does to a gold set's elements
+before any retrieval), and the token counters of budgets.
 
 The names below load their module on first use (PEP 562), so importing the package stays
 light; the modules behind it are private.
@@ -30,6 +31,10 @@ if TYPE_CHECKING:
         structure_chunks,
         token_spans,
     )
+    from labeler.chunks._make import (
+        ChunkFileMade,
+        write_chunk_file,
+    )
     from labeler.chunks._tokenizers import (
         DEFAULT_TOKENIZER,
         MEMO_SIZE,
@@ -42,6 +47,7 @@ _HOMES: dict[str, str] = {
     "AuditElement": "labeler.chunks._chunk_audit",
     "AuditReport": "labeler.chunks._chunk_audit",
     "Chunk": "labeler.chunks._chunkers",
+    "ChunkFileMade": "labeler.chunks._make",
     "DEFAULT_TOKENIZER": "labeler.chunks._tokenizers",
     "ElementFate": "labeler.chunks._chunk_audit",
     "MEMO_SIZE": "labeler.chunks._tokenizers",
@@ -59,6 +65,7 @@ _HOMES: dict[str, str] = {
     "structure_chunks": "labeler.chunks._chunkers",
     "token_spans": "labeler.chunks._chunkers",
     "tokenizer_for": "labeler.chunks._tokenizers",
+    "write_chunk_file": "labeler.chunks._make",
 }
 
 __all__ = [
@@ -68,6 +75,7 @@ __all__ = [
     "AuditElement",
     "AuditReport",
     "Chunk",
+    "ChunkFileMade",
     "ElementFate",
     "Tally",
     "audit_chunks",
@@ -82,6 +90,7 @@ __all__ = [
     "structure_chunks",
     "token_spans",
     "tokenizer_for",
+    "write_chunk_file",
 ]
 
 

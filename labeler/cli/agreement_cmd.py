@@ -53,12 +53,10 @@ def _annotators(value: str | None, known: set[str]) -> list[str] | None:
 
 def run(args: argparse.Namespace) -> int:
     from labeler.cli.output import json_text, open_output
-    from labeler.store import done_labels, open_store, resolve_db
+    from labeler.store import open_store, read_done_labels, resolve_db
     from scoring.agreement import AgreementInput, agreement, render_agreement
 
-    store = open_store(resolve_db(args.db))
-    with store.session() as session:
-        labels = done_labels(session, args.gold_set)
+    labels = read_done_labels(open_store(resolve_db(args.db)), args.gold_set)
     known = {who for by in labels.questions.values() for who in by}
     chosen = _annotators(args.annotators, known)
     data = AgreementInput(labels.questions, labels.page_lengths)

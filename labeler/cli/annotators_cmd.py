@@ -69,11 +69,11 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_add(args: argparse.Namespace) -> int:
-    from labeler.store import add_annotator, open_store, resolve_db
+    from labeler.store import create_annotator, open_store, resolve_db
 
     base = public_url(args.public_url)
-    with open_store(resolve_db(args.db)) as store, store.write() as s:
-        token = add_annotator(s, args.name)
+    with open_store(resolve_db(args.db)) as store:
+        token = create_annotator(store, args.name)
     print(link(base, token))
     print(
         f"labeler: annotator {args.name!r} added; the link above is shown only once "
@@ -84,11 +84,11 @@ def run_add(args: argparse.Namespace) -> int:
 
 
 def run_rotate(args: argparse.Namespace) -> int:
-    from labeler.store import open_store, resolve_db, rotate_token
+    from labeler.store import open_store, resolve_db, rotate_annotator_token
 
     base = public_url(args.public_url)
-    with open_store(resolve_db(args.db)) as store, store.write() as s:
-        token = rotate_token(s, args.name)
+    with open_store(resolve_db(args.db)) as store:
+        token = rotate_annotator_token(store, args.name)
     print(link(base, token))
     print(
         f"labeler: new link for {args.name!r}; the old one no longer works",
@@ -98,10 +98,10 @@ def run_rotate(args: argparse.Namespace) -> int:
 
 
 def run_revoke(args: argparse.Namespace) -> int:
-    from labeler.store import open_store, resolve_db, revoke
+    from labeler.store import open_store, resolve_db, revoke_annotator
 
-    with open_store(resolve_db(args.db)) as store, store.write() as s:
-        changed = revoke(s, args.name)
+    with open_store(resolve_db(args.db)) as store:
+        changed = revoke_annotator(store, args.name)
     if changed:
         print(f"labeler: revoked {args.name!r}; their open sessions end", file=sys.stderr)
     else:
@@ -110,10 +110,10 @@ def run_revoke(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from labeler.store import list_annotators, open_store, resolve_db
+    from labeler.store import open_store, read_annotators, resolve_db
 
-    with open_store(resolve_db(args.db)) as store, store.session() as s:
-        rows = list_annotators(s)
+    with open_store(resolve_db(args.db)) as store:
+        rows = read_annotators(store)
     for row in rows:
         status = "active" if row.active else f"revoked {row.revoked_at:%Y-%m-%d %H:%M}"
         print(f"{row.name}\t{status}\tadded {row.created_at:%Y-%m-%d %H:%M} UTC")

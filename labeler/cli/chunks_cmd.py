@@ -5,20 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from fnmatch import fnmatchcase
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from labeler.cli.output import open_output
-from labeler.errors import ExtractError, InputError, UsageError, input_name
+from labeler.cli.output import open_output, warn
+from labeler.errors import UsageError, input_name
 from labeler.report import plural
 
 if TYPE_CHECKING:
-    from sqlmodel import Session
-
     from labeler.chunks import AuditReport
-    from labeler.formats import PlacedChunk, Question
-    from labeler.store import Store
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -70,10 +64,8 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_make(args: argparse.Namespace) -> int:
-    from labeler.chunks import Chunk, fixed_token_chunks, structure_chunks
-    from labeler.extract import block_starts
-    from labeler.formats import write_chunks
-    from labeler.store import list_documents, open_store, page_and_blocks, resolve_db
+    from labeler.chunks import fixed_token_chunks, structure_chunks, write_chunk_file
+    from labeler.store import open_store, resolve_db
 
     store = open_store(resolve_db(args.db))
     try:
@@ -83,131 +75,35 @@ def run_make(args: argparse.Namespace) -> int:
             structure_chunks("", "", [], max_chars=args.max_chars)
     except ValueError as err:
         raise UsageError(str(err)) from None
-    docs = 0
-    written = 0
-    with store.session() as session, open_output(args.output) as out:
-        summaries = [d for d in list_documents(session) if fnmatchcase(d.id, args.docs)]
-        if not summaries:
-            raise UsageError(f"no stored document matches {args.docs!r}")
-        for d in summaries:
-            text, blocks = page_and_blocks(session, d.id) or ("", None)
-            chunks: list[Chunk]
-            if args.chunker == "fixed":
-                chunks = fixed_token_chunks(d.id, text, size=args.size, overlap=args.overlap)
-            else:
-                if blocks is None:  # stored before ingest kept block starts, or none found
-                    data = _source_bytes(d.id, d.source_path, d.sha256)
-                    try:
-                        blocks = block_starts(data, d.profile, text=text)
-                    except ExtractError as err:
-                        raise InputError(d.source_path, f"document {d.id!r}: {err}") from None
-                chunks = structure_chunks(d.id, text, blocks, max_chars=args.max_chars)
-            written += write_chunks(out, chunks)
-            docs += 1
-    print(f"wrote {plural(written, 'chunk')} from {plural(docs, 'document')}", file=sys.stderr)
+    with open_output(args.output) as out:
+        made = write_chunk_file(
+            store,
+            out,
+            chunker=args.chunker,
+            docs=args.docs,
+            size=args.size,
+            overlap=args.overlap,
+            max_chars=args.max_chars,
+        )
+    print(
+        f"wrote {plural(made.chunks, 'chunk')} from {plural(made.documents, 'document')}",
+        file=sys.stderr,
+    )
     return 0
-
-
-def _source_bytes(doc_id: str, source_path: str, sha256: str) -> bytes:
-    """The document's source file, checked to be the one that was ingested."""
-    try:
-        data = Path(source_path).read_bytes()
-    except OSError as err:
-        raise InputError(
-            source_path, f"document {doc_id!r}: cannot read its source file: {err.strerror}"
-        ) from None
-    import hashlib
-
-    if hashlib.sha256(data).hexdigest() != sha256:
-        raise InputError(
-            source_path,
-            f"document {doc_id!r}: the source file changed since it was ingested (sha256 "
-            "differs); re-ingest it before structure chunking",
-        )
-    return data
-
-
-def placed_chunks(session: Session, path: str) -> list[PlacedChunk]:
-    """The chunk file ``path`` (``-``: standard input) placed on the stored pages; warns
-    about unplaced chunks."""
-    from labeler.formats import place_chunks, read_chunks
-    from labeler.store import page_text, text_holds_nul
-
-    chunk_lines = read_chunks(path, allow_nul=text_holds_nul(session.get_bind().engine))
-    placed = place_chunks(path, chunk_lines, lambda doc: page_text(session, doc))
-    shown = input_name(path)
-    missing = [p for p in placed if p.chunk is None]
-    moved = sum(p.how == "text" and p.line.start is not None for p in placed)
-    if moved:
-        print(
-            f"labeler: {shown}: {moved} chunk(s) had offsets that do not match their page; "
-            "placed by text",
-            file=sys.stderr,
-        )
-    if missing:
-        lines = ", ".join(str(p.line.line) for p in missing[:10])
-        print(
-            f"labeler: {shown}: {len(missing)} chunk(s) whose text is not on their page "
-            f"(lines {lines}{', ...' if len(missing) > 10 else ''})",
-            file=sys.stderr,
-        )
-    return placed
-
-
-def gold_questions(session: Session, name: str) -> tuple[list[Question], int]:
-    """Questions of gold set ``name`` with their non-stale elements; and the stale count.
-
-    As scoring reads it: the final layer, without a team gold set's pending questions
-    (left out with a note on stderr)."""
-    from labeler.formats import Question, Span
-    from labeler.store import export_gold_set
-
-    questions: list[Question] = []
-    stale = 0
-    pending: list[str] = []
-    for q in export_gold_set(session, name):
-        if q.pending:
-            pending.append(q.external_id)
-            continue
-        stale += sum(e.stale for e in q.elements)
-        spans = tuple(
-            Span(e.doc, e.start, e.end, e.text, e.grade) for e in q.elements if not e.stale
-        )
-        questions.append(Question(q.external_id, q.text, spans))
-    if pending:
-        shown = ", ".join(pending[:10]) + (", ..." if len(pending) > 10 else "")
-        print(
-            f"labeler: {len(pending)} question(s) pending adjudication left out, as scoring "
-            f"leaves them out ({shown})",
-            file=sys.stderr,
-        )
-    return questions, stale
-
-
-def element_keys(session: Session, name: str) -> dict[tuple[str, str, int], tuple[int, int]]:
-    """(question id, page, element start) → key span (page offsets) of gold set ``name``'s
-    non-stale elements that have one."""
-    from labeler.store import export_gold_set
-
-    return {
-        (q.external_id, e.doc, e.start): (e.key_start, e.key_end)
-        for q in export_gold_set(session, name)
-        for e in q.elements
-        if not e.stale and e.key_start is not None and e.key_end is not None
-    }
 
 
 def run_audit(args: argparse.Namespace) -> int:
     from labeler.chunks import AuditElement, audit_chunks
+    from labeler.gold import read_scored_gold
     from labeler.store import open_store, resolve_db
 
     if not 0 < args.threshold <= 1:
         raise UsageError(f"--threshold must be in (0, 1], got {args.threshold}")
-    store: Store = open_store(resolve_db(args.db))
-    with store.session() as session:
-        questions, stale = gold_questions(session, args.gold_set)
-        keys = element_keys(session, args.gold_set)
-        placed = placed_chunks(session, args.file)
+    gold = read_scored_gold(
+        open_store(resolve_db(args.db)), args.gold_set, note=warn, chunk_file=args.file, keys=True
+    )
+    assert gold.placed is not None and gold.keys is not None  # asked for both
+    questions, stale, keys, placed = gold.questions, gold.stale, gold.keys, gold.placed
     elements = [
         AuditElement(
             q.query_id,

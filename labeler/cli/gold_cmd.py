@@ -145,12 +145,10 @@ EXPORT_FORMATS = ("jsonl", "trec", "beir", "ragas")
 
 def run_list(args: argparse.Namespace) -> int:
     from labeler.report import text_table
-    from labeler.store import gold_set_last_changes, gold_set_progress, open_store, resolve_db
+    from labeler.store import open_store, read_gold_set_listing, resolve_db
 
-    store = open_store(resolve_db(args.db))
-    with store.session() as session:
-        sets = gold_set_progress(session)
-        changed = gold_set_last_changes(session)
+    listing = read_gold_set_listing(open_store(resolve_db(args.db)))
+    sets, changed = listing.sets, listing.last_changes
     if not sets:
         print(
             "labeler: no gold sets yet (labeler gold import, or label in the TUI)", file=sys.stderr

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from labeler.cli.output import open_output
+from labeler.cli.output import open_output, warn
 from labeler.errors import UsageError
 from labeler.report import plural
 
@@ -26,18 +26,14 @@ def run_export(args: argparse.Namespace) -> int:
         raise UsageError(f"--layer is for --format jsonl, not {args.format}")
     if args.format == "ragas":
         return _export_ragas(args)
-    from labeler.formats import layer_line_json
-    from labeler.store import export_layers, open_store, parse_layer, resolve_db
+    from labeler.gold import export_gold_layer
+    from labeler.store import open_store, parse_layer, resolve_db
 
-    kind, who = parse_layer(args.layer)
+    kind, _ = parse_layer(args.layer)
     store = open_store(resolve_db(args.db))
-    stale = pending = 0
-    with store.session() as session, open_output(args.output) as out:
-        for q in export_layers(session, args.gold_set, args.layer):
-            stale += sum(e.stale for e in q.elements)
-            pending += q.pending
-            out.write(layer_line_json(q, kind, who))
-            out.write("\n")
+    with open_output(args.output) as out:
+        written = export_gold_layer(store, out, args.gold_set, args.layer)
+    stale, pending = written.stale, written.pending
     if pending and kind == "final":
         print(
             f'labeler: {pending} question(s) pending adjudication written with "adjudicated": '
@@ -56,18 +52,19 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def _export_projection(args: argparse.Namespace) -> int:
-    from labeler.cli.chunks_cmd import gold_questions, placed_chunks
     from labeler.formats import corpus_chunks, project, write_beir, write_trec_qrels
+    from labeler.gold import read_scored_gold
     from labeler.store import open_store, resolve_db
 
     if args.chunks is None:
         raise UsageError(f"--format {args.format} needs --chunks FILE (a chunk JSONL file)")
     if args.format == "beir" and args.output == "-":
         raise UsageError("--format beir writes a folder: give it with -o PATH")
-    store = open_store(resolve_db(args.db))
-    with store.session() as session:
-        questions, stale = gold_questions(session, args.gold_set)
-        placed = placed_chunks(session, args.chunks)
+    gold = read_scored_gold(
+        open_store(resolve_db(args.db)), args.gold_set, note=warn, chunk_file=args.chunks
+    )
+    assert gold.placed is not None  # a chunk file was read
+    questions, stale, placed = gold.questions, gold.stale, gold.placed
     projection = project(corpus_chunks(placed), questions)
     if args.format == "beir":
         write_beir(args.output, projection)
@@ -95,13 +92,12 @@ def _export_projection(args: argparse.Namespace) -> int:
 
 
 def _export_ragas(args: argparse.Namespace) -> int:
-    from labeler.cli.chunks_cmd import gold_questions
     from labeler.formats import ragas_lines, write_lines
+    from labeler.gold import read_scored_gold
     from labeler.store import open_store, resolve_db
 
-    store = open_store(resolve_db(args.db))
-    with store.session() as session:
-        questions, stale = gold_questions(session, args.gold_set)
+    gold = read_scored_gold(open_store(resolve_db(args.db)), args.gold_set, note=warn)
+    questions, stale = gold.questions, gold.stale
     with open_output(args.output) as out:
         count = write_lines(out, ragas_lines(questions))
     skipped = sum(not q.spans for q in questions)

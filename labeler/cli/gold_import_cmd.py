@@ -125,68 +125,30 @@ def _import_layer(args: argparse.Namespace) -> int:
 
 def _import_spans(args: argparse.Namespace) -> int:
     """Label Studio / doccano spans → a new gold set, all or nothing."""
-    from labeler.formats import read_doccano, read_labelstudio, resolve_tasks
-    from labeler.store import (
-        NewElement,
-        NewQuestion,
-        import_gold_set,
-        open_store,
-        page_text,
-        page_texts,
-        resolve_annotator,
-        resolve_db,
-        text_holds_nul,
-    )
+    from labeler.gold import import_span_file
+    from labeler.store import open_store, resolve_annotator, resolve_db
 
     annotator = resolve_annotator(args.annotator)
     _check_force(args)
-    store = open_store(resolve_db(args.db))
-    read = read_labelstudio if args.format == "labelstudio" else read_doccano
-    tasks = read(args.file, allow_nul=text_holds_nul(store.engine))
-    with store.session() as session:
-        by_text: dict[str, list[str]] | None = None
-
-        def docs_with_text(text: str) -> list[str]:
-            nonlocal by_text
-            if by_text is None:  # read every page once, only when a task has no doc field
-                from labeler.store import list_documents
-
-                ids = [d.id for d in list_documents(session)]
-                by_text = {}
-                for doc_id, page in sorted(page_texts(session, ids).items()):
-                    by_text.setdefault(page, []).append(doc_id)
-            return by_text.get(text, [])
-
-        result = resolve_tasks(
-            args.file, tasks, lambda doc: page_text(session, doc), docs_with_text
-        )
-    new = [
-        NewQuestion(
-            q.query_id,
-            q.query_id,
-            "",
-            tuple(NewElement(e.doc, e.start, e.end, e.text, 1, annotator) for e in q.elements),
-        )
-        for q in result.questions
-    ]
-    with store.write() as session:
-        removed = import_gold_set(
-            session,
-            args.gold_set,
-            new,
-            actor=annotator,
-            description=args.description,
-            replace=args.replace,
-            force=args.force,
-            hint=_force_hint(args),
-        )
+    done = import_span_file(
+        open_store(resolve_db(args.db)),
+        args.file,
+        args.format,
+        args.gold_set,
+        annotator=annotator,
+        description=args.description,
+        replace=args.replace,
+        force=args.force,
+        hint=_force_hint(args),
+    )
+    result, removed = done.resolved, done.removed
     _report_removed(args, removed, annotator)
     for note in result.notes:
         print(f"labeler: {input_name(args.file)}: {note}", file=sys.stderr)
     elements = sum(len(q.elements) for q in result.questions)
     print(
         f"imported gold set {args.gold_set!r} from {args.format}: "
-        f"{plural(len(new), 'question')} (one per label), {plural(elements, 'element')} "
+        f"{plural(len(result.questions), 'question')} (one per label), {plural(elements, 'element')} "
         f"from {plural(result.spans, 'span')} "
         f"({result.utf16} UTF-16 offsets converted, {result.reanchored} re-anchored, "
         f"{result.repeated} repeated on their page)"

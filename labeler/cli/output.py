@@ -83,6 +83,11 @@ def _open(target: str) -> Iterator[TextIO]:
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def warn(message: str) -> None:
+    """Say ``message`` on stderr as every command's notes are said: ``labeler: message``."""
+    print(f"labeler: {message}", file=sys.stderr)
+
+
 def json_text(value: Any) -> str:
     """``json.dumps(value, ensure_ascii=False)`` that any UTF-8 stream can take.
 

@@ -95,11 +95,9 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from labeler.store import open_store, resolve_db, run_listings
+    from labeler.store import open_store, read_run_listings, resolve_db
 
-    store = open_store(resolve_db(args.db))
-    with store.session() as session:
-        runs = run_listings(session)
+    runs = read_run_listings(open_store(resolve_db(args.db)))
     for r in runs:
         print(
             json.dumps(

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from labeler.serve.listen import configure_logging, serve
     from labeler.serve.server import ServeConfig
     from labeler.serve.sessions import default_max_sessions
-    from labeler.store import list_annotators, open_store, resolve_db
+    from labeler.store import open_store, read_annotators, resolve_db
 
     if args.max_sessions is not None and args.max_sessions < 1:
         raise UsageError(f"--max-sessions {args.max_sessions}: must be at least 1")
@@ -81,8 +81,7 @@ def run(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
     )
     with open_store(db) as store:
-        with store.session() as s:
-            annotators = [a.name for a in list_annotators(s) if a.active]
+        annotators = [a.name for a in read_annotators(store, active_only=True)]
 
         def announce(address: str) -> None:
             shown = config.public_url or address

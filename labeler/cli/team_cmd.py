@@ -92,28 +92,19 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_assign(args: argparse.Namespace) -> int:
-    from labeler.store import (
-        assign_questions,
-        open_store,
-        resolve_annotator,
-        resolve_db,
-        team_progress,
-    )
+    from labeler.store import assign_team_questions, open_store, resolve_annotator, resolve_db
 
     actor = resolve_annotator(args.actor)
-    store = open_store(resolve_db(args.db))
-    with store.write() as session:
-        plan = assign_questions(
-            session,
-            args.gold_set,
-            args.annotators,
-            per_question=args.per_question,
-            sample=args.sample,
-            seed=args.seed,
-            actor=actor,
-        )
-    with store.session() as session:
-        progress = team_progress(session, args.gold_set)
+    done = assign_team_questions(
+        open_store(resolve_db(args.db)),
+        args.gold_set,
+        args.annotators,
+        per_question=args.per_question,
+        sample=args.sample,
+        seed=args.seed,
+        actor=actor,
+    )
+    plan, progress = done.plan, done.progress
     added: dict[str, int] = {}
     for _, name in plan.add:
         added[name] = added.get(name, 0) + 1
@@ -136,11 +127,9 @@ def run_assign(args: argparse.Namespace) -> int:
 
 def run_progress(args: argparse.Namespace) -> int:
     from labeler.report import text_table
-    from labeler.store import open_store, resolve_db, team_progress
+    from labeler.store import open_store, read_team_progress, resolve_db
 
-    store = open_store(resolve_db(args.db))
-    with store.session() as session:
-        progress = team_progress(session, args.gold_set)
+    progress = read_team_progress(open_store(resolve_db(args.db)), args.gold_set)
     if args.format == "json":
         data = {
             "gold_set": progress.gold_set,
@@ -197,29 +186,12 @@ def final_lines(scored: int, pending: int) -> list[str]:
 
 
 def run_done(args: argparse.Namespace) -> int:
-    from labeler.store import (
-        get_gold_set,
-        get_query,
-        mark_done,
-        open_store,
-        resolve_annotator,
-        resolve_db,
-        unmark_done,
-    )
+    from labeler.store import mark_questions_done, open_store, resolve_annotator, resolve_db
 
     annotator = resolve_annotator(args.annotator)
-    store = open_store(resolve_db(args.db))
-    changed = 0
-    with store.write() as session:
-        gs = get_gold_set(session, args.gold_set)
-        for external_id in args.query:
-            query = get_query(session, gs, external_id)
-            assert query.id is not None
-            if args.undo:
-                changed += unmark_done(session, query.id, annotator)
-            else:
-                mark_done(session, query.id, annotator)
-                changed += 1
+    changed = mark_questions_done(
+        open_store(resolve_db(args.db)), args.gold_set, args.query, annotator, undo=args.undo
+    )
     what = "unmarked" if args.undo else "marked done"
     print(f"{changed} question(s) {what} by {annotator} in {args.gold_set!r}")
     return 0
@@ -232,17 +204,12 @@ def _span(group: Any) -> str:
 
 
 def run_adjudicate(args: argparse.Namespace) -> int:
-    from labeler.store import auto_adjudicate, open_store, resolve_annotator, resolve_db
+    from labeler.store import adjudicate_auto, open_store, resolve_annotator, resolve_db
 
     actor = resolve_annotator(args.actor)
-    store = open_store(resolve_db(args.db))
-    opened = store.session() if args.dry_run else store.write()
-    with opened as session:
-        result = auto_adjudicate(
-            session, args.gold_set, args.auto, actor=actor, dry_run=args.dry_run
-        )
-        if args.dry_run:
-            session.rollback()
+    result = adjudicate_auto(
+        open_store(resolve_db(args.db)), args.gold_set, args.auto, actor=actor, dry_run=args.dry_run
+    )
     would = "would accept" if args.dry_run else "accepted"
     settle = "would settle" if args.dry_run else "settled (marked adjudicated)"
     print(

@@ -1,5 +1,7 @@
-"""Gold sets in and out: JSONL import (all or nothing) and export, and ``gold import --layer``
-(a file as one annotator's own labels).
+"""Gold sets in and out: JSONL import (all or nothing) and export, ``gold import --layer``
+(a file as one annotator's own labels), Label Studio / doccano span import, and a gold set
+read as scoring reads it (alone, or with a chunk file placed on the pages). Each verb takes
+the store and opens its own session or transaction.
 
 The names below load their module on first use (PEP 562), so importing the package stays
 light; the modules behind it are private.
@@ -11,10 +13,21 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from labeler.gold._exports import (
+        ElementKeys,
+        LayerExport,
+        ScoredGold,
+        export_gold_layer,
+        read_scored_gold,
+    )
     from labeler.gold._layer_import import (
         LayerImport,
         import_layer_file,
         own_part,
+    )
+    from labeler.gold._task_import import (
+        SpanFileImport,
+        import_span_file,
     )
     from labeler.gold._transfer import (
         PROVENANCE_SINGLE,
@@ -29,15 +42,22 @@ if TYPE_CHECKING:
     )
 
 _HOMES: dict[str, str] = {
+    "ElementKeys": "labeler.gold._exports",
+    "LayerExport": "labeler.gold._exports",
     "LayerImport": "labeler.gold._layer_import",
     "PROVENANCE_SINGLE": "labeler.gold._transfer",
     "ResolveSummary": "labeler.gold._transfer",
     "ResolvedElement": "labeler.gold._transfer",
     "ResolvedQuestion": "labeler.gold._transfer",
+    "ScoredGold": "labeler.gold._exports",
+    "SpanFileImport": "labeler.gold._task_import",
+    "export_gold_layer": "labeler.gold._exports",
     "final_layer": "labeler.gold._transfer",
     "import_gold_file": "labeler.gold._transfer",
     "import_layer_file": "labeler.gold._layer_import",
+    "import_span_file": "labeler.gold._task_import",
     "own_part": "labeler.gold._layer_import",
+    "read_scored_gold": "labeler.gold._exports",
     "resolve_gold": "labeler.gold._transfer",
     "resolve_lines": "labeler.gold._transfer",
     "summarize": "labeler.gold._transfer",
@@ -45,14 +65,21 @@ _HOMES: dict[str, str] = {
 
 __all__ = [
     "PROVENANCE_SINGLE",
+    "ElementKeys",
+    "LayerExport",
     "LayerImport",
     "ResolveSummary",
     "ResolvedElement",
     "ResolvedQuestion",
+    "ScoredGold",
+    "SpanFileImport",
+    "export_gold_layer",
     "final_layer",
     "import_gold_file",
     "import_layer_file",
+    "import_span_file",
     "own_part",
+    "read_scored_gold",
     "resolve_gold",
     "resolve_lines",
     "summarize",

@@ -38,12 +38,11 @@ from urllib.parse import urlsplit
 
 import textual_serve
 from aiohttp import WSMsgType, web
-from sqlmodel import Session as DbSession
 
 from labeler.serve.children import LabelerAppService, child_command, child_environment
 from labeler.serve.pages import UNAUTHORIZED, UNAVAILABLE, ended_page, full_page, terminal_page
 from labeler.serve.sessions import Session, Sessions
-from labeler.store import Store, active_hashes, annotator_for_token, token_hash
+from labeler.store import Store, read_active_hashes, read_annotator_for_token, token_hash
 
 log = logging.getLogger("labeler.serve")
 T = TypeVar("T")
@@ -88,12 +87,9 @@ class LabelerServer:
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="labeler-serve-db")
         self._watch: asyncio.Task[None] | None = None
 
-    async def _read(self, job: Callable[[DbSession], T]) -> T:
-        def run() -> T:
-            with self.store.session() as s:
-                return job(s)
-
-        return await asyncio.get_running_loop().run_in_executor(self._db, run)
+    async def _read(self, job: Callable[[Store], T]) -> T:
+        """``job`` (a read verb) on the server's one database thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._db, job, self.store)
 
     async def _identify(self, token: str | None) -> str | None:
         """The active annotator whose token is ``token``, else None; a database that cannot
@@ -101,7 +97,7 @@ class LabelerServer:
         if not token:
             return None
         try:
-            return await self._read(lambda s: annotator_for_token(s, token))
+            return await self._read(lambda store: read_annotator_for_token(store, token))
         except Exception as err:  # the database is down: say so, never with the query
             log.warning("cannot read annotators: %s", type(err).__name__)
             raise web.HTTPServiceUnavailable(
@@ -258,7 +254,7 @@ class LabelerServer:
             if not len(self.sessions):
                 continue
             try:
-                hashes = await self._read(active_hashes)
+                hashes = await self._read(read_active_hashes)
             except Exception as err:  # a database hiccup: keep sessions, try again
                 log.warning("cannot read annotators: %s", type(err).__name__)
                 continue

@@ -1,7 +1,13 @@
 """The gold-set store: SQLModel tables in SQLite, reached only through these functions.
 
-Open with :func:`open_store` (path or URL, resolved by :func:`resolve_db`), read inside
-``store.session()``, write inside ``store.write()``. No module here imports textual.
+Open with :func:`open_store` (path or URL, resolved by :func:`resolve_db`). Front ends (the
+CLI, the TUI, ``labeler serve``, the Python API, the demo) call service verbs, functions whose
+first parameter is the :class:`Store` and which open their own read session
+(``store.session()``) or transaction (``store.write()``): :mod:`~labeler.store.team_verbs`
+(annotators, assignments, progress, done marks, agreement input, automatic adjudication),
+:mod:`~labeler.store.gold_verbs` (gold sets as a whole), :mod:`~labeler.store.run_verbs`
+(stored runs) and :mod:`~labeler.store.read_verbs` (pages). The session-level functions the
+verbs call hold the rules. No module here imports textual.
 
 The names below load their module on first use (PEP 562), so importing one light module
 of the package (e.g. :mod:`labeler.store.fastread` for scoring) does not pull in SQLAlchemy.
@@ -26,6 +32,7 @@ if TYPE_CHECKING:
         SpanGroup,
     )
     from labeler.store.agreement_input import (
+        DoneLabels,
         done_labels,
     )
     from labeler.store.annotate import (
@@ -45,6 +52,7 @@ if TYPE_CHECKING:
         update_query,
     )
     from labeler.store.annotators import (
+        AnnotatorRow,
         active_hashes,
         add_annotator,
         annotator_for_token,
@@ -54,6 +62,8 @@ if TYPE_CHECKING:
         token_hash,
     )
     from labeler.store.assign import (
+        AssignPlan,
+        TeamProgress,
         assign_questions,
         team_progress,
     )
@@ -66,6 +76,7 @@ if TYPE_CHECKING:
         snapshot,
     )
     from labeler.store.autoadjudicate import (
+        AutoResult,
         auto_adjudicate,
     )
     from labeler.store.blind import (
@@ -102,6 +113,12 @@ if TYPE_CHECKING:
     )
     from labeler.store.fastread import (
         open_reader,
+    )
+    from labeler.store.gold_verbs import (
+        GoldSetListing,
+        check_gold_set,
+        read_gold_set_listing,
+        read_gold_set_progress,
     )
     from labeler.store.goldsets import (
         DroppedElement,
@@ -170,6 +187,9 @@ if TYPE_CHECKING:
     from labeler.store.postgres import (
         text_holds_nul,
     )
+    from labeler.store.read_verbs import (
+        read_page_texts,
+    )
     from labeler.store.recheck import (
         StaleElement,
     )
@@ -181,6 +201,10 @@ if TYPE_CHECKING:
         RunListing,
         check_run_name,
         run_listings,
+    )
+    from labeler.store.run_verbs import (
+        read_run_listings,
+        read_run_summaries,
     )
     from labeler.store.session import (
         Store,
@@ -196,6 +220,20 @@ if TYPE_CHECKING:
         export_layers,
         parse_layer,
     )
+    from labeler.store.team_verbs import (
+        TeamAssignment,
+        adjudicate_auto,
+        assign_team_questions,
+        create_annotator,
+        mark_questions_done,
+        read_active_hashes,
+        read_annotator_for_token,
+        read_annotators,
+        read_done_labels,
+        read_team_progress,
+        revoke_annotator,
+        rotate_annotator_token,
+    )
     from labeler.store.validation import (
         span_problem,
     )
@@ -205,13 +243,17 @@ if TYPE_CHECKING:
 
 _HOMES: dict[str, str] = {
     "ANNOTATOR_ENV": "labeler.store.identity",
+    "AnnotatorRow": "labeler.store.annotators",
+    "AssignPlan": "labeler.store.assign",
     "AuditEntry": "labeler.store.models",
+    "AutoResult": "labeler.store.autoadjudicate",
     "DB_ENV": "labeler.store.location",
     "DEFAULT_DB": "labeler.store.location",
     "Document": "labeler.store.models",
     "DocumentHit": "labeler.store.browse",
     "DocumentSummary": "labeler.store.document_table",
     "DoneChange": "labeler.store.own_layer",
+    "DoneLabels": "labeler.store.agreement_input",
     "DroppedElement": "labeler.store.goldsets",
     "ELEMENT_OK": "labeler.store.models",
     "ELEMENT_STALE": "labeler.store.models",
@@ -220,6 +262,7 @@ _HOMES: dict[str, str] = {
     "Fingerprint": "labeler.store.document_table",
     "GoldElementRow": "labeler.store.browse",
     "GoldSet": "labeler.store.models",
+    "GoldSetListing": "labeler.store.gold_verbs",
     "GoldSetProgress": "labeler.store.annotate",
     "LastPlace": "labeler.store.audit",
     "MIGRATIONS": "labeler.store.migrations",
@@ -242,6 +285,8 @@ _HOMES: dict[str, str] = {
     "Store": "labeler.store.session",
     "StoredElement": "labeler.store.rows",
     "StoredQuestion": "labeler.store.rows",
+    "TeamAssignment": "labeler.store.team_verbs",
+    "TeamProgress": "labeler.store.assign",
     "UndoConflict": "labeler.store.history",
     "UpsertResult": "labeler.store.document_table",
     "WaitingQuestion": "labeler.store.adjudicating",
@@ -251,19 +296,23 @@ _HOMES: dict[str, str] = {
     "add_annotator": "labeler.store.annotators",
     "add_element": "labeler.store.labels",
     "add_query": "labeler.store.labels",
+    "adjudicate_auto": "labeler.store.team_verbs",
     "adjudication_queue": "labeler.store.adjudicating",
     "adjust_final": "labeler.store.adjudicating",
     "annotator_for_token": "labeler.store.annotators",
     "assign_questions": "labeler.store.assign",
+    "assign_team_questions": "labeler.store.team_verbs",
     "attach_element": "labeler.store.annotate",
     "attach_visible": "labeler.store.own_layer",
     "auto_adjudicate": "labeler.store.autoadjudicate",
     "can_redo": "labeler.store.history",
     "can_undo": "labeler.store.history",
     "check_editable": "labeler.store.own_layer",
+    "check_gold_set": "labeler.store.gold_verbs",
     "check_not_duplicate": "labeler.store.labels",
     "check_run_name": "labeler.store.run_table",
     "count_documents": "labeler.store.browse",
+    "create_annotator": "labeler.store.team_verbs",
     "create_gold_set": "labeler.store.labels",
     "delete_query": "labeler.store.annotate",
     "display_location": "labeler.store.location",
@@ -289,6 +338,7 @@ _HOMES: dict[str, str] = {
     "list_questions": "labeler.store.annotate",
     "list_runs": "labeler.store.browse",
     "mark_done": "labeler.store.team",
+    "mark_questions_done": "labeler.store.team_verbs",
     "open_reader": "labeler.store.fastread",
     "open_store": "labeler.store.session",
     "page_and_blocks": "labeler.store.pageblocks",
@@ -301,12 +351,24 @@ _HOMES: dict[str, str] = {
     "question_elements": "labeler.store.annotate",
     "question_for_adjudication": "labeler.store.adjudicating",
     "questions_for": "labeler.store.blind",
+    "read_active_hashes": "labeler.store.team_verbs",
+    "read_annotator_for_token": "labeler.store.team_verbs",
+    "read_annotators": "labeler.store.team_verbs",
+    "read_done_labels": "labeler.store.team_verbs",
+    "read_gold_set_listing": "labeler.store.gold_verbs",
+    "read_gold_set_progress": "labeler.store.gold_verbs",
+    "read_page_texts": "labeler.store.read_verbs",
+    "read_run_listings": "labeler.store.run_verbs",
+    "read_run_summaries": "labeler.store.run_verbs",
+    "read_team_progress": "labeler.store.team_verbs",
     "record_change": "labeler.store.audit",
     "redo": "labeler.store.history",
     "remove_element": "labeler.store.labels",
     "resolve_annotator": "labeler.store.identity",
     "resolve_db": "labeler.store.location",
     "revoke": "labeler.store.annotators",
+    "revoke_annotator": "labeler.store.team_verbs",
+    "rotate_annotator_token": "labeler.store.team_verbs",
     "rotate_token": "labeler.store.annotators",
     "run_chunks": "labeler.store.browse",
     "run_listings": "labeler.store.run_table",
@@ -344,17 +406,22 @@ __all__ = [
     "MIGRATIONS",
     "PROVENANCE_ADJUDICATED",
     "SCHEMA_VERSION",
+    "AnnotatorRow",
+    "AssignPlan",
     "AuditEntry",
+    "AutoResult",
     "Document",
     "DocumentHit",
     "DocumentSummary",
     "DoneChange",
+    "DoneLabels",
     "DroppedElement",
     "Element",
     "ElementRow",
     "Fingerprint",
     "GoldElementRow",
     "GoldSet",
+    "GoldSetListing",
     "GoldSetProgress",
     "LastPlace",
     "Migration",
@@ -374,6 +441,8 @@ __all__ = [
     "Store",
     "StoredElement",
     "StoredQuestion",
+    "TeamAssignment",
+    "TeamProgress",
     "UndoConflict",
     "UpsertResult",
     "WaitingQuestion",
@@ -383,19 +452,23 @@ __all__ = [
     "add_annotator",
     "add_element",
     "add_query",
+    "adjudicate_auto",
     "adjudication_queue",
     "adjust_final",
     "annotator_for_token",
     "assign_questions",
+    "assign_team_questions",
     "attach_element",
     "attach_visible",
     "auto_adjudicate",
     "can_redo",
     "can_undo",
     "check_editable",
+    "check_gold_set",
     "check_not_duplicate",
     "check_run_name",
     "count_documents",
+    "create_annotator",
     "create_gold_set",
     "delete_query",
     "display_location",
@@ -421,6 +494,7 @@ __all__ = [
     "list_questions",
     "list_runs",
     "mark_done",
+    "mark_questions_done",
     "open_reader",
     "open_store",
     "page_and_blocks",
@@ -433,12 +507,24 @@ __all__ = [
     "question_elements",
     "question_for_adjudication",
     "questions_for",
+    "read_active_hashes",
+    "read_annotator_for_token",
+    "read_annotators",
+    "read_done_labels",
+    "read_gold_set_listing",
+    "read_gold_set_progress",
+    "read_page_texts",
+    "read_run_listings",
+    "read_run_summaries",
+    "read_team_progress",
     "record_change",
     "redo",
     "remove_element",
     "resolve_annotator",
     "resolve_db",
     "revoke",
+    "revoke_annotator",
+    "rotate_annotator_token",
     "rotate_token",
     "run_chunks",
     "run_listings",
