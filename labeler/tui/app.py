@@ -49,7 +49,7 @@ from labeler.tui.assist import ASSIST_TOP_K
 from labeler.tui.commands import LabelerCommands
 from labeler.tui.context import AppContext
 from labeler.tui.jobs import run_db_job
-from labeler.tui.screens.document_list import DocumentsScreen
+from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.help import HelpScreen
 from labeler.tui.screens.questions import QuestionsScreen
 from labeler.tui.screens.scores import ScoresScreen

@@ -20,7 +20,7 @@ from tui_support import OTHER_PAGE, run_app, said, settle
 
 from labeler.store import Store, list_audit, list_questions, question_elements
 from labeler.tui.app import LabelerApp
-from labeler.tui.screens.document_list import DocumentsScreen
+from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog
 from labeler.tui.screens.page import PageScreen
 from labeler.tui.screens.questions import QuestionsScreen

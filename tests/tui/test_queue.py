@@ -20,7 +20,7 @@ from labeler.store import (
     upsert_document,
 )
 from labeler.tui.app import LabelerApp
-from labeler.tui.screens.document_list import DocumentsScreen
+from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.page import PageScreen
 from labeler.tui.screens.questions import QuestionsScreen
 

@@ -18,7 +18,7 @@ from labeler.store.labels import add_element
 from labeler.store.models import LAYER_ANNOTATOR, Element, QuestionDone
 from labeler.store.team import accept_span, mark_done, set_adjudicated
 from labeler.tui.app import LabelerApp
-from labeler.tui.screens.document_list import DocumentsScreen
+from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.forms import ConfirmDialog
 from labeler.tui.screens.page import PageScreen
 from labeler.tui.screens.questions import QuestionsScreen
