@@ -1,5 +1,6 @@
 """The layers point one way (docs/architecture.md, Layers): headless modules never load
-Textual, and the scoring package never loads the labeller, the ORM or any UI library."""
+Textual, and the scoring package never loads the labeller, the ORM or any UI library. The TUI opens no
+store session of its own and has no import circle."""
 
 from __future__ import annotations
 
@@ -399,3 +400,66 @@ def test_store_opener_scan_sees_every_form(tmp_path: Path) -> None:
         ("c", 12),
         ("d", 14),
     ]
+
+
+# --- the TUI: no session of its own, no import circle (issue 20) ------------------------------
+
+#: the scores screen moves to the one scoring entry point separately: until then it reads
+#: the runs in its own session and names the app class for its ``labeler`` property
+SCORES_SCREEN = "labeler.tui.screens.scores"
+
+
+def _tui_modules() -> dict[str, Path]:
+    return {
+        m: p for m, p in _modules().items() if m == "labeler.tui" or m.startswith("labeler.tui.")
+    }
+
+
+def _transactions_opened(tree: ast.AST) -> list[int]:
+    """Lines of ``x.session()``, ``x.write()`` or ``x.begin()`` (no arguments: a store's
+    read session or write transaction, a SQLAlchemy transaction) and of ``Session(...)``."""
+    lines = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in ("session", "write", "begin"):
+            if not node.args and not node.keywords:
+                lines.append(node.lineno)
+        elif isinstance(f, ast.Name) and f.id == "Session":
+            lines.append(node.lineno)
+    return lines
+
+
+def test_tui_opens_no_session_or_transaction() -> None:
+    """Every database job of the TUI is one call of a store verb, which opens its own
+    transaction; the TUI never calls ``store.session()`` or ``store.write()`` itself."""
+    found = [
+        f"{name}:{line}"
+        for name, path in sorted(_tui_modules().items())
+        if name != SCORES_SCREEN
+        for line in _transactions_opened(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert found == []
+
+
+def test_transaction_scan_sees_a_session_and_a_write() -> None:
+    tree = ast.parse(
+        "with store.session() as s:\n    pass\n"
+        "with self.store.write() as s:\n    pass\n"
+        "path.write_text('x')\nout.write('x')\n"
+    )
+    assert _transactions_opened(tree) == [1, 3]
+
+
+#: the one circle left: the scores screen names the app class (typed as ``AppContext`` it goes)
+TUI_CIRCLES_LEFT = [["labeler.tui.app", SCORES_SCREEN]]
+
+
+def test_tui_has_no_import_circle() -> None:
+    """Screens see the app through :class:`labeler.tui.context.AppContext` and the page
+    screen's parts see the screen through ``PageContext``: no labeler.tui module imports,
+    directly or through others (function-level and ``TYPE_CHECKING`` imports count), a
+    module that imports it back."""
+    graph = import_graph(_tui_modules())
+    assert [c for c in import_circles(graph) if c not in TUI_CIRCLES_LEFT] == []

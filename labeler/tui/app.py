@@ -7,10 +7,15 @@ one watches the attributes it shows (``self.watch(app, ...)``) and redraws, or r
 own rows, when they change, whether it is on screen or waiting in another mode.
 
 Database work never runs on the event loop: :meth:`LabelerApp.db` runs a job in a thread,
-in the order asked for (:mod:`labeler.tui.jobs`). The app's helpers live beside it: its
+in the order asked for (:mod:`labeler.tui.jobs`); every job is one call of a store verb
+(the TUI opens no session or transaction itself). The app's helpers live beside it: its
 keys (:mod:`~labeler.tui.app_bindings`), the gold set it opens with
-(:mod:`~labeler.tui.startup`), going to pages and questions (:mod:`~labeler.tui.navigation`),
-undo/redo (:mod:`~labeler.tui.history`) and assist mode (:mod:`~labeler.tui.assist_mode`).
+(:func:`labeler.store.choose_start`), going to pages and questions
+(:mod:`~labeler.tui.navigation`), undo/redo (:mod:`~labeler.tui.undo_keys`) and assist mode
+(:mod:`~labeler.tui.assist_mode`).
+
+Screens never import this class: they see the app through the protocol
+:class:`labeler.tui.context.AppContext`, which this class implements.
 """
 
 from __future__ import annotations
@@ -26,26 +31,29 @@ from textual.reactive import var
 from textual.worker import Worker
 
 from labeler.store import (
+    ElementRow,
     LastPlace,
     QuestionRow,
     RunSummary,
+    StartChoice,
     Store,
-    gold_set_progress,
-    questions_for,
-    redo,
-    undo,
+    annotator_questions,
+    choose_start,
+    gold_set_id_named,
+    redo_change,
+    undo_change,
 )
 from labeler.tui import assist_mode, navigation
 from labeler.tui.app_bindings import APP_BINDINGS
 from labeler.tui.assist import ASSIST_TOP_K
 from labeler.tui.commands import LabelerCommands
-from labeler.tui.history import reverse
+from labeler.tui.context import AppContext
 from labeler.tui.jobs import run_db_job
 from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.help import HelpScreen
 from labeler.tui.screens.questions import QuestionsScreen
 from labeler.tui.screens.scores import ScoresScreen
-from labeler.tui.startup import Start, load_start
+from labeler.tui.undo_keys import reverse
 
 T = TypeVar("T")
 
@@ -120,7 +128,7 @@ class LabelerApp(App[int]):
     ) -> Worker[None]:
         """Run ``job(store)`` in a thread (in request order); then ``done(result)`` here
         (see :mod:`labeler.tui.jobs`)."""
-        return run_db_job(self, self._db_lock, job, done, what=what)
+        return run_db_job(self, self.store, self._db_lock, job, done, what=what)
 
     # -- start-up -------------------------------------------------------------------------
 
@@ -128,12 +136,12 @@ class LabelerApp(App[int]):
         self.switch_mode("questions")
         self.db(self._load_start, self._started, what="open")
 
-    def _load_start(self, store: Store) -> Start:
-        start = load_start(store, self.annotator, self.wanted_gold_set, self.resume)
+    def _load_start(self, store: Store) -> StartChoice:
+        start = choose_start(store, self.annotator, self.wanted_gold_set, self.resume)
         self._resume_at = start.resume_at
         return start
 
-    def _started(self, start: Start) -> None:
+    def _started(self, start: StartChoice) -> None:
         self.runs = start.runs
         self.assist_run = start.runs[0] if start.runs else None
         self.select_gold_set(start.gold_set_id, start.name)
@@ -146,8 +154,7 @@ class LabelerApp(App[int]):
         """Switch to the gold set called ``name`` (looked up in a worker)."""
 
         def find(store: Store) -> int | None:
-            with store.session() as s:
-                return next((g.id for g in gold_set_progress(s) if g.name == name), None)
+            return gold_set_id_named(store, name)
 
         def found(gold_set_id: int | None) -> None:
             if gold_set_id is None:
@@ -180,8 +187,7 @@ class LabelerApp(App[int]):
         annotator = self.annotator
 
         def load(store: Store) -> list[QuestionRow]:
-            with store.session() as s:
-                return questions_for(s, gold_set_id, annotator)
+            return annotator_questions(store, gold_set_id, annotator)
 
         def loaded(rows: list[QuestionRow]) -> None:
             if gold_set_id != self.gold_set_id:
@@ -244,6 +250,16 @@ class LabelerApp(App[int]):
         """Show ``document_id`` with the cursor at ``position`` (moved, replaced or pushed)."""
         navigation.open_page(self, document_id, position)
 
+    def open_element(self, element: ElementRow) -> None:
+        """Show ``element`` selected on its page (see :mod:`labeler.tui.navigation`)."""
+        navigation.open_element(self, element)
+
+    def review_question(self) -> None:
+        """Every element of the current question on every page (``v``, the palette)."""
+        from labeler.tui.screens.review import ReviewScreen
+
+        self.push_screen(ReviewScreen())
+
     def action_next_unlabelled(self) -> None:
         """Make the next question without elements the current one (in a team gold set:
         the next one in the annotator's queue)."""
@@ -286,11 +302,11 @@ class LabelerApp(App[int]):
 
     def action_undo(self) -> None:
         """Undo this annotator's latest change (persisted in the audit log)."""
-        reverse(self, undo, "undo")
+        reverse(self, undo_change, "undo")
 
     def action_redo(self) -> None:
         """Redo this annotator's latest undone change."""
-        reverse(self, redo, "redo")
+        reverse(self, redo_change, "redo")
 
     def toggle_assist(self) -> None:
         """Turn assist mode on or off (see :mod:`labeler.tui.assist_mode`)."""
@@ -303,3 +319,8 @@ class LabelerApp(App[int]):
     def refresh_runs(self) -> None:
         """Re-read the stored runs (after an import in another process)."""
         assist_mode.refresh_runs(self)
+
+
+def _as_context(app: LabelerApp) -> AppContext:
+    """The app as its screens see it (mypy checks here that it implements the protocol)."""
+    return app

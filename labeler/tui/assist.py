@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from labeler.store import Store, page_text, question_elements, run_chunks, visible_question_elements
+from labeler.store import Store, assist_inputs
 from scoring import Grade, classify
 
 ASSIST_TOP_K = 5
@@ -53,16 +53,10 @@ def assist_chunks(
     first occurrence; None for a chunk of another page or a reworded one). With
     ``annotator``, coverage is against the elements they may see (their own in a team gold
     set: assist must not reveal another annotator's spans)."""
-    with store.session() as s:
-        chunks = run_chunks(s, run_id, external_id).get(external_id, [])[:k]
-        elements = (
-            question_elements(s, query_id)
-            if annotator is None
-            else visible_question_elements(s, query_id, annotator)
-        )
-        pages = {e.document_id: page_text(s, e.document_id) or "" for e in elements}
+    inputs = assist_inputs(store, run_id, query_id, external_id, k, annotator=annotator)
+    elements, pages = inputs.elements, inputs.pages
     out: list[AssistChunk] = []
-    for chunk in chunks:
+    for chunk in inputs.chunks:
         best_grade, best_cov = Grade.NONE, 0.0
         for e in elements:
             c = classify(pages[e.document_id], e.text, chunk.text)

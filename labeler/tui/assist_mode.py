@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from labeler.store import RunSummary, Store, list_runs
+from labeler.store import RunSummary, Store, stored_runs
 
 if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 
-def toggle_assist(app: LabelerApp) -> None:
+def toggle_assist(app: AppContext) -> None:
     """Turn assist mode (retrieval results beside the page) on or off."""
     if not app.assist and app.assist_run is None:
         app.notify(
@@ -37,7 +37,7 @@ def toggle_assist(app: LabelerApp) -> None:
         app.notify("assist OFF: blind labelling", timeout=3)
 
 
-def choose_assist_run(app: LabelerApp, run_id: int) -> None:
+def choose_assist_run(app: AppContext, run_id: int) -> None:
     """Make the stored run ``run_id`` the one assist mode shows (unknown ids: nothing)."""
     run = next((r for r in app.runs if r.id == run_id), None)
     if run is not None:
@@ -45,12 +45,11 @@ def choose_assist_run(app: LabelerApp, run_id: int) -> None:
         app.notify(f"assist run: {run.name}", timeout=3)
 
 
-def refresh_runs(app: LabelerApp) -> None:
+def refresh_runs(app: AppContext) -> None:
     """Re-read the stored runs (after an import in another process)."""
 
     def load(store: Store) -> list[RunSummary]:
-        with store.session() as s:
-            return list_runs(s)
+        return stored_runs(store)
 
     def loaded(runs: list[RunSummary]) -> None:
         app.runs = runs

@@ -17,23 +17,24 @@ from typing import TYPE_CHECKING
 
 from labeler.errors import NotFoundError
 from labeler.store import (
+    AttachCheck,
+    Attached,
     ElementRow,
     QuestionRow,
     Store,
-    attach_visible,
+    attach_span,
+    check_attach,
     settled_message,
-    visible_overlaps,
-    visible_page_elements,
 )
-from labeler.tui import spans
+from labeler.tui import span_marks
 from labeler.tui.screens.forms import ConfirmDialog
 from labeler.tui.teamwork import now_pending
 
 if TYPE_CHECKING:
-    from labeler.tui.screens.page import PageScreen
+    from labeler.tui.screens.page.page_state import PageContext
 
 
-def attach_selection(screen: PageScreen) -> None:
+def attach_selection(screen: PageContext) -> None:
     """Attach the selection to the current question (committed at once).
 
     The target is fixed when the key is pressed and named in every message. The same
@@ -54,17 +55,13 @@ def attach_selection(screen: PageScreen) -> None:
         return
     document_id, annotator = screen.document_id, app.annotator
 
-    def check(store: Store) -> tuple[ElementRow | None, list[ElementRow]]:
+    def check(store: Store) -> AttachCheck:
         # Duplicates and overlaps within the layer this annotator labels (their own in a
         # team gold set): another annotator's label of the same span is no concern of theirs.
-        with store.session() as s:
-            rows = visible_page_elements(s, document_id, annotator)
-            overlaps = visible_overlaps(s, q.id, document_id, start, end, annotator)
-        same = [e for e in rows if (e.query_id, e.start, e.end) == (q.id, start, end)]
-        return same[0] if same else None, overlaps
+        return check_attach(store, q.id, document_id, start, end, annotator)
 
-    def checked(result: tuple[ElementRow | None, list[ElementRow]]) -> None:
-        duplicate, overlaps = result
+    def checked(result: AttachCheck) -> None:
+        duplicate, overlaps = result.duplicate, result.overlaps
         if duplicate is not None:
             _refuse_duplicate(screen, q, duplicate)
             return
@@ -90,7 +87,7 @@ def attach_selection(screen: PageScreen) -> None:
     app.db(check, checked, what="attach")
 
 
-def _refuse_duplicate(screen: PageScreen, q: QuestionRow, same: ElementRow) -> None:
+def _refuse_duplicate(screen: PageContext, q: QuestionRow, same: ElementRow) -> None:
     stale = " (stale: its page changed; remove it with x first)" if same.status == "stale" else ""
     screen.notify(
         f"{q.external_id} already has {same.document_id} {same.start}–{same.end}{stale}: "
@@ -101,22 +98,20 @@ def _refuse_duplicate(screen: PageScreen, q: QuestionRow, same: ElementRow) -> N
     )
 
 
-def _store_element(screen: PageScreen, q: QuestionRow, start: int, end: int) -> None:
+def _store_element(screen: PageContext, q: QuestionRow, start: int, end: int) -> None:
     app = screen.labeler
     document_id, actor, assisted = screen.document_id, app.annotator, app.assist
 
-    def job(store: Store) -> tuple[ElementRow, list[ElementRow]]:
-        with store.write() as s, gone_as(f"question {q.external_id}"):
-            row = attach_visible(
-                s, q.id, document_id, start, end, annotator=actor, assisted=assisted
+    def job(store: Store) -> Attached:
+        with gone_as(f"question {q.external_id}"):
+            return attach_span(
+                store, q.id, document_id, start, end, annotator=actor, assisted=assisted
             )
-        with store.session() as s:
-            return row, visible_page_elements(s, document_id, actor)
 
-    def done(result: tuple[ElementRow, list[ElementRow]]) -> None:
-        row, screen.elements = result
+    def done(result: Attached) -> None:
+        row, screen.elements = result.element, result.page_elements
         screen.focused_id = row.id
-        repeated = spans.count_occurrences(screen.page.stored, row.text) > 1
+        repeated = span_marks.count_occurrences(screen.page.stored, row.text) > 1
         note = " (assisted)" if row.assisted else ""
         pending = now_pending(q)  # first team work on a question with solo final labels
         screen.notify(

@@ -10,26 +10,20 @@ from typing import TYPE_CHECKING, cast
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
-
-
-def _review(app: LabelerApp) -> None:
-    from labeler.tui.screens.review import ReviewScreen
-
-    app.push_screen(ReviewScreen())
+    from labeler.tui.context import AppContext
 
 
 class LabelerCommands(Provider):
     """Questions of the current gold set plus the app's own commands."""
 
     def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
-        app = cast("LabelerApp", self.app)
+        app = cast("AppContext", self.app)
         out: list[tuple[str, Callable[[], object], str]] = [
             ("Questions screen", partial(app.show_mode, "questions"), "F2"),
             ("Documents screen", partial(app.show_mode, "documents"), "F3"),
             ("Scores screen", partial(app.show_mode, "scores"), "F4"),
             ("Next unlabelled question", app.action_next_unlabelled, "u"),
-            ("Review question", partial(_review, app), "every element of the current question"),
+            ("Review question", app.review_question, "every element of the current question"),
             ("Toggle assist mode", app.toggle_assist, "show a run's chunks while labelling"),
             ("Undo", app.action_undo, "ctrl+z"),
             ("Redo", app.action_redo, "ctrl+y"),

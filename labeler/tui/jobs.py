@@ -13,34 +13,33 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import Any, TypeVar
 
+from textual.app import App
 from textual.worker import Worker
 
 from labeler.errors import LabelerError
 from labeler.store import Store
 
-if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
-
 T = TypeVar("T")
 
 
 def run_db_job(
-    app: LabelerApp,
+    app: App[Any],
+    store: Store,
     lock: asyncio.Lock,
     job: Callable[[Store], T],
     done: Callable[[T], None] | None,
     *,
     what: str,
 ) -> Worker[None]:
-    """Run ``job(app.store)`` in a thread once ``lock`` is free; then ``done(result)`` on
-    the event loop. ``what`` names the job in error notifications."""
+    """Run ``job(store)`` in a thread once ``lock`` is free; then ``done(result)`` on
+    ``app``'s event loop. ``what`` names the job in error notifications."""
 
     async def run() -> None:
         async with lock:
             try:
-                result = await asyncio.to_thread(job, app.store)
+                result = await asyncio.to_thread(job, store)
             except LabelerError as err:
                 app.notify(str(err), title=f"{what} failed", severity="error", timeout=8)
                 return

@@ -5,28 +5,30 @@ the page on view stays, else the documents list is shown to pick one. A page ope
 the same page is on view only moves the cursor; while another page is on view, it
 replaces it (the back key returns to the list, not to the previous page). ``u`` goes to
 the next question without elements, wrapping round; in a team gold set to the next one
-in the annotator's queue (:func:`labeler.tui.teamwork.next_in_queue`).
+in the annotator's queue (:func:`labeler.tui.teamwork.next_in_queue`). An element chosen
+in the review opens its page with the element selected (:func:`open_element`).
+
+This is the one module that opens page screens; the others ask the app (:mod:`labeler.tui.context`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from labeler.store import ElementRow, Store, visible_question_elements
+from labeler.store import ElementRow, Store, seen_question_elements
 
 if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 
-def open_question(app: LabelerApp, query_id: int) -> None:
+def open_question(app: AppContext, query_id: int) -> None:
     """Open the page of ``query_id``'s first element (by page, then start) at its start.
     Without elements, a page on view stays; otherwise the documents list is shown."""
 
     annotator = app.annotator
 
     def load(store: Store) -> list[ElementRow]:
-        with store.session() as s:
-            return visible_question_elements(s, query_id, annotator)
+        return seen_question_elements(store, query_id, annotator)
 
     def open_first(rows: list[ElementRow]) -> None:
         if app.current_query_id != query_id:
@@ -44,7 +46,7 @@ def open_question(app: LabelerApp, query_id: int) -> None:
     app.db(load, open_first, what="open question")
 
 
-def open_page(app: LabelerApp, document_id: str, position: int | None = None) -> None:
+def open_page(app: AppContext, document_id: str, position: int | None = None) -> None:
     """Show ``document_id`` with the cursor at ``position``: the page on view moves
     its cursor if it is that page, is replaced if it is another one, else pushed."""
     from labeler.tui.screens.page import PageScreen
@@ -61,7 +63,19 @@ def open_page(app: LabelerApp, document_id: str, position: int | None = None) ->
         app.push_screen(page)
 
 
-def next_unlabelled(app: LabelerApp) -> None:
+def open_element(app: AppContext, element: ElementRow) -> None:
+    """Show ``element`` selected on its page: the page on view focuses it if it is that
+    page, else a page view opens with the element selected."""
+    from labeler.tui.screens.page import PageScreen
+
+    below = app.screen
+    if isinstance(below, PageScreen) and below.document_id == element.document_id:
+        below.show_element(element)
+    else:
+        app.push_screen(PageScreen(element.document_id, position=element.start, end=element.end))
+
+
+def next_unlabelled(app: AppContext) -> None:
     """Make the next question without elements (after the current one, wrapping
     round) the current one. In a team gold set: the next one in the annotator's queue
     (:func:`labeler.tui.teamwork.next_in_queue`)."""
@@ -83,7 +97,7 @@ def next_unlabelled(app: LabelerApp) -> None:
     app.notify("every question has elements", timeout=3)
 
 
-def _next_in_queue(app: LabelerApp) -> None:
+def _next_in_queue(app: AppContext) -> None:
     from labeler.tui.teamwork import next_in_queue, queue_left
 
     q = next_in_queue(app.questions, app.current_query_id)

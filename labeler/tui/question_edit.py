@@ -18,28 +18,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from labeler.errors import NotFoundError, StoreError
-from labeler.store import Query, Store, update_query
+from labeler.store import QuestionFields, Store, edit_question, question_fields
 from labeler.tui.screens.forms import QuestionDialog, QuestionForm
 
 if TYPE_CHECKING:
-    from sqlmodel import Session
-
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 
-def _stored(session: Session, query_id: int) -> QuestionForm | None:
-    q = session.get(Query, query_id)
-    return None if q is None else QuestionForm(q.external_id, q.text, q.notes)
+def _form(fields: QuestionFields | None) -> QuestionForm | None:
+    return None if fields is None else QuestionForm(fields.external_id, fields.text, fields.notes)
 
 
-def edit_question(app: LabelerApp, query_id: int) -> None:
+def _fields(form: QuestionForm) -> QuestionFields:
+    return QuestionFields(form.external_id, form.text, form.notes)
+
+
+def open_question_editor(app: AppContext, query_id: int) -> None:
     """Open the question dialog for ``query_id`` and store what the user saves."""
     actor = app.annotator
 
     def load(store: Store) -> QuestionForm | None:
-        with store.session() as s:
-            return _stored(s, query_id)
+        return _form(question_fields(store, query_id))
 
     def loaded(initial: QuestionForm | None) -> None:
         if initial is None:
@@ -60,31 +59,11 @@ def edit_question(app: LabelerApp, query_id: int) -> None:
 
 
 def _save(
-    app: LabelerApp, query_id: int, initial: QuestionForm, form: QuestionForm, actor: str
+    app: AppContext, query_id: int, initial: QuestionForm, form: QuestionForm, actor: str
 ) -> None:
     def job(store: Store) -> QuestionForm:
-        with store.write() as s:
-            now = _stored(s, query_id)
-            if now is None:
-                raise NotFoundError(f"question {initial.external_id} no longer exists")
-            if now != initial:
-                raise StoreError(
-                    f"{initial.external_id} was changed elsewhere while the dialog was open; "
-                    "nothing stored: press e again to edit what is stored now"
-                )
-            update_query(
-                s,
-                query_id,
-                actor=actor,
-                external_id=form.external_id if form.external_id != now.external_id else None,
-                text=form.text if form.text != now.text else None,
-                notes=form.notes if form.notes != now.notes else None,
-            )
-        with store.session() as s:  # a new transaction: what any reader now sees
-            stored = _stored(s, query_id)
-        if stored is None:
-            raise StoreError(f"question {initial.external_id} vanished after saving")
-        return stored
+        stored = edit_question(store, query_id, _fields(initial), _fields(form), actor=actor)
+        return QuestionForm(stored.external_id, stored.text, stored.notes)
 
     def done(stored: QuestionForm) -> None:
         if stored != form:

@@ -18,11 +18,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from labeler.report import plural
-from labeler.store import DoneChange, QuestionRow, Store, toggle_done
+from labeler.store import DoneChange, QuestionRow, Store, flip_done
 from labeler.tui.screens.forms import ConfirmDialog
 
 if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 
 def team_state(q: QuestionRow) -> str:
@@ -109,7 +109,7 @@ def queue_left(questions: tuple[QuestionRow, ...]) -> int:
     return sum(in_queue(q, assigned_only) for q in questions)
 
 
-def toggle_done_mark(app: LabelerApp) -> None:
+def toggle_done_mark(app: AppContext) -> None:
     """``D``: mark the current question done by the annotator (confirming "no answer" when
     they labelled nothing on it), or remove their done mark."""
     q = app.current_question
@@ -144,12 +144,11 @@ def toggle_done_mark(app: LabelerApp) -> None:
     )
 
 
-def _store(app: LabelerApp, q: QuestionRow) -> None:
+def _store(app: AppContext, q: QuestionRow) -> None:
     actor = app.annotator
 
     def job(store: Store) -> DoneChange:
-        with store.write() as s:
-            return toggle_done(s, q.id, actor)
+        return flip_done(store, q.id, actor)
 
     def done(change: DoneChange) -> None:
         if change.marked:

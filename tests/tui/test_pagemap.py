@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from textual.app import App, ComposeResult
 
 from labeler.tui.pagemap import PageMap, to_display
-from labeler.tui.spans import extend, shrink, trim
+from labeler.tui.span_marks import extend, shrink, trim
 from labeler.tui.widgets.page_view import PageView
 
 NASTY = "a\r\nb\rc\u2028d\x0ce\x85f\u2029g\vh\ni\r\n\r\nj\x00k\x1bl\x7fm\t\u00e9\U0001f600\u2028"

@@ -25,9 +25,9 @@ from labeler.store import (
     SpanGroup,
     Store,
     WaitingQuestion,
-    adjudication_queue,
-    page_and_blocks,
-    question_for_adjudication,
+    adjudication_question,
+    adjudication_view,
+    page_with_blocks,
 )
 from labeler.tui.pagemap import DISPLAY_LINE, PageMap
 from labeler.tui.screens.adjudicate_edits import AdjudicationEdits, group_key
@@ -91,9 +91,8 @@ class AdjudicationScreen(AdjudicationEdits):
             "page", "offsets", "chosen by", "accepted", "text"
         )
         self.query_one("#adj-groups", DataTable).focus()
-        app = self.labeler
-        self.watch(app, "revision", self.reload, init=False)
-        self.watch(app, "gold_set_id", self.reload, init=False)
+        self.watch(self.app, "revision", self.reload, init=False)
+        self.watch(self.app, "gold_set_id", self.reload, init=False)
         self.reload()
 
     # -- loading --------------------------------------------------------------------------
@@ -108,12 +107,8 @@ class AdjudicationScreen(AdjudicationEdits):
         def load(
             store: Store,
         ) -> tuple[list[WaitingQuestion], int | None, QuestionForAdjudication | None]:
-            with store.session() as s:
-                queue = adjudication_queue(s, gold_set_id)
-                ids = [w.query_id for w in queue]
-                chosen = wanted if wanted in ids else (ids[0] if ids else None)
-                state = None if chosen is None else question_for_adjudication(s, chosen)
-            return queue, chosen, state
+            view = adjudication_view(store, gold_set_id, wanted)
+            return view.queue, view.chosen, view.state
 
         self.labeler.db(load, self._loaded, what="adjudication queue")
 
@@ -150,8 +145,7 @@ class AdjudicationScreen(AdjudicationEdits):
         self.query_id = query_id
 
         def load(store: Store) -> QuestionForAdjudication:
-            with store.session() as s:
-                return question_for_adjudication(s, query_id)
+            return adjudication_question(store, query_id)
 
         def loaded(state: QuestionForAdjudication) -> None:
             if self.query_id == query_id:
@@ -224,8 +218,7 @@ class AdjudicationScreen(AdjudicationEdits):
         view = self.view
 
         def load(store: Store) -> PageMap:
-            with store.session() as s:
-                found = page_and_blocks(s, document_id)
+            found = page_with_blocks(store, document_id)
             if found is None:
                 raise LookupError(f"no document {document_id!r}")
             text, blocks = found

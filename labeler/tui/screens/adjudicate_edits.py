@@ -23,30 +23,28 @@ from textual.screen import Screen
 from textual.widgets import DataTable
 
 from labeler.store import (
-    PROVENANCE_ADJUDICATED,
     ElementRow,
     QuestionForAdjudication,
     SpanGroup,
     Store,
+    UnanimousAccepted,
     WaitingQuestion,
-    accept_span,
-    accept_unanimous,
-    adjust_final,
-    element_row,
-    remove_element,
-    set_adjudicated,
-    set_grade,
-    set_key,
-    unanimous_key_conflicts,
+    accept_all_unanimous,
+    accept_group,
+    adjust_span,
+    grade_final,
+    key_final,
+    reject_final,
+    settle_question,
 )
-from labeler.tui import spans
+from labeler.tui import span_marks
 from labeler.tui.attach import element_words, gone_as, quote, removed_words
 from labeler.tui.pagemap import PageMap
 from labeler.tui.screens.forms import ConfirmDialog
 from labeler.tui.widgets.page_view import PageView
 
 if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 T = TypeVar("T")
 
@@ -105,8 +103,9 @@ class AdjudicationEdits(Screen[None]):
         self.follow: tuple[str, int, int] | None = None
 
     @property
-    def labeler(self) -> LabelerApp:
-        return cast("LabelerApp", self.app)
+    def labeler(self) -> AppContext:
+        """The running app, as screens see it (:mod:`labeler.tui.context`)."""
+        return cast("AppContext", self.app)
 
     @property
     def view(self) -> PageView:
@@ -152,18 +151,17 @@ class AdjudicationEdits(Screen[None]):
         name = self._question_name()
 
         def job(store: Store) -> None:
-            with store.write() as s:
-                accept_span(
-                    s,
-                    qid,
-                    group.document_id,
-                    group.start,
-                    group.end,
-                    provenance=PROVENANCE_ADJUDICATED,
-                    actor=actor,
-                    grade=group.grade,
-                    key=group.key,
-                )
+            # nothing returned: the cursor stays where it is (no ``follow``)
+            accept_group(
+                store,
+                qid,
+                group.document_id,
+                group.start,
+                group.end,
+                actor=actor,
+                grade=group.grade,
+                key=group.key,
+            )
 
         self._write(job, lambda _: f"{accepted_words(name, group)}  ·  ctrl+z: undo", "accept")
 
@@ -174,13 +172,11 @@ class AdjudicationEdits(Screen[None]):
             self.notify("nothing waits for adjudication", severity="warning", timeout=3)
             return
 
-        def job(store: Store) -> tuple[list[ElementRow], list[SpanGroup]]:
-            with store.write() as s:
-                conflicts = unanimous_key_conflicts(s, qid)
-                return accept_unanimous(s, qid, actor=actor), conflicts
+        def job(store: Store) -> UnanimousAccepted:
+            return accept_all_unanimous(store, qid, actor=actor)
 
-        def message(result: tuple[list[ElementRow], list[SpanGroup]]) -> str:
-            rows, conflicts = result
+        def message(result: UnanimousAccepted) -> str:
+            rows, conflicts = result.accepted, result.key_conflicts
             if not rows:
                 return f"{name}: no unanimous span left to accept"
             keyed = sum(1 for r in rows if r.key_start is not None)
@@ -212,8 +208,8 @@ class AdjudicationEdits(Screen[None]):
         actor, name = self.labeler.annotator, self._question_name()
 
         def job(store: Store) -> None:
-            with store.write() as s, gone_as(element_words(final)):
-                remove_element(s, final.id, actor=actor)
+            with gone_as(element_words(final)):
+                reject_final(store, final.id, actor=actor)
 
         self._write(job, lambda _: removed_words(name, final), "reject")
 
@@ -232,8 +228,8 @@ class AdjudicationEdits(Screen[None]):
         actor, name = self.labeler.annotator, self._question_name()
 
         def job(store: Store) -> ElementRow:
-            with store.write() as s, gone_as(element_words(final)):
-                return set_grade(s, final.id, grade, actor=actor)
+            with gone_as(element_words(final)):
+                return grade_final(store, final.id, grade, actor=actor)
 
         self._write(
             job,
@@ -248,8 +244,8 @@ class AdjudicationEdits(Screen[None]):
             return
 
         def job(store: Store) -> ElementRow:
-            with store.write() as s, gone_as(element_words(final)):
-                return adjust_final(s, final.id, start, end, actor=actor)
+            with gone_as(element_words(final)):
+                return adjust_span(store, final.id, start, end, actor=actor)
 
         def message(row: ElementRow) -> str:
             return (
@@ -267,9 +263,9 @@ class AdjudicationEdits(Screen[None]):
             return
         text = page.stored
         if delta > 0:
-            start, end = spans.extend(text, final.start, final.end, "word")
+            start, end = span_marks.extend(text, final.start, final.end, "word")
         else:
-            start, end = spans.drop_last_word(text, final.start, final.end)
+            start, end = span_marks.drop_last_word(text, final.start, final.end)
         self._adjust(final, start, end)
 
     def action_use_selection(self) -> None:
@@ -294,19 +290,7 @@ class AdjudicationEdits(Screen[None]):
             key = None
 
         def job(store: Store) -> ElementRow:
-            with store.write() as s:
-                return element_row(
-                    accept_span(
-                        s,
-                        qid,
-                        document_id,
-                        start,
-                        end,
-                        provenance=PROVENANCE_ADJUDICATED,
-                        actor=actor,
-                        key=key,
-                    )
-                )
+            return accept_group(store, qid, document_id, start, end, actor=actor, key=key)
 
         def message(row: ElementRow) -> str:
             keyed = "" if key is None else f" with key {key[0]}–{key[1]}"
@@ -328,8 +312,8 @@ class AdjudicationEdits(Screen[None]):
         actor, name = self.labeler.annotator, self._question_name()
 
         def job(store: Store) -> ElementRow:
-            with store.write() as s, gone_as(element_words(final)):
-                return set_key(s, final.id, key[0], key[1], actor=actor)
+            with gone_as(element_words(final)):
+                return key_final(store, final.id, key[0], key[1], actor=actor)
 
         def message(row: ElementRow) -> str:
             if row.key_start is None:
@@ -352,8 +336,7 @@ class AdjudicationEdits(Screen[None]):
         left = sum(1 for g in state.spans.groups if state.final_of(g) is None)
 
         def job(store: Store) -> None:
-            with store.write() as s:
-                set_adjudicated(s, qid, by=actor)
+            settle_question(store, qid, by=actor)
 
         def message(_: None) -> str:
             what = f"{n_final} accepted span(s)" if n_final else "no answer on these pages"

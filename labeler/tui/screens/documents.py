@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from textual.app import ComposeResult
@@ -10,11 +9,11 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
-from labeler.store import DocumentHit, Store, search_documents, visible_page_counts
+from labeler.store import DocumentHit, Store, find_documents
 from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 
 class DocumentsScreen(Screen[None]):
@@ -39,8 +38,9 @@ class DocumentsScreen(Screen[None]):
         self.out_of_date = False
 
     @property
-    def labeler(self) -> LabelerApp:
-        return cast("LabelerApp", self.app)
+    def labeler(self) -> AppContext:
+        """The running app, as screens see it (:mod:`labeler.tui.context`)."""
+        return cast("AppContext", self.app)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -54,7 +54,7 @@ class DocumentsScreen(Screen[None]):
         # Element counts change with every write, whichever screen made it. A search
         # reads every page (~0.1 s on the demo corpus), so a screen not on view only
         # notes that it is out of date and searches again when it is shown.
-        self.watch(self.labeler, "revision", self._data_changed, init=False)
+        self.watch(self.app, "revision", self._data_changed, init=False)
         self.reload()
 
     def _data_changed(self) -> None:
@@ -77,11 +77,8 @@ class DocumentsScreen(Screen[None]):
         annotator = self.labeler.annotator
 
         def load(store: Store) -> list[DocumentHit]:
-            with store.session() as s:
-                hits = search_documents(s, needle)
-                # only the elements this annotator may see (blind team labelling)
-                seen = visible_page_counts(s, (h.id for h in hits), annotator)
-            return [replace(h, elements=seen.get(h.id, 0)) for h in hits]
+            # counts only the elements this annotator may see (blind team labelling)
+            return find_documents(store, needle, annotator)
 
         self.labeler.db(load, lambda hits: self._show(needle, hits), what="search")
 
@@ -139,8 +136,4 @@ class DocumentsScreen(Screen[None]):
         self._open(self.hits[event.cursor_row])
 
     def _open(self, hit: DocumentHit) -> None:
-        from labeler.tui.screens.page import PageScreen
-
-        self.app.push_screen(
-            PageScreen(hit.id, position=hit.position if hit.position >= 0 else None)
-        )
+        self.labeler.open_page(hit.id, hit.position if hit.position >= 0 else None)

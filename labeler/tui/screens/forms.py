@@ -16,7 +16,7 @@ from labeler.errors import LabelerError
 
 if TYPE_CHECKING:
     from labeler.store import Store
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ class QuestionDialog(ModalScreen[QuestionForm | None]):
             if self.stored is not None:
                 self.stored(value)
 
-        cast("LabelerApp", self.app).db(job, done, what="save question")
+        cast("AppContext", self.app).db(job, done, what="save question")
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
-from labeler.tui.grades import GRADE_MEANING
+from labeler.tui.grade_keys import GRADE_MEANING
 
 HELP = """\
 # labeler — key bindings

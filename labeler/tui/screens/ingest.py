@@ -12,10 +12,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, ProgressBar
 
 from labeler.report import plural
-from labeler.store import Store
+from labeler.store import Store, has_gold_set
 
 if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 
 DEMO_GOLD_SET = "demo"
@@ -35,7 +35,7 @@ class IngestScreen(ModalScreen[None]):
             yield Label("", id="ingest-file")
 
     def on_mount(self) -> None:
-        app = cast("LabelerApp", self.app)
+        app = cast("AppContext", self.app)
         corpus = self.corpus
 
         def progress(done: int, total: int, path: str) -> None:
@@ -66,17 +66,12 @@ class IngestScreen(ModalScreen[None]):
         none of that name; a message for the user, or None when there was nothing to do."""
         from labeler.errors import LabelerError
         from labeler.gold import import_gold_file
-        from labeler.store import get_gold_set
 
         demo = self.corpus / "gold" / "demo.jsonl"
         if not demo.is_file():
             return None
-        try:
-            with store.session() as s:
-                get_gold_set(s, DEMO_GOLD_SET)
+        if has_gold_set(store, DEMO_GOLD_SET):
             return None  # already there: never overwrite it
-        except LabelerError:
-            pass
         try:
             questions, _ = import_gold_file(
                 store,

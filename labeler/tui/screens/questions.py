@@ -19,22 +19,22 @@ from textual.widgets.data_table import ColumnKey, RowKey
 
 from labeler.report import plural
 from labeler.store import (
+    AddedQuestion,
     GoldSetProgress,
     QuestionRow,
     Store,
-    add_query,
-    delete_query,
-    get_gold_set,
-    progress_for,
+    add_question,
+    annotator_progress,
+    delete_question,
 )
 from labeler.tui.keys import most_important_first, team_labels
-from labeler.tui.question_edit import edit_question
+from labeler.tui.question_edit import open_question_editor
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
 from labeler.tui.teamwork import final_note, team_state
 from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 
 def _annotators(by: dict[str, int]) -> str:
@@ -109,8 +109,9 @@ class QuestionsScreen(Screen[None]):
         self.filter_text = ""
 
     @property
-    def labeler(self) -> LabelerApp:
-        return cast("LabelerApp", self.app)
+    def labeler(self) -> AppContext:
+        """The running app, as screens see it (:mod:`labeler.tui.context`)."""
+        return cast("AppContext", self.app)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -130,11 +131,10 @@ class QuestionsScreen(Screen[None]):
         )
         table.focus()
         self.query_one("#qfilter", Input).display = False
-        app = self.labeler
-        self.watch(app, "questions", self._show_questions, init=False)
-        self.watch(app, "current_query_id", self._show_current, init=False)
-        self.watch(app, "revision", self.reload, init=False)
-        self.watch(app, "gold_set_id", self.reload, init=False)
+        self.watch(self.app, "questions", self._show_questions, init=False)
+        self.watch(self.app, "current_query_id", self._show_current, init=False)
+        self.watch(self.app, "revision", self.reload, init=False)
+        self.watch(self.app, "gold_set_id", self.reload, init=False)
         self._show_questions()
         self.reload()
 
@@ -144,8 +144,7 @@ class QuestionsScreen(Screen[None]):
         annotator = self.labeler.annotator
 
         def load(store: Store) -> list[GoldSetProgress]:
-            with store.session() as s:
-                return progress_for(s, annotator)
+            return annotator_progress(store, annotator)
 
         self.labeler.db(load, self._show, what="load progress")
 
@@ -266,22 +265,14 @@ class QuestionsScreen(Screen[None]):
         app = self.labeler
         name, actor = app.gold_set_name, app.annotator
 
-        def job(store: Store, form: QuestionForm) -> tuple[int, str]:
+        def job(store: Store, form: QuestionForm) -> AddedQuestion:
             # Runs from the dialog: a refusal (duplicate id) keeps it open with the text.
-            with store.write() as s:
-                q = add_query(
-                    s,
-                    get_gold_set(s, name),
-                    form.external_id,
-                    form.text,
-                    actor=actor,
-                    notes=form.notes,
-                )
-                assert q.id is not None
-                return q.id, q.external_id
+            return add_question(
+                store, name, form.external_id, form.text, actor=actor, notes=form.notes
+            )
 
-        def done(added: tuple[int, str]) -> None:
-            query_id, external_id = added
+        def done(added: AddedQuestion) -> None:
+            query_id, external_id = added.id, added.external_id
             app.current_query_id = query_id
             self.notify(f"question {external_id} added", title="saved", timeout=3)
             app.changed()
@@ -289,12 +280,12 @@ class QuestionsScreen(Screen[None]):
         self.app.push_screen(QuestionDialog(f"New question in {name}", store=job, stored=done))
 
     def action_edit(self) -> None:
-        """Edit the question under the cursor (see :func:`edit_question`)."""
+        """Edit the question under the cursor (see :func:`open_question_editor`)."""
         qid = self._selected_id()
         if qid is None:
             self.notify("no question selected", severity="warning")
             return
-        edit_question(self.labeler, qid)
+        open_question_editor(self.labeler, qid)
 
     def action_delete(self) -> None:
         app = self.labeler
@@ -310,8 +301,7 @@ class QuestionsScreen(Screen[None]):
                 return
 
             def job(store: Store) -> None:
-                with store.write() as s:
-                    delete_query(s, q.id, actor=actor)
+                delete_question(store, q.id, actor=actor)
 
             def done(_: None) -> None:
                 self.notify(f"question {q.external_id} deleted (ctrl+z to undo)", title="saved")

@@ -17,20 +17,13 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from labeler.store import (
-    ElementRow,
-    Store,
-    check_editable,
-    remove_element,
-    set_grade,
-    visible_question_elements,
-)
+from labeler.store import ElementRow, Store, grade_span, remove_span, seen_question_elements
 from labeler.tui.attach import element_words, gone_as, quote, removed_words
-from labeler.tui.grades import GRADE_LEGEND
+from labeler.tui.grade_keys import GRADE_LEGEND
 from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 
 class ReviewScreen(Screen[None]):
@@ -58,8 +51,9 @@ class ReviewScreen(Screen[None]):
         self.rows: list[ElementRow] = []
 
     @property
-    def labeler(self) -> LabelerApp:
-        return cast("LabelerApp", self.app)
+    def labeler(self) -> AppContext:
+        """The running app, as screens see it (:mod:`labeler.tui.context`)."""
+        return cast("AppContext", self.app)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -75,9 +69,8 @@ class ReviewScreen(Screen[None]):
         table = self.query_one("#review", DataTable)
         table.add_columns("page", "offsets", "grade", "annotator", "assisted", "text")
         table.focus()
-        app = self.labeler
-        self.watch(app, "current_query_id", self.reload, init=False)
-        self.watch(app, "revision", self.reload, init=False)
+        self.watch(self.app, "current_query_id", self.reload, init=False)
+        self.watch(self.app, "revision", self.reload, init=False)
         self.reload()
 
     def reload(self) -> None:
@@ -88,8 +81,7 @@ class ReviewScreen(Screen[None]):
             return
 
         def load(store: Store) -> list[ElementRow]:
-            with store.session() as s:
-                return visible_question_elements(s, qid, annotator)
+            return seen_question_elements(store, qid, annotator)
 
         def loaded(rows: list[ElementRow]) -> None:
             if qid == self.labeler.current_query_id:  # else a newer load follows
@@ -147,19 +139,13 @@ class ReviewScreen(Screen[None]):
     def action_jump(self) -> None:
         """Open the element's page with the element selected; a page view of that page
         right under this screen is reused instead of stacking a second one."""
-        from labeler.tui.screens.page import PageScreen
-
         target = self.selected()
         if target is None:
             self.notify("this question has no elements yet", severity="warning")
             return
         app = self.labeler
         app.pop_screen()
-        below = app.screen
-        if isinstance(below, PageScreen) and below.document_id == target.document_id:
-            below.show_element(target)
-        else:
-            app.push_screen(PageScreen(target.document_id, position=target.start, end=target.end))
+        app.open_element(target)
 
     def action_grade(self, grade: int) -> None:
         """Set the grade of the element under the cursor."""
@@ -171,9 +157,8 @@ class ReviewScreen(Screen[None]):
         actor = app.annotator
 
         def job(store: Store) -> ElementRow:
-            with store.write() as s, gone_as(element_words(target)):
-                check_editable(s, target.id, actor)
-                return set_grade(s, target.id, grade, actor=actor)
+            with gone_as(element_words(target)):
+                return grade_span(store, target.id, grade, actor=actor)
 
         def done(row: ElementRow) -> None:
             self.notify(
@@ -195,9 +180,8 @@ class ReviewScreen(Screen[None]):
         actor = app.annotator
 
         def job(store: Store) -> None:
-            with store.write() as s, gone_as(element_words(target)):
-                check_editable(s, target.id, actor)
-                remove_element(s, target.id, actor=actor)
+            with gone_as(element_words(target)):
+                remove_span(store, target.id, actor=actor)
 
         def done(_: None) -> None:
             self.notify(

@@ -18,7 +18,7 @@ from textual.widgets import TextArea
 from textual.widgets.text_area import Selection
 
 from labeler.tui.pagemap import PLACEHOLDER_CHARS, PageMap
-from labeler.tui.spans import word_bounds
+from labeler.tui.span_marks import word_bounds
 
 CURRENT = Style(color="black", bgcolor="yellow", bold=True)
 FOCUSED = Style(color="black", bgcolor="bright_green", bold=True)

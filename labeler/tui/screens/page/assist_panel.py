@@ -18,10 +18,10 @@ from labeler.tui.assist import AssistChunk, assist_chunks, step_k
 from labeler.tui.bars import coverage_bar
 
 if TYPE_CHECKING:
-    from labeler.tui.screens.page.screen import PageScreen
+    from labeler.tui.screens.page.page_state import PageContext
 
 
-def load_assist(screen: PageScreen) -> None:
+def load_assist(screen: PageContext) -> None:
     """Show or hide the panel; in assist mode, load and draw the run's chunks."""
     panel = screen.query_one("#assist", Static)
     app = screen.labeler
@@ -58,7 +58,7 @@ def load_assist(screen: PageScreen) -> None:
     app.db(load, show, what="assist")
 
 
-def step_run(screen: PageScreen, delta: int) -> None:
+def step_run(screen: PageContext, delta: int) -> None:
     """Show the next (``delta=1``) stored run's chunks in assist mode, wrapping round."""
     app = screen.labeler
     if not app.runs:
@@ -70,14 +70,14 @@ def step_run(screen: PageScreen, delta: int) -> None:
     app.choose_assist_run(ids[(index + delta) % len(ids)])
 
 
-def step_count(screen: PageScreen, delta: int) -> None:
+def step_count(screen: PageContext, delta: int) -> None:
     """Show more (``delta=1``) or fewer (``delta=-1``) of the run's chunks."""
     app = screen.labeler
     app.assist_k = step_k(app.assist_k, delta)
     screen.notify(f"assist: top {app.assist_k} chunks", timeout=2)
 
 
-def step_chunk(screen: PageScreen, delta: int) -> None:
+def step_chunk(screen: PageContext, delta: int) -> None:
     """Select the next/previous assist chunk whose text is on this page (wrapping)."""
     if not screen.labeler.assist:
         screen.notify("assist mode is off: press A first", severity="warning", timeout=3)

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from labeler.store import ElementRow, Store, check_editable, remove_element, set_grade, set_key
+from labeler.store import ElementRow, Store, grade_span, key_span, remove_span
 from labeler.tui.attach import element_words, gone_as, quote, removed_words
 from labeler.tui.screens.page.panels import question_name
 
 if TYPE_CHECKING:
-    from labeler.tui.screens.page.screen import PageScreen
+    from labeler.tui.screens.page.page_state import PageContext
 
 
-def target(screen: PageScreen) -> ElementRow | None:
+def target(screen: PageContext) -> ElementRow | None:
     """The element an action applies to: under the cursor, else the focused one."""
     mine = screen.mine()
     cursor = screen.view.cursor_offset
@@ -28,7 +28,7 @@ def target(screen: PageScreen) -> ElementRow | None:
     return next((e for e in mine if e.id == screen.focused_id), None)
 
 
-def grade_target(screen: PageScreen, grade: int) -> None:
+def grade_target(screen: PageContext, grade: int) -> None:
     """Set the grade of the element under the cursor (or the focused one)."""
     element = target(screen)
     if element is None:
@@ -37,9 +37,8 @@ def grade_target(screen: PageScreen, grade: int) -> None:
     actor = screen.labeler.annotator
 
     def job(store: Store) -> ElementRow:
-        with store.write() as s, gone_as(element_words(element)):
-            check_editable(s, element.id, actor)
-            return set_grade(s, element.id, grade, actor=actor)
+        with gone_as(element_words(element)):
+            return grade_span(store, element.id, grade, actor=actor)
 
     def done(row: ElementRow) -> None:
         screen.focused_id = row.id
@@ -53,7 +52,7 @@ def grade_target(screen: PageScreen, grade: int) -> None:
     screen.labeler.db(job, done, what="grade")
 
 
-def key_target(screen: PageScreen) -> None:
+def key_target(screen: PageContext) -> None:
     """Make the selection the key clause of the current question's element holding it
     (underlined; Partial then needs it whole); with no selection, clear the key of the
     element under the cursor. Audited, so ctrl+z brings the old key back."""
@@ -80,8 +79,8 @@ def key_target(screen: PageScreen) -> None:
     actor = screen.labeler.annotator
 
     def job(store: Store) -> ElementRow:
-        with store.write() as s, gone_as(element_words(element)):
-            return set_key(s, element.id, *span, actor=actor)
+        with gone_as(element_words(element)):
+            return key_span(store, element.id, *span, actor=actor)
 
     def done(row: ElementRow) -> None:
         screen.focused_id = row.id
@@ -97,7 +96,7 @@ def key_target(screen: PageScreen) -> None:
     screen.labeler.db(job, done, what="key clause")
 
 
-def remove_target(screen: PageScreen) -> None:
+def remove_target(screen: PageContext) -> None:
     """Remove the element under the cursor (or the focused one); ctrl+z brings it back."""
     element = target(screen)
     if element is None:
@@ -106,9 +105,8 @@ def remove_target(screen: PageScreen) -> None:
     actor = screen.labeler.annotator
 
     def job(store: Store) -> None:
-        with store.write() as s, gone_as(element_words(element)):
-            check_editable(s, element.id, actor)
-            remove_element(s, element.id, actor=actor)
+        with gone_as(element_words(element)):
+            remove_span(store, element.id, actor=actor)
 
     def done(_: None) -> None:
         screen.focused_id = None

@@ -15,9 +15,9 @@ from rich.markup import escape
 from rich.text import Text
 from textual.widgets import Static
 
-from labeler.store import ElementRow, Store, visible_question_elements
-from labeler.tui import spans
-from labeler.tui.grades import GRADE_LEGEND, grade_meaning
+from labeler.store import ElementRow, Store, seen_question_elements
+from labeler.tui import span_marks
+from labeler.tui.grade_keys import GRADE_LEGEND, grade_meaning
 from labeler.tui.teamwork import team_state
 from labeler.tui.widgets.page_view import (
     CURRENT,
@@ -30,16 +30,16 @@ from labeler.tui.widgets.page_view import (
 )
 
 if TYPE_CHECKING:
-    from labeler.tui.screens.page.screen import PageScreen
+    from labeler.tui.screens.page.page_state import PageContext
 
 
-def question_name(screen: PageScreen, query_id: int) -> str:
+def question_name(screen: PageContext, query_id: int) -> str:
     """The external id of ``query_id`` in the gold set, for messages."""
     q = next((x for x in screen.labeler.questions if x.id == query_id), None)
     return q.external_id if q is not None else "a question no longer in this gold set"
 
 
-def paint_spans(screen: PageScreen) -> None:
+def paint_spans(screen: PageContext) -> None:
     """Colour the page: every element, the find matches (first 2000) and key clauses."""
     qid = screen.labeler.current_query_id
     painted: list[Span] = []
@@ -61,7 +61,7 @@ def paint_spans(screen: PageScreen) -> None:
     screen.view.set_spans(painted)
 
 
-def show_question(screen: PageScreen) -> None:
+def show_question(screen: PageContext) -> None:
     """The question bar: the current question, its place, n_gold, team state, mode."""
     app = screen.labeler
     q = app.current_question
@@ -78,7 +78,7 @@ def show_question(screen: PageScreen) -> None:
     )
 
 
-def show_elements(screen: PageScreen) -> None:
+def show_elements(screen: PageContext) -> None:
     """The elements panel: the current question's elements here, else where it has some."""
     mine = screen.mine()
     lines = Text(f"Elements here ({len(mine)})\n", style="bold")
@@ -99,7 +99,7 @@ def show_elements(screen: PageScreen) -> None:
     screen.query_one("#elements", Static).update(lines)
 
 
-def load_elsewhere(screen: PageScreen) -> None:
+def load_elsewhere(screen: PageContext) -> None:
     """When the current question has no element on this page, find the pages where it
     has some, so the panel (and ``]``) can say where to go."""
     qid = screen.labeler.current_query_id
@@ -109,8 +109,7 @@ def load_elsewhere(screen: PageScreen) -> None:
     document_id, annotator = screen.document_id, screen.labeler.annotator
 
     def load(store: Store) -> list[ElementRow]:
-        with store.session() as s:
-            return visible_question_elements(s, qid, annotator)
+        return seen_question_elements(store, qid, annotator)
 
     def loaded(rows: list[ElementRow]) -> None:
         if qid != screen.labeler.current_query_id or screen.mine():
@@ -130,7 +129,7 @@ def load_elsewhere(screen: PageScreen) -> None:
     screen.labeler.db(load, loaded, what="question pages")
 
 
-def show_readout(screen: PageScreen) -> None:
+def show_readout(screen: PageContext) -> None:
     """The line under the page: the element under the cursor (its grade, the 1-3 legend,
     its key clause), else the cursor, else the selection and how often its text repeats
     on the page (more than once: warned, scoring flags it)."""
@@ -168,8 +167,8 @@ def show_readout(screen: PageScreen) -> None:
         readout.set_class(False, "-warning")
         return
     selected = screen.page.stored[start:end]
-    n = spans.count_occurrences(screen.page.stored, selected)
-    many = f"{n}+" if n >= spans.COUNT_CAP else str(n)
+    n = span_marks.count_occurrences(screen.page.stored, selected)
+    many = f"{n}+" if n >= span_marks.COUNT_CAP else str(n)
     text = f"{start}–{end}  ·  {end - start} chars  ·  {many}× on page"
     if n > 1:
         text += "  ⚠ repeated text: scoring will flag this element"

@@ -17,13 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
-from labeler.store import (
-    ElementRow,
-    Store,
-    document_fingerprint,
-    page_and_blocks,
-    visible_page_elements,
-)
+from labeler.store import ElementRow, LabellingPage, Store, labelling_page, seen_page_elements
 from labeler.tui.assist import AssistChunk
 from labeler.tui.attach import attach_selection
 from labeler.tui.keys import most_important_first, team_labels
@@ -33,7 +27,7 @@ from labeler.tui.screens.page.bindings import PAGE_BINDINGS, PAGE_FOOTER_FIRST
 from labeler.tui.widgets.page_view import PageView
 
 if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 
 class PageScreen(Screen[None]):
@@ -72,8 +66,9 @@ class PageScreen(Screen[None]):
         self.profile = ""  # the page's extraction profile, as stored
 
     @property
-    def labeler(self) -> LabelerApp:
-        return cast("LabelerApp", self.app)
+    def labeler(self) -> AppContext:
+        """The running app, as screens see it (:mod:`labeler.tui.context`)."""
+        return cast("AppContext", self.app)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -101,28 +96,22 @@ class PageScreen(Screen[None]):
         self.query_one("#find", Input).display = False
         self.view.focus()
         app = self.labeler
-        self.watch(app, "current_query_id", self._question_changed, init=False)
-        self.watch(app, "questions", self._questions_changed, init=False)
-        self.watch(app, "assist", self._questions_changed, init=False)
-        self.watch(app, "assist_run", self._questions_changed, init=False)
-        self.watch(app, "assist_k", self._questions_changed, init=False)
-        self.watch(app, "revision", self.reload, init=False)
+        self.watch(self.app, "current_query_id", self._question_changed, init=False)
+        self.watch(self.app, "questions", self._questions_changed, init=False)
+        self.watch(self.app, "assist", self._questions_changed, init=False)
+        self.watch(self.app, "assist_run", self._questions_changed, init=False)
+        self.watch(self.app, "assist_k", self._questions_changed, init=False)
+        self.watch(self.app, "revision", self.reload, init=False)
         document_id = self.document_id
         view = self.view
         annotator = app.annotator
 
         def load(store: Store) -> tuple[PageMap, list[ElementRow], str]:
-            with store.session() as s:
-                found = page_and_blocks(s, document_id)
-                known = document_fingerprint(s, document_id)
-                if found is None or known is None:
-                    raise LookupError(f"no document {document_id!r}")
-                rows = visible_page_elements(s, document_id, annotator)
+            found: LabellingPage = labelling_page(store, document_id, annotator)
             # The map is built off the event loop too, for the pane's width as laid out by
             # now (a read of its size; show_page breaks the lines again if it has changed).
-            text, blocks = found
-            page = PageMap(text, blocks, width=view.line_width() or DISPLAY_LINE)
-            return page, rows, known.profile
+            page = PageMap(found.text, found.blocks, width=view.line_width() or DISPLAY_LINE)
+            return page, found.elements, found.profile
 
         self.labeler.db(load, self._loaded, what=f"open {document_id}")
 
@@ -164,8 +153,7 @@ class PageScreen(Screen[None]):
         document_id, annotator = self.document_id, self.labeler.annotator
 
         def load(store: Store) -> list[ElementRow]:
-            with store.session() as s:
-                return visible_page_elements(s, document_id, annotator)
+            return seen_page_elements(store, document_id, annotator)
 
         self.labeler.db(load, self._elements_loaded, what="reload elements")
 
@@ -237,9 +225,7 @@ class PageScreen(Screen[None]):
 
     def action_review(self) -> None:
         """Every element of the current question on every page (see ``screens.review``)."""
-        from labeler.tui.screens.review import ReviewScreen
-
-        self.app.push_screen(ReviewScreen())
+        self.labeler.review_question()
 
     def action_question_step(self, delta: int) -> None:
         """Switch to the next/previous question without leaving the page (the watcher

@@ -1,7 +1,7 @@
 """Moving the page screen's selection: by word/sentence/block, to elements, to matches.
 
 ``w``/``s``/``b`` grow the selection to whole units and ``W``/``S``/``B`` shrink it to
-the whole units inside (:mod:`labeler.tui.spans`, with the page's stored block starts;
+the whole units inside (:mod:`labeler.tui.span_marks`, with the page's stored block starts;
 a page without them goes by line breaks and says so once). ``]``/``[`` jump to the
 current question's elements on this page, ``/`` searches the page and ``n``/``N`` step
 through the matches (wrapping round).
@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, cast
 
 from textual.widgets import Input, Static
 
-from labeler.tui import spans
+from labeler.tui import span_marks
 from labeler.tui.screens.page.panels import paint_spans
 
 if TYPE_CHECKING:
-    from labeler.tui.screens.page.screen import PageScreen
+    from labeler.tui.screens.page.page_state import PageContext
 
 
-def blocks(screen: PageScreen, unit: str) -> list[int] | None:
+def blocks(screen: PageContext, unit: str) -> list[int] | None:
     """The page's block starts for ``unit``; says once when the page has none stored."""
     if unit != "word" and screen.page.blocks is None and not screen.said_no_blocks:
         screen.said_no_blocks = True
@@ -38,30 +38,30 @@ def blocks(screen: PageScreen, unit: str) -> list[int] | None:
     return screen.page.blocks
 
 
-def extend(screen: PageScreen, unit: str) -> None:
+def extend(screen: PageContext, unit: str) -> None:
     """Grow the selection to word/sentence/block boundaries (the page's blocks)."""
     start, end = screen.view.offsets
-    grown = spans.extend(
-        screen.page.stored, start, end, cast("spans.Unit", unit), blocks(screen, unit)
+    grown = span_marks.extend(
+        screen.page.stored, start, end, cast("span_marks.Unit", unit), blocks(screen, unit)
     )
     screen.view.select_offsets(*grown)
 
 
-def shrink(screen: PageScreen, unit: str) -> None:
+def shrink(screen: PageContext, unit: str) -> None:
     """Shrink the selection to the whole words/sentences/blocks inside it."""
     start, end = screen.view.offsets
-    inner = spans.shrink(
-        screen.page.stored, start, end, cast("spans.Unit", unit), blocks(screen, unit)
+    inner = span_marks.shrink(
+        screen.page.stored, start, end, cast("span_marks.Unit", unit), blocks(screen, unit)
     )
     screen.view.select_offsets(*inner)
 
 
-def trim(screen: PageScreen) -> None:
+def trim(screen: PageContext) -> None:
     """Drop surrounding whitespace from the selection."""
-    screen.view.select_offsets(*spans.trim(screen.page.stored, *screen.view.offsets))
+    screen.view.select_offsets(*span_marks.trim(screen.page.stored, *screen.view.offsets))
 
 
-def step_element(screen: PageScreen, delta: int) -> None:
+def step_element(screen: PageContext, delta: int) -> None:
     """Jump to the next/previous element of the current question on this page."""
     mine = screen.mine()
     if not mine:
@@ -78,12 +78,12 @@ def step_element(screen: PageScreen, delta: int) -> None:
     screen.show_element(target)
 
 
-def find(screen: PageScreen, box: Input, needle: str) -> None:
+def find(screen: PageContext, box: Input, needle: str) -> None:
     """Search the page for ``needle`` (submitted in the find ``box``, which closes) and
     select the first match at or after the cursor; none found: say so and clear the
     match colours."""
     screen.needle = needle
-    screen.matches = spans.find_all(screen.page.stored, screen.needle)
+    screen.matches = span_marks.find_all(screen.page.stored, screen.needle)
     box.display = False
     screen.view.focus()
     screen.match_index = -1
@@ -96,7 +96,7 @@ def find(screen: PageScreen, box: Input, needle: str) -> None:
     step_match(screen, 1)
 
 
-def step_match(screen: PageScreen, delta: int) -> None:
+def step_match(screen: PageContext, delta: int) -> None:
     """Select the next/previous match of the last search."""
     if not screen.matches:
         screen.notify("nothing to find: press / first", severity="warning", timeout=3)
@@ -114,7 +114,7 @@ def step_match(screen: PageScreen, delta: int) -> None:
     )
 
 
-def close_find(screen: PageScreen) -> bool:
+def close_find(screen: PageContext) -> bool:
     """Hide the find box if it is open (``escape``); False when it was not."""
     box = screen.query_one("#find", Input)
     if not box.display:

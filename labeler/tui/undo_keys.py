@@ -1,28 +1,27 @@
 """Undo and redo in the TUI (ctrl+z, ctrl+y): the annotator's own changes, from the
-audit log (:func:`labeler.store.undo`, :func:`labeler.store.redo`), so they survive a
-restart. Each runs as one write job; the message says what was reversed, or that there
-was nothing to reverse."""
+audit log (:func:`labeler.store.undo_change`, :func:`labeler.store.redo_change`), so they
+survive a restart. Each runs as one write job; the message says what was reversed, or that
+there was nothing to reverse."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from labeler.store import Store
 
 if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 
-def reverse(app: LabelerApp, fn: Callable[..., Any], name: str) -> None:
-    """Run ``fn`` (undo or redo) for the app's annotator; ``name`` is said if nothing
+def reverse(app: AppContext, verb: Callable[..., str | None], name: str) -> None:
+    """Run ``verb`` (:func:`~labeler.store.undo_change` or
+    :func:`~labeler.store.redo_change`) for the app's annotator; ``name`` is said if nothing
     was there to reverse."""
     actor = app.annotator
 
     def job(store: Store) -> str | None:
-        with store.write() as s:
-            result = fn(s, actor=actor)
-            return None if result is None else str(result.describe())
+        return verb(store, actor=actor)
 
     def done(message: str | None) -> None:
         if message is None:

@@ -7,7 +7,7 @@ from bisect import bisect_right
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from labeler.tui.spans import block_bounds, extend, sentence_bounds, shrink
+from labeler.tui.span_marks import block_bounds, extend, sentence_bounds, shrink
 
 # A jsoup-like page: <h2>2. Background</h2><p>In SQLite, table rows are stored. Each row
 # has a rowid.</p><ul><li>one</li><li>two</li></ul>, one line, blocks joined by a space.

@@ -1,0 +1,161 @@
+"""Team-work verbs: done marks and the adjudicator's edits of a question's final layer.
+
+Each verb takes the :class:`~labeler.store.session.Store` (never a session), opens its own
+transaction, calls the session-level functions that hold the rules (done marks of
+:mod:`labeler.store.own_layer`, acceptance and the adjudicated mark of
+:mod:`labeler.store.team`, the final-layer edits and the queue of
+:mod:`labeler.store.adjudicating`) and returns what it did. Every change is one audited
+entry (``accept_all_unanimous``: one per span), so undo reverses it; an error inside a
+write rolls it back and leaves the database as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from labeler.store.adjudicating import (
+    QuestionForAdjudication,
+    WaitingQuestion,
+    accept_unanimous,
+    adjudication_queue,
+    adjust_final,
+    question_for_adjudication,
+    unanimous_key_conflicts,
+)
+from labeler.store.adjudication import SpanGroup
+from labeler.store.annotate import ElementRow, element_row, set_grade, set_key
+from labeler.store.labels import remove_element
+from labeler.store.models import PROVENANCE_ADJUDICATED
+from labeler.store.own_layer import DoneChange, toggle_done
+from labeler.store.session import Store
+from labeler.store.team import accept_span, set_adjudicated
+
+# -- done marks -------------------------------------------------------------------------
+
+
+def flip_done(store: Store, query_id: int, annotator: str) -> DoneChange:
+    """Mark question ``query_id`` done by ``annotator``, or remove their done mark when
+    there is one (audited; :func:`labeler.store.own_layer.toggle_done` refuses it outside
+    team work and on an adjudicated question). Returns what changed."""
+    with store.write() as s:
+        return toggle_done(s, query_id, annotator)
+
+
+# -- reads ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AdjudicationView:
+    """The adjudication queue of a gold set and the question chosen from it."""
+
+    queue: list[WaitingQuestion]
+    #: the question shown: the one wanted if it still waits, else the first (None: empty)
+    chosen: int | None
+    state: QuestionForAdjudication | None
+
+
+def adjudication_view(store: Store, gold_set_id: int, wanted: int | None) -> AdjudicationView:
+    """The questions of ``gold_set_id`` waiting for adjudication (lowest agreement first,
+    :func:`labeler.store.adjudicating.adjudication_queue`) and the span groups of ``wanted``
+    when it still waits, else of the first waiting question, read in one transaction."""
+    with store.session() as s:
+        queue = adjudication_queue(s, gold_set_id)
+        ids = [w.query_id for w in queue]
+        chosen = wanted if wanted in ids else (ids[0] if ids else None)
+        state = None if chosen is None else question_for_adjudication(s, chosen)
+    return AdjudicationView(queue, chosen, state)
+
+
+def adjudication_question(store: Store, query_id: int) -> QuestionForAdjudication:
+    """The span groups and final layer of question ``query_id``
+    (:func:`labeler.store.adjudicating.question_for_adjudication`)."""
+    with store.session() as s:
+        return question_for_adjudication(s, query_id)
+
+
+# -- accept, reject, adjust, settle -----------------------------------------------------
+
+
+def accept_group(
+    store: Store,
+    query_id: int,
+    document_id: str,
+    start: int,
+    end: int,
+    *,
+    actor: str,
+    grade: int = 1,
+    key: tuple[int, int] | None = None,
+) -> ElementRow:
+    """Accept ``page[start:end]`` into question ``query_id``'s final layer with provenance
+    ``adjudicated``, ``grade`` and key clause ``key`` (audited ``add``;
+    :func:`labeler.store.team.accept_span` refuses a span already final). Returns the final
+    element."""
+    with store.write() as s:
+        return element_row(
+            accept_span(
+                s,
+                query_id,
+                document_id,
+                start,
+                end,
+                provenance=PROVENANCE_ADJUDICATED,
+                actor=actor,
+                grade=grade,
+                key=key,
+            )
+        )
+
+
+@dataclass(frozen=True)
+class UnanimousAccepted:
+    """The spans every done annotator chose, accepted now, and the unanimous groups whose
+    annotators disagree on the key clause (accepted without a key)."""
+
+    accepted: list[ElementRow]
+    key_conflicts: list[SpanGroup]
+
+
+def accept_all_unanimous(store: Store, query_id: int, *, actor: str) -> UnanimousAccepted:
+    """Accept every span all done annotators of ``query_id`` chose (provenance
+    ``unanimous``, one audited entry each: :func:`labeler.store.adjudicating.accept_unanimous`),
+    noting the groups whose key clauses differ, read before they are accepted."""
+    with store.write() as s:
+        conflicts = unanimous_key_conflicts(s, query_id)
+        return UnanimousAccepted(accept_unanimous(s, query_id, actor=actor), conflicts)
+
+
+def reject_final(store: Store, element_id: int, *, actor: str) -> None:
+    """Take final element ``element_id`` out of the final layer (audited, undo brings it
+    back); :class:`~labeler.errors.NotFoundError` when it is gone."""
+    with store.write() as s:
+        remove_element(s, element_id, actor=actor)
+
+
+def grade_final(store: Store, element_id: int, grade: int, *, actor: str) -> ElementRow:
+    """Set the grade of final element ``element_id`` (audited); returns it as stored."""
+    with store.write() as s:
+        return set_grade(s, element_id, grade, actor=actor)
+
+
+def key_final(
+    store: Store, element_id: int, start: int | None, end: int | None, *, actor: str
+) -> ElementRow:
+    """Set (or with ``(None, None)`` clear) the key clause of final element ``element_id``
+    (audited; the key must lie inside the element); returns it as stored."""
+    with store.write() as s:
+        return set_key(s, element_id, start, end, actor=actor)
+
+
+def adjust_span(store: Store, element_id: int, start: int, end: int, *, actor: str) -> ElementRow:
+    """Move final element ``element_id`` to ``page[start:end]`` (audited;
+    :func:`labeler.store.adjudicating.adjust_final` checks the new span); returns it."""
+    with store.write() as s:
+        return adjust_final(s, element_id, start, end, actor=actor)
+
+
+def settle_question(store: Store, query_id: int, *, by: str) -> None:
+    """Mark question ``query_id`` adjudicated by ``by`` (audited, undo reverses it;
+    :func:`labeler.store.team.set_adjudicated`)."""
+    with store.write() as s:
+        set_adjudicated(s, query_id, by=by)
