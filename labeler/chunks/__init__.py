@@ -4,6 +4,9 @@ before any retrieval), and the token counters of budgets.
 
 The names below load their module on first use (PEP 562), so importing the package stays
 light; the modules behind it are private.
+
+The names below load their module on first use (PEP 562), so importing the package stays
+light; the modules behind it are private.
 """
 
 from __future__ import annotations
@@ -23,11 +26,7 @@ if TYPE_CHECKING:
     )
     from labeler.chunks._chunkers import (
         TOKEN,
-        Chunk,
-        chunk_id,
         fixed_token_chunks,
-        id_restore,
-        id_safe,
         structure_chunks,
         token_spans,
     )
@@ -42,11 +41,17 @@ if TYPE_CHECKING:
         make_tokenizer,
         tokenizer_for,
     )
+    from labeler.chunks.slices import (
+        Chunk,
+        chunk_id,
+        id_restore,
+        id_safe,
+    )
 
 _HOMES: dict[str, str] = {
     "AuditElement": "labeler.chunks._chunk_audit",
     "AuditReport": "labeler.chunks._chunk_audit",
-    "Chunk": "labeler.chunks._chunkers",
+    "Chunk": "labeler.chunks.slices",
     "ChunkFileMade": "labeler.chunks._make",
     "DEFAULT_TOKENIZER": "labeler.chunks._tokenizers",
     "ElementFate": "labeler.chunks._chunk_audit",
@@ -54,12 +59,12 @@ _HOMES: dict[str, str] = {
     "TOKEN": "labeler.chunks._chunkers",
     "Tally": "labeler.chunks._chunk_audit",
     "audit_chunks": "labeler.chunks._chunk_audit",
-    "chunk_id": "labeler.chunks._chunkers",
+    "chunk_id": "labeler.chunks.slices",
     "count_words": "labeler.chunks._tokenizers",
     "element_fate": "labeler.chunks._chunk_audit",
     "fixed_token_chunks": "labeler.chunks._chunkers",
-    "id_restore": "labeler.chunks._chunkers",
-    "id_safe": "labeler.chunks._chunkers",
+    "id_restore": "labeler.chunks.slices",
+    "id_safe": "labeler.chunks.slices",
     "make_tokenizer": "labeler.chunks._tokenizers",
     "omega": "labeler.chunks._chunk_audit",
     "structure_chunks": "labeler.chunks._chunkers",

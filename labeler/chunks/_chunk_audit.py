@@ -37,7 +37,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from labeler.chunks._chunkers import Chunk
+from labeler.chunks.slices import Chunk
 from scoring.spans import intersection_length, merge_intervals, span_ratios
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 from labeler.errors import ExtractError, InputError, UsageError
 
 if TYPE_CHECKING:
-    from labeler.chunks._chunkers import Chunk
+    from labeler.chunks.slices import Chunk
     from labeler.store import Store
 
 

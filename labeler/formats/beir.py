@@ -22,7 +22,7 @@ import json
 import os
 from pathlib import Path
 
-from labeler.chunks import id_safe
+from labeler.chunks.slices import id_safe
 from labeler.errors import InputError, write_failure
 from labeler.formats.files import create_beside
 from labeler.formats.qrels import Projection

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
-from labeler.chunks import Chunk
+from labeler.chunks.slices import Chunk
 from labeler.errors import InputError
 from labeler.formats.jsonlines import optional, read_objects, require
 

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import IO
 
-from labeler.chunks import id_safe
+from labeler.chunks.slices import id_safe
 from labeler.formats.chunks_jsonl import PlacedChunk
 
 
