@@ -238,15 +238,18 @@ def check_request(request: ScoreRequest) -> None:
 def reading(where: Store | str | ScoringSource) -> Iterator[ScoringSource]:
     """The reader scoring reads ``where`` through: the one place it is chosen (see this
     module's docstring for the rule). What is opened here is closed when the block ends."""
-    from labeler.store import Store
-
     if isinstance(where, str):
         source = open_source(where)
         try:
             yield source
         finally:
             source.close()
-    elif isinstance(where, Store):
+        return
+    # imported here, not above: a --db value naming a current SQLite file is scored
+    # without loading SQLAlchemy (the path timed against pytrec_eval)
+    from labeler.store import Store
+
+    if isinstance(where, Store):
         reader = _store_reader(where)
         try:
             yield reader if reader is not None else StoreSource(where)

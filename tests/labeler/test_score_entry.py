@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import ast
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -137,3 +139,18 @@ def test_the_reader_is_chosen_in_one_place() -> None:
     assert staged == []
     # and the entry point does call them: the scan would see a call
     assert {name for name, _ in _calls(ast.parse(chooser.read_text()), choosing)} == choosing
+
+
+@pytest.mark.backends("sqlite")
+def test_scoring_a_sqlite_file_loads_no_sqlalchemy(built: str) -> None:
+    """The reader chosen for a ``--db`` value naming a current SQLite file is the fast one,
+    and choosing it loads no SQLAlchemy (``labeler score`` is timed against pytrec_eval)."""
+    code = (
+        "import sys\n"
+        "from labeler.cli import main\n"
+        f"code = main(['score', '--gold-set', 'g', '--run', 'a', '--db', {built!r}, "
+        "'-o', '-', '--format', 'json'])\n"
+        "print(code, sorted(m for m in ('sqlalchemy', 'sqlmodel') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines()[-1] == "0 []"
