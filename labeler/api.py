@@ -218,10 +218,11 @@ class GoldSet:
         - ``fail_under``: the quality gate, metric key → bar, as ``--fail-under``. A key
           that is not a metric of the score raises
           :class:`~labeler.evaluation.UnknownMetricError` (a
-          :class:`~labeler.errors.UsageError`) before anything else. When a metric is
-          strictly below its bar, :class:`~labeler.evaluation.QualityGateError` is raised
-          after scoring (where ``labeler score`` prints its report and exits 3): its
-          ``failures`` list each metric, value and bar, and its ``result`` is the
+          :class:`~labeler.errors.UsageError`) once the run is scored, before intervals
+          and layers are added (``--fail-under`` refuses so, before any report). When a
+          metric is strictly below its bar, :class:`~labeler.evaluation.QualityGateError`
+          is raised after scoring (where ``labeler score`` prints its report and exits 3):
+          its ``failures`` list each metric, value and bar, and its ``result`` is the
           Evaluation (whose ``below`` holds the same failures). A metric equal to its bar
           passes.
         - ``jobs``: processes to score a stored run in (None: automatic, as ``--jobs``).
