@@ -7,7 +7,7 @@ below it; default engines: all of ``ENGINES``).
 What is timed (wall clock, best of ``--repeat`` runs):
 
 * jsoup: one JVM over all files, JVM start and the harness's compilation included, via
-  ``tests/labeler/jsoup_ref/JsoupText.java --quiet`` (texts are computed, not printed).
+  ``tests/support/jsoup_ref/JsoupText.java --quiet`` (texts are computed, not printed).
 * ours, per engine, in-process: read every file and extract its text. Python start-up and
   imports are reported separately ("cold" = a fresh interpreter doing the same work).
 

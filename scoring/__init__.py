@@ -1,4 +1,4 @@
-"""Pure scoring of retrieval runs against exact-span gold sets (DESIGN §6).
+"""Pure scoring of retrieval runs against exact-span gold sets (docs/metrics.md).
 
 Typical use::
 
@@ -6,7 +6,7 @@ Typical use::
 
     result = score_run(questions, pages, run, ks=(1, 3, 5, 10), threshold=0.5,
                        gold_set="demo", run_name="bm25")
-    result.to_dict()                 # Score JSON (DESIGN §5)
+    result.to_dict()                 # Score JSON (docs/formats.md)
     compare_runs(result, other)      # per-question deltas and paired tests
 
 Only the standard library is imported here, and each name loads its module on first use

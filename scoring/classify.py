@@ -1,4 +1,4 @@
-"""Classify one element text against one chunk (DESIGN §6 rules 1–3), plain and indexed.
+"""Classify one element text against one chunk (docs/metrics.md, rules 1–3), plain and indexed.
 
 An element may carry a *key span* (``key``: offsets ``(s, e)`` into the element text, e.g.
 the "unless …" clause of a requirement). With one, Partial needs more than the threshold:
@@ -7,7 +7,7 @@ threshold *and* hold the whole key span; on the fallback rule the chunk must con
 text. Full is unchanged. A pair that would be Partial without the key and is not with it is
 ``key_lost`` (grade NONE). So keys can only lower Partial grades, never raise any grade.
 
-``classify`` is the plain definition, written to be read next to the design. ``PageIndex``
+``classify`` is the plain definition, written to be read next to docs/metrics.md. ``PageIndex``
 is the fast path used to score whole runs: per page it finds each distinct chunk once, caches
 every element's occurrence list, and reduces rule 2 to interval arithmetic with ``bisect``.
 Both give identical results (a Hypothesis test checks it).
@@ -137,7 +137,7 @@ def classify(
     threshold: float = DEFAULT_THRESHOLD,
     key: Key | None = None,
 ) -> Classification:
-    """Classify element text ``t`` against chunk ``c`` on page ``P`` (DESIGN §6).
+    """Classify element text ``t`` against chunk ``c`` on page ``P`` (docs/metrics.md).
 
     1. ``t`` or ``c`` empty → ``NONE`` (all flags false, coverage 0).
     2. ``c`` occurs in ``P``: take its first occurrence ``[c0, c0+|c|)``. For every occurrence

@@ -1,4 +1,4 @@
-"""Grades and per-pair classification values (DESIGN §6 ``classify``)."""
+"""Grades and per-pair classification values (``classify``; docs/metrics.md)."""
 
 from __future__ import annotations
 

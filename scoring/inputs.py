@@ -1,4 +1,4 @@
-"""Plain input values for scoring: gold questions, pages and runs (DESIGN §4–§5)."""
+"""Plain input values for scoring: gold questions, pages and runs (docs/formats.md)."""
 
 from __future__ import annotations
 

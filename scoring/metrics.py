@@ -1,4 +1,4 @@
-"""Per-question ranking metrics at a cut-off k (DESIGN §6 table).
+"""Per-question ranking metrics at a cut-off k (docs/metrics.md, Ranking metrics).
 
 A ``Judgement`` holds, for one question, the grade of every (rank, element) pair
 ``g(e, r)``; every metric below is a pure function of a judgement and k. Ranks are 1-based.

@@ -22,7 +22,7 @@ Row = list[Any]
 
 
 def score_json(result: RunScore, *, per_query: bool = True) -> dict[str, Any]:
-    """The Score JSON (DESIGN §5) of ``result``: ``result.to_dict(per_query=...)``."""
+    """The Score JSON (docs/formats.md) of ``result``: ``result.to_dict(per_query=...)``."""
     return result.to_dict(per_query=per_query)
 
 

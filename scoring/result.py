@@ -335,7 +335,7 @@ class RunScore:
         )
 
     def to_dict(self, *, per_query: bool = True) -> dict[str, Any]:
-        """The Score JSON of DESIGN §5 as plain dicts/lists/numbers/strings.
+        """The Score JSON (docs/formats.md) as plain dicts/lists/numbers/strings.
 
         Keys: ``gold_set``, ``run``, ``threshold``, ``ks``, ``queries`` (count scored),
         ``metrics`` (flat ``<name>@<k>`` map), ``partial_hit_gap`` and ``diagnosis`` (per k),

@@ -70,7 +70,7 @@ def judge_question(
     Returns the judgement, the best coverage per rank (max over elements) and the flags;
     ``placed``, when given, receives each cited page's chunk placements (``Spot`` rows in
     rank order, for every page holding a non-empty element).
-    Grades are those of ``classify`` (DESIGN §6 rules 1–3, with each element's key span),
+    Grades are those of ``classify`` (docs/metrics.md, rules 1–3, with each element's key span),
     computed with the page's cached chunk positions and element occurrences; ``threshold``
     is assumed validated (and keys, by ``GoldElement``). Each chunk
     is located once per distinct page of the question, not once per element, and not at
@@ -321,7 +321,7 @@ def score_questions(
     """One ``QueryScore`` per question with at least one element, in the given order.
 
     Each question's chunks (cut at ``max(ks)``) are classified against each element on the
-    element's page (DESIGN §6) and every metric of ``score_names`` (``METRIC_NAMES`` and
+    element's page (docs/metrics.md) and every metric of ``score_names`` (``METRIC_NAMES`` and
     the character-level ``SPAN_METRIC_NAMES``) is computed at every k;
     a question absent from ``run`` scores 0 with ``in_run`` false. Questions without
     elements are skipped. Scoring disjoint sets of questions separately (say, in several
@@ -456,7 +456,7 @@ def score_run(
     """Score ``run`` against the gold ``questions`` whose elements live in ``pages``.
 
     For each gold question with at least one element, its chunks (cut at ``max(ks)``) are
-    classified against each element on the element's page (DESIGN §6) and every metric of
+    classified against each element on the element's page (docs/metrics.md) and every metric of
     ``score_names`` is computed at every k (and at every token budget, with a tokenizer).
     Aggregates are means over those questions;
     a question missing from the run scores 0 and is listed in ``missing_from_run``; run

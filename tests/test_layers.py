@@ -1,11 +1,13 @@
-"""The layers point one way (DESIGN §2): headless modules never load Textual, and the
-scoring package never loads the labeller, the ORM or any UI library."""
+"""The layers point one way (docs/architecture.md, Layers): headless modules never load
+Textual, and the scoring package never loads the labeller, the ORM or any UI library."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -88,3 +90,174 @@ def test_cli_start_loads_no_orm() -> None:
     pytrec_eval, so the parser must not pull in SQLAlchemy (commands import it when they run)."""
     loaded = loaded_after_import("labeler.cli")
     assert not {m for m in loaded if m.split(".")[0] in {"sqlalchemy", "sqlmodel", "textual"}}
+
+
+# --- the front ends reach the core only through its facades (issue 20) -----------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+FRONT_ENDS = ("labeler/cli", "labeler/tui", "labeler/serve", "labeler/api.py", "labeler/demo.py")
+#: what may stay at labeler/ top level: the package's own files, the error tree, the Python API
+#: and the demo (a front end)
+TOP_LEVEL = {"__init__.py", "__main__.py", "errors.py", "api.py", "demo.py"}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _modules() -> dict[str, Path]:
+    return {_module_name(p): p for d in ("labeler", "scoring") for p in (ROOT / d).rglob("*.py")}
+
+
+def _is_front_end(module: str) -> bool:
+    prefixes = [f.removesuffix(".py").replace("/", ".") for f in FRONT_ENDS]
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def _imported(
+    module: str, path: Path, node: ast.Import | ast.ImportFrom, modules: dict[str, Path]
+) -> list[str]:
+    """The modules an import statement loads (a name that is a submodule counts as it)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names]
+    if node.level:
+        base = module.split(".")
+        if path.name != "__init__.py":
+            base = base[:-1]
+        base = base[: len(base) - (node.level - 1)]
+        source = ".".join([*base, *([node.module] if node.module else [])])
+    else:
+        source = node.module or ""
+    return [f"{source}.{a.name}" if f"{source}.{a.name}" in modules else source for a in node.names]
+
+
+def front_end_reaches_inside(modules: dict[str, Path]) -> list[str]:
+    """Imports in a front end of a core module that is neither a package facade nor the
+    error tree (function-level and TYPE_CHECKING imports count too)."""
+    facades = {m for m, p in modules.items() if p.name == "__init__.py"}
+    found = []
+    for module, path in sorted(modules.items()):
+        if not _is_front_end(module):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            for target in _imported(module, path, node, modules):
+                inside = target.startswith("labeler.") and target in modules
+                allowed = _is_front_end(target) or target in facades or target == "labeler.errors"
+                if inside and not allowed:
+                    found.append(f"{module}:{node.lineno} imports {target}")
+    return found
+
+
+def test_front_ends_import_only_facades() -> None:
+    assert front_end_reaches_inside(_modules()) == []
+
+
+def test_front_end_scan_sees_an_import_of_a_submodule(tmp_path: Path) -> None:
+    """The scan itself: a front-end module importing a store submodule, directly or
+    relatively, is reported; importing the facade is not."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from labeler.store import open_store\n"
+        "from labeler.store.team import mark_done\n"
+        "def f():\n    from ...store import team\n",
+        encoding="utf-8",
+    )
+    modules = {**_modules(), "labeler.cli.sub.probe": probe}
+    assert front_end_reaches_inside(modules) == [
+        "labeler.cli.sub.probe:2 imports labeler.store.team",
+        "labeler.cli.sub.probe:4 imports labeler.store.team",
+    ]
+
+
+def test_only_the_facade_the_errors_the_api_and_the_demo_at_top_level() -> None:
+    top = {p.name for p in (ROOT / "labeler").glob("*.py")}
+    assert top <= TOP_LEVEL, sorted(top - TOP_LEVEL)
+
+
+def test_formats_are_pure_readers_and_writers() -> None:
+    """Interchange formats know nothing of the store: they read and write plain values."""
+    loaded = loaded_after_import("labeler.formats.gold_jsonl")
+    assert not {m for m in loaded if m.startswith("labeler.store")}
+    assert not {m for m in loaded if m.split(".")[0] in {"sqlmodel", "sqlalchemy"}}
+
+
+#: the jsoup port's state tables mirror jsoup's own mutually recursive state classes (each
+#: state names the next); these two circles are the only ones allowed
+PORT_STATE_TABLES = ("labeler.extract.jsoup_parser.tree_", "labeler.extract.jsoup_parser.tokeniser")
+
+
+def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Module → the modules of the tree it imports (any import statement, anywhere in it)."""
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        targets: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                targets.update(t for t in _imported(module, path, node, modules) if t in modules)
+        graph[module] = targets - {module}
+    return graph
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    component.append(top)
+                    if top == node:
+                        break
+                if len(component) > 1:
+                    circles.append(sorted(component))
+    return circles
+
+
+def test_no_import_circle_outside_the_port_state_tables() -> None:
+    circles = import_circles(import_graph(_modules()))
+    allowed = [c for c in circles if all(m.startswith(PORT_STATE_TABLES) for m in c)]
+    assert [c for c in circles if c not in allowed] == []
+
+
+def test_import_circles_are_found() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"} - {"e"}}
+    assert import_circles(graph) == [["a", "b", "c"]]
+
+
+def test_no_two_modules_share_a_name() -> None:
+    """A module's name says what it is: none repeats in another package (``__init__`` aside)."""
+    seen: dict[str, list[str]] = {}
+    for module, path in _modules().items():
+        if path.name != "__init__.py":
+            seen.setdefault(path.stem.lstrip("_"), []).append(module)
+    assert {name: where for name, where in seen.items() if len(where) > 1} == {}

@@ -193,7 +193,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         "score",
         parents=[common],
         help="score a stored run against a gold set's stored spans",
-        description="Score a run in place against the stored labels (DESIGN §6 metrics).",
+        description="Score a run in place against the stored labels (metrics: docs/metrics.md).",
     )
     _common(score)
     score.add_argument("--run", required=True, metavar="NAME")

@@ -500,8 +500,8 @@ def evaluate(
     tokenizer: Tokenizer | None = None,
 ) -> Evaluation:
     """Stored run ``run`` scored against gold set ``gold_set``'s final layer or, with
-    ``annotator``, that annotator's layer: :func:`score` of the matching request
-    (``jobs`` is its ``processes``)."""
+    ``annotator``, that annotator's layer (the metrics: docs/metrics.md): :func:`score` of
+    the matching request (``jobs`` is its ``processes``)."""
     layer = FINAL if annotator is None else f"{ANNOTATOR}{annotator}"
     request = ScoreRequest(
         gold_set,

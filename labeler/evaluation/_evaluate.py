@@ -183,7 +183,7 @@ class Evaluation:
         return self.result.queries
 
     def to_dict(self, *, per_query: bool = True) -> dict[str, Any]:
-        """The Score JSON (README "Formats"): :meth:`scoring.RunScore.to_dict` plus
+        """The Score JSON (docs/formats.md, Score JSON): :meth:`scoring.RunScore.to_dict` plus
         ``stale_excluded``, ``layer``, ``pending`` (``{"count", "query_ids"}``) and, for
         ``layer="each"``, ``layers`` (``{"layer", "queries", "metrics"}`` per layer); exactly
         what ``labeler score --format json`` prints."""

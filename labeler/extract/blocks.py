@@ -2,7 +2,7 @@
 
 For the ``jsoup-1.15.3`` profile, :func:`block_starts` walks the jsoup engine's tree
 (:mod:`labeler.extract.jsoup_parser`) with the very walk that makes the page text
-(:func:`~labeler.extract.jsoup_parser.text.walk_text`), noting the text offset at each block
+(:func:`~labeler.extract.jsoup_parser.text_walk.walk_text`), noting the text offset at each block
 boundary (:class:`~labeler.extract.walk.BlockMarks`), so text and offsets come from one
 parse (:func:`~labeler.extract.jsoup.jsoup_text_and_blocks`; ingest uses that).
 """
@@ -10,7 +10,7 @@ parse (:func:`~labeler.extract.jsoup.jsoup_text_and_blocks`; ingest uses that).
 from __future__ import annotations
 
 from labeler.errors import ExtractError
-from labeler.extract import DEFAULT_PROFILE
+from labeler.extract._profile import DEFAULT_PROFILE
 from labeler.extract.jsoup import jsoup_text_and_blocks
 
 

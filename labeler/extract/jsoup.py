@@ -18,7 +18,8 @@ the others in lexbor's). Then:
     in nesting depth, so a page nested deeper than their bound (:mod:`labeler.extract.depth`)
     is handed to the ``jsoup`` engine; html5lib also gives up past its CPU-time budget.
 
-See ``jsoup-text.md`` in the design notes for the text rules.
+The text rules are jsoup's ``Element.text()`` (:mod:`labeler.extract.walk` for the WHATWG
+engines); the engines and their limits: docs/formats.md, Engines and limits.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from labeler.extract.depth import (
     element_depth,
 )
 from labeler.extract.jsoup_parser.nodes import Element
-from labeler.extract.jsoup_parser.text import walk_text
+from labeler.extract.jsoup_parser.text_walk import walk_text
 from labeler.extract.prepass import prepare
 from labeler.extract.sentinels import Sentinels
 from labeler.extract.walk import JAVA_TRIM, BlockMarks, TextAcc

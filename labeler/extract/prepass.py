@@ -33,7 +33,7 @@ characters the input does not contain) that the text walk maps back:
 
 Known gaps of the engines that use this pre-pass (``lexbor``, ``html5lib``; the default
 engine, ``jsoup``, parses with a port of jsoup's own parser and has none): a seeded grammar
-fuzz test (``tests/labeler/test_extract_fuzz.py``, 3,000 hostile documents) finds 2.8 % of
+fuzz test (``tests/labeler/extract/test_extract_fuzz.py``, 3,000 hostile documents) finds 2.8 % of
 them differing from the jar with lexbor (6.8 % before issue 14). Kinds, with minimal inputs
 (jar → ours):
 
@@ -55,7 +55,7 @@ them differing from the jar with lexbor (6.8 % before issue 14). Kinds, with min
   ``X 0`` / ``0X``); html5lib only: ``<template>`` content (html5lib 1.1 has no template
   mode).
 
-``tests/labeler/jsoup_ref/snippets.py`` (``OPEN_QUIRKS``) holds these inputs as strict
+``tests/support/jsoup_ref/snippets.py`` (``OPEN_QUIRKS``) holds these inputs as strict
 expected failures against the jar.
 """
 

@@ -22,7 +22,7 @@ from importlib import metadata
 from typing import Any
 
 from labeler.errors import ExtractError
-from labeler.extract import PROFILES, Profile
+from labeler.extract._profile import DEFAULT_PROFILE, PROFILES, Profile
 
 ENTRY_POINT_GROUP = "labeler.profiles"
 
@@ -137,3 +137,19 @@ def _wrap(name: str, found: Any, dist_version: str | None) -> Profile:
         version=str(version),
         blocks=blocks if callable(blocks) else None,
     )
+
+
+def page_text(data: bytes, profile: str = DEFAULT_PROFILE, *, engine: str | None = None) -> str:
+    """Return the page text of ``data`` under ``profile``.
+
+    ``engine`` picks an HTML parser for profiles that have several (all engines of one
+    profile produce identical text; the default is the fastest). Raises
+    :class:`~labeler.errors.ExtractError` for an unknown profile or engine.
+    ``profile`` may also be a stored name (``name@version``; another version of the
+    profile is an error), ``package.module:function`` or an entry-point name (see
+    :func:`labeler.extract.profiles.get_profile`).
+    """
+    prof = PROFILES.get(profile)
+    if prof is None:
+        prof = get_profile(profile)
+    return prof.extract(data, engine)

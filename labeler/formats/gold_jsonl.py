@@ -1,4 +1,4 @@
-"""Gold set JSONL, version 1 (DESIGN §5): one question per line.
+"""Gold set JSONL, version 1 (docs/formats.md, Gold set JSONL v1): one question per line.
 
 ```json
 {"query_id": "q1", "query": "Who approves a policy exception?",
@@ -30,17 +30,13 @@ Team gold sets (see :mod:`labeler.store.team`) add optional fields, all read bac
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any, Protocol
 
 from labeler.errors import InputError
 from labeler.formats.jsonlines import optional, read_objects, require
-from labeler.store.rows import StoredElement
-
-if TYPE_CHECKING:
-    from labeler.store.team_export import LayerQuestion
 
 OFFSET_UNIT = "codepoint"
 STATUSES = ("ok", "stale")
@@ -251,10 +247,70 @@ def _key(
     return s, e
 
 
+class ExportElement(Protocol):
+    """An element as the store gives it to the writers (``labeler.store``'s stored rows):
+    ``stale`` when its page changed under it; ``key_start``/``key_end`` its key span in page
+    offsets (both None without one)."""
+
+    @property
+    def doc(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def grade(self) -> int: ...
+    @property
+    def stale(self) -> bool: ...
+    @property
+    def key_start(self) -> int | None: ...
+    @property
+    def key_end(self) -> int | None: ...
+
+
+class LayerElement(ExportElement, Protocol):
+    """An element of ``gold export --layer``: its layer, annotator, provenance, whether it
+    was assisted, and (annotator layer) whether it was ``accepted`` into the final layer."""
+
+    @property
+    def layer(self) -> str: ...
+    @property
+    def annotator(self) -> str: ...
+    @property
+    def provenance(self) -> str: ...
+    @property
+    def assisted(self) -> bool: ...
+    @property
+    def accepted(self) -> bool | None: ...
+
+
+class LayerQuestion(Protocol):
+    """A question of ``gold export --layer`` with its elements and team state."""
+
+    @property
+    def external_id(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def notes(self) -> str: ...
+    @property
+    def elements(self) -> Sequence[LayerElement]: ...
+    @property
+    def pending(self) -> bool: ...
+    @property
+    def adjudicated(self) -> bool: ...
+    @property
+    def adjudicated_by(self) -> str | None: ...
+    @property
+    def done_by(self) -> Sequence[str]: ...
+
+
 def gold_line_json(
     query_id: str,
     query: str,
-    elements: Iterable[tuple[str, int, int, str, int] | StoredElement],
+    elements: Iterable[tuple[str, int, int, str, int] | ExportElement],
     notes: str | None,
 ) -> str:
     """One export line: every field, offsets in code points, ``"offset_unit": "codepoint"``.
@@ -265,14 +321,19 @@ def gold_line_json(
     """
     written: list[dict[str, Any]] = []
     for element in elements:
-        doc, start, end, text, grade = element[:5]
-        item: dict[str, Any] = {"doc": doc, "start": start, "end": end, "text": text}
-        item["grade"] = grade
-        if isinstance(element, StoredElement):
-            if element.stale:
+        if isinstance(element, tuple) and len(element) == 5:  # a plain (doc, start, end, ...)
+            doc, start, end, text, grade = element
+            item: dict[str, Any] = {"doc": doc, "start": start, "end": end, "text": text}
+            item["grade"] = grade
+        else:
+            stored = element
+            item = {"doc": stored.doc, "start": stored.start, "end": stored.end}
+            item["text"] = stored.text
+            item["grade"] = stored.grade
+            if stored.stale:
                 item["status"] = "stale"
-            if element.key_start is not None:
-                item["key"] = {"start": element.key_start, "end": element.key_end}
+            if stored.key_start is not None:
+                item["key"] = {"start": stored.key_start, "end": stored.key_end}
         written.append(item)
     obj: dict[str, Any] = {
         "query_id": query_id,

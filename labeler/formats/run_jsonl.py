@@ -1,4 +1,4 @@
-"""Run JSONL, version 1 (DESIGN §5): one question per line, results in rank order.
+"""Run JSONL, version 1 (docs/formats.md, Run JSONL v1): one question per line, in rank order.
 
 ```json
 {"query_id": "q1", "results": [{"text": "chunk text ...", "doc": "optional", "score": 12.3}]}

@@ -14,7 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from labeler.pages._ingest import (
+    from labeler.pages._ingest_files import (
         DEFAULT_MAX_BYTES,
         IngestFailure,
         IngestReport,
@@ -24,12 +24,12 @@ if TYPE_CHECKING:
     )
 
 _HOMES: dict[str, str] = {
-    "DEFAULT_MAX_BYTES": "labeler.pages._ingest",
-    "IngestFailure": "labeler.pages._ingest",
-    "IngestReport": "labeler.pages._ingest",
-    "ProgressFn": "labeler.pages._ingest",
-    "collect": "labeler.pages._ingest",
-    "ingest_paths": "labeler.pages._ingest",
+    "DEFAULT_MAX_BYTES": "labeler.pages._ingest_files",
+    "IngestFailure": "labeler.pages._ingest_files",
+    "IngestReport": "labeler.pages._ingest_files",
+    "ProgressFn": "labeler.pages._ingest_files",
+    "collect": "labeler.pages._ingest_files",
+    "ingest_paths": "labeler.pages._ingest_files",
 }
 
 __all__ = [

@@ -17,17 +17,17 @@ if TYPE_CHECKING:
         comparisons_html,
         score_html,
     )
-    from labeler.report.tables import (
-        markdown_table,
-        markdown_text,
-        text_table,
-    )
     from labeler.report.text_report import (
         budget_report,
         comparison_report,
         comparisons_report,
         layer_rows,
         score_report,
+    )
+    from labeler.report.text_tables import (
+        markdown_table,
+        markdown_text,
+        text_table,
     )
     from labeler.report.wording import (
         plural,
@@ -39,12 +39,12 @@ _HOMES: dict[str, str] = {
     "comparisons_html": "labeler.report.html",
     "comparisons_report": "labeler.report.text_report",
     "layer_rows": "labeler.report.text_report",
-    "markdown_table": "labeler.report.tables",
-    "markdown_text": "labeler.report.tables",
+    "markdown_table": "labeler.report.text_tables",
+    "markdown_text": "labeler.report.text_tables",
     "plural": "labeler.report.wording",
     "score_html": "labeler.report.html",
     "score_report": "labeler.report.text_report",
-    "text_table": "labeler.report.tables",
+    "text_table": "labeler.report.text_tables",
 }
 
 __all__ = [

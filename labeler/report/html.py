@@ -7,7 +7,6 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from labeler.report.tables import cell
 from labeler.report.text_report import (
     ci_note,
     comparison_note,
@@ -15,6 +14,7 @@ from labeler.report.text_report import (
     layer_rows,
     pending_note,
 )
+from labeler.report.text_tables import cell
 from labeler.report.wording import plural
 from scoring import (
     RunComparison,

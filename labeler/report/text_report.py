@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from labeler.report.tables import markdown_table, markdown_text, text_table
+from labeler.report.text_tables import markdown_table, markdown_text, text_table
 from labeler.report.wording import plural
 from scoring import (
     RunComparison,

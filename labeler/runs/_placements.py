@@ -1,6 +1,6 @@
 """Chunk placements: where a run's chunks sit on the labelled pages, worked out at import.
 
-Scoring must locate every chunk of a question on each page its labels cite (DESIGN §6
+Scoring must locate every chunk of a question on each page its labels cite (docs/metrics.md,
 rules 2 and 3, and the fallback and repeated-chunk flags), and find every occurrence of
 each label's text there; that is most of its time. A run is imported once and scored many
 times, so ``labeler run import`` does both for each question on the pages the question's

@@ -12,7 +12,7 @@ The driver's own transaction handling is switched off (``isolation_level = None`
 ``begin`` event emits ``BEGIN``, or ``BEGIN IMMEDIATE`` on connections carrying the
 :data:`WRITE_OPTION` execution option. A deferred transaction that reads and then writes can
 fail with SQLITE_BUSY despite the timeout; an immediate one takes the write lock up front and
-waits for it (DESIGN §7).
+waits for it (docs/architecture.md, The store).
 
 A ``postgresql://`` URL gets none of the above: transactions carrying :data:`WRITE_OPTION`
 take the database's one write lock instead (see :mod:`labeler.store.postgres`), so writers

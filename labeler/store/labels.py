@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 from labeler.errors import IntegrityError, NotFoundError, not_found
 from labeler.store.audit import add_audited, remove_audited
 from labeler.store.browse import gold_set_names
-from labeler.store.documents import get_document
+from labeler.store.document_table import get_document
 from labeler.store.models import (
     ELEMENT_STALE,
     LAYER_ANNOTATOR,

@@ -1,11 +1,17 @@
-"""Schema versions and the ordered migration steps that build and upgrade a database.
+"""Schema versions, and the steps that upgrade a database of an earlier version.
+
+The current schema is written once, in :mod:`labeler.store.models`: an empty database is
+created from the models' metadata (:func:`~labeler.store.models.create_schema`, tables,
+indexes, constraints and the span triggers of each dialect) and records every version up to
+:data:`SCHEMA_VERSION` at once. The steps of :data:`MIGRATIONS` are history: step *n* turns
+a database of version *n - 1* into one of version *n*, and a database of an earlier version
+goes through the steps above its version. Tests upgrade a stored database of every earlier
+version (``tests/labeler/store/data/schema_versions``) and require the result to equal a new
+database, table by table, column by column, index by index and trigger by trigger.
 
 The schema version is the highest ``version`` in the ``schema_version`` table (one row per
-applied step, with its description and time). Opening a database applies, in one
-``BEGIN IMMEDIATE`` transaction, every step above its version; a fresh database goes
-through the same steps from version 1 (the first release's schema), so fresh and upgraded
-databases cannot drift apart. A test checks that the steps produce what
-:mod:`labeler.store.models` declares.
+version reached, with its description and time). Opening a database brings it to
+:data:`SCHEMA_VERSION` in one ``BEGIN IMMEDIATE`` transaction.
 
 * A database whose version is newer than :data:`SCHEMA_VERSION` raises
   :class:`~labeler.errors.StoreError` (an older labeller must not write to it).
@@ -14,14 +20,16 @@ databases cannot drift apart. A test checks that the steps produce what
 * A step that fails rolls back the whole upgrade; the version stays where it was.
 
 Each step carries its statements per dialect (:class:`DialectSQL`): SQLite and PostgreSQL
-run the same steps, in the same order, recording the same versions, and build the same
-tables, constraints and indexes. Where SQLite enforces an invariant with a trigger,
-PostgreSQL has a PL/pgSQL trigger with the same name that accepts and rejects the same rows.
-The upgrade transaction is serialised on both (``BEGIN IMMEDIATE``; PostgreSQL's write lock,
-see :mod:`labeler.store.postgres`), and PostgreSQL's DDL is transactional too.
+run the same steps, in the same order, recording the same versions. Where SQLite enforces an
+invariant with a trigger, PostgreSQL has a PL/pgSQL trigger with the same name that accepts
+and rejects the same rows. The upgrade transaction is serialised on both (``BEGIN
+IMMEDIATE``; PostgreSQL's write lock, see :mod:`labeler.store.postgres`), and PostgreSQL's
+DDL is transactional too.
 
-Rules for a new step: append it with the next version and SQL for every dialect in
-:data:`DIALECTS`, never edit a released step, and mirror its effect in ``models.py``.
+Rules for a schema change: change the models (``models.py``), append a step with the next
+version and SQL for every dialect in :data:`DIALECTS` that makes a database of the previous
+version equal to what the models now create, never edit a released step, and add a stored
+database of the previous version to the tests (its folder's README says how).
 """
 
 from __future__ import annotations
@@ -38,6 +46,8 @@ from labeler.store.models import (
     Element,
     SchemaVersion,
     UTCDateTime,
+    create_schema,
+    triggers,
     utcnow,
 )
 
@@ -172,40 +182,9 @@ _V1_SQLITE_TABLES = (
 )""",
 )
 
-# The span invariant in SQL. SQLite's substr() and length() count characters (= Python code
-# points), so substr(text, start + 1, end - start) is text[start:end]; substr(text, end, 1)
-# is non-empty exactly when end <= length. SQLite's text functions stop at a NUL character,
-# so pages whose text holds U+0000 are checked by the Python layer only (instr on the BLOB
-# form finds the NUL byte). A missing document is left to the foreign key.
-_SPAN_OK = """(NEW.start >= 0 AND NEW."end" > NEW.start
-         AND substr(d.text, NEW."end", 1) <> ''
-         AND substr(d.text, NEW.start + 1, NEW."end" - NEW.start) = NEW.text)"""
-
-_ELEMENT_TRIGGER = """CREATE TRIGGER {name} BEFORE {event} ON element
-WHEN NEW.status = 'ok'
-BEGIN
-    SELECT RAISE(ABORT, 'element text must equal page text[start:end], 0 <= start < end <= length')
-    FROM document AS d
-    WHERE d.id = NEW.document_id
-      AND instr(CAST(d.text AS BLOB), x'00') = 0
-      AND NOT {span_ok};
-END"""
-
-_V1_SQLITE_TRIGGERS = (
-    _ELEMENT_TRIGGER.format(name="element_span_insert", event="INSERT", span_ok=_SPAN_OK),
-    _ELEMENT_TRIGGER.format(name="element_span_update", event="UPDATE", span_ok=_SPAN_OK),
-    """CREATE TRIGGER document_text_update AFTER UPDATE OF text ON document
-WHEN instr(CAST(NEW.text AS BLOB), x'00') = 0
-BEGIN
-    SELECT RAISE(ABORT, 'new page text breaks elements labelled on it; mark them stale first')
-    WHERE EXISTS (
-        SELECT 1 FROM element AS e
-        WHERE e.document_id = NEW.id AND e.status = 'ok'
-          AND NOT (substr(NEW.text, e."end", 1) <> ''
-                   AND substr(NEW.text, e.start + 1, e."end" - e.start) = e.text)
-    );
-END""",
-)
+# The span triggers have not changed since version 1: the step creates them from
+# models.TRIGGERS. A step that changes a trigger must first copy its old text here.
+_V1_SQLITE_TRIGGERS = triggers("sqlite")
 
 # Version 2: lookup indexes (elements of a page by status, elements of a query, audit trail
 # of one entity). Ingest's change detection reads elements by page.
@@ -222,8 +201,8 @@ _V3_SQLITE = (
     "ALTER TABLE audit_entry ADD COLUMN reverts INTEGER",
 )
 
-# The same steps for PostgreSQL. Tables: what SQLAlchemy's create_all emits for models.py
-# (SERIAL keys, TIMESTAMP WITH TIME ZONE), so a test can compare them like SQLite's.
+# The same steps for PostgreSQL. Tables: what SQLAlchemy's create_all emitted for models.py
+# at version 1 (SERIAL keys, TIMESTAMP WITH TIME ZONE).
 _V1_POSTGRESQL_TABLES = (
     """CREATE TABLE schema_version (
     version INTEGER NOT NULL,
@@ -313,52 +292,7 @@ _V1_POSTGRESQL_TABLES = (
 )""",
 )
 
-# The span invariant in PL/pgSQL. PostgreSQL's substr() and char_length() count characters
-# (code points in a UTF-8 database), so substr(text, start + 1, end - start) is
-# text[start:end]. The bounds are tested before substr() runs (it rejects a negative
-# length). PostgreSQL text cannot hold NUL, so there is no NUL exception. A missing document
-# is left to the foreign key. Errors are SQLSTATE 23000, an IntegrityError for the driver.
-_V1_POSTGRESQL_TRIGGERS = (
-    """CREATE FUNCTION element_span_check() RETURNS trigger LANGUAGE plpgsql AS $$
-DECLARE
-    page TEXT;
-BEGIN
-    SELECT d.text INTO page FROM document AS d WHERE d.id = NEW.document_id;
-    IF NOT FOUND THEN
-        RETURN NEW;
-    END IF;
-    IF NEW.start >= 0 AND NEW."end" > NEW.start AND NEW."end" <= char_length(page) THEN
-        IF substr(page, NEW.start + 1, NEW."end" - NEW.start) = NEW.text THEN
-            RETURN NEW;
-        END IF;
-    END IF;
-    RAISE EXCEPTION 'element text must equal page text[start:end], 0 <= start < end <= length'
-        USING ERRCODE = 'integrity_constraint_violation';
-END
-$$""",
-    """CREATE TRIGGER element_span_insert BEFORE INSERT ON element
-FOR EACH ROW WHEN (NEW.status = 'ok') EXECUTE FUNCTION element_span_check()""",
-    """CREATE TRIGGER element_span_update BEFORE UPDATE ON element
-FOR EACH ROW WHEN (NEW.status = 'ok') EXECUTE FUNCTION element_span_check()""",
-    """CREATE FUNCTION document_text_check() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    IF EXISTS (
-        SELECT 1 FROM element AS e
-        WHERE e.document_id = NEW.id AND e.status = 'ok'
-          AND NOT (CASE WHEN e.start >= 0 AND e."end" > e.start
-                             AND e."end" <= char_length(NEW.text)
-                        THEN substr(NEW.text, e.start + 1, e."end" - e.start) = e.text
-                        ELSE false END)
-    ) THEN
-        RAISE EXCEPTION 'new page text breaks elements labelled on it; mark them stale first'
-            USING ERRCODE = 'integrity_constraint_violation';
-    END IF;
-    RETURN NULL;
-END
-$$""",
-    """CREATE TRIGGER document_text_update AFTER UPDATE OF text ON document
-FOR EACH ROW EXECUTE FUNCTION document_text_check()""",
-)
+_V1_POSTGRESQL_TRIGGERS = triggers("postgresql")
 
 _V3_POSTGRESQL = (
     "ALTER TABLE element ADD COLUMN assisted BOOLEAN DEFAULT false NOT NULL",
@@ -612,10 +546,28 @@ def pending(version: int, steps: Sequence[Migration], *, where: str) -> list[Mig
     return [step for step in steps if step.version > version]
 
 
+def builds_current(steps: Sequence[Migration]) -> bool:
+    """Whether ``steps`` are all of :data:`MIGRATIONS`: what an empty database needs to
+    reach :data:`SCHEMA_VERSION`."""
+    return len(steps) == len(MIGRATIONS) and all(
+        a is b for a, b in zip(steps, MIGRATIONS, strict=True)
+    )
+
+
 def apply_steps(conn: Connection, steps: Sequence[Migration]) -> None:
-    """Apply ``steps`` in order on ``conn`` (already inside a transaction), recording each."""
+    """Bring the database on ``conn`` (already inside a transaction) through ``steps``,
+    recording each step's version and description.
+
+    Every step from 1 to :data:`SCHEMA_VERSION` (an empty database made current) is one
+    :func:`~labeler.store.models.create_schema` from the models; any other run of steps
+    (an older database, or a test's own steps) applies each step in order.
+    """
+    fresh = builds_current(steps)
+    if fresh:
+        create_schema(conn)
     for step in steps:
-        step.apply(conn)
+        if not fresh:
+            step.apply(conn)
         conn.execute(
             insert(SchemaVersion).values(
                 version=step.version, description=step.description, applied_at=utcnow()

@@ -1,10 +1,12 @@
-"""SQLModel tables of the gold-set store (DESIGN §4).
+"""SQLModel tables of the gold-set store: the one place where the current schema is written.
 
-These classes describe the *current* schema. The database itself is built and upgraded by
-:mod:`labeler.store.migrations`, whose steps must produce exactly what these classes declare
-(a test compares the two).
+A new database is created from these classes' metadata (:func:`create_schema`, on every
+dialect); what the models cannot express, the span triggers, are the named per-dialect
+statements of :data:`TRIGGERS`, attached to the metadata here. :mod:`labeler.store.migrations`
+holds the steps that bring a database of an earlier schema version up to this one; a test
+upgrades a stored database of every earlier version and checks that it ends equal to a new one.
 
-Invariants kept here and, independently, by SQLite triggers (see ``migrations``):
+Invariants kept here and, independently, by the triggers (see :data:`TRIGGERS`):
 
 * a non-stale :class:`Element`'s ``text`` equals ``document.text[start:end]`` (Python
   code-point indices) with ``0 <= start < end <= len(document.text)``;
@@ -15,17 +17,30 @@ Invariants kept here and, independently, by SQLite triggers (see ``migrations``)
 An element whose page changed under it is marked ``stale`` (never dropped, never rewritten);
 its offsets and text keep what the annotator labelled until it is re-anchored.
 
-``table=True`` models do not run Pydantic validation (DESIGN §7): the write functions in
-:mod:`labeler.store.labels` and :mod:`labeler.store.documents` validate, and an ORM event in
+``table=True`` models do not run Pydantic validation (docs/architecture.md): the write functions in
+:mod:`labeler.store.labels` and :mod:`labeler.store.document_table` validate, and an ORM event in
 :mod:`labeler.store.validation` checks every Element flush.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, Dialect, Index, Text, UniqueConstraint
+from sqlalchemy import (
+    DDL,
+    JSON,
+    CheckConstraint,
+    Connection,
+    Dialect,
+    Index,
+    Table,
+    Text,
+    UniqueConstraint,
+    event,
+    false,
+)
 from sqlalchemy import text as sql_text
 from sqlalchemy.types import DateTime, TypeDecorator
 from sqlmodel import Field, SQLModel
@@ -116,7 +131,8 @@ class GoldSet(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     # Added by schema version 7: set by the first assignment or annotator-layer import, after
     # which scoring and export use the final layer of adjudicated questions (labeler.store.team).
-    team: bool = Field(default=False, sa_column_kwargs={"server_default": sql_text("0")})
+    # false() is spelt 0 on SQLite and false on PostgreSQL (whose booleans refuse 0).
+    team: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
 class Query(SQLModel, table=True):
@@ -193,7 +209,7 @@ class Element(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     status: str = Field(default=ELEMENT_OK, sa_column_kwargs={"server_default": ELEMENT_OK})
     # Added by schema version 3: the annotator had retrieval results on screen (assist mode).
-    assisted: bool = Field(default=False, sa_column_kwargs={"server_default": sql_text("0")})
+    assisted: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
     # Added by schema version 7 (see LAYERS and PROVENANCES above).
     layer: str = Field(default=LAYER_FINAL, sa_column_kwargs={"server_default": LAYER_FINAL})
     provenance: str = Field(
@@ -349,3 +365,178 @@ class SchemaVersion(SQLModel, table=True):
     version: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     description: str
     applied_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
+#: every table model of the store (create_all orders them by their foreign keys itself)
+STORE_MODELS: tuple[type[SQLModel], ...] = (
+    SchemaVersion,
+    Document,
+    GoldSet,
+    Query,
+    Element,
+    Assignment,
+    QuestionDone,
+    Run,
+    RunResult,
+    RunPlacement,
+    AuditEntry,
+    Annotator,
+)
+
+
+def store_tables() -> list[Table]:
+    """The :class:`~sqlalchemy.Table` of every model in :data:`STORE_MODELS`."""
+    tables: list[Table] = []
+    for model in STORE_MODELS:
+        # table=True sets __table__, which SQLModel's type does not declare
+        table = model.__table__  # type: ignore[attr-defined]
+        assert isinstance(table, Table)
+        tables.append(table)
+    return tables
+
+
+@dataclass(frozen=True)
+class SchemaStatement:
+    """One named statement of the schema the models cannot express, for one dialect."""
+
+    name: str
+    dialect: str
+    sql: str
+
+
+# The span invariant in SQLite. substr() and length() count characters (= Python code
+# points), so substr(text, start + 1, end - start) is text[start:end]; substr(text, end, 1)
+# is non-empty exactly when end <= length. SQLite's text functions stop at a NUL character,
+# so pages whose text holds U+0000 are checked by the Python layer only (instr on the BLOB
+# form finds the NUL byte). A missing document is left to the foreign key.
+_SQLITE_SPAN_OK = """(NEW.start >= 0 AND NEW."end" > NEW.start
+         AND substr(d.text, NEW."end", 1) <> ''
+         AND substr(d.text, NEW.start + 1, NEW."end" - NEW.start) = NEW.text)"""
+
+_SQLITE_ELEMENT_TRIGGER = """CREATE TRIGGER {name} BEFORE {event} ON element
+WHEN NEW.status = 'ok'
+BEGIN
+    SELECT RAISE(ABORT, 'element text must equal page text[start:end], 0 <= start < end <= length')
+    FROM document AS d
+    WHERE d.id = NEW.document_id
+      AND instr(CAST(d.text AS BLOB), x'00') = 0
+      AND NOT {span_ok};
+END"""
+
+# The same invariant in PL/pgSQL. PostgreSQL's substr() and char_length() count characters
+# (code points in a UTF-8 database). The bounds are tested before substr() runs (it rejects
+# a negative length). PostgreSQL text cannot hold NUL, so there is no NUL exception. Errors
+# are SQLSTATE 23000, an IntegrityError for the driver. The triggers carry SQLite's names
+# and accept and reject the same rows.
+#: the statements creating the span triggers (and PostgreSQL's trigger functions), per
+#: dialect in execution order; run after the ``element`` table is created
+TRIGGERS: tuple[SchemaStatement, ...] = (
+    SchemaStatement(
+        "element_span_insert",
+        "sqlite",
+        _SQLITE_ELEMENT_TRIGGER.format(
+            name="element_span_insert", event="INSERT", span_ok=_SQLITE_SPAN_OK
+        ),
+    ),
+    SchemaStatement(
+        "element_span_update",
+        "sqlite",
+        _SQLITE_ELEMENT_TRIGGER.format(
+            name="element_span_update", event="UPDATE", span_ok=_SQLITE_SPAN_OK
+        ),
+    ),
+    SchemaStatement(
+        "document_text_update",
+        "sqlite",
+        """CREATE TRIGGER document_text_update AFTER UPDATE OF text ON document
+WHEN instr(CAST(NEW.text AS BLOB), x'00') = 0
+BEGIN
+    SELECT RAISE(ABORT, 'new page text breaks elements labelled on it; mark them stale first')
+    WHERE EXISTS (
+        SELECT 1 FROM element AS e
+        WHERE e.document_id = NEW.id AND e.status = 'ok'
+          AND NOT (substr(NEW.text, e."end", 1) <> ''
+                   AND substr(NEW.text, e.start + 1, e."end" - e.start) = e.text)
+    );
+END""",
+    ),
+    SchemaStatement(
+        "element_span_check",
+        "postgresql",
+        """CREATE FUNCTION element_span_check() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    page TEXT;
+BEGIN
+    SELECT d.text INTO page FROM document AS d WHERE d.id = NEW.document_id;
+    IF NOT FOUND THEN
+        RETURN NEW;
+    END IF;
+    IF NEW.start >= 0 AND NEW."end" > NEW.start AND NEW."end" <= char_length(page) THEN
+        IF substr(page, NEW.start + 1, NEW."end" - NEW.start) = NEW.text THEN
+            RETURN NEW;
+        END IF;
+    END IF;
+    RAISE EXCEPTION 'element text must equal page text[start:end], 0 <= start < end <= length'
+        USING ERRCODE = 'integrity_constraint_violation';
+END
+$$""",
+    ),
+    SchemaStatement(
+        "element_span_insert",
+        "postgresql",
+        """CREATE TRIGGER element_span_insert BEFORE INSERT ON element
+FOR EACH ROW WHEN (NEW.status = 'ok') EXECUTE FUNCTION element_span_check()""",
+    ),
+    SchemaStatement(
+        "element_span_update",
+        "postgresql",
+        """CREATE TRIGGER element_span_update BEFORE UPDATE ON element
+FOR EACH ROW WHEN (NEW.status = 'ok') EXECUTE FUNCTION element_span_check()""",
+    ),
+    SchemaStatement(
+        "document_text_check",
+        "postgresql",
+        """CREATE FUNCTION document_text_check() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (
+        SELECT 1 FROM element AS e
+        WHERE e.document_id = NEW.id AND e.status = 'ok'
+          AND NOT (CASE WHEN e.start >= 0 AND e."end" > e.start
+                             AND e."end" <= char_length(NEW.text)
+                        THEN substr(NEW.text, e.start + 1, e."end" - e.start) = e.text
+                        ELSE false END)
+    ) THEN
+        RAISE EXCEPTION 'new page text breaks elements labelled on it; mark them stale first'
+            USING ERRCODE = 'integrity_constraint_violation';
+    END IF;
+    RETURN NULL;
+END
+$$""",
+    ),
+    SchemaStatement(
+        "document_text_update",
+        "postgresql",
+        """CREATE TRIGGER document_text_update AFTER UPDATE OF text ON document
+FOR EACH ROW EXECUTE FUNCTION document_text_check()""",
+    ),
+)
+
+
+def triggers(dialect: str) -> tuple[str, ...]:
+    """The statements of :data:`TRIGGERS` for ``dialect``, in order (none for another)."""
+    return tuple(t.sql for t in TRIGGERS if t.dialect == dialect)
+
+
+# The document trigger reads element too, so every trigger is created once element exists.
+for _statement in TRIGGERS:
+    event.listen(
+        Element.__table__,  # type: ignore[attr-defined]
+        "after_create",
+        DDL(_statement.sql).execute_if(dialect=_statement.dialect),  # type: ignore[no-untyped-call]
+    )
+
+
+def create_schema(conn: Connection) -> None:
+    """Create every table, index, constraint and trigger of the current schema on ``conn``
+    (an empty database, inside the caller's transaction), from the models' metadata."""
+    SQLModel.metadata.create_all(conn, tables=store_tables(), checkfirst=False)

@@ -9,7 +9,8 @@ So the widget never sees the stored text. It gets a *display copy* of the same l
 which every control character except ``\\t`` and ``\\n`` (and U+2028/U+2029) is replaced by a
 visible one-cell placeholder (``\\r`` → ``␍``). In that copy ``\\n`` is the only line break,
 so row ``r`` column ``c`` is simply ``line_starts[r] + c`` in both texts. Offsets are
-code points, as everywhere in the store (DESIGN §3). This module imports no Textual.
+code points, as everywhere in the store (docs/formats.md, Offsets and page text). This
+module imports no Textual.
 
 jsoup's text of a whole page is a single line (a 1 MB page is one 1 MB line), which a
 soft-wrapping TextArea re-wraps on every keystroke. So the display copy also shows some

@@ -8,7 +8,7 @@ the chosen annotators marked done, with these figures (E_x(q) = x's set of
 - ``exact_f1`` = 2·Σ_q |E_a(q) ∩ E_b(q)| / Σ_q (|E_a(q)| + |E_b(q)|); 1 when both sums are 0.
 - ``partial_f1`` = 2PR/(P + R): P = share of a's elements that overlap ONE element of b on
   the same page by at least half the a element's length (``2·overlap ≥ end − start``, the
-  Partial of DESIGN §6 with θ = 0.5), R the same from b's side; 0 when P + R = 0; 1 when
+  Partial of docs/metrics.md, θ = 0.5), R the same from b's side; 0 when P + R = 0; 1 when
   neither has any element (as ``exact_f1``).
 - ``char_alpha``: Krippendorff's α, nominal. Units: every character of every page cited on
   q by any of the annotators considered; each annotator who marked q done codes 1 inside one

@@ -134,7 +134,7 @@ class Coincidences:
 
 def partially_matched(xs: Iterable[Span], ys: Iterable[Span]) -> int:
     """How many of ``xs`` overlap ONE element of ``ys`` on the same page by at least half
-    their own length: ``2·overlap ≥ end − start`` (DESIGN §6's Partial with θ = 0.5;
+    their own length: ``2·overlap ≥ end − start`` (docs/metrics.md's Partial, θ = 0.5;
     overlaps with several ``ys`` are not added up)."""
     by_page: dict[str, list[Interval]] = {}
     for y in ys:

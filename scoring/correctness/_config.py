@@ -51,7 +51,8 @@ def _unit(name: str, value: object) -> float:
 
 @dataclass(frozen=True, slots=True)
 class CorrectnessConfig:
-    """Retrieval-correctness settings (defaults from DESIGN §6), validated on creation.
+    """Retrieval-correctness settings (defaults: docs/metrics.md, Retrieval correctness),
+    validated on creation.
 
     Attributes:
         coverage: share of a reference the stage-2 alignment must cover, in [0, 1].

@@ -1,4 +1,4 @@
-"""Deterministic retrieval correctness per row (DESIGN §6, last paragraph), no LLM.
+"""Deterministic retrieval correctness per row (docs/metrics.md, Retrieval correctness), no LLM.
 
 A chunk matches a reference context in two stages with rapidfuzz: (1) ``fuzz.ratio`` ≥
 100·t1; else (2) ``fuzz.partial_ratio_alignment`` score ≥ 100·t2 and the aligned part of
@@ -27,7 +27,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class CorrectnessRow:
-    """One evaluation row: the contract fields of DESIGN §6."""
+    """One evaluation row: the fields of docs/formats.md, Correctness rows."""
 
     input_id: str
     prompt: str

@@ -1,4 +1,4 @@
-"""One chunk against one reference (DESIGN §6): the two-stage rapidfuzz match, kept fast.
+"""One chunk against one reference (docs/metrics.md): the two-stage rapidfuzz match, kept fast.
 
 The definition (stage 1 ``fuzz.ratio``, stage 2 ``fuzz.partial_ratio_alignment`` with a
 coverage floor) is what ``match_pair`` decides. rapidfuzz's partial alignment compares the

@@ -63,7 +63,7 @@ def config_json_schema() -> dict[str, Any]:
 
 
 def row_json_schema() -> dict[str, Any]:
-    """Schema of one input row (the DESIGN §6 row contract)."""
+    """Schema of one input row (docs/formats.md, Correctness rows)."""
     strings = {"type": "array", "items": {"type": "string"}}
     return {
         "$schema": _DRAFT,

@@ -1,4 +1,4 @@
-"""classify (DESIGN §6 rules 1–3): worked examples, flags, fast index equivalence."""
+"""classify (docs/metrics.md, rules 1–3): worked examples, flags, fast index equivalence."""
 
 from __future__ import annotations
 

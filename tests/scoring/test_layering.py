@@ -1,4 +1,4 @@
-"""``import scoring`` stays pure and light (DESIGN §2)."""
+"""``import scoring`` stays pure and light (docs/architecture.md, Layers)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Metric definitions (DESIGN §6 table): hand-worked examples and invariants."""
+"""Metric definitions (docs/metrics.md, Ranking metrics): hand-worked examples and invariants."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def test_empty_run_scores_zero() -> None:
     assert all(v == 0.0 for v in metrics_at(j, 5).values())
 
 
-# --- the three-question table of DESIGN §6 -------------------------------------------------
+# --- the three-question example of docs/metrics.md ------------------------------------------
 # Each page is "aaaaa 0123456789 zzzzz"; the element is "0123456789" (10 code points).
 TABLE_PAGE = "aaaaa 0123456789 zzzzz"
 TABLE_ELEMENT = "0123456789"

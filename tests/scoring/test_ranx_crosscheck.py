@@ -1,4 +1,4 @@
-"""Cross-check against ranx on "document id" data (DESIGN §6 invariants).
+"""Cross-check against ranx on "document id" data (docs/metrics.md).
 
 Each chunk is exactly one element's text (or a non-relevant token), every token is distinct
 and no half of one token occurs in another, so classify gives Full for a chunk's own element

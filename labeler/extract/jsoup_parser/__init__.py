@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from labeler.extract.jsoup_parser.nodes import Document
-from labeler.extract.jsoup_parser.text import element_text
+from labeler.extract.jsoup_parser.text_walk import element_text
 from labeler.extract.jsoup_parser.tree_builder import HtmlTreeBuilder
 
 __all__ = ["Document", "body_text", "parse"]

@@ -1,4 +1,5 @@
-"""retrieval_correctness (DESIGN §6, last paragraph): worked example, config, schemas."""
+"""retrieval_correctness (docs/metrics.md, Retrieval correctness): worked example, config,
+schemas."""
 
 from __future__ import annotations
 

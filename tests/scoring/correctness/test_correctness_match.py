@@ -13,7 +13,8 @@ from scoring.correctness._match import match_pair
 
 
 def plain(chunk: str, reference: str, cfg: CorrectnessConfig) -> tuple[int, float, float] | None:
-    """DESIGN §6 word for word: rapidfuzz called on the whole texts, no cutoffs, no shortcuts."""
+    """docs/metrics.md word for word: rapidfuzz called on the whole texts, no cutoffs, no
+    shortcuts."""
     if not chunk or not reference:
         return None
     ratio = fuzz.ratio(chunk, reference)
