@@ -10,16 +10,18 @@
         score.metrics["hit@5"], score.to_dict()
         result = gold.evaluate(my_retriever, k=(1, 5), timeout=10)
 
-Every call goes through the functions the CLI uses: ``score`` is ``labeler score``
-(:func:`labeler.evaluation.evaluate`; an in-memory run through
-:func:`labeler.evaluation.evaluate_in_memory`, the same scoring without the store's
-placements), ``import_run`` is ``labeler run import`` (:func:`labeler.runs.import_run_lines`)
-and ``evaluate`` is ``labeler evaluate``. Each docstring says what the call reads and writes.
+Every call goes through the functions the CLI uses: ``score`` is ``labeler score``,
+``compare`` is ``labeler compare`` and ``evaluate`` is ``labeler evaluate``, all three one
+:class:`labeler.evaluation.ScoreRequest` given to :func:`labeler.evaluation.score` (an
+in-memory run is scored the same way without the store's placements); ``import_run`` is
+``labeler run import`` (:func:`labeler.runs.import_run_lines`). Each docstring says what
+the call reads and writes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -27,18 +29,22 @@ from typing import TYPE_CHECKING, Any
 
 from labeler.evaluation import (
     DEFAULT_KS,
+    IN_MEMORY,
     Answers,
     Evaluation,
     Failure,
+    Intervals,
     Latency,
+    QualityGateError,
     Retriever,
+    Scored,
+    ScoreRequest,
     ScoringSource,
-    StoreSource,
     call_retriever,
-    evaluate,
-    evaluate_in_memory,
     per_query_frame,
+    reading,
     run_from_mapping,
+    score,
 )
 from labeler.store import Store, StoredElement, StoredQuestion, open_store
 from scoring import DEFAULT_THRESHOLD, QueryScore
@@ -51,8 +57,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Database", "GoldSet", "RetrieverEvaluation", "open"]
 
-#: the run name an in-memory run is scored under unless ``name=`` says otherwise
-IN_MEMORY = "in-memory"
+#: the bootstrap resamples of ``ci=`` unless ``bootstrap=`` says otherwise (as the CLI's)
+DEFAULT_BOOTSTRAP = 2000
 
 
 def open(db: str | Path) -> Database:
@@ -64,12 +70,13 @@ def open(db: str | Path) -> Database:
 
 class Database:
     """An open labeller database (see :func:`open`); ``Database(store)`` wraps a store
-    opened elsewhere (``db``: its ``--db`` value, for the fast SQLite reader)."""
+    opened elsewhere (``db``: its ``--db`` value, kept for display)."""
 
     def __init__(self, store: Store, db: str | None = None) -> None:
         self.db = db
         self.store = store
         self._source: ScoringSource | None = None
+        self._reader = ExitStack()
 
     def __enter__(self) -> Database:
         return self
@@ -84,20 +91,16 @@ class Database:
 
     def close(self) -> None:
         """Release the database connections."""
-        if self._source is not None and not isinstance(self._source, StoreSource):
-            self._source.close()
+        self._reader.close()
         self._source = None
         self.store.close()
 
     def source(self) -> ScoringSource:
-        """What scoring reads through: ``labeler score``'s fast reader on a SQLite file,
-        else the store."""
+        """What scoring reads through, chosen once per database by
+        :func:`labeler.evaluation.reading` (the rule of every front end: the fast reader on
+        a SQLite file at the current schema, else the store) and kept until :meth:`close`."""
         if self._source is None:
-            from labeler.store import open_reader, sqlite_file
-
-            path = sqlite_file(self.db) if self.db is not None else None
-            reader = open_reader(path) if path is not None else None
-            self._source = reader if reader is not None else StoreSource(self.store)
+            self._source = self._reader.enter_context(reading(self.store))
         return self._source
 
     def gold_sets(self) -> list[GoldSetProgress]:
@@ -184,34 +187,111 @@ class GoldSet:
         name: str | None = None,
         budget: Sequence[int] = (),
         tokenizer: str | None = None,
-        **options: Any,
+        layer: str = "final",
+        ci: float = 0.0,
+        bootstrap: int = DEFAULT_BOOTSTRAP,
+        seed: int = 0,
+        fail_under: Mapping[str, float] | None = None,
+        jobs: int | None = 1,
     ) -> Evaluation:
-        """Score ``run`` against this gold set: a stored run's name (``labeler score``) or
+        """Score ``run`` against this gold set (``labeler score``): a stored run's name or
         an in-memory mapping query id → results best first (any shape of
         :mod:`labeler.evaluation`; scored as if imported as ``name``, default
         ``"in-memory"``). Reads the labels, pages and (for a stored run) the run; writes
-        nothing. ``budget``: also score every metric at these token budgets
-        (``labeler score --budget``), tokens counted by ``tokenizer`` (``words``, the
-        default, or ``tiktoken:NAME``; given alone it adds ``tokens@k``). ``options`` go to
-        scoring as they are.
+        nothing.
+
+        - ``budget``: also score every metric at these token budgets (``--budget``), tokens
+          counted by ``tokenizer`` (``words``, the default, or ``tiktoken:NAME``; given
+          alone it adds ``tokens@k``).
+        - ``layer``: ``final`` (the default), ``annotator:NAME`` (NAME's own labels on the
+          questions NAME marked done) or ``each`` (the final figures plus the headline
+          metrics once per annotator, in ``Evaluation.layers``), as ``--layer``.
+        - ``ci``: a confidence level in (0, 1) adds a percentile bootstrap interval of
+          every mean metric (``bootstrap`` resamples, seeded with ``seed``), as ``--ci``;
+          the default 0 adds none (``labeler score``'s default is 0.95).
+        - ``fail_under``: the quality gate, metric key → bar, as ``--fail-under``. A key
+          that is not a metric of the score raises
+          :class:`~labeler.evaluation.UnknownMetricError` (a
+          :class:`~labeler.errors.UsageError`) once the run is scored, before intervals
+          and layers are added (``--fail-under`` refuses so, before any report). When a
+          metric is strictly below its bar, :class:`~labeler.evaluation.QualityGateError`
+          is raised after scoring (where ``labeler score`` prints its report and exits 3):
+          its ``failures`` list each metric, value and bar, and its ``result`` is the
+          Evaluation (whose ``below`` holds the same failures). A metric equal to its bar
+          passes.
+        - ``jobs``: processes to score a stored run in (None: automatic, as ``--jobs``).
 
         Returns the :class:`~labeler.evaluation.Evaluation`: ``metrics``, ``per_query``,
-        ``to_dict()`` (the Score JSON), ``to_pandas()``.
+        ``layers``, ``to_dict()`` (the Score JSON), ``to_pandas()``.
         """
-        source = self.db.source()
-        options = {**options, **_token_options(budget, tokenizer)}
-        if isinstance(run, str):
-            return evaluate(source, self.name, run, ks=k, threshold=threshold, **options)
-        chunks = run_from_mapping(run)
-        return evaluate_in_memory(
-            source,
+        chunks: str | Mapping[str, Sequence[Any]] = (
+            run if isinstance(run, str) else run_from_mapping(run)
+        )
+        request = ScoreRequest(
             self.name,
             chunks,
             run_name=IN_MEMORY if name is None else name,
-            ks=k,
+            layer=layer,
+            ks=tuple(k),
             threshold=threshold,
-            **options,
+            intervals=Intervals(ci, bootstrap) if ci else None,
+            seed=seed,
+            fail_under=tuple((fail_under or {}).items()),
+            processes=jobs,
+            **_token_options(budget, tokenizer),
         )
+        evaluation = score(self.db.source(), request).evaluation
+        if evaluation.below:
+            raise QualityGateError(evaluation.below, evaluation)
+        return evaluation
+
+    def compare(
+        self,
+        runs: Sequence[str],
+        *,
+        baseline: str | None = None,
+        k: Sequence[int] = DEFAULT_KS,
+        threshold: float = DEFAULT_THRESHOLD,
+        permutations: int = 10_000,
+        seed: int = 0,
+        ci: float = 0.0,
+        bootstrap: int = DEFAULT_BOOTSTRAP,
+        budget: Sequence[int] = (),
+        tokenizer: str | None = None,
+        jobs: int | None = 1,
+    ) -> Scored:
+        """Score two or more stored runs on this gold set and compare each with
+        ``baseline`` (one of ``runs``; default the first), as ``labeler compare``: paired
+        randomization tests (``permutations`` sign vectors seeded with ``seed``; Holm's
+        correction when there are several comparisons) and, with ``ci`` in (0, 1), a
+        bootstrap interval of each mean delta. ``k``, ``threshold``, ``budget``,
+        ``tokenizer`` and ``jobs`` as for :meth:`score`. Reads the labels, pages and runs;
+        writes nothing. A run given twice or a ``baseline`` not among ``runs`` raises
+        :class:`~labeler.errors.UsageError`.
+
+        Returns :class:`~labeler.evaluation.Scored`: ``evaluations`` (one per run, in the
+        order of ``runs``) and ``comparison`` (``comparisons`` per other run, ``to_dict()``).
+        """
+        from labeler.errors import UsageError
+
+        names = tuple(runs)
+        if baseline is not None and baseline not in names:
+            raise UsageError(
+                f"compare: baseline {baseline!r} is not one of the runs ({', '.join(names)})"
+            )
+        request = ScoreRequest(
+            self.name,
+            runs=names,
+            baseline=names.index(baseline) if baseline is not None else 0,
+            permutations=permutations,
+            ks=tuple(k),
+            threshold=threshold,
+            intervals=Intervals(ci, bootstrap),
+            seed=seed,
+            processes=jobs,
+            **_token_options(budget, tokenizer),
+        )
+        return score(self.db.source(), request)
 
     def evaluate(
         self,
@@ -228,7 +308,11 @@ class GoldSet:
         parameters: dict[str, Any] | None = None,
         budget: Sequence[int] = (),
         tokenizer: str | None = None,
-        **options: Any,
+        layer: str = "final",
+        ci: float = 0.0,
+        bootstrap: int = DEFAULT_BOOTSTRAP,
+        seed: int = 0,
+        fail_under: Mapping[str, float] | None = None,
     ) -> RetrieverEvaluation:
         """Call ``retriever`` on every question of the gold set and score what it returns
         (``labeler evaluate``; see :mod:`labeler.evaluation` for what a retriever may be
@@ -239,13 +323,14 @@ class GoldSet:
         the answers are stored as that run with placements (an existing one only with
         ``replace``; the name is checked before the retriever is called; ``parameters`` are
         recorded with it besides ``retriever`` and ``failed``). ``label`` names the
-        retriever in the result (default ``module:qualname``). ``budget`` and
-        ``tokenizer`` as for :meth:`score`; ``options`` go to scoring as they are.
+        retriever in the result (default ``module:qualname``). ``budget``, ``tokenizer``,
+        ``layer``, ``ci``, ``bootstrap``, ``seed`` and ``fail_under`` as for :meth:`score`;
+        a gate failure raises :class:`~labeler.evaluation.QualityGateError` whose
+        ``result`` is the :class:`RetrieverEvaluation` (the run is stored first when
+        ``store_run`` asks).
         """
         from labeler.evaluation import retriever_label
         from labeler.store import text_holds_nul
-
-        options = {**options, **_token_options(budget, tokenizer)}
 
         if store_run is not None:
             from labeler.store import check_run_name
@@ -277,16 +362,22 @@ class GoldSet:
                     "failed": len(answers.failures),
                 },
             )
-        scored = evaluate_in_memory(
-            self.db.source(),
+        request = ScoreRequest(
             self.name,
             answers.run,
             run_name=store_run or label,
-            ks=k,
+            layer=layer,
+            ks=tuple(k),
             threshold=threshold,
-            **options,
+            intervals=Intervals(ci, bootstrap) if ci else None,
+            seed=seed,
+            fail_under=tuple((fail_under or {}).items()),
+            **_token_options(budget, tokenizer),
         )
-        return RetrieverEvaluation(scored, answers, label)
+        result = RetrieverEvaluation(score(self.db.source(), request).evaluation, answers, label)
+        if result.evaluation.below:
+            raise QualityGateError(result.evaluation.below, result)
+        return result
 
 
 def _token_options(budget: Sequence[int], tokenizer: str | None) -> dict[str, Any]:

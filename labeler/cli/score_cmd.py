@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from contextlib import closing
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from labeler.cli.output import open_output
@@ -15,9 +12,10 @@ from labeler.errors import UsageError
 from labeler.evaluation import gc_paused
 
 if TYPE_CHECKING:
-    from labeler.evaluation import ScoringSource
+    from labeler.evaluation import Evaluation
     from scoring import RunScore
     from scoring.budget import Tokenizer
+    from scoring.multicompare import MultiComparison
 
 FORMATS = ("table", "json", "markdown", "html")
 DEFAULT_LEVEL = 0.95  # scoring.intervals.DEFAULT_CONFIDENCE; not imported: the parser stays light
@@ -254,13 +252,30 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    from labeler.evaluation import open_source
+    from labeler.evaluation import Intervals, ScoreRequest, UnknownMetricError, score
     from labeler.store import resolve_db
 
-    # scoring and its output make no reference cycles (see gcpause); the source is closed
-    # here, so the process may end without tearing down (see labeler.cli.entry)
-    with gc_paused(), closing(open_source(resolve_db(args.db))) as source:
-        code = _run_score(args, source)
+    request = ScoreRequest(
+        args.gold_set,
+        args.run,
+        layer=getattr(args, "layer", "final"),
+        ks=args.k,
+        threshold=args.threshold,
+        budgets=args.budget,
+        tokenizer=tokenizer_of(args),
+        intervals=Intervals(args.ci, args.bootstrap) if args.ci else None,
+        seed=args.seed,
+        fail_under=args.fail_under,
+        processes=args.jobs,
+    )
+    # scoring and its output make no reference cycles (see gcpause); the reader is closed
+    # by score(), so the process may end without tearing down (see labeler.cli.entry)
+    with gc_paused():
+        try:
+            ev = score(resolve_db(args.db), request).evaluation
+        except UnknownMetricError as err:
+            raise UsageError(f"--fail-under: {err.detail}") from None
+        code = _report_score(args, ev)
     args.exit_fast = True
     return code
 
@@ -273,64 +288,17 @@ def tokenizer_of(args: argparse.Namespace) -> Tokenizer | None:
     return tokenizer_for(args.budget, args.tokenizer)
 
 
-def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
-    from labeler.evaluation import evaluate
-
-    layer = getattr(args, "layer", "final")
-    annotator = layer[len("annotator:") :] if layer.startswith("annotator:") else None
-    if annotator is not None:
-        known = source.layer_annotators(args.gold_set)
-        if annotator not in known:
-            raise UsageError(
-                f"{annotator!r} marked no question of gold set {args.gold_set!r} done "
-                f"(annotators who did: {', '.join(known) or 'none'})"
-            )
-    ev = evaluate(
-        source,
-        args.gold_set,
-        args.run,
-        ks=args.k,
-        threshold=args.threshold,
-        jobs=args.jobs,
-        annotator=annotator,
-        budgets=args.budget,
-        tokenizer=tokenizer_of(args),
-    )
+def _report_score(args: argparse.Namespace, ev: Evaluation) -> int:
+    """Write ``labeler score``'s report of ``ev`` and its notices; the exit status."""
     result = ev.result
-    unknown = [key for key, _ in args.fail_under if key not in result.metrics]
-    if unknown:
-        raise UsageError(_unknown_metrics(unknown, list(result.metrics)))
-    if args.ci:
-        single_threaded_blas()
-        from scoring.bootstrap import with_intervals
-
-        result = with_intervals(result, level=args.ci, resamples=args.bootstrap, seed=args.seed)
-        ev = replace(ev, result=result)
-    layers: list[tuple[str, RunScore]] = []
-    if layer == "each":
-        layers.append(("final", result))
-        for name in source.layer_annotators(args.gold_set):
-            each = evaluate(
-                source,
-                args.gold_set,
-                args.run,
-                ks=args.k,
-                threshold=args.threshold,
-                jobs=args.jobs,
-                annotator=name,
-            )
-            layers.append((each.layer, each.result))
+    layers = list(ev.layers)
     with open_output(args.output) as out:
         if args.format == "json":
-            data = ev.to_dict(per_query=True)
-            if layers:
-                data["layers"] = [
-                    {"layer": name, "queries": len(r.queries), "metrics": dict(r.metrics)}
-                    for name, r in layers
-                ]
             # json.dumps, not json.dump: only the one-shot path uses the C encoder; the
             # data is a fresh tree, so the encoder's cycle check is work for nothing
-            out.write(json.dumps(data, ensure_ascii=False, check_circular=False))
+            out.write(
+                json.dumps(ev.to_dict(per_query=True), ensure_ascii=False, check_circular=False)
+            )
             out.write("\n")
         elif args.format == "html":
             from labeler.report import score_html
@@ -382,35 +350,9 @@ def _run_score(args: argparse.Namespace, source: ScoringSource) -> int:
             f"labeler: {len(result.unknown_in_run)} run question(s) not in the gold set ignored",
             file=sys.stderr,
         )
-    failed = [(key, bar) for key, bar in args.fail_under if result.metrics[key] < bar]
-    for key, bar in failed:
-        print(f"labeler: {key} = {result.metrics[key]:.4f} is below {bar:g}", file=sys.stderr)
-    return BELOW_BAR if failed else 0
-
-
-def single_threaded_blas() -> None:
-    """Ask numpy's BLAS for one thread, unless numpy is loaded already or the user chose.
-
-    The bootstrap's matrix products are small (256 × n by n × metrics); OpenBLAS's threads
-    cost more than they save, and on a busy machine several times more (2,000 resamples of
-    4,000 × 40: 0.15–0.3 s on one thread, 0.9 s on two, at a load of 10 on 2 CPUs)."""
-    if "numpy" not in sys.modules:
-        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ.setdefault(name, "1")
-
-
-def _unknown_metrics(unknown: list[str], known: list[str]) -> str:
-    """The ``--fail-under`` message for keys the result does not have, with a suggestion."""
-    import difflib
-
-    parts = []
-    for key in unknown:
-        close = difflib.get_close_matches(key, known, n=1)
-        parts.append(f"{key!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
-    return (
-        f"--fail-under: no metric {', '.join(parts)} in this score; "
-        f"the metrics are {', '.join(known)}"
-    )
+    for failure in ev.below:
+        print(f"labeler: {failure}", file=sys.stderr)
+    return BELOW_BAR if ev.below else 0
 
 
 def compare_plan(runs: list[str], baseline: str | None) -> tuple[list[str], int]:
@@ -438,38 +380,35 @@ def _layers_section(fmt: str, layers: list[tuple[str, RunScore]], k: int) -> str
 
 
 def run_compare(args: argparse.Namespace) -> int:
-    from labeler.evaluation import open_source
+    from labeler.evaluation import Intervals, ScoreRequest, score
     from labeler.store import resolve_db
 
-    plan = compare_plan(args.run, args.baseline)
-    with gc_paused(), closing(open_source(resolve_db(args.db))) as source:
-        code = _run_compare(args, source, *plan)
+    runs, baseline = compare_plan(args.run, args.baseline)
+    request = ScoreRequest(
+        args.gold_set,
+        runs=tuple(runs),
+        baseline=baseline,
+        permutations=args.permutations,
+        ks=args.k,
+        threshold=args.threshold,
+        budgets=args.budget,
+        tokenizer=tokenizer_of(args),
+        intervals=Intervals(args.ci, args.bootstrap),  # level 0: the tests without intervals
+        seed=args.seed,
+        processes=args.jobs,
+    )
+    with gc_paused():
+        scored = score(resolve_db(args.db), request)
+        assert scored.comparison is not None
+        code = _report_compare(args, scored.comparison, list(scored.evaluations))
     args.exit_fast = True
     return code
 
 
-def _run_compare(
-    args: argparse.Namespace, source: ScoringSource, runs: list[str], baseline: int
+def _report_compare(
+    args: argparse.Namespace, multi: MultiComparison, scored: list[Evaluation]
 ) -> int:
-    from labeler.evaluation import compare_many
-
-    if args.ci:
-        single_threaded_blas()
-    multi, scored = compare_many(
-        source,
-        args.gold_set,
-        runs,
-        baseline=baseline,
-        ks=args.k,
-        threshold=args.threshold,
-        permutations=args.permutations,
-        seed=args.seed,
-        level=args.ci,
-        resamples=args.bootstrap,
-        jobs=args.jobs,
-        budgets=args.budget,
-        tokenizer=tokenizer_of(args),
-    )
+    """Write ``labeler compare``'s report and its notice; the exit status."""
     results = {ev.result.run: ev.result for ev in scored}
     lone = len(multi.comparisons) == 1
     with open_output(args.output) as out:

@@ -1,7 +1,8 @@
 """Scoring in place: read a gold set, its pages and a stored run, and score with ``scoring``.
 
 Reads go through a :class:`ScoringSource`: for SQLite files the standard-library reader of
-:mod:`labeler.store.fastread` (scoring is a hot, timed path), otherwise the SQLAlchemy store.
+:mod:`labeler.store.fastread` (scoring is a hot, timed path), otherwise the SQLAlchemy store;
+which one is chosen in one place, :func:`labeler.evaluation.score` (see its module).
 Stale elements (their page changed under them) are left out of scoring and counted.
 
 In a team gold set (see :mod:`labeler.store.team`) scoring reads the final layer and leaves
@@ -15,14 +16,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from labeler.evaluation._gcpause import gc_paused
 from labeler.evaluation._shards import plan_processes, score_in_processes
-from labeler.runs import PageKeys, load_placed_run, page_keys, placements_for
-from labeler.store.fastread import SqliteReader, open_reader
-from labeler.store.location import sqlite_file
+from labeler.runs import PageKeys, load_placed_run, placements_for
+from labeler.store.fastread import SqliteReader
 from labeler.store.rows import RunRows, StoredQuestion
 from scoring import (
-    DEFAULT_THRESHOLD,
     Chunk,
     GoldElement,
     GoldQuestion,
@@ -31,7 +29,7 @@ from scoring import (
     aggregate,
     score_questions,
 )
-from scoring.budget import Tokenizer, check_budgets
+from scoring.budget import Tokenizer
 from scoring.classify import check_threshold
 from scoring.metrics import check_ks
 
@@ -39,8 +37,6 @@ if TYPE_CHECKING:
     import pandas
 
     from labeler.store import Store
-    from scoring import RunComparison
-    from scoring.multicompare import MultiComparison
 
 DEFAULT_KS: tuple[int, ...] = (1, 3, 5, 10)
 
@@ -125,26 +121,6 @@ class StoreSource:
         self.store.close()
 
 
-def open_source(db: str) -> ScoringSource:
-    """The fastest reader for ``--db`` value ``db``: the stdlib SQLite reader when the file
-    exists at the current schema (a database at an older version is upgraded first), else
-    the store itself."""
-    path = sqlite_file(db)
-    if path is not None:
-        reader = open_reader(path)
-        if reader is not None:
-            return reader
-    from labeler.store import open_store
-
-    store = open_store(db)
-    if path is not None:
-        reader = open_reader(path)
-        if reader is not None:
-            store.close()
-            return reader
-    return StoreSource(store)
-
-
 def _source(source: ScoringSource | Store) -> ScoringSource:
     if isinstance(source, SqliteReader | StoreSource):
         return source
@@ -156,20 +132,45 @@ def _source(source: ScoringSource | Store) -> ScoringSource:
 
 
 @dataclass(frozen=True)
+class GateFailure:
+    """A metric of a quality gate (``fail_under``) below its bar: ``value < bar``."""
+
+    metric: str
+    value: float
+    bar: float
+
+    def __str__(self) -> str:
+        """``hit@5 = 0.5000 is below 0.8``: the line ``labeler score --fail-under`` prints."""
+        return f"{self.metric} = {self.value:.4f} is below {self.bar:g}"
+
+
+@dataclass(frozen=True)
 class Evaluation:
     """A scored run plus what the store knew that scoring does not: stale elements left out,
     pending questions left out (team gold sets, in gold order) and the layer scored
     (``final`` or ``annotator:NAME``).
 
-    ``result`` is the scoring package's :class:`~scoring.RunScore`; ``metrics`` and
-    ``per_query`` are its aggregates and rows, ``to_dict()`` the Score JSON of
-    ``labeler score --format json``.
+    ``result`` is the scoring package's :class:`~scoring.RunScore` (with bootstrap
+    intervals when they were asked for); ``metrics`` and ``per_query`` are its aggregates
+    and rows, ``to_dict()`` the Score JSON of ``labeler score --format json``.
+    ``layers`` is the ``--layer each`` table: ``("final", result)`` then
+    ``("annotator:NAME", score)`` per annotator who marked a question done (empty for any
+    other layer); ``below`` the quality gate's metrics under their bars, in the gate's
+    order (empty: the gate passed, or there was none).
     """
 
     result: RunScore
     stale_excluded: int
     pending: tuple[str, ...] = ()
     layer: str = "final"
+    layers: tuple[tuple[str, RunScore], ...] = ()
+    below: tuple[GateFailure, ...] = ()
+
+    @property
+    def passed(self) -> bool:
+        """True when no metric of the quality gate is below its bar (and when no gate was
+        set)."""
+        return not self.below
 
     @property
     def metrics(self) -> Mapping[str, float]:
@@ -183,12 +184,18 @@ class Evaluation:
 
     def to_dict(self, *, per_query: bool = True) -> dict[str, Any]:
         """The Score JSON (docs/formats.md, Score JSON): :meth:`scoring.RunScore.to_dict` plus
-        ``stale_excluded``, ``layer`` and ``pending`` (``{"count", "query_ids"}``); exactly
+        ``stale_excluded``, ``layer``, ``pending`` (``{"count", "query_ids"}``) and, for
+        ``layer="each"``, ``layers`` (``{"layer", "queries", "metrics"}`` per layer); exactly
         what ``labeler score --format json`` prints."""
         data = self.result.to_dict(per_query=per_query)
         data["stale_excluded"] = self.stale_excluded
         data["layer"] = self.layer
         data["pending"] = {"count": len(self.pending), "query_ids": list(self.pending)}
+        if self.layers:
+            data["layers"] = [
+                {"layer": name, "queries": len(r.queries), "metrics": dict(r.metrics)}
+                for name, r in self.layers
+            ]
         return data
 
     def to_pandas(self) -> pandas.DataFrame:
@@ -294,13 +301,18 @@ def _score(
     jobs: int | None,
     budgets: Sequence[int] = (),
     tokenizer: Tokenizer | None = None,
-) -> RunScore:
+    whole: bool = False,
+) -> tuple[RunScore, dict[str, list[Chunk]] | None]:
     """Score one stored run, in several processes when ``jobs`` allows and it pays, with
     the placements stored at import (``keyed``: the pages' keys, see ``page_keys``).
-    Counting tokens (``tokenizer``) reads every chunk's text, in this process."""
+    Counting tokens (``tokenizer``) reads every chunk's text, in this process.
+
+    ``whole``: read the run whole (every chunk's text), in this process, and return it with
+    the score (for a drill-down); otherwise the second value is None."""
     src = _source(source)
     processes = 1
-    if tokenizer is None and isinstance(src, SqliteReader) and jobs != 1:
+    kept: dict[str, list[Chunk]] | None = None
+    if not whole and tokenizer is None and isinstance(src, SqliteReader) and jobs != 1:
         check_threshold(threshold)  # bad arguments fail here, before any process starts
         check_ks(ks)
         processes = plan_processes(jobs, sum(1 for q in questions if q.elements))
@@ -317,7 +329,8 @@ def _score(
             keyed_pages=keyed,
         )
     else:
-        if isinstance(src, SqliteReader) and tokenizer is None:  # leaves out unneeded texts
+        if isinstance(src, SqliteReader) and tokenizer is None and not whole:
+            # leaves out the texts scoring does not need
             chunks, known = load_placed_run(src, run, questions, keyed)
         else:
             chunks = load_run(src, run)
@@ -333,7 +346,8 @@ def _score(
             tokenizer=tokenizer,
         )
         run_ids = list(chunks)
-    return aggregate(
+        kept = chunks if whole else None
+    result = aggregate(
         questions,
         rows,
         run_ids,
@@ -344,181 +358,4 @@ def _score(
         budgets=budgets,
         tokenizer=tokenizer.name if tokenizer is not None else None,
     )
-
-
-def evaluate(
-    source: ScoringSource | Store,
-    gold_set: str,
-    run: str,
-    *,
-    ks: Sequence[int] = DEFAULT_KS,
-    threshold: float = DEFAULT_THRESHOLD,
-    jobs: int | None = 1,
-    annotator: str | None = None,
-    budgets: Sequence[int] = (),
-    tokenizer: Tokenizer | None = None,
-) -> Evaluation:
-    """Score stored run ``run`` against gold set ``gold_set`` (docs/metrics.md): its final layer
-    (pending questions left out and listed) or, with ``annotator``, that annotator's own
-    labels on the questions they marked done.
-
-    ``jobs`` is the number of processes (None: automatic, see
-    :func:`labeler.evaluation.plan_processes`); more than one needs a SQLite file and a caller
-    without threads (the CLI, not the TUI). The result is the same whatever ``jobs`` is.
-    With a ``tokenizer`` (:mod:`labeler.chunks`) ``tokens@k`` is scored and every
-    metric at each of ``budgets`` tokens (:mod:`scoring.budget`), in one process.
-    """
-    check_budgets(budgets)
-    with gc_paused():
-        load = load_gold_layer(source, gold_set, annotator)
-        keyed = page_keys(load.pages)
-        result = _score(
-            source,
-            load.questions,
-            load.pages,
-            keyed,
-            gold_set,
-            run,
-            ks,
-            threshold,
-            jobs,
-            budgets,
-            tokenizer,
-        )
-    layer = "final" if annotator is None else f"annotator:{annotator}"
-    return Evaluation(result, load.stale, load.pending, layer)
-
-
-def evaluate_in_memory(
-    source: ScoringSource | Store,
-    gold_set: str,
-    run: Mapping[str, Sequence[Chunk]],
-    *,
-    run_name: str,
-    ks: Sequence[int] = DEFAULT_KS,
-    threshold: float = DEFAULT_THRESHOLD,
-    budgets: Sequence[int] = (),
-    tokenizer: Tokenizer | None = None,
-) -> Evaluation:
-    """Score ``run`` (query id → chunks in rank order, held in memory, nothing stored)
-    against gold set ``gold_set``, as :func:`evaluate` scores a stored run.
-
-    Reads the gold set and its pages; writes nothing. The result equals importing ``run``
-    as ``run_name`` and scoring it with :func:`evaluate`, to the byte in ``to_dict()``:
-    query ids not in the gold set are listed in ``unknown_in_run`` sorted by code point,
-    the order a stored run is read in.
-    """
-    with gc_paused():
-        load = load_gold_layer(source, gold_set)
-        questions, pages = load.questions, load.pages
-        rows = score_questions(
-            questions, pages, run, ks=ks, threshold=threshold, budgets=budgets, tokenizer=tokenizer
-        )
-        result = aggregate(
-            questions,
-            rows,
-            sorted(run),
-            ks=ks,
-            threshold=threshold,
-            gold_set=gold_set,
-            run_name=run_name,
-            budgets=budgets,
-            tokenizer=tokenizer.name if tokenizer is not None else None,
-        )
-    return Evaluation(result, load.stale, load.pending)
-
-
-def _evaluations(
-    source: ScoringSource | Store,
-    gold_set: str,
-    runs: Sequence[str],
-    ks: Sequence[int],
-    threshold: float,
-    jobs: int | None,
-    budgets: Sequence[int],
-    tokenizer: Tokenizer | None,
-) -> list[Evaluation]:
-    """Each of ``runs`` scored on gold set ``gold_set``'s final layer, the gold set read
-    and its pages keyed once for all of them."""
-    with gc_paused():
-        load = load_gold_layer(source, gold_set)
-        keyed = page_keys(load.pages)
-        return [
-            Evaluation(
-                _score(
-                    source,
-                    load.questions,
-                    load.pages,
-                    keyed,
-                    gold_set,
-                    name,
-                    ks,
-                    threshold,
-                    jobs,
-                    budgets,
-                    tokenizer,
-                ),
-                load.stale,
-                load.pending,
-            )
-            for name in runs
-        ]
-
-
-def compare(
-    source: ScoringSource | Store,
-    gold_set: str,
-    run_a: str,
-    run_b: str,
-    *,
-    ks: Sequence[int] = DEFAULT_KS,
-    threshold: float = DEFAULT_THRESHOLD,
-    permutations: int = 10_000,
-    seed: int = 0,
-    jobs: int | None = 1,
-    budgets: Sequence[int] = (),
-    tokenizer: Tokenizer | None = None,
-) -> tuple[RunComparison, Evaluation, Evaluation]:
-    """Score both runs on one gold set and compare them question by question (``jobs``,
-    ``budgets`` and ``tokenizer`` as for :func:`evaluate`)."""
-    scored = _evaluations(source, gold_set, (run_a, run_b), ks, threshold, jobs, budgets, tokenizer)
-    from scoring import compare_runs  # off the path of `labeler score`
-
-    comparison = compare_runs(
-        scored[0].result, scored[1].result, permutations=permutations, seed=seed
-    )
-    return comparison, scored[0], scored[1]
-
-
-def compare_many(
-    source: ScoringSource | Store,
-    gold_set: str,
-    runs: Sequence[str],
-    *,
-    baseline: int = 0,
-    ks: Sequence[int] = DEFAULT_KS,
-    threshold: float = DEFAULT_THRESHOLD,
-    permutations: int = 10_000,
-    seed: int = 0,
-    level: float = 0.0,
-    resamples: int = 2000,
-    jobs: int | None = 1,
-    budgets: Sequence[int] = (),
-    tokenizer: Tokenizer | None = None,
-) -> tuple[MultiComparison, list[Evaluation]]:
-    """Score every run of ``runs`` on one gold set and compare each with
-    ``runs[baseline]`` (``scoring.multicompare.compare_to_baseline``: paired tests with
-    Holm's correction, and delta intervals at ``level`` when it is not 0); the
-    evaluations are in the order of ``runs``."""
-    scored = _evaluations(source, gold_set, runs, ks, threshold, jobs, budgets, tokenizer)
-    from scoring.multicompare import compare_to_baseline
-
-    comparison = compare_to_baseline(
-        [ev.result for ev in scored],
-        baseline=baseline,
-        permutations=permutations,
-        seed=seed,
-        level=level,
-        resamples=resamples,
-    )
-    return comparison, scored
+    return result, kept

@@ -1,25 +1,17 @@
 """Scoring a stored run against the current gold set, for the scores screen.
 
-Loads inputs through :mod:`labeler.evaluation` (the lead's loader, shared with the CLI) and
-calls ``scoring``'s public API; runs in a worker thread.
+Scores through :func:`labeler.evaluation.score`, the entry point ``labeler score`` uses
+(its reader chosen there), keeping the inputs for the drill-down; runs in a worker thread.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from labeler.evaluation import StoreSource, gc_paused, load_gold, load_run
-from labeler.runs import page_keys, placements_for
+from labeler.evaluation import ScoreRequest, score
 from labeler.store import RunSummary, Store
 from scoring import Chunk as Chunk
-from scoring import (
-    GoldElement,
-    GoldQuestion,
-    RunScore,
-    aggregate,
-    classify,
-    score_questions,
-)
+from scoring import GoldElement, GoldQuestion, RunScore, classify
 
 
 @dataclass(frozen=True)
@@ -34,16 +26,14 @@ class ScoredRun:
 
 
 def score_stored_run(store: Store, gold_set: str, run: RunSummary) -> ScoredRun:
-    """Score ``run`` against ``gold_set`` exactly as ``labeler score`` does (stale elements
-    left out, the run's stored placements used), keeping the inputs for the drill-down."""
-    with gc_paused():  # see labeler.evaluation; safe in a worker thread
-        questions, pages, stale = load_gold(store, gold_set)
-        chunks = load_run(store, run.name)
-        stored = StoreSource(store).placements(run.name)
-        known = placements_for(stored, page_keys(pages), questions)
-        rows = score_questions(questions, pages, chunks, placements=known)
-        result = aggregate(questions, rows, chunks, gold_set=gold_set, run_name=run.name)
-    return ScoredRun(result, {q.query_id: q for q in questions}, chunks, pages, stale)
+    """Score ``run`` against ``gold_set`` exactly as ``labeler score`` does with its
+    defaults (the same request: stale elements left out, the run's stored placements used,
+    in this thread), keeping the inputs for the drill-down."""
+    scored = score(store, ScoreRequest(gold_set, run.name, keep_inputs=True))
+    inputs = scored.inputs
+    assert inputs is not None  # keep_inputs
+    ev = scored.evaluation
+    return ScoredRun(ev.result, inputs.questions, inputs.chunks, inputs.pages, ev.stale_excluded)
 
 
 @dataclass(frozen=True)

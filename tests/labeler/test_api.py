@@ -12,6 +12,8 @@ import pytest
 from _scoring_db import build
 
 import labeler
+import labeler.api
+import labeler.errors
 from labeler.errors import InputError, NotFoundError
 from labeler.store import open_store
 
@@ -191,3 +193,188 @@ def test_budgets_in_memory_equal_the_cli_with_budgets(built: str, tmp_path: Path
         memory = gold.score(_rows(tmp_path / "a.jsonl"), k=(1, 3), budget=(20, 200), name="a")
     assert stored.to_dict() == cli
     assert _bytes(memory.to_dict()) == _bytes(stored.to_dict())
+
+
+def _cli(tmp_path: Path, *argv: str) -> tuple[int, dict[str, Any]]:
+    """``labeler ARGV --format json -o FILE``: the exit status and the JSON written."""
+    from labeler.cli import main
+
+    out = tmp_path / "cli.json"
+    code = main([*argv, "--format", "json", "-o", str(out)])
+    data: dict[str, Any] = json.loads(out.read_text())
+    return code, data
+
+
+def test_intervals_equal_the_cli(built: str, tmp_path: Path) -> None:
+    """``ci=``/``bootstrap=``/``seed=`` add the intervals ``labeler score --ci`` adds, to
+    the byte, for a stored run and the same run in memory."""
+    score = ["score", "--gold-set", "g", "--run", "a", "--db", built, "--k", "1,5"]
+    _, default = _cli(tmp_path, *score)  # the CLI's default: 0.95, 2000 resamples, seed 0
+    _, chosen = _cli(tmp_path, *score, "--ci", "0.8", "--bootstrap", "300", "--seed", "3")
+    assert chosen["bootstrap"] == {
+        "method": "percentile bootstrap over questions",
+        "level": 0.8,
+        "resamples": 300,
+        "seed": 3,
+    }
+    assert chosen["ci"] != default["ci"]
+    with labeler.open(built) as db:
+        gold = db.gold_set("g")
+        assert "ci" not in gold.score("a", k=(1, 5)).to_dict()  # the API's default: none
+        assert _bytes(gold.score("a", k=(1, 5), ci=0.95).to_dict()) == _bytes(default)
+        stored = gold.score("a", k=(1, 5), ci=0.8, bootstrap=300, seed=3)
+        memory = gold.score(
+            _rows(tmp_path / "a.jsonl"), k=(1, 5), ci=0.8, bootstrap=300, seed=3, name="a"
+        )
+    assert _bytes(stored.to_dict()) == _bytes(chosen)
+    assert _bytes(memory.to_dict()) == _bytes(chosen)
+
+
+def test_fail_under_raises_what_the_cli_reports(
+    built: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``fail_under=`` is ``--fail-under``: a bar equal to the value passes, one above it
+    fails; the CLI prints the failures and exits 3, the API raises them (exit code 3)."""
+    from labeler.evaluation import QualityGateError, UnknownMetricError
+
+    score = ["score", "--gold-set", "g", "--run", "a", "--db", built, "--k", "1,5", "--ci", "0"]
+    _, plain = _cli(tmp_path, *score)
+    hit5, mrr1 = plain["metrics"]["hit@5"], plain["metrics"]["mrr@1"]
+    assert 0 < mrr1 < hit5 < 1
+    capsys.readouterr()
+    gate = {"hit@5": hit5, "mrr@1": mrr1 + 0.01, "recall@1": 0.0}
+    bars = ",".join(f"{key}={bar!r}" for key, bar in gate.items())
+    code, cli = _cli(tmp_path, *score, "--fail-under", bars)
+    assert code == 3
+    reported = [line for line in capsys.readouterr().err.splitlines() if "is below" in line]
+    assert reported == [f"labeler: mrr@1 = {mrr1:.4f} is below {mrr1 + 0.01:g}"]
+    with labeler.open(built) as db:
+        gold = db.gold_set("g")
+        with pytest.raises(QualityGateError) as raised:
+            gold.score("a", k=(1, 5), fail_under=gate)
+        err = raised.value
+        assert err.exit_code == 3
+        assert [f"labeler: {failure}" for failure in err.failures] == reported
+        assert [(f.metric, f.value, f.bar) for f in err.failures] == [("mrr@1", mrr1, mrr1 + 0.01)]
+        assert str(err) == f"quality gate failed: mrr@1 = {mrr1:.4f} is below {mrr1 + 0.01:g}"
+        assert isinstance(err.result, labeler.api.Evaluation)
+        assert err.result.below == err.failures and not err.result.passed
+        assert err.result.to_dict() == cli  # the report the CLI printed before exiting 3
+        passed = gold.score("a", k=(1, 5), fail_under={"hit@5": hit5})  # equal: passes
+        assert passed.passed and passed.below == ()
+        assert passed.to_dict() == plain
+        with pytest.raises(UnknownMetricError) as unknown:
+            gold.score("a", k=(1, 5), fail_under={"hti@5": 0.8})
+        assert str(unknown.value).startswith(
+            "fail_under: no metric 'hti@5' (did you mean 'hit@5'?) in this score; "
+            "the metrics are hit@1, "
+        )
+        assert isinstance(unknown.value, labeler.errors.UsageError)
+
+
+def test_compare_equals_the_cli(built: str, tmp_path: Path) -> None:
+    """``GoldSet.compare`` is ``labeler compare``: the same comparison JSON, with the
+    delta intervals of ``ci=``."""
+    argv = ["compare", "--gold-set", "g", "--run", "a", "--run", "b", "--db", built]
+    _, cli = _cli(tmp_path, *argv, "--k", "1,5", "--permutations", "500", "--seed", "2")
+    with labeler.open(built) as db:
+        got = db.gold_set("g").compare(["a", "b"], k=(1, 5), permutations=500, seed=2, ci=0.95)
+        scored = db.gold_set("g").score("b", k=(1, 5))
+        with pytest.raises(labeler.errors.UsageError, match="baseline 'c' is not one of"):
+            db.gold_set("g").compare(["a", "b"], baseline="c")
+    assert got.comparison is not None
+    (comparison,) = got.comparison.comparisons
+    assert comparison.to_dict() == cli
+    assert cli["ci_level"] == 0.95  # intervals of the deltas, the CLI's default level
+    assert [ev.result.run for ev in got.evaluations] == ["a", "b"]
+    assert got.evaluations[1].to_dict() == scored.to_dict()
+
+
+#         0         1         2         3         4         5         6
+#         0123456789012345678901234567890123456789012345678901234567890
+PAGE = "Alpha beta. Gamma delta epsilon. Zeta eta. Theta iota kappa."
+A = {"doc": "p.txt", "start": 0, "end": 11, "text": "Alpha beta."}
+G = {"doc": "p.txt", "start": 12, "end": 32, "text": "Gamma delta epsilon."}
+Z = {"doc": "p.txt", "start": 33, "end": 42, "text": "Zeta eta."}
+T = {"doc": "p.txt", "start": 43, "end": 60, "text": "Theta iota kappa."}
+
+
+def _jsonl(path: Path, rows: list[dict[str, Any]]) -> str:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return str(path)
+
+
+def _line(qid: str, *elements: dict[str, Any]) -> dict[str, Any]:
+    return {"query_id": qid, "query": f"question {qid}", "elements": list(elements)}
+
+
+@pytest.fixture
+def team(tmp_path: Path, db_url: str) -> str:
+    """Gold set "team" (q1–q4) on p.txt, assigned to ana and bob; ana's layer q1 (G), q2
+    (A, Z), q3 (no answer), q4 (T); bob's q1 (G), q2 (A), q3 (no answer). ``adjudicate
+    --auto unanimous`` settles q1 (G) and q3 (no element); q2 keeps ana's Z disputed and
+    q4 waits for bob, so both stay pending. Run "r" as in test_cli_team."""
+    from labeler.cli import main
+
+    page = tmp_path / "p.txt"
+    page.write_text(PAGE, encoding="utf-8")
+    db = db_url
+
+    def run(*argv: str) -> None:
+        assert main([*argv, "--db", db]) == 0
+
+    run("ingest", str(page), "-q")
+    gold = _jsonl(tmp_path / "gold.jsonl", [_line(q) for q in ("q1", "q2", "q3", "q4")])
+    run("gold", "import", gold, "--gold-set", "team")
+    chunks = {
+        "q1": ["Alpha beta. Gamma delta", "Gamma delta epsilon. Zeta eta."],
+        "q2": ["Zeta eta.", "Alpha beta."],
+        "q4": ["Theta iota"],
+    }
+    results = [{"query_id": q, "results": [{"text": c} for c in cs]} for q, cs in chunks.items()]
+    run("run", "import", _jsonl(tmp_path / "run.jsonl", results), "--name", "r", "-q")
+    run("gold", "assign", "--gold-set", "team", "--annotators", "ana,bob", "--per-question", "2")
+    ana = [_line("q1", G), _line("q2", A, Z), _line("q3"), _line("q4", T)]
+    bob = [_line("q1", G), _line("q2", A), _line("q3")]
+    for name, rows in (("ana", ana), ("bob", bob)):
+        path = _jsonl(tmp_path / f"{name}.jsonl", rows)
+        run("gold", "import", path, "--gold-set", "team", "--annotator", name, "--layer")
+    run("adjudicate", "--gold-set", "team", "--auto", "unanimous", "--actor", "lead")
+    return db
+
+
+def test_layer_each_equals_the_cli(team: str, tmp_path: Path) -> None:
+    """``layer="each"`` is ``--layer each``; the figures worked by hand from the page.
+
+    Final layer: q1 (G) and q3 (settled, no element) scored, q2 and q4 pending. q1: rank 1
+    = [0, 23) holds 11 of G's 20 characters (Partial), rank 2 holds G whole → hit@1 0,
+    hit@3 1, mrr@3 1/2, recall@3 1; q3 has no element (not a scored query).
+    ana (q1, q2, q3, q4 done): q1 as above; q2 (A, Z): Z whole at rank 1, A at rank 2 →
+    hit@1 1, hit@3 1, mrr@3 1, recall@3 1; q4 (T): 10 of 17 characters, Partial only → 0.
+    hit@1 = 1/3, hit@3 = 2/3, mrr@3 = (1/2 + 1 + 0)/3 = 1/2, recall@3 = 2/3.
+    bob (q1, q2, q3 done): q1 as above; q2 (A) whole at rank 2 → hit@1 0, hit@3 1,
+    mrr@3 1/2 → hit@1 0, hit@3 1, mrr@3 1/2, recall@3 1 over 2 questions.
+    """
+    argv = ["score", "--gold-set", "team", "--run", "r", "--db", team, "--k", "1,3"]
+    _, cli = _cli(tmp_path, *argv, "--ci", "0", "--layer", "each")
+    with labeler.open(team) as db:
+        each = db.gold_set("team").score("r", k=(1, 3), layer="each")
+        ana = db.gold_set("team").score("r", k=(1, 3), layer="annotator:ana")
+        with pytest.raises(labeler.errors.UsageError, match="'cleo' marked no question"):
+            db.gold_set("team").score("r", layer="annotator:cleo")
+        with pytest.raises(labeler.errors.UsageError, match="expected final, each or anno"):
+            db.gold_set("team").score("r", layer="everyone")
+    assert _bytes(each.to_dict()) == _bytes(cli)
+    assert [name for name, _ in each.layers] == ["final", "annotator:ana", "annotator:bob"]
+    assert each.pending == ("q2", "q4") and each.layer == "final"
+    worked = {
+        "final": (1, 0.0, 1.0, 0.5, 1.0),
+        "annotator:ana": (3, 1 / 3, 2 / 3, 1 / 2, 2 / 3),
+        "annotator:bob": (2, 0.0, 1.0, 0.5, 1.0),
+    }
+    for name, result in each.layers:
+        m = result.metrics
+        got = (len(result.queries), m["hit@1"], m["hit@3"], m["mrr@3"], m["recall@3"])
+        assert got == pytest.approx(worked[name]), name
+    assert ana.layer == "annotator:ana" and ana.layers == ()
+    assert ana.metrics == dict(each.layers)["annotator:ana"].metrics

@@ -11,7 +11,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Header, OptionList, Static
 
-from labeler.store import RunSummary, Store, list_runs
+from labeler.evaluation import runs_to_score
+from labeler.store import RunSummary, Store
 from labeler.tui.bars import coverage_bar
 from labeler.tui.scoredata import ScoredRun, element_matrix, score_stored_run
 from labeler.tui.widgets.chart import hit_partial_chart
@@ -59,11 +60,7 @@ class ScoresScreen(Screen[None]):
         self.reload()
 
     def reload(self) -> None:
-        def load(store: Store) -> list[RunSummary]:
-            with store.session() as s:
-                return list_runs(s)
-
-        self.labeler.db(load, self._show_runs, what="load runs")
+        self.labeler.db(runs_to_score, self._show_runs, what="load runs")
 
     def _show_runs(self, runs: list[RunSummary]) -> None:
         self.runs = runs
