@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     import pandas
 
     from labeler.runs import RunImportReport
-    from labeler.store import GoldSetProgress, RunSummary
+    from labeler.store import GoldSetProgress, RunListing
 
 __all__ = ["Database", "GoldSet", "RetrieverEvaluation", "open"]
 
@@ -118,12 +118,12 @@ class Database:
         check_gold_set(self.store, name)
         return GoldSet(self, name)
 
-    def runs(self) -> list[RunSummary]:
+    def runs(self) -> list[RunListing]:
         """Every stored run (``labeler run list``): name, import time, source, question and
         result counts. Reads only."""
-        from labeler.store import read_run_summaries
+        from labeler.store import read_run_listings
 
-        return read_run_summaries(self.store)
+        return read_run_listings(self.store)
 
     def import_run(
         self,
@@ -333,10 +333,9 @@ class GoldSet:
         from labeler.store import text_holds_nul
 
         if store_run is not None:
-            from labeler.store import check_run_name
+            from labeler.store import check_new_run_name
 
-            with self.db.store.session() as session:
-                check_run_name(session, store_run, replace=replace)
+            check_new_run_name(self.db.store, store_run, replace=replace)
         asked = [(q.query_id, q.text) for q in self.questions()]
         answers = call_retriever(
             retriever,

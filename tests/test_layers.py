@@ -266,22 +266,14 @@ def test_no_two_modules_share_a_name() -> None:
 
 # -- front ends open no store session or transaction ----------------------------------------
 
-#: the front ends already free of sessions (the TUI joins them on its branch)
-SESSION_FREE = ("labeler/cli", "labeler/serve", "labeler/api.py", "labeler/demo.py")
 #: the Store methods that open a session (``session``) or a transaction (``write``)
 OPENERS = {"session", "write"}
-#: sites not yet moved behind a verb, as (file, enclosing function): the scoring entry point
-#: takes them over, and then empties this list (the test fails while a listed site is gone)
-ALLOWED_OPENERS: set[tuple[str, str]] = {
-    # GoldSet.evaluate checks --store-run's name in a session of its own (scoring helper)
-    ("labeler/api.py", "GoldSet.evaluate"),
-}
 
 
 def _front_end_files() -> list[Path]:
     root = Path(__file__).resolve().parents[1]
     files: list[Path] = []
-    for entry in SESSION_FREE:
+    for entry in FRONT_ENDS:
         path = root / entry
         files += sorted(path.rglob("*.py")) if path.is_dir() else [path]
     return files
@@ -350,24 +342,15 @@ def store_openers(path: Path) -> list[tuple[str, int, str]]:
 
 
 def test_front_ends_open_no_store_session() -> None:
-    """The CLI, the browser server, the Python API and the demo call service verbs: a verb
-    opens its own session or transaction, so no front end opens one (``store.session()``,
-    ``store.write()``, on any store object)."""
-    root = Path(__file__).resolve().parents[1]
-    found: list[str] = []
-    allowed_seen: set[tuple[str, str]] = set()
-    for path in _front_end_files():
-        rel = path.relative_to(root).as_posix()
-        for scope, line, call in store_openers(path):
-            if (rel, scope) in ALLOWED_OPENERS:
-                allowed_seen.add((rel, scope))
-                continue
-            found.append(f"{rel}:{line} ({scope or 'module'}): {call}")
+    """The CLI, the TUI, the browser server, the Python API and the demo call service verbs:
+    a verb opens its own session or transaction, so no front end opens one
+    (``store.session()``, ``store.write()``, on any store object)."""
+    found = [
+        f"{path.relative_to(ROOT).as_posix()}:{line} ({scope or 'module'}): {call}"
+        for path in _front_end_files()
+        for scope, line, call in store_openers(path)
+    ]
     assert found == [], f"{len(found)} store session(s) opened in front ends:\n" + "\n".join(found)
-    assert allowed_seen == ALLOWED_OPENERS, (
-        f"no longer opens a session, drop it from ALLOWED_OPENERS: "
-        f"{sorted(ALLOWED_OPENERS - allowed_seen)}"
-    )
 
 
 def test_store_opener_scan_sees_every_form(tmp_path: Path) -> None:
@@ -400,66 +383,3 @@ def test_store_opener_scan_sees_every_form(tmp_path: Path) -> None:
         ("c", 12),
         ("d", 14),
     ]
-
-
-# --- the TUI: no session of its own, no import circle (issue 20) ------------------------------
-
-#: the scores screen moves to the one scoring entry point separately: until then it reads
-#: the runs in its own session and names the app class for its ``labeler`` property
-SCORES_SCREEN = "labeler.tui.screens.scores"
-
-
-def _tui_modules() -> dict[str, Path]:
-    return {
-        m: p for m, p in _modules().items() if m == "labeler.tui" or m.startswith("labeler.tui.")
-    }
-
-
-def _transactions_opened(tree: ast.AST) -> list[int]:
-    """Lines of ``x.session()``, ``x.write()`` or ``x.begin()`` (no arguments: a store's
-    read session or write transaction, a SQLAlchemy transaction) and of ``Session(...)``."""
-    lines = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
-        f = node.func
-        if isinstance(f, ast.Attribute) and f.attr in ("session", "write", "begin"):
-            if not node.args and not node.keywords:
-                lines.append(node.lineno)
-        elif isinstance(f, ast.Name) and f.id == "Session":
-            lines.append(node.lineno)
-    return lines
-
-
-def test_tui_opens_no_session_or_transaction() -> None:
-    """Every database job of the TUI is one call of a store verb, which opens its own
-    transaction; the TUI never calls ``store.session()`` or ``store.write()`` itself."""
-    found = [
-        f"{name}:{line}"
-        for name, path in sorted(_tui_modules().items())
-        if name != SCORES_SCREEN
-        for line in _transactions_opened(ast.parse(path.read_text(encoding="utf-8")))
-    ]
-    assert found == []
-
-
-def test_transaction_scan_sees_a_session_and_a_write() -> None:
-    tree = ast.parse(
-        "with store.session() as s:\n    pass\n"
-        "with self.store.write() as s:\n    pass\n"
-        "path.write_text('x')\nout.write('x')\n"
-    )
-    assert _transactions_opened(tree) == [1, 3]
-
-
-#: the one circle left: the scores screen names the app class (typed as ``AppContext`` it goes)
-TUI_CIRCLES_LEFT = [["labeler.tui.app", SCORES_SCREEN]]
-
-
-def test_tui_has_no_import_circle() -> None:
-    """Screens see the app through :class:`labeler.tui.context.AppContext` and the page
-    screen's parts see the screen through ``PageContext``: no labeler.tui module imports,
-    directly or through others (function-level and ``TYPE_CHECKING`` imports count), a
-    module that imports it back."""
-    graph = import_graph(_tui_modules())
-    assert [c for c in import_circles(graph) if c not in TUI_CIRCLES_LEFT] == []

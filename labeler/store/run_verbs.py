@@ -1,5 +1,5 @@
-"""Service verbs that read the stored runs: the lines of ``labeler run list`` and the
-summaries the Python API returns.
+"""Service verbs that read the stored runs: the lines of ``labeler run list`` (and of the
+Python API's ``Database.runs()``), and whether a run name may be stored.
 
 Each verb takes the :class:`~labeler.store.Store` and reads in its own read-only session
 (:meth:`Store.session`).
@@ -7,8 +7,7 @@ Each verb takes the :class:`~labeler.store.Store` and reads in its own read-only
 
 from __future__ import annotations
 
-from labeler.store.browse import RunSummary, list_runs
-from labeler.store.run_table import RunListing, run_listings
+from labeler.store.run_table import RunListing, check_run_name, run_listings
 from labeler.store.session import Store
 
 
@@ -19,8 +18,10 @@ def read_run_listings(store: Store) -> list[RunListing]:
         return run_listings(s)
 
 
-def read_run_summaries(store: Store) -> list[RunSummary]:
-    """Every run as the Python API's ``Database.runs()`` returns it
-    (:func:`labeler.store.browse.list_runs`)."""
+def check_new_run_name(store: Store, name: str, *, replace: bool = False) -> None:
+    """Refuse, before any work is done, a run name that storing a run could not take: an
+    empty name, or the name of a stored run unless ``replace``
+    (:func:`labeler.store.run_table.check_run_name`; raises its
+    :class:`~labeler.errors.IntegrityError`)."""
     with store.session() as s:
-        return list_runs(s)
+        check_run_name(s, name, replace=replace)

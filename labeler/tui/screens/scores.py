@@ -19,7 +19,7 @@ from labeler.tui.widgets.chart import hit_partial_chart
 from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
-    from labeler.tui.app import LabelerApp
+    from labeler.tui.context import AppContext
 
 METRICS = ("hit", "partial", "mrr", "recall", "partial_recall", "precision", "ndcg")
 
@@ -39,8 +39,9 @@ class ScoresScreen(Screen[None]):
         self.worst: list[str] = []
 
     @property
-    def labeler(self) -> LabelerApp:
-        return cast("LabelerApp", self.app)
+    def labeler(self) -> AppContext:
+        """The running app, as screens see it (:mod:`labeler.tui.context`)."""
+        return cast("AppContext", self.app)
 
     def compose(self) -> ComposeResult:
         yield Header()
