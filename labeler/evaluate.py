@@ -234,6 +234,14 @@ class GoldLoad:
     stale: int
     pending: tuple[str, ...]
 
+    def run_ids(self, run_ids: Iterable[str]) -> list[str]:
+        """``run_ids`` (a run's query ids, in run order) without the pending questions': a
+        pending question is left out of scoring and reported once, as pending, never also
+        as a run question not in the gold set (``unknown_in_run``). Every scoring path
+        passes its run ids through here before :func:`scoring.aggregate`."""
+        pending = set(self.pending)
+        return [qid for qid in run_ids if qid not in pending]
+
 
 def load_gold_layer(
     source: ScoringSource | Store, gold_set: str, annotator: str | None = None
@@ -294,10 +302,13 @@ def _score(
     jobs: int | None,
     budgets: Sequence[int] = (),
     tokenizer: Tokenizer | None = None,
+    load: GoldLoad | None = None,
 ) -> RunScore:
     """Score one stored run, in several processes when ``jobs`` allows and it pays, with
     the placements stored at import (``keyed``: the pages' keys, see ``page_keys``).
-    Counting tokens (``tokenizer``) reads every chunk's text, in this process."""
+    Counting tokens (``tokenizer``) reads every chunk's text, in this process. ``load``:
+    the gold set as read, whose pending questions' run ids are left out
+    (:meth:`GoldLoad.run_ids`)."""
     src = _source(source)
     processes = 1
     if tokenizer is None and isinstance(src, SqliteReader) and jobs != 1:
@@ -333,6 +344,8 @@ def _score(
             tokenizer=tokenizer,
         )
         run_ids = list(chunks)
+    if load is not None:
+        run_ids = load.run_ids(run_ids)
     return aggregate(
         questions,
         rows,
@@ -384,6 +397,7 @@ def evaluate(
             jobs,
             budgets,
             tokenizer,
+            load,
         )
     layer = "final" if annotator is None else f"annotator:{annotator}"
     return Evaluation(result, load.stale, load.pending, layer)
@@ -417,7 +431,7 @@ def evaluate_in_memory(
         result = aggregate(
             questions,
             rows,
-            sorted(run),
+            load.run_ids(sorted(run)),
             ks=ks,
             threshold=threshold,
             gold_set=gold_set,
@@ -457,6 +471,7 @@ def _evaluations(
                     jobs,
                     budgets,
                     tokenizer,
+                    load,
                 ),
                 load.stale,
                 load.pending,

@@ -46,13 +46,13 @@ def attach_selection(screen: PageScreen) -> None:
     if q.team and q.adjudicated:
         screen.notify(settled_message(q.external_id), title="not attached", severity="warning")
         return
-    document_id, annotator = screen.document_id, app.annotator
+    document_id, annotator, gold_set_id = screen.document_id, app.annotator, app.gold_set_id
 
     def check(store: Store) -> tuple[ElementRow | None, list[ElementRow]]:
         # Duplicates and overlaps within the layer this annotator labels (their own in a
         # team gold set): another annotator's label of the same span is no concern of theirs.
         with store.session() as s:
-            rows = visible_page_elements(s, document_id, annotator)
+            rows = visible_page_elements(s, document_id, annotator, gold_set_id)
             overlaps = visible_overlaps(s, q.id, document_id, start, end, annotator)
         same = [e for e in rows if (e.query_id, e.start, e.end) == (q.id, start, end)]
         return same[0] if same else None, overlaps
@@ -98,6 +98,7 @@ def _refuse_duplicate(screen: PageScreen, q: QuestionRow, same: ElementRow) -> N
 def _store_element(screen: PageScreen, q: QuestionRow, start: int, end: int) -> None:
     app = screen.labeler
     document_id, actor, assisted = screen.document_id, app.annotator, app.assist
+    gold_set_id = app.gold_set_id
 
     def job(store: Store) -> tuple[ElementRow, list[ElementRow]]:
         with store.write() as s, gone_as(f"question {q.external_id}"):
@@ -105,7 +106,7 @@ def _store_element(screen: PageScreen, q: QuestionRow, start: int, end: int) -> 
                 s, q.id, document_id, start, end, annotator=actor, assisted=assisted
             )
         with store.session() as s:
-            return row, visible_page_elements(s, document_id, actor)
+            return row, visible_page_elements(s, document_id, actor, gold_set_id)
 
     def done(result: tuple[ElementRow, list[ElementRow]]) -> None:
         row, screen.elements = result

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from labeler.evaluate import StoreSource, load_gold, load_run
+from labeler.evaluate import StoreSource, load_gold_layer, load_run
 from labeler.gcpause import gc_paused
 from labeler.placements import page_keys, placements_for
 from labeler.store import RunSummary, Store
@@ -38,12 +38,14 @@ def score_stored_run(store: Store, gold_set: str, run: RunSummary) -> ScoredRun:
     """Score ``run`` against ``gold_set`` exactly as ``labeler score`` does (stale elements
     left out, the run's stored placements used), keeping the inputs for the drill-down."""
     with gc_paused():  # see labeler.gcpause; safe in a worker thread
-        questions, pages, stale = load_gold(store, gold_set)
+        load = load_gold_layer(store, gold_set)
+        questions, pages, stale = load.questions, load.pages, load.stale
         chunks = load_run(store, run.name)
         stored = StoreSource(store).placements(run.name)
         known = placements_for(stored, page_keys(pages), questions)
         rows = score_questions(questions, pages, chunks, placements=known)
-        result = aggregate(questions, rows, chunks, gold_set=gold_set, run_name=run.name)
+        run_ids = load.run_ids(chunks)  # a pending question is not "not in the gold set"
+        result = aggregate(questions, rows, run_ids, gold_set=gold_set, run_name=run.name)
     return ScoredRun(result, {q.query_id: q for q in questions}, chunks, pages, stale)
 
 

@@ -75,13 +75,14 @@ class DocumentsScreen(Screen[None]):
         self._search(self.query_one("#search", Input).value)
 
     def _search(self, needle: str) -> None:
-        annotator = self.labeler.annotator
+        annotator, gold_set_id = self.labeler.annotator, self.labeler.gold_set_id
 
         def load(store: Store) -> list[DocumentHit]:
             with store.session() as s:
                 hits = search_documents(s, needle)
-                # only the elements this annotator may see (blind team labelling)
-                seen = visible_page_counts(s, (h.id for h in hits), annotator)
+                # only the elements this annotator may see (blind team labelling) of the
+                # gold set being labelled
+                seen = visible_page_counts(s, (h.id for h in hits), annotator, gold_set_id)
             return [replace(h, elements=seen.get(h.id, 0)) for h in hits]
 
         self.labeler.db(load, lambda hits: self._show(needle, hits), what="search")

@@ -104,7 +104,7 @@ class PageScreen(Screen[None]):
         self.watch(app, "revision", self.reload, init=False)
         document_id = self.document_id
         view = self.view
-        annotator = app.annotator
+        annotator, gold_set_id = app.annotator, app.gold_set_id
 
         def load(store: Store) -> tuple[PageMap, list[ElementRow], str]:
             with store.session() as s:
@@ -112,7 +112,7 @@ class PageScreen(Screen[None]):
                 known = document_fingerprint(s, document_id)
                 if found is None or known is None:
                     raise LookupError(f"no document {document_id!r}")
-                rows = visible_page_elements(s, document_id, annotator)
+                rows = visible_page_elements(s, document_id, annotator, gold_set_id)
             # The map is built off the event loop too, for the pane's width as laid out by
             # now (a read of its size; show_page breaks the lines again if it has changed).
             text, blocks = found
@@ -157,10 +157,11 @@ class PageScreen(Screen[None]):
         if not self.loaded:
             return
         document_id, annotator = self.document_id, self.labeler.annotator
+        gold_set_id = self.labeler.gold_set_id
 
         def load(store: Store) -> list[ElementRow]:
             with store.session() as s:
-                return visible_page_elements(s, document_id, annotator)
+                return visible_page_elements(s, document_id, annotator, gold_set_id)
 
         self.labeler.db(load, self._elements_loaded, what="reload elements")
 
