@@ -103,7 +103,7 @@ class DroppedRow:
 
 
 #: the kinds of :class:`DroppedRow`, in the order a refusal counts them
-ROW_KINDS = ("question", "question's notes", "done mark", "assignment", "adjudication mark")
+ROW_KINDS = ("question", "note", "done mark", "assignment", "adjudication mark")
 Dropped = DroppedElement | DroppedRow
 
 
@@ -283,7 +283,7 @@ def replace_losses(
             notes = f" (notes {_short(q.notes)})" if q.notes else ""
             out.append(DroppedRow("question", qid, f"{qid} {_short(q.text)}{notes}"))
         elif q.notes and not kept.notes:
-            out.append(DroppedRow("question's notes", qid, f"{qid}: {_short(q.notes)}"))
+            out.append(DroppedRow("note", qid, f"{qid}: {_short(q.notes)}"))
         for row in done.get(q.id, []):
             blank = " (no answer)" if isinstance(row, QuestionDone) and row.no_answer else ""
             out.append(DroppedRow("done mark", qid, f"{qid} by {row.annotator}{blank}"))
