@@ -61,7 +61,7 @@ from labeler.store.blind import (
 )
 from labeler.store.history import UndoConflict
 from labeler.store.labels import add_element
-from labeler.store.models import LAYER_ANNOTATOR, LAYER_FINAL, Element
+from labeler.store.models import LAYER_ANNOTATOR, LAYER_FINAL
 from labeler.store.team import accept_span, add_assignment, mark_done, set_adjudicated
 from labeler.tui.app import LabelerApp
 from labeler.tui.scoredata import score_stored_run
@@ -124,7 +124,20 @@ def seed(store: Store, db: str, tmp: Path) -> World:
 
 @pytest.fixture
 def world(store: Store, db_url: str, tmp_path: Path) -> World:
-    return seed(store, db_url, tmp_path)
+    w = seed(store, db_url, tmp_path)
+    # the seed read back: the hand-worked figures of the rows rest on it
+    assert rows(
+        store,
+        'SELECT q.external_id, e.layer, e.annotator, e.start, e."end" FROM element e '
+        "JOIN query q ON q.id = e.query_id ORDER BY e.id",
+    ) == [
+        ("q1", LAYER_ANNOTATOR, "ana", *A),
+        ("q1", LAYER_ANNOTATOR, "bob", *A),
+        ("q1", LAYER_FINAL, "lead", *A),
+        ("q1", LAYER_FINAL, "demo", *C),
+    ]
+    assert PAGE[slice(*A)] == "Alpha rule one." and PAGE[slice(*C)] == "Gamma rule three."
+    return w
 
 
 TABLES = ("gold_set", "query", "element", "assignment", "question_done", "audit_entry")
@@ -272,6 +285,16 @@ def replace_missing_question(w: World, cap: pytest.CaptureFixture[str]) -> None:
     err = refused_unchanged(w, cap, "gold", "import", only_q1, "--gold-set", "other", "--replace")
     assert "would remove 1 question(s) the new content does not hold; nothing" in err
     assert "  question q2 'Spare?' (notes 'keep me')\n" in err
+    # its own export holds everything: replaced without a word, nothing lost
+    whole = str(w.tmp / "other.jsonl")
+    assert w.cli("gold", "export", "--gold-set", "other", "-o", whole) == 0
+    assert w.cli("gold", "import", whole, "--gold-set", "other", "--replace") == 0
+    assert rows(
+        w.store,
+        "SELECT q.external_id, q.notes, e.start FROM query q JOIN gold_set g ON g.id = "
+        "q.gold_set_id LEFT JOIN element e ON e.query_id = q.id WHERE g.name = 'other' "
+        "ORDER BY q.external_id",
+    ) == [("q1", "", C[0]), ("q2", "keep me", None)]
 
 
 def replace_drops_notes(w: World, cap: pytest.CaptureFixture[str]) -> None:
@@ -642,20 +665,3 @@ def test_rule_holds_on_path(
     rule: str, path: str, check: Check, world: World, capsys: pytest.CaptureFixture[str]
 ) -> None:
     check(world, capsys)
-
-
-def test_seed_is_what_the_table_assumes(world: World) -> None:
-    """The seed, read back: the hand-worked figures of the rows rest on it."""
-    got = rows(
-        world.store,
-        'SELECT q.external_id, e.layer, e.annotator, e.start, e."end" FROM element e '
-        "JOIN query q ON q.id = e.query_id ORDER BY e.id",
-    )
-    assert got == [
-        ("q1", LAYER_ANNOTATOR, "ana", *A),
-        ("q1", LAYER_ANNOTATOR, "bob", *A),
-        ("q1", LAYER_FINAL, "lead", *A),
-        ("q1", LAYER_FINAL, "demo", *C),
-    ]
-    assert PAGE[A[0] : A[1]] == "Alpha rule one." and PAGE[C[0] : C[1]] == "Gamma rule three."
-    assert Element.__tablename__ == "element"
