@@ -104,6 +104,7 @@ if TYPE_CHECKING:
         Store,
         open_store,
     )
+    from labeler.store.settled import SettledError, check_not_settled
     from labeler.store.validation import (
         span_problem,
     )
@@ -129,6 +130,8 @@ _HOMES: dict[str, str] = {
     "QuestionRow": "labeler.store.annotate",
     "Reversal": "labeler.store.history",
     "Run": "labeler.store.models",
+    "SettledError": "labeler.store.settled",
+    "check_not_settled": "labeler.store.settled",
     "RunChunk": "labeler.store.browse",
     "RunResult": "labeler.store.models",
     "RunSummary": "labeler.store.browse",
@@ -209,6 +212,7 @@ __all__ = [
     "RunChunk",
     "RunResult",
     "RunSummary",
+    "SettledError",
     "StaleElement",
     "Store",
     "UndoConflict",
@@ -219,6 +223,7 @@ __all__ = [
     "can_redo",
     "can_undo",
     "check_not_duplicate",
+    "check_not_settled",
     "count_documents",
     "create_gold_set",
     "delete_query",
