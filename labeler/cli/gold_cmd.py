@@ -39,7 +39,8 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "are anchored at the first occurrence of their text; elements marked "
             '"status": "stale" are stored stale as written. Any bad line rejects the whole '
             "file, naming the line; the database is then unchanged. --replace refuses to "
-            "remove elements the file does not hold (listing them) unless --force."
+            "remove anything the file does not hold (elements of either layer, questions, "
+            "notes, done marks, assignments, adjudication marks; listing them) unless --force."
         ),
     )
     imp.add_argument("file", metavar="FILE")
@@ -61,7 +62,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         "--force",
         action="store_true",
         help=(
-            "with --replace: remove the set's elements the file does not hold (listed on "
+            "with --replace: remove what of the set the file does not hold (each listed on "
             "stderr); without it such a replace is refused"
         ),
     )

@@ -2,8 +2,9 @@
 or (``--layer``) one annotator's own labels in a team gold set.
 
 Every import is all or nothing: a bad line rejects the whole file, naming the line, and
-the database is left as it was. ``--replace`` refuses to remove elements the file does
-not hold unless ``--force``; what a forced replace removed is listed on stderr with how to
+the database is left as it was. ``--replace`` refuses to remove anything the file does
+not hold (elements of either layer, questions, notes, done marks, assignments, adjudication
+marks) unless ``--force``; what a forced replace removed is listed on stderr with how to
 get it back (the audit log keeps each removal).
 """
 
@@ -19,7 +20,7 @@ from labeler.errors import UsageError, input_name
 from labeler.report import plural
 
 if TYPE_CHECKING:
-    from labeler.store import DroppedElement
+    from labeler.store import Dropped
 
 
 def run_import(args: argparse.Namespace) -> int:
@@ -168,20 +169,37 @@ def _force_hint(args: argparse.Namespace) -> str:
     )
 
 
-def _report_removed(args: argparse.Namespace, removed: Sequence[DroppedElement], who: str) -> None:
-    """List on stderr every element a forced replace removed, and how to get them back."""
+def _report_removed(args: argparse.Namespace, removed: Sequence[Dropped], who: str) -> None:
+    """List on stderr everything a forced replace removed, and how to get each kind back."""
+    from labeler.store import DroppedElement, dropped_counts
+
     if not removed:
         return
+    only_elements = all(isinstance(d, DroppedElement) for d in removed)
+    what = " (question, page, offsets, text)" if only_elements else ""
     print(
-        f"labeler: --force: removed {len(removed)} element(s) of gold set {args.gold_set!r} "
-        "that the file does not hold (question, page, offsets, text):",
+        f"labeler: --force: removed {dropped_counts(removed)} of gold set {args.gold_set!r} "
+        f"that the file does not hold{what}:",
         file=sys.stderr,
     )
-    for element in removed:
-        print(f"labeler:   {element}", file=sys.stderr)
+    for row in removed:
+        print(f"labeler:   {row}", file=sys.stderr)
+    kinds = {d.kind for d in removed}
+    back = [
+        "elements and questions: import a file that holds them (an export taken before "
+        "the replace) with --replace"
+    ]
+    if kinds & {"annotator-layer element", "done mark"}:
+        back.append(
+            "annotators' own labels and done marks: gold import --layer --annotator NAME of "
+            "an earlier 'gold export --layer annotator:NAME'"
+        )
+    if "assignment" in kinds:
+        back.append("assignments: gold assign")
+    if "adjudication mark" in kinds:
+        back.append("adjudication marks: adjudicate the questions again")
     print(
         f"labeler: each removal is in the audit log (actor {who!r}, action 'remove', with the "
-        "element as it was); to get them back, import a file that holds them (an export "
-        "taken before the replace) with --replace",
+        "row as it was); undo does not reverse an import. To get them back, " + "; ".join(back),
         file=sys.stderr,
     )

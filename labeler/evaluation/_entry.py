@@ -350,6 +350,7 @@ def _scored(
             budgets,
             tokenizer,
             whole,
+            load,
         )
     rows = score_questions(
         load.questions,
@@ -363,7 +364,7 @@ def _scored(
     result = aggregate(
         load.questions,
         rows,
-        sorted(run),  # the order a stored run is read in
+        load.run_ids(sorted(run)),  # the order a stored run is read in, pending ones left out
         ks=ks,
         threshold=request.threshold,
         gold_set=request.gold_set,

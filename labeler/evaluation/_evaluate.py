@@ -241,6 +241,14 @@ class GoldLoad:
     stale: int
     pending: tuple[str, ...]
 
+    def run_ids(self, run_ids: Iterable[str]) -> list[str]:
+        """``run_ids`` (a run's query ids, in run order) without the pending questions': a
+        pending question is left out of scoring and reported once, as pending, never also
+        as a run question not in the gold set (``unknown_in_run``). Every scoring path
+        passes its run ids through here before :func:`scoring.aggregate`."""
+        pending = set(self.pending)
+        return [qid for qid in run_ids if qid not in pending]
+
 
 def load_gold_layer(
     source: ScoringSource | Store, gold_set: str, annotator: str | None = None
@@ -302,13 +310,15 @@ def _score(
     budgets: Sequence[int] = (),
     tokenizer: Tokenizer | None = None,
     whole: bool = False,
+    load: GoldLoad | None = None,
 ) -> tuple[RunScore, dict[str, list[Chunk]] | None]:
     """Score one stored run, in several processes when ``jobs`` allows and it pays, with
     the placements stored at import (``keyed``: the pages' keys, see ``page_keys``).
     Counting tokens (``tokenizer``) reads every chunk's text, in this process.
 
     ``whole``: read the run whole (every chunk's text), in this process, and return it with
-    the score (for a drill-down); otherwise the second value is None."""
+    the score (for a drill-down); otherwise the second value is None. ``load``: the gold set
+    as read, whose pending questions' run ids are left out (:meth:`GoldLoad.run_ids`)."""
     src = _source(source)
     processes = 1
     kept: dict[str, list[Chunk]] | None = None
@@ -347,6 +357,8 @@ def _score(
         )
         run_ids = list(chunks)
         kept = chunks if whole else None
+    if load is not None:
+        run_ids = load.run_ids(run_ids)
     result = aggregate(
         questions,
         rows,

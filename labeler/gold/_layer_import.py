@@ -66,10 +66,12 @@ def import_layer_file(
 ) -> LayerImport:
     """Import ``path`` as ``annotator``'s layer of gold set ``gold_set`` (created when
     missing; made a team gold set). :class:`InputError` naming the line on any problem,
-    the database then unchanged."""
+    and naming every adjudicated question whose labels or done mark the file would change
+    (the adjudicated lock), the database then unchanged."""
     from labeler.store.goldsets import page_texts
     from labeler.store.layer_write import OwnSpan, team_gold_set, write_own_labels
     from labeler.store.postgres import text_holds_nul
+    from labeler.store.settled import SettledError
 
     if not annotator.strip():
         raise InputError(path, "--layer needs an --annotator name")
@@ -101,6 +103,7 @@ def import_layer_file(
 
         resolved = tuple(resolve_lines(lines, path, page_of))
     created = removed = added = done = no_answer = 0
+    settled: list[str] = []
     with store.write() as session:
         gs, created_set = team_gold_set(session, gold_set, description)
         for q in resolved:
@@ -120,6 +123,11 @@ def import_layer_file(
                 )
             except InputError:
                 raise
+            except SettledError:
+                # raised before anything of this question is written: look at the rest
+                # too, so that the refusal names every adjudicated question at once
+                settled.append(f"{q.query_id} (line {q.line})")
+                continue
             except LabelerError as err:
                 raise InputError(path, str(err), q.line) from None
             created += result.created
@@ -127,6 +135,14 @@ def import_layer_file(
             added += result.added
             done += result.done
             no_answer += result.done and not q.elements
+        if settled:
+            raise InputError(
+                path,
+                f"refused: {len(settled)} question(s) of the file are adjudicated and the file "
+                f"changes {annotator}'s labels or done mark on them: {', '.join(settled)}; "
+                "their evidence is settled (the adjudicator reopens a question by undoing its "
+                "adjudication); nothing was imported",
+            )
     return LayerImport(
         gold_set,
         annotator,

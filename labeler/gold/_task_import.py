@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from labeler.formats.span_import import SpanImport
-    from labeler.store import DroppedElement, Store
+    from labeler.store import Dropped, Store
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class SpanFileImport:
     the user) and the elements a forced ``replace`` removed (``removed``)."""
 
     resolved: SpanImport
-    removed: tuple[DroppedElement, ...]
+    removed: tuple[Dropped, ...]
 
 
 def import_span_file(

@@ -23,7 +23,7 @@ PROVENANCE_SINGLE = "single"
 
 if TYPE_CHECKING:
     from labeler.store import Store
-    from labeler.store.goldsets import DroppedElement
+    from labeler.store.goldsets import Dropped
 
 
 @dataclass(frozen=True)
@@ -57,14 +57,15 @@ class ResolvedQuestion:
 
 @dataclass(frozen=True)
 class ResolveSummary:
-    """Counts of an import; ``removed`` the elements a replaced set lost (``--force``)."""
+    """Counts of an import; ``removed`` what a replaced set lost (``--force``): elements,
+    questions, notes, done marks, assignments, adjudication marks."""
 
     questions: int
     elements: int
     reanchored: int
     repeated: int
     stale: int = 0
-    removed: tuple[DroppedElement, ...] = ()
+    removed: tuple[Dropped, ...] = ()
     #: annotator-layer elements of the file a plain import left out (an ``--layer all``
     #: export read as a gold set: only its final layer is imported)
     layer_left_out: int = 0
@@ -208,9 +209,12 @@ def import_gold_file(
     Every element is resolved against the stored pages first (:func:`resolve_gold`); only
     then is the set written, in one transaction. ``replace`` overwrites an existing set of
     that name (otherwise that is an :class:`~labeler.errors.IntegrityError`); when that
-    would remove elements the file does not hold, :class:`~labeler.store.goldsets.DropRefused`
-    is raised (with ``hint`` appended to its message) and nothing is written, unless
-    ``force`` (then the summary's ``removed`` lists them).
+    would remove anything the file does not hold (an element of either layer, a question,
+    notes, a done mark, an assignment, an adjudication mark: see
+    :func:`~labeler.store.goldsets.replace_losses`),
+    :class:`~labeler.store.goldsets.DropRefused` is raised (with ``hint`` appended to its
+    message) and nothing is written, unless ``force`` (then the summary's ``removed``
+    lists them).
     """
     from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
     from labeler.store.postgres import text_holds_nul

@@ -27,6 +27,7 @@ from labeler.store.models import (
     Query,
     QuestionDone,
 )
+from labeler.store.settled import check_not_settled
 from labeler.store.validation import key_problem
 
 
@@ -275,8 +276,12 @@ def set_grade(session: Session, element_id: int, grade: int, *, actor: str) -> E
 def change_element(session: Session, element: Element, *, actor: str, **values: Any) -> ElementRow:
     """Set ``values`` (column → value) on ``element`` and record one audited ``change`` with
     the full before and after snapshots (what undo and redo write back). The caller has
-    checked the values; the flush runs the span validation of every ORM write."""
+    checked the values; the flush runs the span validation of every ORM write. Refused on
+    an adjudicated question (:func:`labeler.store.settled.check_not_settled`): a grade, a
+    key clause and boundaries are evidence."""
     assert element.id is not None
+    doing = "set key clause" if "key_start" in values else "change element"
+    check_not_settled(session, element.query_id, doing)
     before = snapshot(element)
     for name, value in values.items():
         setattr(element, name, value)

@@ -11,7 +11,9 @@ workplace makes: an element of question q is visible to annotator A when
 
 Counts, page highlights, the elements panel, the review list and the duplicate/overlap
 checks of an attach all go through this module, so no view shows another annotator's span
-while labelling. The writes that go with it: :mod:`labeler.store.own_layer`.
+while labelling. The page and page-count reads take the gold set being labelled and show
+only its elements (the gold-set scope): another gold set's answer to the same question is
+no more visible than a teammate's. The writes that go with it: :mod:`labeler.store.own_layer`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass, replace
 from sqlalchemy import func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from labeler.store.annotate import (
     ElementRow,
@@ -168,19 +171,28 @@ def progress_for(session: Session, annotator: str) -> list[GoldSetProgress]:
     return gold_set_progress(session, counts)
 
 
-def visible_page_elements(session: Session, document_id: str, annotator: str) -> list[ElementRow]:
-    """The elements on one page (all questions) that ``annotator`` sees, by start."""
-    found = session.exec(
-        select(Element)
-        .where(Element.document_id == document_id)
-        .order_by(col(Element.start), col(Element.id))
-    ).all()
+def visible_page_elements(
+    session: Session, document_id: str, annotator: str, gold_set_id: int | None = None
+) -> list[ElementRow]:
+    """The elements on one page that ``annotator`` sees, by start: of every question of
+    gold set ``gold_set_id`` (the one being labelled; None: of every gold set). Another
+    gold set's elements are never part of the view of this one: on a team question they
+    would show another set's answer to the same question (the gold-set scope)."""
+    stmt = select(Element).where(Element.document_id == document_id)
+    if gold_set_id is not None:
+        stmt = stmt.where(col(Element.query_id).in_(_questions_of(gold_set_id)))
+    found = session.exec(stmt.order_by(col(Element.start), col(Element.id))).all()
     views = question_views(session, (e.query_id for e in found))
     return [
         element_row(e)
         for e in found
         if e.query_id in views and views[e.query_id].sees(e.layer, e.annotator, annotator)
     ]
+
+
+def _questions_of(gold_set_id: int) -> SelectOfScalar[int | None]:
+    """The ids of gold set ``gold_set_id``'s questions, as a subquery."""
+    return select(col(Query.id)).where(col(Query.gold_set_id) == gold_set_id)
 
 
 def visible_question_elements(session: Session, query_id: int, annotator: str) -> list[ElementRow]:
@@ -203,12 +215,20 @@ def visible_overlaps(
 
 
 def visible_page_counts(
-    session: Session, document_ids: Iterable[str], annotator: str
+    session: Session,
+    document_ids: Iterable[str],
+    annotator: str,
+    gold_set_id: int | None = None,
 ) -> dict[str, int]:
-    """Page id → how many of its elements ``annotator`` sees (pages without any: absent)."""
+    """Page id → how many of its elements ``annotator`` sees (pages without any: absent),
+    counting only gold set ``gold_set_id``'s (None: every gold set's), as
+    :func:`visible_page_elements` shows them."""
     ids = sorted(set(document_ids))
     if not ids:
         return {}
+    where = [col(Element.document_id).in_(ids)]
+    if gold_set_id is not None:
+        where.append(col(Element.query_id).in_(_questions_of(gold_set_id)))
     rows = (
         session.connection()
         .execute(
@@ -219,7 +239,7 @@ def visible_page_counts(
                 col(Element.annotator),
                 func.count(),
             )
-            .where(col(Element.document_id).in_(ids))
+            .where(*where)
             .group_by(
                 col(Element.document_id),
                 col(Element.query_id),

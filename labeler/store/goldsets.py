@@ -4,9 +4,11 @@ Import inserts with multi-row statements (no per-row ORM objects) so large gold 
 seconds; every element and question still gets its ``add`` audit entry, and the element span
 triggers still check every ok row (a stale element is stored as given: its page changed).
 
-Replacing a set never loses an element silently: :func:`dropped_elements` lists the stored
-elements the new content does not hold, and :func:`import_gold_set` refuses to remove them
-(:class:`DropRefused`, nothing written) unless forced.
+Replacing a set replaces what the new content holds and never loses anything else silently:
+:func:`replace_losses` lists what the new content does not hold (elements of either layer,
+questions and their notes, done marks, assignments, adjudication marks), and
+:func:`import_gold_set` refuses to remove it (:class:`DropRefused`, nothing written) unless
+forced; then every removed row has its audit entry.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
 from sqlalchemy import delete, insert
 from sqlalchemy import select as sa_select
@@ -25,13 +28,16 @@ from labeler.store.browse import gold_set_names
 from labeler.store.models import (
     ELEMENT_OK,
     ELEMENT_STALE,
+    LAYER_ANNOTATOR,
     LAYER_FINAL,
     PROVENANCE_SINGLE,
+    Assignment,
     AuditEntry,
     Document,
     Element,
     GoldSet,
     Query,
+    QuestionDone,
     utcnow,
 )
 from labeler.store.rows import PENDING_SQL, StoredElement, StoredQuestion
@@ -57,7 +63,8 @@ class NewElement:
 
 @dataclass(frozen=True)
 class DroppedElement:
-    """A stored element that replacing its gold set would remove (or removed)."""
+    """A stored element that replacing its gold set would remove (or removed): a final
+    element, or (``layer`` ``annotator``) one annotator's own label."""
 
     query_id: str
     doc: str
@@ -65,15 +72,52 @@ class DroppedElement:
     end: int
     text: str
     stale: bool
+    layer: str = LAYER_FINAL
+    annotator: str | None = None
+
+    @property
+    def kind(self) -> str:
+        """What it is in a count: ``element`` (final) or ``annotator-layer element``."""
+        return "annotator-layer element" if self.layer == LAYER_ANNOTATOR else "element"
 
     def __str__(self) -> str:
         shown = self.text if len(self.text) <= 50 else self.text[:49] + "…"
         flag = " (stale)" if self.stale else ""
-        return f"{self.query_id} {self.doc} [{self.start}:{self.end}] {shown!r}{flag}"
+        own = f" ({self.annotator}'s own label)" if self.layer == LAYER_ANNOTATOR else ""
+        return f"{self.query_id} {self.doc} [{self.start}:{self.end}] {shown!r}{flag}{own}"
+
+
+@dataclass(frozen=True)
+class DroppedRow:
+    """Something else replacing a gold set would remove (or removed): a question the new
+    content does not hold (with its notes), a kept question's notes, a done mark, an
+    assignment or an adjudication mark. ``kind`` is one of :data:`ROW_KINDS`; ``words``
+    says which (``q1 by ana``)."""
+
+    kind: str
+    query_id: str
+    words: str
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.words}"
+
+
+#: the kinds of :class:`DroppedRow`, in the order a refusal counts them
+ROW_KINDS = ("question", "note", "done mark", "assignment", "adjudication mark")
+Dropped = DroppedElement | DroppedRow
+
+
+def dropped_counts(dropped: Sequence[Dropped]) -> str:
+    """``2 element(s), 1 annotator-layer element(s), 3 done mark(s)``: each kind with its
+    count, elements first (the wording a refusal and a forced replace share)."""
+    order = ["element", "annotator-layer element", *ROW_KINDS]
+    counts = {kind: sum(d.kind == kind for d in dropped) for kind in order}
+    return ", ".join(f"{n} {kind}(s)" for kind, n in counts.items() if n)
 
 
 class DropRefused(IntegrityError):
-    """Replacing a gold set would remove elements the new content does not hold.
+    """Replacing a gold set would remove what the new content does not hold: elements of
+    either layer, questions and notes, done marks, assignments, adjudication marks.
 
     ``dropped`` lists them all (the message shows the first :attr:`SHOWN`); ``hint`` is
     the caller's way out, appended to the message (the store knows no command line).
@@ -81,15 +125,17 @@ class DropRefused(IntegrityError):
 
     SHOWN = 50
 
-    def __init__(self, name: str, dropped: Sequence[DroppedElement], hint: str = "") -> None:
+    def __init__(self, name: str, dropped: Sequence[Dropped], hint: str = "") -> None:
         self.name = name
         self.dropped = tuple(dropped)
         lines = [f"  {d}" for d in self.dropped[: self.SHOWN]]
         if len(self.dropped) > self.SHOWN:
             lines.append(f"  ... and {len(self.dropped) - self.SHOWN} more")
+        only_elements = all(isinstance(d, DroppedElement) for d in self.dropped)
+        what = " (question, page, offsets, text)" if only_elements else ""
         super().__init__(
-            f"gold set {name!r}: replacing it would remove {len(self.dropped)} element(s) "
-            "the new content does not hold (question, page, offsets, text); nothing was "
+            f"gold set {name!r}: replacing it would remove {dropped_counts(self.dropped)} "
+            f"the new content does not hold{what}; nothing was "
             "changed:\n" + "\n".join(lines) + (f"\n{hint}" if hint else "")
         )
 
@@ -126,21 +172,22 @@ def import_gold_set(
     replace: bool = False,
     force: bool = False,
     hint: str = "",
-) -> tuple[DroppedElement, ...]:
+) -> tuple[Dropped, ...]:
     """Create gold set ``name`` holding ``questions``, in the caller's transaction.
 
     An existing set of that name is an :class:`IntegrityError` unless ``replace`` is true,
-    in which case its questions and elements are deleted first (audited as removals). When
-    that would remove elements ``questions`` do not hold (:func:`dropped_elements`),
+    in which case its content is deleted first, every row audited as a removal (elements,
+    questions with their notes and adjudication marks, done marks, assignments). When that
+    would remove anything ``questions`` do not hold (:func:`replace_losses`),
     :class:`DropRefused` (with ``hint``) is raised before anything is written, unless
-    ``force``. Returns the elements removed that way (empty when none).
+    ``force``. Returns what was removed that way (empty when nothing).
     """
     existing = session.exec(select(GoldSet).where(col(GoldSet.name) == name)).first()
     if existing is not None and not replace:
         raise IntegrityError(f"gold set {name!r} already exists (use --replace to overwrite it)")
-    dropped: tuple[DroppedElement, ...] = ()
+    dropped: tuple[Dropped, ...] = ()
     if existing is not None:
-        dropped = tuple(dropped_elements(session, existing, questions))
+        dropped = tuple(replace_losses(session, existing, questions))
         if dropped and not force:
             raise DropRefused(name, dropped, hint)
         _clear(session, existing, actor)
@@ -209,16 +256,93 @@ def import_gold_set(
     return dropped
 
 
+def replace_losses(
+    session: Session, gold_set: GoldSet, questions: Sequence[NewQuestion]
+) -> list[Dropped]:
+    """Everything of ``gold_set`` that replacing it by ``questions`` would remove, by
+    question (in the order added), elements first (:func:`dropped_elements`), then: the
+    question itself when ``questions`` do not hold it (with its notes), the notes of a kept
+    question whose new version has none, and every done mark, assignment and adjudication
+    mark (an import writes none of them: its questions are new rows)."""
+    by_question: dict[str, list[Dropped]] = {}
+    for element in dropped_elements(session, gold_set, questions):
+        by_question.setdefault(element.query_id, []).append(element)
+    new = {q.external_id: q for q in questions}
+    stored = session.exec(
+        select(Query).where(col(Query.gold_set_id) == gold_set.id).order_by(col(Query.id))
+    ).all()
+    done = _team_rows(session, QuestionDone, gold_set)
+    assigned = _team_rows(session, Assignment, gold_set)
+    out: list[Dropped] = []
+    for q in stored:
+        assert q.id is not None
+        qid = q.external_id
+        out += by_question.get(qid, [])
+        kept = new.get(qid)
+        if kept is None:
+            notes = f" (notes {_short(q.notes)})" if q.notes else ""
+            out.append(DroppedRow("question", qid, f"{qid} {_short(q.text)}{notes}"))
+        elif q.notes and not kept.notes:
+            out.append(DroppedRow("note", qid, f"{qid}: {_short(q.notes)}"))
+        for row in done.get(q.id, []):
+            blank = " (no answer)" if isinstance(row, QuestionDone) and row.no_answer else ""
+            out.append(DroppedRow("done mark", qid, f"{qid} by {row.annotator}{blank}"))
+        for row in assigned.get(q.id, []):
+            out.append(DroppedRow("assignment", qid, f"{qid} to {row.annotator}"))
+        if q.adjudicated_at is not None:
+            by = q.adjudicated_by or "?"
+            out.append(DroppedRow("adjudication mark", qid, f"{qid} by {by}"))
+    return out
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
+def _team_rows(
+    session: Session, model: type[QuestionDone] | type[Assignment], gold_set: GoldSet
+) -> dict[int, list[QuestionDone | Assignment]]:
+    """Question id → its done marks or assignments (by id), for ``gold_set``."""
+    rows = cast(
+        "list[QuestionDone | Assignment]",
+        session.exec(
+            select(model)
+            .join(Query, col(Query.id) == col(model.query_id))
+            .where(col(Query.gold_set_id) == gold_set.id)
+            .order_by(col(model.id))
+        ).all(),
+    )
+    out: dict[int, list[QuestionDone | Assignment]] = {}
+    for row in rows:
+        out.setdefault(row.query_id, []).append(row)
+    return out
+
+
 def dropped_elements(
     session: Session, gold_set: GoldSet, questions: Sequence[NewQuestion]
 ) -> list[DroppedElement]:
-    """Stored elements of ``gold_set`` that ``questions`` do not hold, in label order.
+    """Stored elements of ``gold_set`` (final ones first, each in label order) that
+    ``questions`` do not hold.
 
-    An element is held when the same question id has an element on the same page with the
-    same offsets or the same text (a re-anchored or regraded element is not lost).
+    ``questions`` hold final elements only (an import writes no annotator layer). A final
+    element is held when the same question id has an element on the same page with the
+    same offsets or the same text (a re-anchored or regraded element is not lost); an
+    annotator's own label would be held only by the same annotator's label in that layer,
+    so it never is here: the comparison keys on layer and annotator, not only on
+    question, page and offsets.
     """
-    spans = {(q.external_id, e.doc, e.start, e.end) for q in questions for e in q.elements}
-    texts = {(q.external_id, e.doc, e.text) for q in questions for e in q.elements}
+
+    def key(qid: str, layer: str, who: str | None, *where: object) -> tuple[object, ...]:
+        return (qid, layer, who if layer == LAYER_ANNOTATOR else None, *where)
+
+    spans = {
+        key(q.external_id, LAYER_FINAL, None, e.doc, e.start, e.end)
+        for q in questions
+        for e in q.elements
+    }
+    texts = {
+        key(q.external_id, LAYER_FINAL, None, e.doc, e.text) for q in questions for e in q.elements
+    }
     rows = session.execute(
         sa_select(
             col(Query.external_id),
@@ -227,32 +351,46 @@ def dropped_elements(
             col(Element.end),
             col(Element.text),
             col(Element.status),
+            col(Element.layer),
+            col(Element.annotator),
         )
         .join(Query, col(Query.id) == col(Element.query_id))
         .where(col(Query.gold_set_id) == gold_set.id)
-        .order_by(col(Query.id), col(Element.id))
+        .order_by(col(Query.id), col(Element.layer) != LAYER_FINAL, col(Element.id))
     )
     return [
-        DroppedElement(qid, doc, start, end, text, status != ELEMENT_OK)
-        for qid, doc, start, end, text, status in rows
-        if (qid, doc, start, end) not in spans and (qid, doc, text) not in texts
+        DroppedElement(qid, doc, start, end, text, status != ELEMENT_OK, layer, who)
+        for qid, doc, start, end, text, status, layer, who in rows
+        if key(qid, layer, who, doc, start, end) not in spans
+        and key(qid, layer, who, doc, text) not in texts
     ]
 
 
 def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
+    """Delete the content of ``gold_set``, every row audited as a ``remove`` with its
+    snapshot: elements, done marks and assignments (rows that would otherwise go by cascade
+    with their question, unrecorded), then the questions (their snapshots hold their notes
+    and adjudication marks)."""
     now = utcnow()
     query_ids = select(col(Query.id)).where(col(Query.gold_set_id) == gold_set.id)
-    elements = session.execute(
-        select(Element).where(col(Element.query_id).in_(query_ids))
-    ).scalars()
-    audit_rows = [
-        _audit(actor, "element", e.id or 0, e.model_dump(mode="json"), None, now) for e in elements
+    audit_rows: list[dict[str, object]] = []
+    children: list[tuple[str, type[Element] | type[QuestionDone] | type[Assignment]]] = [
+        ("element", Element),
+        ("question_done", QuestionDone),
+        ("assignment", Assignment),
     ]
+    for entity, model in children:
+        found = session.execute(select(model).where(col(model.query_id).in_(query_ids)))
+        audit_rows += [
+            _audit(actor, entity, r.id or 0, r.model_dump(mode="json"), None, now)
+            for r in found.scalars()
+        ]
     queries = session.execute(select(Query).where(col(Query.gold_set_id) == gold_set.id)).scalars()
     audit_rows += [
         _audit(actor, "query", q.id or 0, q.model_dump(mode="json"), None, now) for q in queries
     ]
-    session.execute(delete(Element).where(col(Element.query_id).in_(query_ids)))
+    for _, model in children:
+        session.execute(delete(model).where(col(model.query_id).in_(query_ids)))
     session.execute(delete(Query).where(col(Query.gold_set_id) == gold_set.id))
     for batch in _batches(audit_rows):
         session.execute(insert(AuditEntry), batch)

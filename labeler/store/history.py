@@ -12,6 +12,14 @@ Undo reverses the top of *done*; redo reverses the top of *undone*. Only the act
 entries are considered, so concurrent annotators never undo each other's work. A reversal
 is refused with :class:`UndoConflict` when the row no longer looks the way the entry left
 it (someone else changed it since, or ingest marked it stale); the stacks are untouched.
+
+Exactness: a reversal changes exactly the one row its entry is about. Removing a question
+(undo of "add question", redo of its removal) is refused while it holds rows the entry did
+not leave there: labels, done marks or assignments someone made since, which it would take
+along (the refusal names them). Whatever a reversal removes is kept in its own entry's
+snapshot, children included, so reversing that brings everything back. Reversing an
+element or done-mark change of an adjudicated question is refused by the adjudicated lock
+(:func:`labeler.store.settled.check_not_settled`), as the write itself would be.
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from labeler.store.models import (
     Query,
     QuestionDone,
 )
+from labeler.store.settled import check_not_settled
 
 # Keys of a question's snapshot that hold its rows of other tables (see delete_query).
 _CHILDREN: dict[str, type[Element] | type[Assignment] | type[QuestionDone]] = {
@@ -202,12 +211,82 @@ def _refuse_duplicate(session: Session, element: dict[str, Any], where: str) -> 
         )
 
 
+def _work_words(entity: str, row: SQLModel) -> str:
+    """Someone's row on a question, in words, for a refusal naming later work."""
+    data = snapshot(row)
+    if entity == "assignment":
+        return f"assignment to {data.get('annotator')}"
+    if entity == "question_done":
+        return f"done mark by {data.get('annotator')}"
+    layer = "own label" if data.get("layer") == LAYER_ANNOTATOR else "final element"
+    return (
+        f"{data.get('annotator')}'s {layer} {_quote(str(data.get('text', '')), 30)} "
+        f"({data.get('document_id')} {data.get('start')}–{data.get('end')})"
+    )
+
+
+def _children_now(session: Session, query_id: int | None) -> dict[str, list[SQLModel]]:
+    """The question's rows of other tables (see :data:`_CHILDREN`), each kind by id."""
+    out: dict[str, list[SQLModel]] = {}
+    for key, child in _CHILDREN.items():
+        found: list[Any] = list(
+            session.exec(
+                select(child).where(child.query_id == query_id).order_by(col(child.id))
+            ).all()
+        )
+        out[key] = found
+    return out
+
+
+def _refuse_later_work(
+    where: str, children: dict[str, list[SQLModel]], expected: dict[str, Any], verb: str
+) -> None:
+    """:class:`UndoConflict` naming every row of the question that the entry did not leave
+    there (``expected``: the question's snapshot as the entry left it, children included):
+    work done on it since, by someone else, that removing the question would take along."""
+    names = {"elements": "element", "assignments": "assignment", "done": "question_done"}
+    later: list[str] = []
+    for key, rows in children.items():
+        left = {d.get("id"): d for d in expected.get(key, [])}
+        for row in rows:
+            was = left.get(getattr(row, "id", None))
+            # timestamps are not work; a row's stamp may differ by its round trip through JSON
+            now = {k: v for k, v in snapshot(row).items() if k not in _STAMPS}
+            if was is None or not _same(now, {k: v for k, v in was.items() if k not in _STAMPS}):
+                later.append(_work_words(names[key], row))
+    if later:
+        raise UndoConflict(
+            f"{verb} refused: {where} has later work on it that depends on it "
+            f"({len(later)}: {', '.join(later)}); that work must go first"
+        )
+
+
+def _check_lock(session: Session, entry: AuditEntry, where: str, verb: str) -> None:
+    """The adjudicated lock (:mod:`labeler.store.settled`) for reversing an element or a
+    done-mark change: the question's evidence is settled."""
+    if entry.entity not in ("element", "question_done"):
+        return
+    data = entry.after or entry.before or {}
+    query_id = data.get("query_id")
+    if isinstance(query_id, int) and session.get(Query, query_id) is not None:
+        check_not_settled(session, query_id, f"{verb} of {entry.action} {where}")
+
+
 def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reversal:
-    """Write ``entry.before`` back (checking the row still equals ``entry.after``)."""
+    """Write ``entry.before`` back (checking the row still equals ``entry.after``).
+
+    Exactly one change is reversed: a question removed this way (undo of its add, redo of
+    its removal) is refused while it holds rows the entry did not leave there (someone's
+    later labels, done marks, assignments: :func:`_refuse_later_work`), and the reversal's
+    own snapshot keeps every row it removes, so reversing it again brings all back. An
+    element or done-mark change of an adjudicated question is refused (the lock).
+    """
     assert entry.id is not None
     model = _model(entry.entity)
     row = session.get(model, entry.entity_id)
     where = _label(session, entry.entity, entry.after or entry.before, None)
+    verb = "undo" if kind == AUDIT_UNDO else "redo"
+    _check_lock(session, entry, where, verb)
     if entry.after is None:
         if row is not None:
             raise UndoConflict(f"{where} exists again; cannot bring back the removed one")
@@ -217,25 +296,24 @@ def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reve
         raise UndoConflict(f"{where} was changed since (by someone else or by ingest)")
     now: dict[str, Any] | None = None if row is None else snapshot(row)
     if isinstance(row, Query) and now is not None:
-        elements = session.exec(
-            select(Element).where(Element.query_id == row.id).order_by(col(Element.id))
-        ).all()
-        if entry.before is None and elements:
-            raise UndoConflict(f"{where} has elements now; remove them first")
-        now["elements"] = [snapshot(e) for e in elements]
+        children = _children_now(session, row.id)
+        if entry.before is None:
+            _refuse_later_work(where, children, entry.after or {}, verb)
+        for key, rows in children.items():
+            now[key] = [snapshot(r) for r in rows]
     before = entry.before
     if before is None:
         assert row is not None
         if isinstance(row, Query):
-            for child in _CHILDREN.values():
-                found: list[Any] = list(
-                    session.exec(select(child).where(child.query_id == row.id)).all()
-                )
-                for item in found:
+            for rows in _children_now(session, row.id).values():
+                for item in rows:
                     session.delete(item)
             session.flush()
         session.delete(row)
     elif row is None:
+        parent = before.get("query_id") if model is not Query else None
+        if parent is not None and session.get(Query, parent) is None:
+            raise UndoConflict(f"{where}: its question was deleted since; bring it back first")
         restored = [before] if model is Element else list(before.get("elements", []))
         for data in restored:
             _refuse_duplicate(session, data, where)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from sqlmodel import Session
+
 from labeler.errors import NotFoundError, StoreError
 from labeler.store.annotate import (
     ElementRow,
@@ -149,19 +151,25 @@ def seen_question_elements(store: Store, query_id: int, annotator: str) -> list[
         return visible_question_elements(s, query_id, annotator)
 
 
-def seen_page_elements(store: Store, document_id: str, annotator: str) -> list[ElementRow]:
-    """The elements on ``document_id`` that ``annotator`` may see
-    (:func:`labeler.store.blind.visible_page_elements`)."""
+def seen_page_elements(
+    store: Store, document_id: str, annotator: str, gold_set_id: int | None
+) -> list[ElementRow]:
+    """The elements on ``document_id`` that ``annotator`` may see, of gold set
+    ``gold_set_id``'s questions only (:func:`labeler.store.blind.visible_page_elements`;
+    None: of every gold set, for a view with no gold set chosen)."""
     with store.session() as s:
-        return visible_page_elements(s, document_id, annotator)
+        return visible_page_elements(s, document_id, annotator, gold_set_id)
 
 
-def find_documents(store: Store, needle: str, annotator: str) -> list[DocumentHit]:
+def find_documents(
+    store: Store, needle: str, annotator: str, gold_set_id: int | None
+) -> list[DocumentHit]:
     """Stored pages matching ``needle`` (best first; empty: every page), each with the
-    number of elements on it that ``annotator`` may see (blind team labelling)."""
+    number of elements on it that ``annotator`` may see (blind team labelling) among gold
+    set ``gold_set_id``'s (None: every gold set's)."""
     with store.session() as s:
         hits = search_documents(s, needle)
-        seen = visible_page_counts(s, (h.id for h in hits), annotator)
+        seen = visible_page_counts(s, (h.id for h in hits), annotator, gold_set_id)
     return [replace(h, elements=seen.get(h.id, 0)) for h in hits]
 
 
@@ -178,15 +186,18 @@ class LabellingPage:
     profile: str
 
 
-def labelling_page(store: Store, document_id: str, annotator: str) -> LabellingPage:
+def labelling_page(
+    store: Store, document_id: str, annotator: str, gold_set_id: int | None
+) -> LabellingPage:
     """The page ``document_id`` with its blocks, its profile and the elements on it that
-    ``annotator`` may see; :class:`LookupError` when no such page is stored."""
+    ``annotator`` may see among gold set ``gold_set_id``'s (see :func:`seen_page_elements`);
+    :class:`LookupError` when no such page is stored."""
     with store.session() as s:
         found = page_and_blocks(s, document_id)
         known = document_fingerprint(s, document_id)
         if found is None or known is None:
             raise LookupError(f"no document {document_id!r}")
-        rows = visible_page_elements(s, document_id, annotator)
+        rows = visible_page_elements(s, document_id, annotator, gold_set_id)
     text, blocks = found
     return LabellingPage(text, blocks, rows, known.profile)
 
@@ -234,6 +245,13 @@ def assist_inputs(
 # -- attach, grade, key, remove ---------------------------------------------------------
 
 
+def _gold_set_of(session: Session, query_id: int) -> int | None:
+    """The gold set of question ``query_id`` (None when it is gone): what a page view
+    around one question is scoped to."""
+    query = session.get(Query, query_id)
+    return None if query is None else query.gold_set_id
+
+
 @dataclass(frozen=True)
 class AttachCheck:
     """What stands in the way of attaching a span: the same span already stored for the
@@ -250,7 +268,7 @@ def check_attach(
     ``query_id``, within the layer ``annotator`` labels (their own in a team gold set:
     another annotator's label of the same span is no concern of theirs)."""
     with store.session() as s:
-        rows = visible_page_elements(s, document_id, annotator)
+        rows = visible_page_elements(s, document_id, annotator, _gold_set_of(s, query_id))
         overlaps = visible_overlaps(s, query_id, document_id, start, end, annotator)
     same = [e for e in rows if (e.query_id, e.start, e.end) == (query_id, start, end)]
     return AttachCheck(same[0] if same else None, overlaps)
@@ -286,7 +304,8 @@ def attach_span(
             s, query_id, document_id, start, end, annotator=annotator, assisted=assisted
         )
     with store.session() as s:
-        return Attached(row, visible_page_elements(s, document_id, annotator))
+        seen = visible_page_elements(s, document_id, annotator, _gold_set_of(s, query_id))
+        return Attached(row, seen)
 
 
 def grade_span(store: Store, element_id: int, grade: int, *, actor: str) -> ElementRow:

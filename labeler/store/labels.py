@@ -24,6 +24,7 @@ from labeler.store.models import (
     GoldSet,
     Query,
 )
+from labeler.store.settled import check_not_settled
 from labeler.store.validation import check_element_fields, check_element_span
 
 
@@ -102,13 +103,15 @@ def add_element(
     ``assisted`` records that the annotator had retrieval results on screen (assist mode).
     ``layer``: ``final`` (with a ``provenance``) or ``annotator`` (the annotator's own label
     in a team gold set; ``provenance`` is then ignored and stored as ``own``). ``key``: the
-    element's key span in page offsets (``start <= s < e <= end``; checked).
+    element's key span in page offsets (``start <= s < e <= end``; checked). An adjudicated
+    question refuses it (:func:`labeler.store.settled.check_not_settled`).
     """
     doc = get_document(session, document) if isinstance(document, str) else document
     query_id = query if isinstance(query, int) else query.id
     question = None if query_id is None else session.get(Query, query_id)
     if query_id is None or question is None:
         raise NotFoundError(f"no question with id {query_id!r} in the database")
+    check_not_settled(session, query_id, "attach")
     if layer == LAYER_ANNOTATOR:
         provenance = PROVENANCE_OWN
         # An annotator's own label is team work: the gold set is a team gold set from now on.
@@ -207,10 +210,12 @@ def overlapping_elements(
 
 
 def remove_element(session: Session, element_id: int, *, actor: str) -> None:
-    """Delete one element (audited as ``remove`` with its full snapshot)."""
+    """Delete one element (audited as ``remove`` with its full snapshot); refused on an
+    adjudicated question (:func:`labeler.store.settled.check_not_settled`)."""
     element = session.get(Element, element_id)
     if element is None:
         raise NotFoundError(f"no element with id {element_id} in the database")
+    check_not_settled(session, element.query_id, "remove")
     remove_audited(session, element, actor=actor, entity="element")
 
 

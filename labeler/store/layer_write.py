@@ -3,7 +3,9 @@
 The annotator's earlier annotator-layer elements on the question are removed and the new
 ones added, each audited under the annotator (so undo and the audit log work as for
 labelling); the question is then marked done by them (``no_answer`` when they labelled
-nothing) or, when the file says it is not done, left without their done mark.
+nothing) or, when the file says it is not done, left without their done mark. On an
+adjudicated question that is refused (:class:`labeler.store.settled.SettledError`) unless
+it would change nothing (the same labels, grades, keys and done mark as stored).
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from labeler.store.labels import add_element, add_query, remove_element
-from labeler.store.models import LAYER_ANNOTATOR, GoldSet, Query
-from labeler.store.team import make_team, mark_done, own_elements, unmark_done
+from labeler.store.models import LAYER_ANNOTATOR, Element, GoldSet, Query
+from labeler.store.settled import check_not_settled
+from labeler.store.team import done_mark, make_team, mark_done, own_elements, unmark_done
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,15 @@ def write_own_labels(
         query = add_query(session, gold_set, external_id, text, actor=annotator, notes=notes)
     assert query.id is not None
     old = own_elements(session, query.id, annotator)
+    if query.adjudicated_at is not None:
+        # Settled: the same labels and done mark again change nothing and pass; anything
+        # else would change the evidence it was settled on (the lock refuses it).
+        same = sorted((e.document_id, e.start, e.end, e.grade, _key(e)) for e in old) == sorted(
+            (s.doc, s.start, s.end, s.grade, s.key) for s in spans
+        )
+        if same and (done_mark(session, query.id, annotator) is not None) == done:
+            return LayerWrite(False, 0, 0, done)
+        check_not_settled(session, query.id, f"gold import --layer of {annotator}'s labels")
     for element in old:
         assert element.id is not None
         remove_element(session, element.id, actor=annotator)
@@ -98,3 +110,9 @@ def write_own_labels(
     if done:
         mark_done(session, query.id, annotator)
     return LayerWrite(created, len(old), len(spans), done)
+
+
+def _key(element: Element) -> tuple[int, int] | None:
+    if element.key_start is None or element.key_end is None:
+        return None
+    return (element.key_start, element.key_end)

@@ -3,8 +3,8 @@
 The reads these checks rely on are :mod:`labeler.store.blind`'s (one visibility rule). An
 attach goes into the layer the annotator labels (:func:`attach_visible`: their own in a team
 gold set, checked for duplicates among their own labels); a question adjudicated already
-refuses plain attach, grade and removal (:func:`check_editable`): its final layer is changed
-in the adjudication screen. Done marks: :func:`toggle_done`.
+refuses every change of its evidence (:mod:`labeler.store.settled`, checked by the write
+verbs themselves). Done marks: :func:`toggle_done`.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from labeler.store.annotate import ElementRow, element_row
 from labeler.store.blind import question_views
 from labeler.store.labels import add_element
 from labeler.store.models import Element, Query
+from labeler.store.settled import check_not_settled
 from labeler.store.team import (
     done_mark,
     mark_done,
@@ -53,9 +54,7 @@ def attach_visible(
     the final layer otherwise. A team question adjudicated already is refused
     (:class:`IntegrityError`, see :func:`settled_message`)."""
     view = view_of(session, query_id, annotator)
-    if view.team and view.adjudicated:
-        query = session.get(Query, query_id)
-        raise IntegrityError(settled_message(query.external_id if query else str(query_id)))
+    # the adjudicated lock is add_element's (labeler.store.settled), as for every writer
     element = add_element(
         session,
         query_id,
@@ -79,9 +78,7 @@ def check_editable(session: Session, element_id: int, annotator: str) -> None:
     view = question_views(session, [element.query_id]).get(element.query_id)
     if view is None or not view.sees(element.layer, element.annotator, annotator):
         raise NotFoundError(f"no element with id {element_id} in the database")
-    if view.team and view.adjudicated:
-        query = session.get(Query, element.query_id)
-        raise IntegrityError(settled_message(query.external_id if query else "the question"))
+    check_not_settled(session, element.query_id, "a plain edit")
 
 
 @dataclass(frozen=True)
@@ -100,7 +97,8 @@ def toggle_done(session: Session, query_id: int, annotator: str) -> DoneChange:
     done already (each an audited, undoable change of ``question_done``).
 
     Only in a team gold set (a done mark in a gold set without team work would turn it
-    into one: assign questions first) and before the question is adjudicated.
+    into one: assign questions first) and before the question is adjudicated (the lock
+    of :func:`labeler.store.team.mark_done` and ``unmark_done``).
     """
     query = session.get(Query, query_id)
     if query is None:
@@ -111,8 +109,6 @@ def toggle_done(session: Session, query_id: int, annotator: str) -> DoneChange:
             f"{query.external_id}: done marks are for team gold sets (assign questions first: "
             "labeler gold assign)"
         )
-    if view.adjudicated:
-        raise IntegrityError(f"{query.external_id} is adjudicated already")
     own = len(visible_elements(session, query_id, annotator))
     if done_mark(session, query_id, annotator) is not None:
         unmark_done(session, query_id, annotator)

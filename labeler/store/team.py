@@ -40,6 +40,7 @@ from labeler.store.models import (
     QuestionDone,
     utcnow,
 )
+from labeler.store.settled import check_not_settled
 
 
 @dataclass(frozen=True)
@@ -160,10 +161,12 @@ def mark_done(session: Session, query_id: int, annotator: str) -> QuestionDone:
     """Mark question ``query_id`` done by ``annotator`` (audited ``add`` of a
     ``question_done`` row, undoable); ``no_answer`` when they labelled nothing on it.
 
-    :class:`IntegrityError` when it is marked done by them already. The gold set becomes a
+    :class:`IntegrityError` when it is marked done by them already or the question is
+    adjudicated (:func:`labeler.store.settled.check_not_settled`). The gold set becomes a
     team gold set (a done mark is team work).
     """
     query = _query(session, query_id)
+    check_not_settled(session, query_id, f"done mark by {annotator}")
     if done_mark(session, query_id, annotator) is not None:
         raise IntegrityError(f"{query.external_id} is already marked done by {annotator}")
     gold_set = session.get(GoldSet, query.gold_set_id)
@@ -180,10 +183,11 @@ def mark_done(session: Session, query_id: int, annotator: str) -> QuestionDone:
 
 def unmark_done(session: Session, query_id: int, annotator: str) -> bool:
     """Remove ``annotator``'s done mark on question ``query_id`` (audited); False when there
-    was none."""
+    was none. Refused on an adjudicated question (its done marks are evidence)."""
     row = done_mark(session, query_id, annotator)
     if row is None:
         return False
+    check_not_settled(session, query_id, f"removing the done mark by {annotator}")
     remove_audited(session, row, actor=annotator, entity="question_done")
     return True
 

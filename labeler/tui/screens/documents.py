@@ -74,11 +74,11 @@ class DocumentsScreen(Screen[None]):
         self._search(self.query_one("#search", Input).value)
 
     def _search(self, needle: str) -> None:
-        annotator = self.labeler.annotator
+        annotator, gold_set_id = self.labeler.annotator, self.labeler.gold_set_id
 
         def load(store: Store) -> list[DocumentHit]:
             # counts only the elements this annotator may see (blind team labelling)
-            return find_documents(store, needle, annotator)
+            return find_documents(store, needle, annotator, gold_set_id)
 
         self.labeler.db(load, lambda hits: self._show(needle, hits), what="search")
 

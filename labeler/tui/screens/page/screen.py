@@ -104,10 +104,10 @@ class PageScreen(Screen[None]):
         self.watch(self.app, "revision", self.reload, init=False)
         document_id = self.document_id
         view = self.view
-        annotator = app.annotator
+        annotator, gold_set_id = app.annotator, app.gold_set_id
 
         def load(store: Store) -> tuple[PageMap, list[ElementRow], str]:
-            found: LabellingPage = labelling_page(store, document_id, annotator)
+            found: LabellingPage = labelling_page(store, document_id, annotator, gold_set_id)
             # The map is built off the event loop too, for the pane's width as laid out by
             # now (a read of its size; show_page breaks the lines again if it has changed).
             page = PageMap(found.text, found.blocks, width=view.line_width() or DISPLAY_LINE)
@@ -151,9 +151,10 @@ class PageScreen(Screen[None]):
         if not self.loaded:
             return
         document_id, annotator = self.document_id, self.labeler.annotator
+        gold_set_id = self.labeler.gold_set_id
 
         def load(store: Store) -> list[ElementRow]:
-            return seen_page_elements(store, document_id, annotator)
+            return seen_page_elements(store, document_id, annotator, gold_set_id)
 
         self.labeler.db(load, self._elements_loaded, what="reload elements")
 

@@ -1,0 +1,667 @@
+"""Each rule of a trustworthy gold set, through every path that can reach it, on both backends.
+
+One table: a row is (rule, path, check). The check drives one path (the CLI's ``main``,
+the store verb the front ends call, the Python API ``labeler.open``, the TUI under Pilot,
+undo/redo, each importer) against the same seeded database and fails when that path lets
+the rule through. The rules (docs/rules-draft.md says where each is enforced):
+
+* ``scope``: what an annotator sees of a page belongs to the gold set being labelled;
+* ``visibility``: in a team gold set, an annotator sees only their own labels until the
+  question is adjudicated;
+* ``lock``: an adjudicated question's evidence (elements of both layers, keys, grades, done
+  marks) does not change, by any verb, undo, redo or import;
+* ``replace``: ``gold import --replace`` replaces what the file holds and removes nothing
+  else unasked (elements of either layer, questions, notes, done marks, assignments,
+  adjudication marks); ``--force`` removes, lists and audits each;
+* ``undo``: undo reverses exactly one change, refusing (and naming it) where others' later
+  work depends on it; redo restores everything undo removed;
+* ``pending``: a pending question is reported once, as pending.
+
+The seed (actors as named; page offsets counted by hand on :data:`PAGE`):
+
+* team gold set ``T``: q1 assigned to ana and bob, both labelled A (0–15) in their own layer
+  and marked q1 done, then lead accepted A into the final layer (``adjudicated``) and marked
+  q1 adjudicated; q2 (notes "look twice") assigned to ana only: pending, no label;
+* gold set ``other`` (no team work): its own q1 with the final element C (31–48) by demo, and
+  q2 "Spare?" with notes "keep me" and no element.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text as sql_text
+from textual.pilot import Pilot
+
+import labeler
+from labeler.cli import main
+from labeler.errors import IntegrityError
+from labeler.evaluation import compare_many
+from labeler.store import (
+    Store,
+    add_query,
+    create_gold_set,
+    delete_query,
+    get_gold_set,
+    redo,
+    set_key,
+    undo,
+    upsert_document,
+)
+from labeler.store.blind import (
+    visible_page_counts,
+    visible_page_elements,
+    visible_question_elements,
+)
+from labeler.store.history import UndoConflict
+from labeler.store.labels import add_element
+from labeler.store.models import LAYER_ANNOTATOR, LAYER_FINAL
+from labeler.store.team import accept_span, add_assignment, mark_done, set_adjudicated
+from labeler.tui.app import LabelerApp
+from labeler.tui.scoredata import score_stored_run
+from labeler.tui.screens.documents import DocumentsScreen
+from labeler.tui.screens.page import PageScreen
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
+#       0         1         2         3         4
+#       012345678901234567890123456789012345678901234567
+PAGE = "Alpha rule one. Beta rule two. Gamma rule three."
+A, B, C = (0, 15), (16, 30), (31, 48)
+DOC = "rules.txt"
+
+
+@dataclass
+class World:
+    """The seeded database, its ids and a scratch folder."""
+
+    store: Store
+    db: str
+    tmp: Path
+    q1: int
+    q2: int
+    o1: int
+    o2: int
+    t_id: int
+
+    def cli(self, *args: str) -> int:
+        return main([*args, "--db", self.db])
+
+    def file(self, name: str, lines: list[dict[str, Any]]) -> str:
+        path = self.tmp / name
+        path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+        return str(path)
+
+
+def seed(store: Store, db: str, tmp: Path) -> World:
+    with store.write() as s:
+        upsert_document(s, doc_id=DOC, source_path=DOC, sha256="x", profile="text", text=PAGE)
+        t = create_gold_set(s, "T")
+        q1 = add_query(s, t, "q1", "Which rule comes first?", actor="lead")
+        q2 = add_query(s, t, "q2", "Which rule comes second?", actor="lead", notes="look twice")
+        assert q1.id is not None and q2.id is not None and t.id is not None
+        add_assignment(s, q1.id, "ana", actor="lead")
+        add_assignment(s, q1.id, "bob", actor="lead")
+        add_assignment(s, q2.id, "ana", actor="lead")
+        for who in ("ana", "bob"):
+            add_element(s, q1.id, DOC, *A, annotator=who, layer=LAYER_ANNOTATOR)
+            mark_done(s, q1.id, who)
+        accept_span(s, q1.id, DOC, *A, provenance="adjudicated", actor="lead")
+        set_adjudicated(s, q1.id, by="lead")
+        other = create_gold_set(s, "other")
+        o1 = add_query(s, other, "q1", "Which rule comes first?", actor="demo")
+        o2 = add_query(s, other, "q2", "Spare?", actor="demo", notes="keep me")
+        assert o1.id is not None and o2.id is not None
+        add_element(s, o1.id, DOC, *C, annotator="demo")
+        return World(store, db, tmp, q1.id, q2.id, o1.id, o2.id, t.id)
+
+
+@pytest.fixture
+def world(store: Store, db_url: str, tmp_path: Path) -> World:
+    w = seed(store, db_url, tmp_path)
+    # the seed read back: the hand-worked figures of the rows rest on it
+    assert rows(
+        store,
+        'SELECT q.external_id, e.layer, e.annotator, e.start, e."end" FROM element e '
+        "JOIN query q ON q.id = e.query_id ORDER BY e.id",
+    ) == [
+        ("q1", LAYER_ANNOTATOR, "ana", *A),
+        ("q1", LAYER_ANNOTATOR, "bob", *A),
+        ("q1", LAYER_FINAL, "lead", *A),
+        ("q1", LAYER_FINAL, "demo", *C),
+    ]
+    assert PAGE[slice(*A)] == "Alpha rule one." and PAGE[slice(*C)] == "Gamma rule three."
+    return w
+
+
+TABLES = ("gold_set", "query", "element", "assignment", "question_done", "audit_entry")
+
+
+def dump(store: Store) -> list[tuple[object, ...]]:
+    """Every row of the label tables, in id order (to show a refusal changed nothing)."""
+    with store.session() as s:
+        return [
+            (table, *row)
+            for table in TABLES
+            for row in s.execute(sql_text(f"SELECT * FROM {table} ORDER BY id")).all()
+        ]
+
+
+def rows(store: Store, sql: str, **params: object) -> list[tuple[Any, ...]]:
+    with store.session() as s:
+        return [tuple(r) for r in s.execute(sql_text(sql), params).all()]
+
+
+# -- the TUI under Pilot -----------------------------------------------------------------
+
+
+def pilot(
+    w: World, annotator: str, body: Callable[[LabelerApp, Pilot[int], list[str]], Awaitable[None]]
+) -> None:
+    """Run ``body`` against the TUI on gold set T as ``annotator``, with every message the
+    app posts (a toast can expire before the test reads it)."""
+    app = LabelerApp(w.store, annotator=annotator, gold_set="T", resume=False)
+    said: list[str] = []
+    notify = app.notify
+
+    def recording(message: str, *args: Any, **kwargs: Any) -> None:
+        said.append(message)
+        notify(message, *args, **kwargs)
+
+    app.notify = recording  # type: ignore[method-assign]
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 36), notifications=False) as p:
+            await settle(app, p)
+            await body(app, p, said)
+
+    asyncio.run(run())
+
+
+async def settle(app: LabelerApp, p: Pilot[int]) -> None:
+    for _ in range(5):
+        await app.workers.wait_for_complete()
+        await p.pause()
+    await app.screen.wait_for_refresh()
+    await p.pause()
+
+
+async def press(app: LabelerApp, p: Pilot[int], *keys: str) -> None:
+    await p.press(*keys)
+    await settle(app, p)
+
+
+async def open_page(app: LabelerApp, p: Pilot[int], query_id: int) -> PageScreen:
+    app.current_query_id = query_id
+    screen = PageScreen(DOC)
+    await app.push_screen(screen)
+    await settle(app, p)
+    return screen
+
+
+# -- replace: removes nothing unasked ----------------------------------------------------
+
+#: what replacing T by its own export would remove (hand-listed from the seed)
+T_LOSSES = (
+    "would remove 2 annotator-layer element(s), 2 done mark(s), 3 assignment(s), "
+    "1 adjudication mark(s) the new content does not hold; nothing was changed"
+)
+T_LISTED = (
+    "  q1 rules.txt [0:15] 'Alpha rule one.' (ana's own label)\n",
+    "  q1 rules.txt [0:15] 'Alpha rule one.' (bob's own label)\n",
+    "  done mark q1 by ana\n",
+    "  done mark q1 by bob\n",
+    "  assignment q1 to ana\n",
+    "  assignment q1 to bob\n",
+    "  adjudication mark q1 by lead\n",
+    "  assignment q2 to ana\n",
+)
+
+
+def refused_unchanged(w: World, cap: pytest.CaptureFixture[str], *args: str) -> str:
+    before = dump(w.store)
+    cap.readouterr()
+    assert w.cli(*args) == 1, "the replace went through"
+    err = cap.readouterr().err
+    assert dump(w.store) == before, "a refused replace changed the database"
+    return err
+
+
+def replace_own_export(w: World, cap: pytest.CaptureFixture[str], layer: str) -> None:
+    out = str(w.tmp / f"T-{layer}.jsonl")
+    assert w.cli("gold", "export", "--gold-set", "T", "--layer", layer, "-o", out) == 0
+    err = refused_unchanged(w, cap, "gold", "import", out, "--gold-set", "T", "--replace")
+    assert T_LOSSES in err
+    for line in T_LISTED:
+        assert line in err
+    assert "--force" in err
+
+
+def replace_final_export(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    replace_own_export(w, cap, "final")
+
+
+def replace_all_export(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    replace_own_export(w, cap, "all")
+
+
+def replace_doccano(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    path = w.tmp / "T.doccano.jsonl"
+    path.write_text(json.dumps({"doc": DOC, "label": [[0, 15, "q1"]]}) + "\n", encoding="utf-8")
+    err = refused_unchanged(
+        w, cap, "gold", "import", str(path), "--format", "doccano", "--gold-set", "T", "--replace"
+    )
+    assert "question q2 'Which rule comes second?' (notes 'look twice')" in err
+    for line in T_LISTED:
+        assert line in err
+
+
+def replace_labelstudio(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    value = {"start": 0, "end": 15, "text": "Alpha rule one.", "labels": ["q1"]}
+    task = {
+        "id": 1,
+        "data": {"doc": DOC},
+        "annotations": [{"result": [{"type": "labels", "value": value}]}],
+    }
+    path = w.tmp / "T.ls.json"
+    path.write_text(json.dumps([task]), encoding="utf-8")
+    err = refused_unchanged(
+        w, cap, "gold", "import", str(path), "--format", "labelstudio", "--gold-set", "T",
+        "--replace",
+    )  # fmt: skip
+    assert "question q2 'Which rule comes second?' (notes 'look twice')" in err
+    assert "  adjudication mark q1 by lead\n" in err
+
+
+def replace_missing_question(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    only_q1 = w.file("o.jsonl", [{"query_id": "q1", "query": "Which rule comes first?",
+                                  "elements": [{"doc": DOC, "text": "Gamma rule three."}]}])  # fmt: skip
+    err = refused_unchanged(w, cap, "gold", "import", only_q1, "--gold-set", "other", "--replace")
+    assert "would remove 1 question(s) the new content does not hold; nothing" in err
+    assert "  question q2 'Spare?' (notes 'keep me')\n" in err
+    # its own export holds everything: replaced without a word, nothing lost
+    whole = str(w.tmp / "other.jsonl")
+    assert w.cli("gold", "export", "--gold-set", "other", "-o", whole) == 0
+    assert w.cli("gold", "import", whole, "--gold-set", "other", "--replace") == 0
+    assert rows(
+        w.store,
+        "SELECT q.external_id, q.notes, e.start FROM query q JOIN gold_set g ON g.id = "
+        "q.gold_set_id LEFT JOIN element e ON e.query_id = q.id WHERE g.name = 'other' "
+        "ORDER BY q.external_id",
+    ) == [("q1", "", C[0]), ("q2", "keep me", None)]
+
+
+def replace_drops_notes(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    no_notes = w.file("n.jsonl", [
+        {"query_id": "q1", "query": "Which rule comes first?",
+         "elements": [{"doc": DOC, "text": "Gamma rule three."}]},
+        {"query_id": "q2", "query": "Spare?", "elements": []},
+    ])  # fmt: skip
+    err = refused_unchanged(w, cap, "gold", "import", no_notes, "--gold-set", "other", "--replace")
+    assert "would remove 1 note(s)" in err and "  note q2: 'keep me'\n" in err
+
+
+def replace_force_lists_and_audits(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    out = str(w.tmp / "T.jsonl")
+    assert w.cli("gold", "export", "--gold-set", "T", "-o", out) == 0
+    cap.readouterr()
+    args = ("gold", "import", out, "--gold-set", "T", "--replace", "--force", "--annotator", "imp")
+    assert w.cli(*args) == 0
+    err = cap.readouterr().err
+    assert "--force: removed 2 annotator-layer element(s), 2 done mark(s), 3 assignment(s), " \
+        "1 adjudication mark(s) of gold set 'T'" in err  # fmt: skip
+    for line in T_LISTED:
+        assert f"labeler: {line}" in err
+    assert "audit log" in err and "assignments: gold assign" in err
+    removed = rows(
+        w.store,
+        "SELECT entity, count(*) FROM audit_entry WHERE actor = 'imp' AND action = 'remove' "
+        "GROUP BY entity ORDER BY entity",
+    )
+    # the final A and the two own A's; both done marks; three assignments; q1 and q2
+    assert removed == [("assignment", 3), ("element", 3), ("query", 2), ("question_done", 2)]
+    assert rows(w.store, "SELECT count(*) FROM assignment") == [(0,)]
+
+
+# -- undo: exactly one change ------------------------------------------------------------
+
+
+def add_q3_worked_on_by_others(w: World) -> int:
+    """carl adds q3 to T; lead assigns it to ana; ana marks it done with no answer."""
+    with w.store.write() as s:
+        q3 = add_query(s, get_gold_set(s, "T"), "q3", "Third?", actor="carl")
+        assert q3.id is not None
+        add_assignment(s, q3.id, "ana", actor="lead")
+        mark_done(s, q3.id, "ana")
+        return q3.id
+
+
+UNDO_NAMES = ("done mark by ana", "assignment to ana")
+
+
+def undo_add_question_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    add_q3_worked_on_by_others(w)
+    before = dump(w.store)
+    with pytest.raises(UndoConflict) as refused, w.store.write() as s:
+        undo(s, actor="carl")
+    for name in UNDO_NAMES:
+        assert name in str(refused.value)
+    assert "later work" in str(refused.value)
+    assert dump(w.store) == before
+
+
+def undo_add_question_tui(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    add_q3_worked_on_by_others(w)
+    before = dump(w.store)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        await press(app, p, "ctrl+z")
+        assert any(all(n in m for n in UNDO_NAMES) for m in said), said
+
+    pilot(w, "carl", body)
+    assert dump(w.store) == before
+
+
+def team_rows_of_q2(w: World) -> list[tuple[Any, ...]]:
+    return rows(
+        w.store,
+        "SELECT 'a', annotator, query_id FROM assignment WHERE query_id = :q UNION ALL "
+        "SELECT 'd', annotator, query_id FROM question_done WHERE query_id = :q ORDER BY 1, 2",
+        q=w.q2,
+    )
+
+
+def q2_done_by_ana(w: World) -> list[tuple[Any, ...]]:
+    with w.store.write() as s:
+        mark_done(s, w.q2, "ana")
+    kept = team_rows_of_q2(w)
+    assert kept == [("a", "ana", w.q2), ("d", "ana", w.q2)]
+    return kept
+
+
+def redo_restores_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    kept = q2_done_by_ana(w)
+    with w.store.write() as s:
+        delete_query(s, w.q2, actor="lead")
+    for step in (undo, redo, undo):
+        with w.store.write() as s:
+            assert step(s, actor="lead") is not None
+    assert team_rows_of_q2(w) == kept
+
+
+def redo_restores_tui(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    kept = q2_done_by_ana(w)
+    with w.store.write() as s:
+        delete_query(s, w.q2, actor="lead")
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        for key in ("ctrl+z", "ctrl+y", "ctrl+z"):
+            await press(app, p, key)
+        assert [m.split(":")[0] for m in said[-3:]] == ["undone", "redone", "undone"], said
+
+    pilot(w, "lead", body)
+    assert team_rows_of_q2(w) == kept
+
+
+# -- lock: an adjudicated question's evidence is settled ---------------------------------
+
+
+def final_a(w: World) -> int:
+    (found,) = rows(
+        w.store, "SELECT id FROM element WHERE layer = 'final' AND query_id = :q", q=w.q1
+    )
+    return int(found[0])
+
+
+def lock_key_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    before = dump(w.store)
+    with (
+        pytest.raises(IntegrityError, match=r"^q1 is adjudicated \(settled by lead\): set key"),
+        w.store.write() as s,
+    ):
+        set_key(s, final_a(w), 0, 5, actor="ana")
+    assert dump(w.store) == before
+
+
+def lock_key_tui(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    before = dump(w.store)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        screen = await open_page(app, p, w.q1)
+        assert [(e.start, e.end) for e in screen.mine()] == [A]  # the settled final A
+        screen.view.select_offsets(0, 5)
+        await press(app, p, "K")
+        assert any(m.startswith("q1 is adjudicated") for m in said), said
+
+    pilot(w, "ana", body)
+    assert dump(w.store) == before
+
+
+def lock_undo_done_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    before = dump(w.store)
+    with (
+        pytest.raises(IntegrityError, match=r"^q1 is adjudicated .*undo of add done mark"),
+        w.store.write() as s,
+    ):
+        undo(s, actor="ana")  # ana's latest: her done mark on q1
+    assert dump(w.store) == before
+
+
+def lock_undo_done_tui(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    before = dump(w.store)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        await press(app, p, "ctrl+z")
+        assert any("q1 is adjudicated" in m and "undo" in m for m in said), said
+
+    pilot(w, "bob", body)
+    assert dump(w.store) == before
+
+
+def carl_labelled_q1_before_it_was_settled(w: World) -> None:
+    with w.store.write() as s:
+        set_adjudicated(s, w.q1, by="lead", adjudicated=False)
+        add_element(s, w.q1, DOC, *B, annotator="carl", layer=LAYER_ANNOTATOR)
+        set_adjudicated(s, w.q1, by="lead")
+
+
+def lock_undo_label_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    carl_labelled_q1_before_it_was_settled(w)
+    before = dump(w.store)
+    with (
+        pytest.raises(IntegrityError, match=r"^q1 is adjudicated .*undo of add element"),
+        w.store.write() as s,
+    ):
+        undo(s, actor="carl")
+    assert dump(w.store) == before
+
+
+def lock_undo_label_tui(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    carl_labelled_q1_before_it_was_settled(w)
+    before = dump(w.store)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        await press(app, p, "ctrl+z")
+        assert any("q1 is adjudicated" in m and "element" in m for m in said), said
+
+    pilot(w, "carl", body)
+    assert dump(w.store) == before
+
+
+def lock_done_undo_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    before = dump(w.store)
+    cap.readouterr()
+    args = ("gold", "done", "--gold-set", "T", "--query", "q1", "--annotator", "ana", "--undo")
+    assert w.cli(*args) == 1
+    assert "q1 is adjudicated (settled by lead)" in cap.readouterr().err
+    assert dump(w.store) == before
+
+
+def lock_layer_import_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    changed = w.file("ana.jsonl", [
+        {"query_id": "q1", "query": "Which rule comes first?",
+         "elements": [{"doc": DOC, "text": "Beta rule two."}]},
+        {"query_id": "q2", "query": "Which rule comes second?", "elements": []},
+    ])  # fmt: skip
+    before = dump(w.store)
+    cap.readouterr()
+    args = ("gold", "import", changed, "--gold-set", "T", "--layer", "--annotator", "ana")
+    assert w.cli(*args) == 1
+    err = cap.readouterr().err
+    assert "refused: 1 question(s) of the file are adjudicated" in err and "q1 (line 1)" in err
+    assert dump(w.store) == before
+
+
+def lock_layer_import_same_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """The same labels and done mark again change nothing, so the lock lets them pass."""
+    same = w.file("ana.jsonl", [{"query_id": "q1", "query": "Which rule comes first?",
+                                 "elements": [{"doc": DOC, "text": "Alpha rule one."}]}])  # fmt: skip
+    before = dump(w.store)
+    args = ("gold", "import", same, "--gold-set", "T", "--layer", "--annotator", "ana")
+    assert w.cli(*args) == 0
+    assert dump(w.store) == before
+
+
+# -- scope and visibility ----------------------------------------------------------------
+
+
+def scope_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    with w.store.session() as s:
+        seen = visible_page_elements(s, DOC, "ana", w.t_id)
+        counts = visible_page_counts(s, [DOC], "ana", w.t_id)
+    # T as ana: q1 settled, its final A; q2 pending, nothing of hers; never other's C
+    assert [(e.query_id, e.start, e.end) for e in seen] == [(w.q1, *A)]
+    assert counts == {DOC: 1}
+
+
+def scope_tui(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        screen = await open_page(app, p, w.q2)
+        assert [(e.query_id, e.start, e.end) for e in screen.elements] == [(w.q1, *A)]
+        await press(app, p, "f3")
+        docs = app.screen
+        assert isinstance(docs, DocumentsScreen)
+        assert {h.id: h.elements for h in docs.hits} == {DOC: 1}
+
+    pilot(w, "ana", body)
+
+
+def visibility_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    with w.store.write() as s:
+        add_element(s, w.q2, DOC, *B, annotator="ana", layer=LAYER_ANNOTATOR)
+    with w.store.session() as s:
+        assert [e.annotator for e in visible_question_elements(s, w.q2, "ana")] == ["ana"]
+        assert visible_question_elements(s, w.q2, "bob") == []
+        assert [(e.start, e.annotator) for e in visible_page_elements(s, DOC, "bob", w.t_id)] == [
+            (0, "lead")
+        ]
+
+
+def visibility_tui(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    with w.store.write() as s:
+        add_element(s, w.q2, DOC, *B, annotator="ana", layer=LAYER_ANNOTATOR)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        screen = await open_page(app, p, w.q2)
+        assert [(e.start, e.annotator) for e in screen.elements] == [(0, "lead")]
+
+    pilot(w, "bob", body)
+
+
+# -- pending: reported once --------------------------------------------------------------
+
+
+def import_run(w: World, name: str) -> None:
+    run = w.file(f"{name}.jsonl", [
+        {"query_id": "q1", "results": [{"text": "Alpha rule one.", "doc": DOC}]},
+        {"query_id": "q2", "results": [{"text": "Beta rule two.", "doc": DOC}]},
+    ])  # fmt: skip
+    assert w.cli("run", "import", "-q", run, "--name", name) == 0
+
+
+def pending_cli_score(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    import_run(w, "r1")
+    cap.readouterr()
+    assert w.cli("score", "--gold-set", "T", "--run", "r1", "--format", "json") == 0
+    out, err = cap.readouterr()
+    data = json.loads(out)
+    assert data["pending"] == {"count": 1, "query_ids": ["q2"]}
+    assert data["unknown_in_run"] == {"count": 0, "query_ids": []}
+    assert "not in the gold set" not in err
+
+
+def pending_compare(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    import_run(w, "r1")
+    import_run(w, "r2")
+    _, scored = compare_many(w.store, "T", ["r1", "r2"], permutations=10)
+    assert [(ev.pending, ev.result.unknown_in_run) for ev in scored] == [(("q2",), ())] * 2
+
+
+def pending_api(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    import_run(w, "r1")
+    with labeler.open(w.db) as db:
+        gold = db.gold_set("T")
+        stored = gold.score("r1")
+        memory = gold.score({"q1": ["Alpha rule one."], "q2": ["Beta rule two."]})
+        called = gold.evaluate(lambda text: ["Alpha rule one."]).evaluation
+    for ev in (stored, memory, called):
+        assert (ev.pending, ev.result.unknown_in_run) == (("q2",), ())
+        assert [q.query_id for q in ev.per_query] == ["q1"]
+
+
+def pending_tui_scores(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    import_run(w, "r1")
+    with w.store.session() as s:
+        from labeler.store import list_runs
+
+        (run,) = list_runs(s)
+    scored = score_stored_run(w.store, "T", run)
+    assert scored.result.unknown_in_run == ()
+    assert [q.query_id for q in scored.result.queries] == ["q1"]
+
+
+Check = Callable[[World, pytest.CaptureFixture[str]], None]
+
+ROWS: list[tuple[str, str, Check]] = [
+    ("replace", "cli-jsonl-own-export", replace_final_export),
+    ("replace", "cli-jsonl-layer-all-export", replace_all_export),
+    ("replace", "cli-doccano", replace_doccano),
+    ("replace", "cli-labelstudio", replace_labelstudio),
+    ("replace", "cli-question-missing", replace_missing_question),
+    ("replace", "cli-notes-missing", replace_drops_notes),
+    ("replace", "cli-force", replace_force_lists_and_audits),
+    ("undo", "store-undo-add-question", undo_add_question_store),
+    ("undo", "tui-ctrl+z-add-question", undo_add_question_tui),
+    ("undo", "store-undo-redo-undo", redo_restores_store),
+    ("undo", "tui-ctrl+z-ctrl+y-ctrl+z", redo_restores_tui),
+    ("lock", "store-set-key", lock_key_store),
+    ("lock", "tui-K", lock_key_tui),
+    ("lock", "store-undo-done", lock_undo_done_store),
+    ("lock", "tui-ctrl+z-done", lock_undo_done_tui),
+    ("lock", "store-undo-label", lock_undo_label_store),
+    ("lock", "tui-ctrl+z-label", lock_undo_label_tui),
+    ("lock", "cli-gold-done-undo", lock_done_undo_cli),
+    ("lock", "cli-import-layer", lock_layer_import_cli),
+    ("lock", "cli-import-layer-unchanged", lock_layer_import_same_cli),
+    ("scope", "store", scope_store),
+    ("scope", "tui", scope_tui),
+    ("visibility", "store", visibility_store),
+    ("visibility", "tui", visibility_tui),
+    ("pending", "cli-score", pending_cli_score),
+    ("pending", "compare", pending_compare),
+    ("pending", "api", pending_api),
+    ("pending", "tui-scores", pending_tui_scores),
+]
+
+
+@pytest.mark.parametrize(("rule", "path", "check"), ROWS, ids=[f"{r}:{p}" for r, p, _ in ROWS])
+def test_rule_holds_on_path(
+    rule: str, path: str, check: Check, world: World, capsys: pytest.CaptureFixture[str]
+) -> None:
+    check(world, capsys)
