@@ -3,7 +3,7 @@
 One table: a row is (rule, path, check). The check drives one path (the CLI's ``main``,
 the store verb the front ends call, the Python API ``labeler.open``, the TUI under Pilot,
 undo/redo, each importer) against the same seeded database and fails when that path lets
-the rule through. The rules (docs/rules-draft.md says where each is enforced):
+the rule through. The rules (docs/architecture.md, "Rules and where they live", says where each is enforced):
 
 * ``scope``: what an annotator sees of a page belongs to the gold set being labelled;
 * ``visibility``: in a team gold set, an annotator sees only their own labels until the
