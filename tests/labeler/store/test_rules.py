@@ -74,6 +74,7 @@ from labeler.store.models import LAYER_ANNOTATOR, LAYER_FINAL
 from labeler.store.team import accept_span, add_assignment, mark_done, set_adjudicated
 from labeler.tui.app import LabelerApp
 from labeler.tui.scoredata import score_stored_run
+from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.forms import ConfirmDialog
 from labeler.tui.screens.page import PageScreen
@@ -658,6 +659,17 @@ def key_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
     assert dump(w.store) == before
 
 
+def key_schema(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """A writer that skips the ORM (raw SQL) still meets the schema's ``ck_element_key``."""
+    before = dump(w.store)
+    with pytest.raises(IntegrityError, match="ck_element_key"), w.store.write() as s:
+        s.execute(
+            sql_text("UPDATE element SET key_start = 16, key_end = 20 WHERE id = :id"),
+            {"id": element_c(w)},
+        )
+    assert dump(w.store) == before
+
+
 def key_accept_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
     """Adjudication's accept carries a key clause: one outside B ([16, 30)) is refused."""
     before = dump(w.store)
@@ -683,6 +695,29 @@ def key_tui(w: World, cap: pytest.CaptureFixture[str]) -> None:
         assert any(m.startswith("a key clause lies inside one of") for m in said), said
 
     pilot(w, "ana", body)
+    assert dump(w.store) == before
+
+
+def key_tui_adjudication(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """The adjudication screen's K on the accepted B, with a selection outside it."""
+    ana_labelled_b_on_q2(w)
+    with w.store.write() as s:  # it waits for adjudication once two annotators are done
+        add_assignment(s, w.q2, "bob", actor="lead")
+        add_element(s, w.q2, DOC, *B, annotator="bob", layer=LAYER_ANNOTATOR)
+        mark_done(s, w.q2, "ana")
+        mark_done(s, w.q2, "bob")
+    accept_group(w.store, w.q2, DOC, *B, actor="lead")
+    before = dump(w.store)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        await press(app, p, "f5")
+        screen = app.screen
+        assert isinstance(screen, AdjudicationScreen) and screen.query_id == w.q2, screen
+        screen.view.select_offsets(0, 20)  # across B's start
+        await press(app, p, "K")
+        assert any("key span [0, 20) is not inside the element [16, 30)" in m for m in said), said
+
+    pilot(w, "lead", body)
     assert dump(w.store) == before
 
 
@@ -742,6 +777,25 @@ def duplicate_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
     assert rows(
         w.store, "SELECT annotator FROM element WHERE query_id = :q ORDER BY id", q=w.q2
     ) == [("ana",), ("bob",)]
+
+
+def duplicate_schema(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """A raw SQL copy of C meets the unique index ``uq_element_final_span``."""
+    before = dump(w.store)
+    columns = 'query_id, document_id, start, "end", text, grade, created_at, status, layer, ' \
+        "provenance, assisted"  # fmt: skip
+    with (
+        pytest.raises(IntegrityError, match=r"uq_element_final_span|UNIQUE constraint failed"),
+        w.store.write() as s,
+    ):
+        s.execute(
+            sql_text(
+                f"INSERT INTO element ({columns}, annotator) SELECT {columns}, 'carl' "
+                "FROM element WHERE id = :id"
+            ),
+            {"id": element_c(w)},
+        )
+    assert dump(w.store) == before
 
 
 def duplicate_accept_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
@@ -913,11 +967,14 @@ ROWS: list[tuple[str, str, Check]] = [
     ("pending", "api", pending_api),
     ("pending", "tui-scores", pending_tui_scores),
     ("key", "store-key_span-key_final", key_store),
+    ("key", "schema-ck_element_key", key_schema),
     ("key", "store-accept_group", key_accept_store),
     ("key", "tui-K", key_tui),
+    ("key", "tui-adjudication-K", key_tui_adjudication),
     ("key", "cli-import-jsonl", key_import_cli),
     ("key", "cli-import-jsonl-reanchored", key_import_reanchored_cli),
     ("duplicate", "store-attach_span", duplicate_store),
+    ("duplicate", "schema-unique-index", duplicate_schema),
     ("duplicate", "store-accept_group", duplicate_accept_store),
     ("duplicate", "tui-a", duplicate_tui),
     ("duplicate", "tui-a-overlap-n", overlap_tui),
