@@ -15,7 +15,16 @@ the rule through. The rules (docs/architecture.md, "Rules and where they live", 
   adjudication marks); ``--force`` removes, lists and audits each;
 * ``undo``: undo reverses exactly one change, refusing (and naming it) where others' later
   work depends on it; redo restores everything undo removed;
-* ``pending``: a pending question is reported once, as pending.
+* ``pending``: a pending question is reported once, as pending;
+* ``key``: a key clause lies inside its element (``start <= key_start < key_end <= end``),
+  by the page view's and the adjudication screen's ``K``, adjudication's accept with a key,
+  every gold JSONL import (plain, ``--replace``, ``--layer``; a key that re-anchoring moves
+  out is refused too, naming the line) and raw SQL (the schema's ``ck_element_key``);
+* ``duplicate``: the same span twice for one question (per layer and annotator) is refused
+  by attach, accept, gold JSONL import (naming the line; two stale copies too), undo and
+  redo (of a removal, an add, an adjusted span) and raw SQL (the unique index); Label
+  Studio and doccano files keep a repeated span once (docs/formats.md); an overlap asks
+  first in the TUI and ``n`` stores nothing.
 
 The seed (actors as named; page offsets counted by hand on :data:`PAGE`):
 
@@ -644,7 +653,9 @@ KEY_OUTSIDE_C = r"key span \[16, 20\) is not inside the element \[31, 48\)"
 
 
 def element_c(w: World) -> int:
-    (found,) = rows(w.store, "SELECT id FROM element WHERE query_id = :q", q=w.o1)
+    (found,) = rows(
+        w.store, "SELECT id FROM element WHERE query_id = :q AND start = :s", q=w.o1, s=C[0]
+    )
     return int(found[0])
 
 
@@ -804,6 +815,15 @@ def duplicate_accept_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
     before = dump(w.store)
     with pytest.raises(IntegrityError, match=r"q2 already has rules.txt 16–30"):
         accept_group(w.store, w.q2, DOC, *B, actor="carl")
+    assert dump(w.store) == before
+
+
+def duplicate_adjust_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """Moving C onto B, which other's q1 holds already, is refused."""
+    attach_span(w.store, w.o1, DOC, *B, annotator="demo")
+    before = dump(w.store)
+    with pytest.raises(IntegrityError, match=r"^q1 already has rules.txt 16–30$"):
+        adjust_span(w.store, element_c(w), *B, actor="demo")
     assert dump(w.store) == before
 
 
@@ -976,6 +996,7 @@ ROWS: list[tuple[str, str, Check]] = [
     ("duplicate", "store-attach_span", duplicate_store),
     ("duplicate", "schema-unique-index", duplicate_schema),
     ("duplicate", "store-accept_group", duplicate_accept_store),
+    ("duplicate", "store-adjust_span", duplicate_adjust_store),
     ("duplicate", "tui-a", duplicate_tui),
     ("duplicate", "tui-a-overlap-n", overlap_tui),
     ("duplicate", "cli-import-jsonl", duplicate_import_cli),
