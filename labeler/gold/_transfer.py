@@ -122,7 +122,17 @@ def summarize(
 def resolve_lines(
     lines: Iterable[GoldLine], path: str | Path, page_of: Callable[[str], str | None]
 ) -> Iterator[ResolvedQuestion]:
-    """Anchor the elements of parsed ``lines`` (see :func:`resolve_gold`)."""
+    """Anchor the elements of parsed ``lines`` (see :func:`resolve_gold`).
+
+    Refused with :class:`InputError` naming the line, before anything is written: the same
+    span twice for one question (by offsets, by text anchored onto the same span, or as two
+    stale copies; the store's unique index would refuse it without naming the line), and a
+    key clause that re-anchoring moved outside its element (the key moves with the
+    element's start, so an element whose file offsets do not span its text can carry its
+    key out: :func:`labeler.store.validation.key_problem`, the schema's ``ck_element_key``).
+    """
+    from labeler.store.validation import key_problem
+
     cache: dict[str, str | None] = {}
     for line in lines:
         placed = []
@@ -138,6 +148,7 @@ def resolve_lines(
                     path, f"elements[{i}]: unknown document {element.doc!r}", line.line
                 )
             if element.stale and element.start is not None and element.end is not None:
+                _refuse_repeat(seen, element.doc, element.start, element.end, i, line, path)
                 placed.append(
                     ResolvedElement(
                         element.doc,
@@ -161,18 +172,20 @@ def resolve_lines(
                 raise InputError(
                     path, f"elements[{i}] in {element.doc!r}: {err}", line.line
                 ) from None
-            first = seen.setdefault((element.doc, a.start, a.end), i)
-            if first != i:
-                raise InputError(
-                    path,
-                    f"elements[{i}] repeats elements[{first}]: {element.doc} "
-                    f"{a.start}–{a.end} twice for question {line.query_id!r}",
-                    line.line,
-                )
+            _refuse_repeat(seen, element.doc, a.start, a.end, i, line, path)
             key = element.key
             if key is not None and element.start is not None:
                 shift = a.start - element.start  # re-anchored by text: the key moves too
                 key = (key[0] + shift, key[1] + shift)
+                problem = key_problem(a.start, a.end, *key)
+                if problem is not None:
+                    raise InputError(
+                        path,
+                        f"elements[{i}] in {element.doc!r}: re-anchored by its text to "
+                        f"{a.start}-{a.end}, its key moves to {key[0]}-{key[1]}, outside "
+                        "the element (fix the element's offsets or its key)",
+                        line.line,
+                    )
             placed.append(
                 ResolvedElement(
                     doc=element.doc,
@@ -190,6 +203,27 @@ def resolve_lines(
             )
         yield ResolvedQuestion(
             line.line, line.query_id, line.query, line.notes, tuple(placed), line.adjudicated
+        )
+
+
+def _refuse_repeat(
+    seen: dict[tuple[str, int, int], int],
+    doc: str,
+    start: int,
+    end: int,
+    index: int,
+    line: GoldLine,
+    path: str | Path,
+) -> None:
+    """Record element ``index`` of ``line`` at ``doc`` ``[start, end)``; :class:`InputError`
+    naming the line when an earlier element of the line holds that span already."""
+    first = seen.setdefault((doc, start, end), index)
+    if first != index:
+        raise InputError(
+            path,
+            f"elements[{index}] repeats elements[{first}]: {doc} "
+            f"{start}–{end} twice for question {line.query_id!r}",
+            line.line,
         )
 
 

@@ -190,9 +190,14 @@ def _restore(model: type[SQLModel], data: dict[str, Any]) -> SQLModel:
     return model(**values)
 
 
+#: the columns that place an element: what the unique span indexes hold
+_SPAN_FIELDS = ("query_id", "document_id", "start", "end", "layer", "annotator")
+
+
 def _refuse_duplicate(session: Session, element: dict[str, Any], where: str) -> None:
-    """:class:`UndoConflict` when bringing ``element`` back would store its span twice for
-    its question (the schema forbids it: the same span was labelled again since)."""
+    """:class:`UndoConflict` when bringing ``element`` back (a removed row, or an adjusted
+    one moved back to its old span) would store its span twice for its question (the
+    schema forbids it: the same span was labelled again since)."""
     layer = element.get("layer", LAYER_FINAL)
     stmt = select(Element.id).where(
         Element.query_id == element["query_id"],
@@ -323,6 +328,14 @@ def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reve
             for data in before.get(key, []):
                 session.add(_restore(child, data))
     else:
+        if (
+            model is Element
+            and now is not None
+            and any(before.get(name) != now.get(name) for name in _SPAN_FIELDS)
+        ):
+            # moving an element back (undo of an adjusted span) can land it on a span
+            # labelled again since: refuse by name, as for a restored row
+            _refuse_duplicate(session, before, where)
         for name, value in before.items():
             if name not in _IGNORED:
                 if name in _STAMPS and isinstance(value, str):

@@ -15,7 +15,16 @@ the rule through. The rules (docs/architecture.md, "Rules and where they live", 
   adjudication marks); ``--force`` removes, lists and audits each;
 * ``undo``: undo reverses exactly one change, refusing (and naming it) where others' later
   work depends on it; redo restores everything undo removed;
-* ``pending``: a pending question is reported once, as pending.
+* ``pending``: a pending question is reported once, as pending;
+* ``key``: a key clause lies inside its element (``start <= key_start < key_end <= end``),
+  by the page view's and the adjudication screen's ``K``, adjudication's accept with a key,
+  every gold JSONL import (plain, ``--replace``, ``--layer``; a key that re-anchoring moves
+  out is refused too, naming the line) and raw SQL (the schema's ``ck_element_key``);
+* ``duplicate``: the same span twice for one question (per layer and annotator) is refused
+  by attach, accept, gold JSONL import (naming the line; two stale copies too), undo and
+  redo (of a removal, an add, an adjusted span) and raw SQL (the unique index); Label
+  Studio and doccano files keep a repeated span once (docs/formats.md); an overlap asks
+  first in the TUI and ``n`` stores nothing.
 
 The seed (actors as named; page offsets counted by hand on :data:`PAGE`):
 
@@ -30,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,13 +55,21 @@ from labeler.errors import IntegrityError
 from labeler.evaluation import compare_many
 from labeler.store import (
     Store,
+    accept_group,
     add_query,
+    adjust_span,
+    attach_span,
     create_gold_set,
     delete_query,
     get_gold_set,
+    key_final,
+    key_span,
     redo,
+    redo_change,
+    remove_span,
     set_key,
     undo,
+    undo_change,
     upsert_document,
 )
 from labeler.store.blind import (
@@ -65,7 +83,9 @@ from labeler.store.models import LAYER_ANNOTATOR, LAYER_FINAL
 from labeler.store.team import accept_span, add_assignment, mark_done, set_adjudicated
 from labeler.tui.app import LabelerApp
 from labeler.tui.scoredata import score_stored_run
+from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.screens.documents import DocumentsScreen
+from labeler.tui.screens.forms import ConfirmDialog
 from labeler.tui.screens.page import PageScreen
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
@@ -626,6 +646,315 @@ def pending_tui_scores(w: World, cap: pytest.CaptureFixture[str]) -> None:
     assert [q.query_id for q in scored.result.queries] == ["q1"]
 
 
+# -- key: a key clause lies inside its element -------------------------------------------
+
+#: what key_problem says of a key outside C (hand-worked: C is [31, 48))
+KEY_OUTSIDE_C = r"key span \[16, 20\) is not inside the element \[31, 48\)"
+
+
+def element_c(w: World) -> int:
+    (found,) = rows(
+        w.store, "SELECT id FROM element WHERE query_id = :q AND start = :s", q=w.o1, s=C[0]
+    )
+    return int(found[0])
+
+
+def key_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    before = dump(w.store)
+    for verb in (key_span, key_final):  # the page view's K, the adjudication screen's K
+        for key in ((16, 20), (31, 49), (30, 40)):  # before, past the end, across the start
+            with pytest.raises(IntegrityError, match="is not inside the element"):
+                verb(w.store, element_c(w), *key, actor="demo")
+        with pytest.raises(IntegrityError, match=KEY_OUTSIDE_C):
+            verb(w.store, element_c(w), 16, 20, actor="demo")
+    assert dump(w.store) == before
+
+
+def key_schema(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """A writer that skips the ORM (raw SQL) still meets the schema's ``ck_element_key``."""
+    before = dump(w.store)
+    with pytest.raises(IntegrityError, match="ck_element_key"), w.store.write() as s:
+        s.execute(
+            sql_text("UPDATE element SET key_start = 16, key_end = 20 WHERE id = :id"),
+            {"id": element_c(w)},
+        )
+    assert dump(w.store) == before
+
+
+def key_accept_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """Adjudication's accept carries a key clause: one outside B ([16, 30)) is refused."""
+    before = dump(w.store)
+    with pytest.raises(IntegrityError, match=r"key span \[0, 5\) is not inside .*\[16, 30\)"):
+        accept_group(w.store, w.q2, DOC, *B, actor="lead", key=(0, 5))
+    assert dump(w.store) == before
+
+
+def ana_labelled_b_on_q2(w: World) -> None:
+    with w.store.write() as s:
+        add_element(s, w.q2, DOC, *B, annotator="ana", layer=LAYER_ANNOTATOR)
+
+
+def key_tui(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    ana_labelled_b_on_q2(w)
+    before = dump(w.store)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        screen = await open_page(app, p, w.q2)
+        assert [(e.start, e.end) for e in screen.mine()] == [B]
+        screen.view.select_offsets(10, 20)  # across B's start
+        await press(app, p, "K")
+        assert any(m.startswith("a key clause lies inside one of") for m in said), said
+
+    pilot(w, "ana", body)
+    assert dump(w.store) == before
+
+
+def key_tui_adjudication(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """The adjudication screen's K on the accepted B, with a selection outside it."""
+    ana_labelled_b_on_q2(w)
+    with w.store.write() as s:  # it waits for adjudication once two annotators are done
+        add_assignment(s, w.q2, "bob", actor="lead")
+        add_element(s, w.q2, DOC, *B, annotator="bob", layer=LAYER_ANNOTATOR)
+        mark_done(s, w.q2, "ana")
+        mark_done(s, w.q2, "bob")
+    accept_group(w.store, w.q2, DOC, *B, actor="lead")
+    before = dump(w.store)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        await press(app, p, "f5")
+        screen = app.screen
+        assert isinstance(screen, AdjudicationScreen) and screen.query_id == w.q2, screen
+        screen.view.select_offsets(0, 20)  # across B's start
+        await press(app, p, "K")
+        assert any("key span [0, 20) is not inside the element [16, 30)" in m for m in said), said
+
+    pilot(w, "lead", body)
+    assert dump(w.store) == before
+
+
+def refused_import(w: World, cap: pytest.CaptureFixture[str], *args: str) -> str:
+    before = dump(w.store)
+    cap.readouterr()
+    assert w.cli("gold", "import", *args) != 0, "the import went through"
+    err = cap.readouterr().err
+    assert dump(w.store) == before, "a refused import changed the database"
+    return err
+
+
+def beta(**extra: object) -> dict[str, object]:
+    return {"doc": DOC, "text": "Beta rule two.", **extra}
+
+
+def key_import_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    bad = w.file("key.jsonl", [
+        {"query_id": "k1", "query": "Fine?", "elements": [beta(start=16, end=30)]},
+        {"query_id": "k2", "query": "Key?", "elements": [beta(start=16, end=30,
+                                                              key={"start": 10, "end": 20})]},
+    ])  # fmt: skip
+    for extra in ((), ("--replace", "--force"), ("--layer", "--annotator", "ana")):
+        gold_set = "T" if "--layer" in extra else "K"
+        err = refused_import(w, cap, bad, "--gold-set", gold_set, *extra)
+        assert f"{bad}:2: elements[0]: key 10-20 is not inside the element 16-30" in err, err
+
+
+def key_import_reanchored_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """The file's offsets [0, 30) do not hold its text, so the element moves to B [16, 30)
+    and its key [20, 28) with it, by 16: [36, 44), outside B."""
+    moved = w.file("moved.jsonl", [
+        {"query_id": "k1", "query": "Fine?", "elements": [beta()]},
+        {"query_id": "k2", "query": "Key?", "elements": [beta(start=0, end=30,
+                                                              key={"start": 20, "end": 28})]},
+    ])  # fmt: skip
+    for extra in ((), ("--layer", "--annotator", "ana")):
+        gold_set = "T" if "--layer" in extra else "K"
+        err = refused_import(w, cap, moved, "--gold-set", gold_set, *extra)
+        assert f"{moved}:2: elements[0] in 'rules.txt': re-anchored by its text to 16-30, " \
+            "its key moves to 36-44, outside the element" in err, err  # fmt: skip
+
+
+# -- duplicates and overlaps -------------------------------------------------------------
+
+
+def duplicate_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    ana_labelled_b_on_q2(w)
+    before = dump(w.store)
+    with pytest.raises(IntegrityError, match=r"^q1 already has rules.txt 31–48$"):
+        attach_span(w.store, w.o1, DOC, *C, annotator="demo")  # the final layer
+    with pytest.raises(IntegrityError, match=r"^q2 already has rules.txt 16–30$"):
+        attach_span(w.store, w.q2, DOC, *B, annotator="ana")  # ana's own layer
+    assert dump(w.store) == before
+    # per annotator: bob's own B on q2 is no duplicate of ana's
+    attach_span(w.store, w.q2, DOC, *B, annotator="bob")
+    assert rows(
+        w.store, "SELECT annotator FROM element WHERE query_id = :q ORDER BY id", q=w.q2
+    ) == [("ana",), ("bob",)]
+
+
+def duplicate_schema(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """A raw SQL copy of C meets the unique index ``uq_element_final_span``."""
+    before = dump(w.store)
+    columns = 'query_id, document_id, start, "end", text, grade, created_at, status, layer, ' \
+        "provenance, assisted"  # fmt: skip
+    with (
+        pytest.raises(IntegrityError, match=r"uq_element_final_span|UNIQUE constraint failed"),
+        w.store.write() as s,
+    ):
+        s.execute(
+            sql_text(
+                f"INSERT INTO element ({columns}, annotator) SELECT {columns}, 'carl' "
+                "FROM element WHERE id = :id"
+            ),
+            {"id": element_c(w)},
+        )
+    assert dump(w.store) == before
+
+
+def duplicate_accept_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    ana_labelled_b_on_q2(w)
+    accept_group(w.store, w.q2, DOC, *B, actor="lead")
+    before = dump(w.store)
+    with pytest.raises(IntegrityError, match=r"q2 already has rules.txt 16–30"):
+        accept_group(w.store, w.q2, DOC, *B, actor="carl")
+    assert dump(w.store) == before
+
+
+def duplicate_adjust_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """Moving C onto B, which other's q1 holds already, is refused."""
+    attach_span(w.store, w.o1, DOC, *B, annotator="demo")
+    before = dump(w.store)
+    with pytest.raises(IntegrityError, match=r"^q1 already has rules.txt 16–30$"):
+        adjust_span(w.store, element_c(w), *B, actor="demo")
+    assert dump(w.store) == before
+
+
+def duplicate_tui(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    ana_labelled_b_on_q2(w)
+    before = dump(w.store)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        await open_page(app, p, w.q2)
+        app.screen.view.select_offsets(*B)  # type: ignore[attr-defined]
+        await press(app, p, "a")
+        assert "q2 already has rules.txt 16–30: not stored again" in said, said
+
+    pilot(w, "ana", body)
+    assert dump(w.store) == before
+
+
+def overlap_tui(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    ana_labelled_b_on_q2(w)
+    before = dump(w.store)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        await open_page(app, p, w.q2)
+        app.screen.view.select_offsets(20, 35)  # across B's end
+        await press(app, p, "a")
+        assert isinstance(app.screen, ConfirmDialog), app.screen
+        await press(app, p, "n")
+        assert "not attached to q2" in said, said
+
+    pilot(w, "ana", body)
+    assert dump(w.store) == before
+
+
+def duplicate_import_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    # by offsets, by text (re-anchored onto the same span) and as two stale copies
+    for second in (beta(start=16, end=30), beta(), beta(start=16, end=30, status="stale")):
+        first = beta(start=16, end=30, status="stale") if "status" in second else beta()
+        twice = w.file("twice.jsonl", [
+            {"query_id": "k1", "query": "Fine?", "elements": [beta()]},
+            {"query_id": "k2", "query": "Twice?", "elements": [first, second]},
+        ])  # fmt: skip
+        # an annotator's own labels are never stale: --layer refuses those first
+        layer = () if "status" in second else (("--layer", "--annotator", "ana"),)
+        for extra in ((), *layer):
+            gold_set = "T" if "--layer" in extra else "K"
+            err = refused_import(w, cap, twice, "--gold-set", gold_set, *extra)
+            assert f"{twice}:2: elements[1] repeats elements[0]: rules.txt 16–30" in err, err
+
+
+def span_file_twice_kept_once(w: World, cap: pytest.CaptureFixture[str], fmt: str) -> None:
+    """docs/formats.md: in Label Studio and doccano files "repeated spans are kept once"."""
+    if fmt == "doccano":
+        path = w.tmp / "twice.doccano.jsonl"
+        line = {"doc": DOC, "label": [[16, 30, "q1"], [16, 30, "q1"], [16, 30, "q2"]]}
+        path.write_text(json.dumps(line) + "\n", encoding="utf-8")
+    else:
+        value = {"start": 16, "end": 30, "text": "Beta rule two."}
+        results = [{"type": "labels", "value": {**value, "labels": [q]}} for q in ("q1", "q1")]
+        results.append({"type": "labels", "value": {**value, "labels": ["q2"]}})
+        task = {"id": 1, "data": {"doc": DOC}, "annotations": [{"result": results}]}
+        path = w.tmp / "twice.ls.json"
+        path.write_text(json.dumps([task]), encoding="utf-8")
+    assert w.cli("gold", "import", str(path), "--format", fmt, "--gold-set", "S") == 0
+    assert rows(
+        w.store,
+        'SELECT q.external_id, e.start, e."end" FROM element e JOIN query q ON q.id = '
+        "e.query_id JOIN gold_set g ON g.id = q.gold_set_id WHERE g.name = 'S' "
+        "ORDER BY q.external_id",
+    ) == [("q1", *B), ("q2", *B)]
+
+
+def duplicate_labelstudio(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    span_file_twice_kept_once(w, cap, "labelstudio")
+
+
+def duplicate_doccano(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    span_file_twice_kept_once(w, cap, "doccano")
+
+
+def c_removed_then_labelled_again(w: World) -> None:
+    """demo labels B on other's q2 and removes C from its q1; carl labels C again. (B comes
+    first so that C is not the last row: SQLite would give carl's copy C's old id.)"""
+    attach_span(w.store, w.o2, DOC, *B, annotator="demo")
+    remove_span(w.store, element_c(w), actor="demo")
+    attach_span(w.store, w.o1, DOC, *C, annotator="carl")
+
+
+AGAIN = "rules.txt 31–48 was labelled again since; cannot bring back a second copy"
+
+
+def duplicate_undo_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    c_removed_then_labelled_again(w)
+    before = dump(w.store)
+    with pytest.raises(UndoConflict, match=re.escape(AGAIN)):
+        undo_change(w.store, actor="demo")
+    assert dump(w.store) == before
+
+
+def duplicate_undo_tui(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    c_removed_then_labelled_again(w)
+    before = dump(w.store)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        await press(app, p, "ctrl+z")
+        assert any(AGAIN in m for m in said), said
+
+    pilot(w, "demo", body)
+    assert dump(w.store) == before
+
+
+def duplicate_redo_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    attach_span(w.store, w.o2, DOC, *B, annotator="demo")
+    attach_span(w.store, w.o2, DOC, *A, annotator="carl")  # not the last row: see above
+    assert undo_change(w.store, actor="demo") is not None
+    attach_span(w.store, w.o2, DOC, *B, annotator="carl")
+    before = dump(w.store)
+    with pytest.raises(UndoConflict, match=re.escape("rules.txt 16–30 was labelled again since")):
+        redo_change(w.store, actor="demo")
+    assert dump(w.store) == before
+
+
+def duplicate_undo_adjust_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """demo moves C onto B; carl labels C's old span; undoing the move would store it twice."""
+    adjust_span(w.store, element_c(w), *B, actor="demo")
+    attach_span(w.store, w.o1, DOC, *C, annotator="carl")
+    before = dump(w.store)
+    with pytest.raises(UndoConflict, match=re.escape(AGAIN)):
+        undo_change(w.store, actor="demo")
+    assert dump(w.store) == before
+
+
 Check = Callable[[World, pytest.CaptureFixture[str]], None]
 
 ROWS: list[tuple[str, str, Check]] = [
@@ -657,6 +986,26 @@ ROWS: list[tuple[str, str, Check]] = [
     ("pending", "compare", pending_compare),
     ("pending", "api", pending_api),
     ("pending", "tui-scores", pending_tui_scores),
+    ("key", "store-key_span-key_final", key_store),
+    ("key", "schema-ck_element_key", key_schema),
+    ("key", "store-accept_group", key_accept_store),
+    ("key", "tui-K", key_tui),
+    ("key", "tui-adjudication-K", key_tui_adjudication),
+    ("key", "cli-import-jsonl", key_import_cli),
+    ("key", "cli-import-jsonl-reanchored", key_import_reanchored_cli),
+    ("duplicate", "store-attach_span", duplicate_store),
+    ("duplicate", "schema-unique-index", duplicate_schema),
+    ("duplicate", "store-accept_group", duplicate_accept_store),
+    ("duplicate", "store-adjust_span", duplicate_adjust_store),
+    ("duplicate", "tui-a", duplicate_tui),
+    ("duplicate", "tui-a-overlap-n", overlap_tui),
+    ("duplicate", "cli-import-jsonl", duplicate_import_cli),
+    ("duplicate", "cli-labelstudio", duplicate_labelstudio),
+    ("duplicate", "cli-doccano", duplicate_doccano),
+    ("duplicate", "store-undo-remove", duplicate_undo_store),
+    ("duplicate", "tui-ctrl+z-remove", duplicate_undo_tui),
+    ("duplicate", "store-redo-add", duplicate_redo_store),
+    ("duplicate", "store-undo-adjust", duplicate_undo_adjust_store),
 ]
 
 
