@@ -472,6 +472,19 @@ _V9_POSTGRESQL = (
 )""",
 )
 
+#: the schema version whose step adds annotators' roles and the audit log's actor role
+ROLES_VERSION = 10
+
+# Version 10: roles. Every annotator registered before is an annotator (a lead is made one
+# with `labeler annotators role NAME lead`); older audit entries have no recorded role. The
+# checks are column constraints (SQLite can add no table constraint to an existing table).
+_V10_SQL = (
+    "ALTER TABLE annotator ADD COLUMN role VARCHAR DEFAULT 'annotator' NOT NULL "
+    "CONSTRAINT ck_annotator_role CHECK (role IN ('annotator', 'lead'))",
+    "ALTER TABLE audit_entry ADD COLUMN actor_role VARCHAR CONSTRAINT ck_audit_actor_role "
+    "CHECK (actor_role IS NULL OR actor_role IN ('annotator', 'lead', 'owner'))",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -508,6 +521,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         ANNOTATORS_VERSION,
         "annotators and their link tokens",
         DialectSQL(sqlite=_V9_SQLITE, postgresql=_V9_POSTGRESQL),
+    ),
+    Migration(
+        ROLES_VERSION,
+        "annotator roles, the actor's role in the audit log",
+        DialectSQL(sqlite=_V10_SQL, postgresql=_V10_SQL),
     ),
 )
 

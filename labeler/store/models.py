@@ -76,6 +76,16 @@ AUDIT_UNDO = "undo"
 AUDIT_REDO = "redo"
 AUDIT_KINDS = (AUDIT_DO, AUDIT_UNDO, AUDIT_REDO)
 
+#: roles of a registered annotator (schema version 10, see labeler.store.roles): an
+#: ``annotator`` labels in their own layer; a ``lead`` also assigns, adjudicates and deletes
+ROLE_ANNOTATOR = "annotator"
+ROLE_LEAD = "lead"
+ROLES = (ROLE_ANNOTATOR, ROLE_LEAD)
+#: the role of a name that is not a registered annotator: whoever holds the database
+ROLE_OWNER = "owner"
+#: what the audit log records as the actor's role when the change was made
+ACTOR_ROLES = (ROLE_ANNOTATOR, ROLE_LEAD, ROLE_OWNER)
+
 
 def utcnow() -> datetime:
     """The current time, timezone-aware, in UTC."""
@@ -324,6 +334,11 @@ class AuditEntry(SQLModel, table=True):
         CheckConstraint("action IN ('add', 'change', 'remove')", name="ck_audit_action"),
         # Added by schema version 2.
         Index("ix_audit_entity", "entity", "entity_id"),
+        # Added by schema version 10 (as a column constraint of actor_role there).
+        CheckConstraint(
+            "actor_role IS NULL OR actor_role IN ('annotator', 'lead', 'owner')",
+            name="ck_audit_actor_role",
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -338,6 +353,9 @@ class AuditEntry(SQLModel, table=True):
     # ``undo``/``redo`` for an entry that reverses the entry ``reverts`` points at.
     kind: str = Field(default=AUDIT_DO, sa_column_kwargs={"server_default": AUDIT_DO})
     reverts: int | None = Field(default=None)
+    # Added by schema version 10 (see labeler.store.roles): the actor's role when the change
+    # was made (annotator, lead, or owner: a name not registered); NULL for older entries.
+    actor_role: str | None = Field(default=None)
 
 
 class Annotator(SQLModel, table=True):
@@ -345,16 +363,22 @@ class Annotator(SQLModel, table=True):
 
     Added by schema version 9 (see :mod:`labeler.store.annotators`). ``token_hash`` is the
     hex SHA-256 of the link's token (the token itself is never stored); ``revoked_at`` is set
-    by ``labeler annotators revoke`` (NULL: the link works).
+    by ``labeler annotators revoke`` (NULL: the link works). ``role`` (schema version 10) is
+    ``annotator`` or ``lead`` (:mod:`labeler.store.roles` says what each may do).
     """
 
     __tablename__ = "annotator"
+    __table_args__ = (
+        # Added by schema version 10 (as a column constraint of role there).
+        CheckConstraint("role IN ('annotator', 'lead')", name="ck_annotator_role"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True)
     token_hash: str = Field(unique=True)
     created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
     revoked_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    role: str = Field(default=ROLE_ANNOTATOR, sa_column_kwargs={"server_default": ROLE_ANNOTATOR})
 
 
 class SchemaVersion(SQLModel, table=True):

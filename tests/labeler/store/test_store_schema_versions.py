@@ -360,7 +360,12 @@ def check_rows(db: str, version: int) -> None:
     assert rows(db, undo) == ([("bob", "add", "undo")] if version >= 3 else [])
     dedup = f"SELECT entity, action FROM audit_entry WHERE actor = '{DEDUP_ACTOR}'"
     assert rows(db, dedup) == ([("element", "remove")] if version == 4 else [])
-    assert rows(db, "SELECT count(*) FROM annotator") == [(0,)]
+    # roles (version 10): every annotator registered before is an annotator; no older audit
+    # entry has a recorded role
+    assert rows(db, "SELECT name, role, revoked_at IS NOT NULL FROM annotator ORDER BY 1") == (
+        [("ana", "annotator", False), ("bob", "annotator", True)] if version >= 9 else []
+    )
+    assert rows(db, "SELECT count(*) FROM audit_entry WHERE actor_role IS NOT NULL") == [(0,)]
     assert [v for (v,) in rows(db, "SELECT version FROM schema_version ORDER BY 1")] == list(
         range(1, SCHEMA_VERSION + 1)
     )

@@ -104,6 +104,8 @@ def make(version: int, db: str) -> None:
         duplicate(store)
     if version >= 7:
         team(store, version)
+    if version >= 9:
+        annotators(store)
     store.close()
     assert store_version(db) == version
 
@@ -121,7 +123,8 @@ def duplicate(store: Any) -> None:
 
 def team(store: Any, version: int) -> None:
     """Team gold set ``team``: t1 labelled by ana and bob, done, accepted, adjudicated; t2
-    assigned to ana, labelled in her layer, not done."""
+    assigned to ana, labelled in her layer, not done. From version 8 on, key spans on t1's
+    final element and ana's t2 element (from version 9 on set before t1's adjudication)."""
     from labeler.store.labels import add_element, add_query, create_gold_set
     from labeler.store.team import accept_span, add_assignment, mark_done, set_adjudicated
 
@@ -136,13 +139,28 @@ def team(store: Any, version: int) -> None:
         add_assignment(s, t2.id, "ana", actor="lead")
         own = add_element(s, t2, "beta.html", 32, 61, annotator="ana", layer="annotator")
         final = accept_span(s, t1.id, "beta.html", 0, 31, provenance="unanimous", actor="lead")
-        set_adjudicated(s, t1.id, by="lead")
+        # from version 9 on the adjudicated lock refuses a key set after the adjudication
+        if version < 9:
+            set_adjudicated(s, t1.id, by="lead")
     if version >= 8:
         from labeler.store.annotate import set_key
 
         with store.write() as s:
             set_key(s, final.id, 10, 30, actor="lead")  # "rotate every 90 days"
             set_key(s, own.id, 39, 60, actor="ana")  # "reset locked accounts"
+    if version >= 9:
+        with store.write() as s:
+            set_adjudicated(s, t1.id, by="lead")
+
+
+def annotators(store: Any) -> None:
+    """Annotators ana and bob registered for ``labeler serve``; bob's link revoked."""
+    from labeler.store.annotators import add_annotator, revoke
+
+    with store.write() as s:
+        add_annotator(s, "ana")
+        add_annotator(s, "bob")
+        revoke(s, "bob")
 
 
 def store_version(db: str) -> int:
