@@ -106,3 +106,9 @@ def not_found(kind: str, name: str, known: Sequence[str], *, none_yet: str = "")
         if len(known) > NAMES_SHOWN:
             listed += f", ... and {len(known) - NAMES_SHOWN} more"
     return NotFoundError(f"no {kind} {name!r} in the database ({listed})")
+
+
+class RoleError(LabelerError):
+    """The person acting is a registered annotator whose role may not do this (an annotator
+    settling a question, deleting one, assigning...). The message names the role needed and
+    the command that gives it; nothing was written."""

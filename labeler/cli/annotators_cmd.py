@@ -1,4 +1,5 @@
-"""``labeler annotators add|list|revoke|rotate``: who may label through ``labeler serve``.
+"""``labeler annotators add|role|list|revoke|rotate``: who may label through ``labeler
+serve``, and their roles.
 
 ``add`` and ``rotate`` print the annotator's personal link, ``URL/?token=TOKEN``, on stdout:
 the only time the token is shown (the database keeps its hash). Messages go to stderr.
@@ -7,6 +8,7 @@ the only time the token is shown (the database keeps its hash). Messages go to s
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 from urllib.parse import urlsplit
@@ -15,6 +17,9 @@ from labeler.errors import UsageError
 
 #: where ``labeler serve`` listens by default, and so the links' default prefix
 DEFAULT_PUBLIC_URL = "http://127.0.0.1:8000"
+#: the roles a registered annotator can have (``labeler.store.ROLES``, spelt here so that
+#: building the parser loads no store)
+ROLE_CHOICES = ("annotator", "lead")
 
 
 def public_url(raw: str) -> str:
@@ -45,12 +50,27 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     verbs = p.add_subparsers(dest="annotators_command", metavar="ACTION", required=True)
     url_help = f"the address annotators open (default {DEFAULT_PUBLIC_URL})"
+    actor_help = "who does it, recorded in the audit log; needs the lead role (default: you)"
     add = verbs.add_parser(
         "add", parents=[common], help="create an annotator and print their link (shown once)"
     )
     add.add_argument("name", metavar="NAME")
+    add.add_argument(
+        "--role",
+        choices=ROLE_CHOICES,
+        default=ROLE_CHOICES[0],
+        help="annotator: labels their own layer; lead: also assigns, adjudicates, deletes",
+    )
     add.add_argument("--public-url", metavar="URL", default=DEFAULT_PUBLIC_URL, help=url_help)
+    add.add_argument("--actor", default=None, help=actor_help)
     add.set_defaults(handler=run_add)
+    role = verbs.add_parser(
+        "role", parents=[common], help="give an annotator the role annotator or lead"
+    )
+    role.add_argument("name", metavar="NAME")
+    role.add_argument("role", choices=ROLE_CHOICES)
+    role.add_argument("--actor", default=None, help=actor_help)
+    role.set_defaults(handler=run_role)
     rotate = verbs.add_parser(
         "rotate",
         parents=[common],
@@ -64,22 +84,39 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     revoke.add_argument("name", metavar="NAME")
     revoke.set_defaults(handler=run_revoke)
-    ls = verbs.add_parser("list", parents=[common], help="list annotators (never their tokens)")
+    ls = verbs.add_parser(
+        "list", parents=[common], help="list annotators and their roles (never their tokens)"
+    )
+    ls.add_argument("--format", choices=("table", "json"), default="table")
     ls.set_defaults(handler=run_list)
 
 
 def run_add(args: argparse.Namespace) -> int:
-    from labeler.store import create_annotator, open_store, resolve_db
+    from labeler.store import create_annotator, open_store, resolve_annotator, resolve_db
 
     base = public_url(args.public_url)
+    actor = resolve_annotator(args.actor)
     with open_store(resolve_db(args.db)) as store:
-        token = create_annotator(store, args.name)
+        token = create_annotator(store, args.name, args.role, actor=actor)
     print(link(base, token))
     print(
-        f"labeler: annotator {args.name!r} added; the link above is shown only once "
+        f"labeler: {args.role} {args.name!r} added; the link above is shown only once "
         "(send it privately; `labeler annotators rotate` makes a new one)",
         file=sys.stderr,
     )
+    return 0
+
+
+def run_role(args: argparse.Namespace) -> int:
+    from labeler.store import open_store, resolve_annotator, resolve_db, set_annotator_role
+
+    actor = resolve_annotator(args.actor)
+    with open_store(resolve_db(args.db)) as store:
+        changed = set_annotator_role(store, args.name, args.role, actor=actor)
+    if changed:
+        print(f"labeler: {args.name!r} is now {args.role}", file=sys.stderr)
+    else:
+        print(f"labeler: {args.name!r} was {args.role} already", file=sys.stderr)
     return 0
 
 
@@ -114,9 +151,22 @@ def run_list(args: argparse.Namespace) -> int:
 
     with open_store(resolve_db(args.db)) as store:
         rows = read_annotators(store)
+    if args.format == "json":
+        listed = [
+            {
+                "name": r.name,
+                "role": r.role,
+                "active": r.active,
+                "created_at": r.created_at.isoformat(),
+                "revoked_at": None if r.revoked_at is None else r.revoked_at.isoformat(),
+            }
+            for r in rows
+        ]
+        print(json.dumps(listed, ensure_ascii=False, indent=2))
+        return 0
     for row in rows:
         status = "active" if row.active else f"revoked {row.revoked_at:%Y-%m-%d %H:%M}"
-        print(f"{row.name}\t{status}\tadded {row.created_at:%Y-%m-%d %H:%M} UTC")
+        print(f"{row.name}\t{row.role}\t{status}\tadded {row.created_at:%Y-%m-%d %H:%M} UTC")
     if not rows:
         print("labeler: no annotators yet (`labeler annotators add NAME`)", file=sys.stderr)
     return 0

@@ -77,6 +77,14 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             'answer when it has no element; a line with "done": false is not marked)'
         ),
     )
+    imp.add_argument(
+        "--actor",
+        default=None,
+        help=(
+            "with --layer: who imports (default: you); importing another annotator's layer "
+            "needs the lead role"
+        ),
+    )
     imp.set_defaults(handler=run_import)
 
     exp = verbs.add_parser(

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 def run_import(args: argparse.Namespace) -> int:
     if args.layer:
         return _import_layer(args)
+    if args.actor is not None:
+        raise UsageError("--actor goes with --layer (a plain import is recorded under --annotator)")
     if args.format != "jsonl":
         return _import_spans(args)
     from labeler.gold import import_gold_file
@@ -85,7 +87,7 @@ def run_import(args: argparse.Namespace) -> int:
 def _import_layer(args: argparse.Namespace) -> int:
     """``gold import --layer``: the file as one annotator's own labels."""
     from labeler.gold import import_layer_file
-    from labeler.store import open_store, resolve_db
+    from labeler.store import open_store, resolve_annotator, resolve_db
 
     if args.format != "jsonl":
         raise UsageError("--layer reads gold JSONL (--format jsonl)")
@@ -99,6 +101,7 @@ def _import_layer(args: argparse.Namespace) -> int:
         args.gold_set,
         annotator=args.annotator.strip(),
         description=args.description,
+        actor=resolve_annotator(args.actor),
     )
     shown = input_name(args.file)
     for q in done.resolved:

@@ -63,6 +63,11 @@ def register_gold(verbs: Any, common: argparse.ArgumentParser) -> None:
     done.add_argument("--gold-set", required=True, metavar="NAME")
     done.add_argument("--query", required=True, action="append", metavar="QUERY_ID")
     done.add_argument("--annotator", default=None, help="default: you")
+    done.add_argument(
+        "--actor",
+        default=None,
+        help="who marks (default: the annotator); marking for another needs the lead role",
+    )
     done.add_argument("--undo", action="store_true", help="remove the done mark")
     done.set_defaults(handler=run_done)
 
@@ -190,7 +195,12 @@ def run_done(args: argparse.Namespace) -> int:
 
     annotator = resolve_annotator(args.annotator)
     changed = mark_questions_done(
-        open_store(resolve_db(args.db)), args.gold_set, args.query, annotator, undo=args.undo
+        open_store(resolve_db(args.db)),
+        args.gold_set,
+        args.query,
+        annotator,
+        undo=args.undo,
+        actor=None if args.actor is None else resolve_annotator(args.actor),
     )
     what = "unmarked" if args.undo else "marked done"
     print(f"{changed} question(s) {what} by {annotator} in {args.gold_set!r}")

@@ -39,9 +39,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--annotator",
+        "--actor",
+        dest="annotator",
         metavar="NAME",
         default=None,
-        help="who is labelling (default: $LABELER_ANNOTATOR, else the user name)",
+        help=(
+            "who is labelling (default: $LABELER_ANNOTATOR, else the user name); a registered "
+            "annotator's role decides what the TUI offers and allows"
+        ),
     )
 
 

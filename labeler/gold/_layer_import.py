@@ -62,15 +62,27 @@ def own_part(line: GoldLine, annotator: str) -> tuple[GoldLine, bool] | None:
 
 
 def import_layer_file(
-    store: Store, path: str | Path, gold_set: str, *, annotator: str, description: str = ""
+    store: Store,
+    path: str | Path,
+    gold_set: str,
+    *,
+    annotator: str,
+    description: str = "",
+    actor: str | None = None,
 ) -> LayerImport:
     """Import ``path`` as ``annotator``'s layer of gold set ``gold_set`` (created when
     missing; made a team gold set). :class:`InputError` naming the line on any problem,
     and naming every adjudicated question whose labels or done mark the file would change
-    (the adjudicated lock), the database then unchanged."""
+    (the adjudicated lock), the database then unchanged.
+
+    ``actor`` (default: ``annotator``) is who imports: an annotator imports only their own
+    layer; another's needs the lead role (:func:`labeler.store.roles.require_self_or_lead`,
+    :class:`~labeler.errors.RoleError` before anything is written). The entries are audited
+    under ``annotator``, whose labels they are (so their undo works as for labelling)."""
     from labeler.store.goldsets import page_texts
     from labeler.store.layer_write import OwnSpan, team_gold_set, write_own_labels
     from labeler.store.postgres import text_holds_nul
+    from labeler.store.roles import require_self_or_lead
     from labeler.store.settled import SettledError
 
     if not annotator.strip():
@@ -105,6 +117,9 @@ def import_layer_file(
     created = removed = added = done = no_answer = 0
     settled: list[str] = []
     with store.write() as session:
+        require_self_or_lead(
+            session, annotator if actor is None else actor, annotator, "importing a layer"
+        )
         gs, created_set = team_gold_set(session, gold_set, description)
         for q in resolved:
             try:

@@ -7,6 +7,10 @@ transaction, calls the session-level functions that hold the rules (done marks o
 :mod:`labeler.store.adjudicating`) and returns what it did. Every change is one audited
 entry (``accept_all_unanimous``: one per span), so undo reverses it; an error inside a
 write rolls it back and leaves the database as it was.
+
+Every edit of the final layer and the adjudicated mark needs the lead role: each verb calls
+:func:`labeler.store.roles.require_lead` first (:class:`~labeler.errors.RoleError` for an
+annotator, nothing written); a verb added here must do the same.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from labeler.store.annotate import ElementRow, element_row, set_grade, set_key
 from labeler.store.labels import remove_element
 from labeler.store.models import PROVENANCE_ADJUDICATED
 from labeler.store.own_layer import DoneChange, toggle_done
+from labeler.store.roles import require_lead
 from labeler.store.session import Store
 from labeler.store.team import accept_span, set_adjudicated
 
@@ -92,6 +97,7 @@ def accept_group(
     :func:`labeler.store.team.accept_span` refuses a span already final). Returns the final
     element."""
     with store.write() as s:
+        require_lead(s, actor, "accepting a span into the final layer")
         return element_row(
             accept_span(
                 s,
@@ -121,6 +127,7 @@ def accept_all_unanimous(store: Store, query_id: int, *, actor: str) -> Unanimou
     ``unanimous``, one audited entry each: :func:`labeler.store.adjudicating.accept_unanimous`),
     noting the groups whose key clauses differ, read before they are accepted."""
     with store.write() as s:
+        require_lead(s, actor, "accepting the unanimous spans")
         conflicts = unanimous_key_conflicts(s, query_id)
         return UnanimousAccepted(accept_unanimous(s, query_id, actor=actor), conflicts)
 
@@ -129,12 +136,14 @@ def reject_final(store: Store, element_id: int, *, actor: str) -> None:
     """Take final element ``element_id`` out of the final layer (audited, undo brings it
     back); :class:`~labeler.errors.NotFoundError` when it is gone."""
     with store.write() as s:
+        require_lead(s, actor, "rejecting a final span")
         remove_element(s, element_id, actor=actor)
 
 
 def grade_final(store: Store, element_id: int, grade: int, *, actor: str) -> ElementRow:
     """Set the grade of final element ``element_id`` (audited); returns it as stored."""
     with store.write() as s:
+        require_lead(s, actor, "grading a final span")
         return set_grade(s, element_id, grade, actor=actor)
 
 
@@ -144,6 +153,7 @@ def key_final(
     """Set (or with ``(None, None)`` clear) the key clause of final element ``element_id``
     (audited; the key must lie inside the element); returns it as stored."""
     with store.write() as s:
+        require_lead(s, actor, "setting a final span's key clause")
         return set_key(s, element_id, start, end, actor=actor)
 
 
@@ -151,6 +161,7 @@ def adjust_span(store: Store, element_id: int, start: int, end: int, *, actor: s
     """Move final element ``element_id`` to ``page[start:end]`` (audited;
     :func:`labeler.store.adjudicating.adjust_final` checks the new span); returns it."""
     with store.write() as s:
+        require_lead(s, actor, "adjusting a final span")
         return adjust_final(s, element_id, start, end, actor=actor)
 
 
@@ -158,4 +169,5 @@ def settle_question(store: Store, query_id: int, *, by: str) -> None:
     """Mark question ``query_id`` adjudicated by ``by`` (audited, undo reverses it;
     :func:`labeler.store.team.set_adjudicated`)."""
     with store.write() as s:
+        require_lead(s, by, "settling a question")
         set_adjudicated(s, query_id, by=by)

@@ -8,6 +8,12 @@ hash; a revoked annotator's token, or an old one after a rotation, finds nobody.
 
 Names are what the annotator's elements and audit entries carry (the TUI's ``--annotator``):
 1 to :data:`MAX_NAME` characters, no control characters, no leading or trailing spaces.
+
+Each annotator has a role (:data:`~labeler.store.models.ROLES`, :mod:`labeler.store.roles`
+says what each may do). Registering someone and changing a role need the lead role (or the
+owner: a name not registered); both are audited as entity ``annotator`` with a snapshot of
+the name and role only (never the token's hash). Undo does not reverse them: a role is set
+back with ``labeler annotators role``.
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ from datetime import datetime
 from sqlmodel import Session, col, select
 
 from labeler.errors import StoreError, UsageError, not_found
-from labeler.store.models import Annotator, utcnow
+from labeler.store.audit import record_change
+from labeler.store.models import ROLES, Annotator, utcnow
+from labeler.store.roles import forget_roles, require_lead
 
 #: random bytes in a token (256 bits; the issue asks for at least 128)
 TOKEN_BYTES = 32
@@ -35,6 +43,8 @@ class AnnotatorRow:
     name: str
     created_at: datetime
     revoked_at: datetime | None
+    #: ``annotator`` or ``lead`` (as stored: a revoked lead acts as an annotator)
+    role: str
 
     @property
     def active(self) -> bool:
@@ -71,21 +81,77 @@ def _find(s: Session, name: str) -> Annotator:
     return row
 
 
-def add_annotator(s: Session, name: str) -> str:
-    """Create annotator ``name``; returns their token (the only time it is seen).
+def check_role(role: str) -> str:
+    """``role`` when it is one of :data:`~labeler.store.models.ROLES`, else
+    :class:`~labeler.errors.UsageError` naming them."""
+    if role not in ROLES:
+        raise UsageError(f"role {role!r}: expected one of {', '.join(ROLES)}")
+    return role
+
+
+def _role_snapshot(row: Annotator) -> dict[str, object]:
+    # name and role only: the token's hash stays out of the audit log
+    return {"id": row.id, "name": row.name, "role": row.role}
+
+
+def add_annotator(s: Session, name: str, role: str = ROLES[0], *, actor: str) -> str:
+    """Create annotator ``name`` with ``role``; returns their token (the only time it is
+    seen). ``actor`` needs the lead role (:func:`labeler.store.roles.require_lead`); audited.
 
     An existing name (revoked or not) is refused: ``rotate`` gives a new link instead.
     """
     check_name(name)
+    check_role(role)
+    require_lead(s, actor, "registering an annotator")
     if s.exec(select(Annotator.id).where(Annotator.name == name)).first() is not None:
         raise StoreError(
             f"annotator {name!r} exists already (`labeler annotators rotate {name}` "
             "prints a new link)"
         )
     token = new_token()
-    s.add(Annotator(name=name, token_hash=token_hash(token)))
+    row = Annotator(name=name, token_hash=token_hash(token), role=role)
+    s.add(row)
+    s.flush()
+    assert row.id is not None
+    record_change(
+        s,
+        actor=actor,
+        action="add",
+        entity="annotator",
+        entity_id=row.id,
+        before=None,
+        after=_role_snapshot(row),
+    )
+    forget_roles(s)
     s.flush()
     return token
+
+
+def set_role(s: Session, name: str, role: str, *, actor: str) -> bool:
+    """Give annotator ``name`` the role ``role``; False when they had it already (nothing
+    written). ``actor`` needs the lead role; the change is audited."""
+    check_role(role)
+    row = _find(s, name)
+    require_lead(s, actor, "changing an annotator's role")
+    if row.role == role:
+        return False
+    before = _role_snapshot(row)
+    row.role = role
+    s.add(row)
+    s.flush()
+    assert row.id is not None
+    record_change(
+        s,
+        actor=actor,
+        action="change",
+        entity="annotator",
+        entity_id=row.id,
+        before=before,
+        after=_role_snapshot(row),
+    )
+    forget_roles(s)
+    s.flush()
+    return True
 
 
 def rotate_token(s: Session, name: str) -> str:
@@ -114,7 +180,7 @@ def revoke(s: Session, name: str) -> bool:
 def list_annotators(s: Session) -> list[AnnotatorRow]:
     """Every annotator, by name."""
     rows = s.exec(select(Annotator).order_by(col(Annotator.name))).all()
-    return [AnnotatorRow(r.name, r.created_at, r.revoked_at) for r in rows]
+    return [AnnotatorRow(r.name, r.created_at, r.revoked_at, r.role) for r in rows]
 
 
 def annotator_for_token(s: Session, token: str) -> str | None:

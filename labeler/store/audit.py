@@ -17,6 +17,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, select
 
 from labeler.store.models import AUDIT_ACTIONS, AuditEntry, Document, GoldSet, Query
+from labeler.store.roles import role_of
 
 
 def snapshot(row: SQLModel) -> dict[str, Any]:
@@ -34,7 +35,9 @@ def record_change(
     before: dict[str, Any] | None,
     after: dict[str, Any] | None,
 ) -> AuditEntry:
-    """Add one audit entry to ``session`` (flushed with the change it describes).
+    """Add one audit entry to ``session`` (flushed with the change it describes), with the
+    actor's role at that moment (:func:`labeler.store.roles.role_of`: ``owner`` for a name
+    that is not a registered annotator).
 
     Raises ``ValueError`` for an action other than add/change/remove.
     """
@@ -42,6 +45,7 @@ def record_change(
         raise ValueError(f"unknown audit action {action!r}")
     entry = AuditEntry(
         actor=actor,
+        actor_role=role_of(session, actor),
         action=action,
         entity=entity,
         entity_id=entity_id,

@@ -40,6 +40,7 @@ from labeler.store.models import (
     QuestionDone,
     utcnow,
 )
+from labeler.store.roles import require_lead, role_of
 from labeler.store.rows import PENDING_SQL, StoredElement, StoredQuestion
 
 
@@ -186,7 +187,11 @@ def import_gold_set(
     if existing is not None and not replace:
         raise IntegrityError(f"gold set {name!r} already exists (use --replace to overwrite it)")
     dropped: tuple[Dropped, ...] = ()
+    role = role_of(session, actor)
     if existing is not None:
+        if existing.team:
+            # replacing a team gold set rewrites every annotator's work on it
+            require_lead(session, actor, f"replacing team gold set {name!r}")
         dropped = tuple(replace_losses(session, existing, questions))
         if dropped and not force:
             raise DropRefused(name, dropped, hint)
@@ -239,7 +244,7 @@ def import_gold_set(
         for e in q.elements
     ]
     audit_rows = [
-        _audit(actor, "query", qid, None, {"id": qid, **row}, now)
+        _audit(actor, role, "query", qid, None, {"id": qid, **row}, now)
         for row, qid in ((r, ids[str(r["external_id"])]) for r in query_rows)
     ]
     for batch in _batches(element_rows):
@@ -248,7 +253,7 @@ def import_gold_set(
         )
         for element_id, row in zip(result.scalars(), batch, strict=True):
             audit_rows.append(
-                _audit(actor, "element", element_id, None, {"id": element_id, **row}, now)
+                _audit(actor, role, "element", element_id, None, {"id": element_id, **row}, now)
             )
     for batch in _batches(audit_rows):
         session.execute(insert(AuditEntry), batch)
@@ -371,6 +376,7 @@ def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
     snapshot: elements, done marks and assignments (rows that would otherwise go by cascade
     with their question, unrecorded), then the questions (their snapshots hold their notes
     and adjudication marks)."""
+    role = role_of(session, actor)
     now = utcnow()
     query_ids = select(col(Query.id)).where(col(Query.gold_set_id) == gold_set.id)
     audit_rows: list[dict[str, object]] = []
@@ -382,12 +388,13 @@ def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
     for entity, model in children:
         found = session.execute(select(model).where(col(model.query_id).in_(query_ids)))
         audit_rows += [
-            _audit(actor, entity, r.id or 0, r.model_dump(mode="json"), None, now)
+            _audit(actor, role, entity, r.id or 0, r.model_dump(mode="json"), None, now)
             for r in found.scalars()
         ]
     queries = session.execute(select(Query).where(col(Query.gold_set_id) == gold_set.id)).scalars()
     audit_rows += [
-        _audit(actor, "query", q.id or 0, q.model_dump(mode="json"), None, now) for q in queries
+        _audit(actor, role, "query", q.id or 0, q.model_dump(mode="json"), None, now)
+        for q in queries
     ]
     for _, model in children:
         session.execute(delete(model).where(col(model.query_id).in_(query_ids)))
@@ -399,6 +406,7 @@ def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
 
 def _audit(
     actor: str,
+    role: str,
     entity: str,
     entity_id: int,
     before: dict[str, object] | None,
@@ -412,6 +420,7 @@ def _audit(
 
     return {
         "actor": actor,
+        "actor_role": role,
         "at": at,
         "action": "add" if before is None else "remove",
         "entity": entity,

@@ -20,6 +20,12 @@ along (the refusal names them). Whatever a reversal removes is kept in its own e
 snapshot, children included, so reversing that brings everything back. Reversing an
 element or done-mark change of an adjudicated question is refused by the adjudicated lock
 (:func:`labeler.store.settled.check_not_settled`), as the write itself would be.
+
+Roles (:mod:`labeler.store.roles`): undo is scoped to the actor's own entries, so nobody
+undoes another person's change; an annotator may reverse their own labelling, while reversing
+lead work (an assignment, a settlement, a question's removal, a final-layer edit of a team
+gold set) needs the lead role still (:func:`_check_role`). Registering annotators and their
+roles is audited but not on these stacks.
 """
 
 from __future__ import annotations
@@ -41,9 +47,11 @@ from labeler.store.models import (
     Assignment,
     AuditEntry,
     Element,
+    GoldSet,
     Query,
     QuestionDone,
 )
+from labeler.store.roles import may_lead, require_lead, role_of
 from labeler.store.settled import check_not_settled
 
 # Keys of a question's snapshot that hold its rows of other tables (see delete_query).
@@ -119,6 +127,8 @@ def _stacks(session: Session, actor: str) -> tuple[list[AuditEntry], list[AuditE
     undone: list[AuditEntry] = []
     stmt = select(AuditEntry).where(AuditEntry.actor == actor).order_by(col(AuditEntry.id))
     for entry in session.exec(stmt).all():
+        if entry.entity not in _MODELS:
+            continue  # registering annotators and their roles: not undone, set back by hand
         if entry.kind == AUDIT_UNDO:
             if done and done[-1].id == entry.reverts:
                 done.pop()
@@ -277,6 +287,40 @@ def _check_lock(session: Session, entry: AuditEntry, where: str, verb: str) -> N
         check_not_settled(session, query_id, f"{verb} of {entry.action} {where}")
 
 
+def _lead_work(session: Session, entry: AuditEntry) -> str | None:
+    """What of ``entry`` needs the lead role to reverse (a phrase), None when an annotator
+    may: an assignment, a question's adjudicated mark or its removal, another annotator's
+    done mark, a final-layer element of a team gold set (adjudication's edits)."""
+    before, after = entry.before or {}, entry.after or {}
+    data = entry.after or entry.before or {}
+    if entry.entity == "assignment":
+        return "an assignment"
+    if entry.entity == "query":
+        settled = any(before.get(k) != after.get(k) for k in ("adjudicated_at", "adjudicated_by"))
+        if entry.action == "change" and settled:
+            return "a settlement"
+        return "a question's removal" if entry.action == "remove" else None
+    if entry.entity == "question_done":
+        return "another annotator's done mark" if data.get("annotator") != entry.actor else None
+    if entry.entity == "element" and data.get("layer") == LAYER_FINAL:
+        query = session.get(Query, data.get("query_id"))
+        gold_set = None if query is None else session.get(GoldSet, query.gold_set_id)
+        if gold_set is not None and gold_set.team:
+            return "an adjudication edit of the final layer"
+    return None
+
+
+def _check_role(session: Session, entry: AuditEntry, actor: str, verb: str) -> None:
+    """Roles (:mod:`labeler.store.roles`) for reversing ``entry``: an annotator reverses
+    their own labelling only; what :func:`_lead_work` names needs the lead role (a lead
+    demoted since cannot undo their adjudication any more)."""
+    if may_lead(session, actor):
+        return
+    work = _lead_work(session, entry)
+    if work is not None:
+        require_lead(session, actor, f"{verb} of {work}")
+
+
 def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reversal:
     """Write ``entry.before`` back (checking the row still equals ``entry.after``).
 
@@ -291,6 +335,7 @@ def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reve
     row = session.get(model, entry.entity_id)
     where = _label(session, entry.entity, entry.after or entry.before, None)
     verb = "undo" if kind == AUDIT_UNDO else "redo"
+    _check_role(session, entry, actor, verb)
     _check_lock(session, entry, where, verb)
     if entry.after is None:
         if row is not None:
@@ -345,6 +390,7 @@ def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reve
     session.flush()
     reversal = AuditEntry(
         actor=actor,
+        actor_role=role_of(session, actor),
         action=_INVERSE_ACTION[entry.action],
         entity=entry.entity,
         entity_id=entry.entity_id,

@@ -54,6 +54,7 @@ from labeler.store.labels import add_query, create_gold_set, get_gold_set, remov
 from labeler.store.models import Query
 from labeler.store.own_layer import attach_visible, check_editable
 from labeler.store.pageblocks import page_and_blocks
+from labeler.store.roles import require_lead
 from labeler.store.session import Store
 
 #: the gold set created when the store has none and none was asked for by name
@@ -417,8 +418,11 @@ def edit_question(
 
 
 def delete_question(store: Store, query_id: int, *, actor: str) -> None:
-    """Delete question ``query_id`` with its elements (audited, so undo restores it)."""
+    """Delete question ``query_id`` with its elements (audited, so undo restores it).
+    Needs the lead role: it takes every annotator's labels and done marks on it along
+    (:class:`~labeler.errors.RoleError` for an annotator, nothing written)."""
     with store.write() as s:
+        require_lead(s, actor, "deleting a question")
         delete_query(s, query_id, actor=actor)
 
 

@@ -22,23 +22,44 @@ from labeler.store.annotators import (
     list_annotators,
     revoke,
     rotate_token,
+    set_role,
 )
 from labeler.store.assign import AssignPlan, TeamProgress, assign_questions, team_progress
 from labeler.store.autoadjudicate import AutoResult, auto_adjudicate
 from labeler.store.labels import get_gold_set, get_query
+from labeler.store.models import ROLE_ANNOTATOR
+from labeler.store.roles import require_lead, require_self_or_lead, role_of
 from labeler.store.session import Store
 from labeler.store.team import mark_done, unmark_done
 
 
-def create_annotator(store: Store, name: str) -> str:
-    """Create annotator ``name`` (``labeler annotators add``); returns their token, the only
-    time it is seen (the database keeps its hash).
+def create_annotator(store: Store, name: str, role: str = ROLE_ANNOTATOR, *, actor: str) -> str:
+    """Create annotator ``name`` with ``role`` (``annotator`` or ``lead``; ``labeler
+    annotators add``); returns their token, the only time it is seen (the database keeps its
+    hash). Audited under ``actor``, who needs the lead role (or is the owner).
 
-    Refuses (:class:`~labeler.errors.UsageError`) an invalid name or one that exists,
-    revoked or not.
+    Refuses (:class:`~labeler.errors.UsageError`) an invalid name or role, or a name that
+    exists, revoked or not; :class:`~labeler.errors.RoleError` for an annotator ``actor``.
     """
     with store.write() as s:
-        return add_annotator(s, name)
+        return add_annotator(s, name, role, actor=actor)
+
+
+def set_annotator_role(store: Store, name: str, role: str, *, actor: str) -> bool:
+    """Give annotator ``name`` the role ``role`` (``labeler annotators role``); False when
+    they had it already. Audited under ``actor``, who needs the lead role (or is the owner).
+    :class:`~labeler.errors.NotFoundError` for an unknown name, :class:`~labeler.errors.
+    UsageError` for an unknown role, :class:`~labeler.errors.RoleError` for an annotator."""
+    with store.write() as s:
+        return set_role(s, name, role, actor=actor)
+
+
+def read_role(store: Store, actor: str) -> str:
+    """``actor``'s role: ``annotator`` or ``lead`` for a registered annotator (``annotator``
+    while revoked), ``owner`` for any other name (:func:`labeler.store.roles.role_of`). The
+    TUI reads it at start to show only what the role may do."""
+    with store.session() as s:
+        return role_of(s, actor)
 
 
 def rotate_annotator_token(store: Store, name: str) -> str:
@@ -105,9 +126,12 @@ def assign_team_questions(
     gold set. Then reads the set's progress (a second, read-only transaction).
 
     :class:`~labeler.errors.NotFoundError` for an unknown gold set,
-    :class:`~labeler.errors.UsageError` for a plan that cannot be made; nothing is written then.
+    :class:`~labeler.errors.UsageError` for a plan that cannot be made,
+    :class:`~labeler.errors.RoleError` when ``actor`` is an annotator (assigning needs the
+    lead role); nothing is written then.
     """
     with store.write() as s:
+        require_lead(s, actor, "assigning questions")
         plan = assign_questions(
             s,
             gold_set,
@@ -131,7 +155,13 @@ def read_team_progress(store: Store, gold_set: str) -> TeamProgress:
 
 
 def mark_questions_done(
-    store: Store, gold_set: str, query_ids: Sequence[str], annotator: str, *, undo: bool = False
+    store: Store,
+    gold_set: str,
+    query_ids: Sequence[str],
+    annotator: str,
+    *,
+    undo: bool = False,
+    actor: str | None = None,
 ) -> int:
     """Mark the questions ``query_ids`` (external ids) of gold set ``gold_set`` done by
     ``annotator`` (``labeler gold done``), or with ``undo`` remove their done marks, in one
@@ -140,10 +170,14 @@ def mark_questions_done(
 
     Returns how many questions changed: every one when marking (a mark already there is kept),
     those that had a mark when undoing. An unknown gold set or question
-    (:class:`~labeler.errors.NotFoundError`) changes nothing.
+    (:class:`~labeler.errors.NotFoundError`) changes nothing. ``actor`` (default: the
+    annotator themself) marks for someone else only with the lead role
+    (:func:`labeler.store.roles.require_self_or_lead`; :class:`~labeler.errors.RoleError`).
     """
     changed = 0
     with store.write() as s:
+        doing = "removing done marks" if undo else "marking questions done"
+        require_self_or_lead(s, annotator if actor is None else actor, annotator, doing)
         gs = get_gold_set(s, gold_set)
         for external_id in query_ids:
             query = get_query(s, gs, external_id)
@@ -176,10 +210,13 @@ def adjudicate_auto(
 
     With ``dry_run`` it reads only (a read-only session, rolled back): the result says what
     would happen. :class:`~labeler.errors.UsageError` for a gold set that is not a team gold
-    set, :class:`~labeler.errors.NotFoundError` for an unknown one; nothing is written then.
+    set, :class:`~labeler.errors.NotFoundError` for an unknown one,
+    :class:`~labeler.errors.RoleError` when ``actor`` is an annotator (even a dry run:
+    adjudicating needs the lead role); nothing is written then.
     """
     opened = store.session() if dry_run else store.write()
     with opened as s:
+        require_lead(s, actor, "adjudicating")
         result = auto_adjudicate(s, gold_set, rule, actor=actor, dry_run=dry_run)
         if dry_run:
             s.rollback()

@@ -31,6 +31,7 @@ from textual.reactive import var
 from textual.worker import Worker
 
 from labeler.store import (
+    ROLE_ANNOTATOR,
     ElementRow,
     LastPlace,
     QuestionRow,
@@ -40,7 +41,9 @@ from labeler.store import (
     annotator_questions,
     choose_start,
     gold_set_id_named,
+    read_role,
     redo_change,
+    role_refusal,
     undo_change,
 )
 from labeler.tui import assist_mode, navigation
@@ -108,6 +111,9 @@ class LabelerApp(App[int]):
         self._resume_at: LastPlace | None = None
         #: whether the footer shows the team keys (D, F5) now
         self._team_keys = False
+        #: the annotator's role (labeler.store.roles): read at start and with every reload
+        #: of the questions; until then the footer offers nothing that needs the lead role
+        self.role = ROLE_ANNOTATOR
         self.sub_title = f"{annotator}"
         store.on_wait = self._waiting  # a write held up by another process says so
 
@@ -136,12 +142,14 @@ class LabelerApp(App[int]):
         self.switch_mode("questions")
         self.db(self._load_start, self._started, what="open")
 
-    def _load_start(self, store: Store) -> StartChoice:
+    def _load_start(self, store: Store) -> tuple[StartChoice, str]:
         start = choose_start(store, self.annotator, self.wanted_gold_set, self.resume)
         self._resume_at = start.resume_at
-        return start
+        return start, read_role(store, self.annotator)
 
-    def _started(self, start: StartChoice) -> None:
+    def _started(self, loaded: tuple[StartChoice, str]) -> None:
+        start, role = loaded
+        self._set_role(role)
         self.runs = start.runs
         self.assist_run = start.runs[0] if start.runs else None
         self.select_gold_set(start.gold_set_id, start.name)
@@ -186,10 +194,13 @@ class LabelerApp(App[int]):
 
         annotator = self.annotator
 
-        def load(store: Store) -> list[QuestionRow]:
-            return annotator_questions(store, gold_set_id, annotator)
+        def load(store: Store) -> tuple[list[QuestionRow], str]:
+            # the role too: a lead may change it meanwhile (one indexed lookup)
+            return annotator_questions(store, gold_set_id, annotator), read_role(store, annotator)
 
-        def loaded(rows: list[QuestionRow]) -> None:
+        def loaded(found: tuple[list[QuestionRow], str]) -> None:
+            rows, role = found
+            self._set_role(role)
             if gold_set_id != self.gold_set_id:
                 return  # another gold set was chosen meanwhile; its own load follows
             self.questions = tuple(rows)
@@ -212,8 +223,22 @@ class LabelerApp(App[int]):
         """The gold set being labelled is a team gold set (blind layers, done marks)."""
         return any(q.team for q in self.questions)
 
+    @property
+    def may_lead(self) -> bool:
+        """The annotator may do what needs the lead role (a lead, or the owner: a name
+        that is not a registered annotator); the footer and palette offer it only then."""
+        return self.role != ROLE_ANNOTATOR
+
+    def _set_role(self, role: str) -> None:
+        if role != self.role:
+            self.role = role
+            self.refresh_bindings()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("toggle_done", "adjudicate"):
+        # False hides the key from the footer (and refuses it); the core refuses again
+        if action == "adjudicate":
+            return self.team and self.may_lead
+        if action == "toggle_done":
             return self.team
         return True
 
@@ -275,6 +300,10 @@ class LabelerApp(App[int]):
         """Open the adjudication screen (team gold sets)."""
         from labeler.tui.screens.adjudicate import AdjudicationScreen
 
+        if not self.may_lead:  # the key is hidden then; say why if it is reached anyway
+            message = str(role_refusal(self.annotator, "adjudicating"))
+            self.notify(message, severity="error", timeout=6)
+            return
         if not isinstance(self.screen, AdjudicationScreen):
             self.push_screen(AdjudicationScreen())
 

@@ -1,5 +1,6 @@
 """Command palette entries: go to a question, switch screens, toggle assist; in a team gold
-set also adjudicate, done marks and the annotator's queue."""
+set also done marks, the annotator's queue and, for a lead or the owner, adjudicate (an
+annotator's palette offers only what their role may do)."""
 
 from __future__ import annotations
 
@@ -29,9 +30,12 @@ class LabelerCommands(Provider):
             ("Redo", app.action_redo, "ctrl+y"),
             ("Help", app.action_help, "F1"),
         ]
+        if app.team and app.may_lead:
+            out.append(
+                ("Adjudicate", app.action_adjudicate, "F5 · settle what the annotators chose")
+            )
         if app.team:
             out += [
-                ("Adjudicate", app.action_adjudicate, "F5 · settle what the annotators chose"),
                 ("Mark question done / not done", app.action_toggle_done, "D · your done mark"),
                 ("Next in my queue", app.action_next_unlabelled, "u · assigned, not done"),
             ]

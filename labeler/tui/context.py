@@ -34,6 +34,8 @@ class AppContext(Protocol):
 
     #: the annotator labelling (audit actor, blind view)
     annotator: str
+    #: their role (labeler.store.roles): ``annotator``, ``lead`` or ``owner``
+    role: str
     #: the corpus to ingest on a first run (None: none given)
     corpus: Path | None
     #: the gold set asked for on the command line (None: the last one labelled)
@@ -63,6 +65,12 @@ class AppContext(Protocol):
     @property
     def team(self) -> bool:
         """The gold set being labelled is a team gold set."""
+        ...
+
+    @property
+    def may_lead(self) -> bool:
+        """The annotator may do what needs the lead role (adjudicate, delete questions):
+        screens offer those keys and palette entries only then."""
         ...
 
     @property

@@ -49,8 +49,9 @@ CAPTURE = """
 ESCAPES = re.compile(r"\x1b(\[[0-9;?$]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[@-Z\\-_])")
 
 
-def seed(db: str, annotators: tuple[str, ...]) -> dict[str, str]:
-    """Two pages, gold set ``demo`` with q1 and q2; returns each annotator's token."""
+def seed(db: str, annotators: tuple[str, ...], leads: tuple[str, ...] = ()) -> dict[str, str]:
+    """Two pages, gold set ``demo`` with q1 and q2; returns each annotator's token (those in
+    ``leads`` registered with the lead role, the others as annotators)."""
     tokens: dict[str, str] = {}
     with open_store(db) as store, store.write() as s:
         upsert_document(
@@ -68,7 +69,8 @@ def seed(db: str, annotators: tuple[str, ...]) -> dict[str, str]:
         add_query(s, gs, "q1", "Can readers go on during a write?", actor="seed")
         add_query(s, gs, "q2", "What is the source of record?", actor="seed")
         for name in annotators:
-            tokens[name] = add_annotator(s, name)
+            role = "lead" if name in leads else "annotator"
+            tokens[name] = add_annotator(s, name, role, actor="seed")
     return tokens
 
 

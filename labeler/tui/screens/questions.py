@@ -99,6 +99,13 @@ class QuestionsScreen(Screen[None]):
         bindings = most_important_first(super().active_bindings, self.FOOTER_FIRST)
         return team_labels(bindings, self.labeler.team)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # deleting a question takes every annotator's labels along: the lead role's (hidden
+        # for an annotator; labeler.store.delete_question refuses it again)
+        if action == "delete":
+            return self.labeler.may_lead
+        return True
+
     def __init__(self) -> None:
         super().__init__()
         self.sets: list[GoldSetProgress] = []

@@ -50,8 +50,8 @@ def test_annotator_table_is_its_own_step() -> None:
 
 def test_token_is_random_url_safe_and_stored_only_as_its_hash(store: Store, db_url: str) -> None:
     with store.write() as s:
-        token = add_annotator(s, "alice")
-        other = add_annotator(s, "bob")
+        token = add_annotator(s, "alice", actor="owner")
+        other = add_annotator(s, "bob", actor="owner")
     assert re.fullmatch(r"[A-Za-z0-9_-]+", token) and token != other
     # 43 URL-safe base64 characters without padding = 32 bytes = 256 bits (>= 128 asked)
     assert len(base64.urlsafe_b64decode(token + "=")) == 32
@@ -67,7 +67,7 @@ def test_token_is_random_url_safe_and_stored_only_as_its_hash(store: Store, db_u
 
 def test_revoke_and_rotate(store: Store) -> None:
     with store.write() as s:
-        token = add_annotator(s, "alice")
+        token = add_annotator(s, "alice", actor="owner")
     with store.write() as s:
         assert revoke(s, "alice") is True
         assert revoke(s, "alice") is False  # already revoked
@@ -85,13 +85,13 @@ def test_revoke_and_rotate(store: Store) -> None:
 
 def test_refusals_leave_the_database_as_it_was(store: Store, db_url: str) -> None:
     with store.write() as s:
-        add_annotator(s, "alice")
+        add_annotator(s, "alice", actor="owner")
     before = every_value(db_url)
     for bad in ("", " alice", "a\tb", "x" * 101):
         with pytest.raises(UsageError), store.write() as s:
-            add_annotator(s, bad)
+            add_annotator(s, bad, actor="owner")
     with pytest.raises(StoreError, match="exists already"), store.write() as s:
-        add_annotator(s, "alice")
+        add_annotator(s, "alice", actor="owner")
     missing = r"no annotator 'bob' in the database \(annotators: alice\)"
     with pytest.raises(StoreError, match=missing), store.write() as s:
         revoke(s, "bob")
