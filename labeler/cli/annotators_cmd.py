@@ -68,7 +68,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         "role", parents=[common], help="give an annotator the role annotator or lead"
     )
     role.add_argument("name", metavar="NAME")
-    role.add_argument("role", choices=ROLE_CHOICES)
+    role.add_argument("role", metavar="ROLE", choices=ROLE_CHOICES)
     role.add_argument("--actor", default=None, help=actor_help)
     role.set_defaults(handler=run_role)
     rotate = verbs.add_parser(

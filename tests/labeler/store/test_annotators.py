@@ -124,7 +124,7 @@ def test_cli_prints_the_link_once_and_lists_without_tokens(db_url: str) -> None:
     assert rotated.stdout.startswith("https://labels.example.org/?token=")
     assert token not in rotated.stdout
     listed = labeler("annotators", "list", "--db", db_url)
-    assert listed.stdout.startswith("alice\tactive\t")
+    assert listed.stdout.startswith("alice\tannotator\tactive\t")
     assert token not in listed.stdout + listed.stderr
     assert labeler("annotators", "revoke", "alice", "--db", db_url).returncode == 0
     assert "\trevoked " in labeler("annotators", "list", "--db", db_url).stdout

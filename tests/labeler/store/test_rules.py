@@ -24,7 +24,13 @@ the rule through. The rules (docs/architecture.md, "Rules and where they live", 
   by attach, accept, gold JSONL import (naming the line; two stale copies too), undo and
   redo (of a removal, an add, an adjusted span) and raw SQL (the unique index); Label
   Studio and doccano files keep a repeated span once (docs/formats.md); an overlap asks
-  first in the TUI and ``n`` stores nothing.
+  first in the TUI and ``n`` stores nothing;
+* ``role``: a registered annotator (role ``annotator``, or a revoked lead) may not assign,
+  adjudicate (any adjudication verb, ``adjudicate --auto``), delete a question, import a
+  layer or mark done for someone else, nor undo lead work (a settlement) of their own; the
+  refusal names the role needed, changes nothing, and the TUI does not offer what is
+  refused (footer, palette); a lead and the owner (a name not registered) may; every audit
+  entry records its actor's role.
 
 The seed (actors as named; page offsets counted by hand on :data:`PAGE`):
 
@@ -51,23 +57,31 @@ from textual.pilot import Pilot
 
 import labeler
 from labeler.cli import main
-from labeler.errors import IntegrityError
+from labeler.errors import IntegrityError, RoleError
 from labeler.evaluation import compare_many
 from labeler.store import (
     Store,
+    accept_all_unanimous,
     accept_group,
     add_query,
+    adjudicate_auto,
     adjust_span,
     attach_span,
+    create_annotator,
     create_gold_set,
     delete_query,
+    delete_question,
     get_gold_set,
+    grade_final,
     key_final,
     key_span,
     redo,
     redo_change,
+    reject_final,
     remove_span,
+    revoke_annotator,
     set_key,
+    settle_question,
     undo,
     undo_change,
     upsert_document,
@@ -82,6 +96,7 @@ from labeler.store.labels import add_element
 from labeler.store.models import LAYER_ANNOTATOR, LAYER_FINAL
 from labeler.store.team import accept_span, add_assignment, mark_done, set_adjudicated
 from labeler.tui.app import LabelerApp
+from labeler.tui.commands import LabelerCommands
 from labeler.tui.scoredata import score_stored_run
 from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.screens.documents import DocumentsScreen
@@ -955,6 +970,240 @@ def duplicate_undo_adjust_store(w: World, cap: pytest.CaptureFixture[str]) -> No
     assert dump(w.store) == before
 
 
+# -- role: what an annotator may not do, on every path -------------------------------------
+
+
+def registered(w: World, **roles: str) -> None:
+    """Register each name with its role (by the owner: a name that is not registered)."""
+    for name, role in roles.items():
+        create_annotator(w.store, name, role, actor="owner")
+
+
+def refusal(who: str, doing: str) -> str:
+    """The refusal's words, written out by hand from the issue's example."""
+    return (
+        f"{doing} refused: {who} is an annotator; {doing} needs the lead role "
+        f"(labeler annotators role {who} lead)"
+    )
+
+
+def role_store_adjudication(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """Every adjudication verb refuses annotator ana (q2 waits; A is q1's final element);
+    the same calls by a registered lead get past the role check."""
+    registered(w, ana="annotator", lena="lead")
+    before = dump(w.store)
+    calls: list[tuple[str, Callable[[str], object]]] = [
+        ("accepting a span into the final layer", lambda a: accept_group(w.store, w.q2, DOC, *B, actor=a)),
+        ("accepting the unanimous spans", lambda a: accept_all_unanimous(w.store, w.q2, actor=a)),
+        ("rejecting a final span", lambda a: reject_final(w.store, final_a(w), actor=a)),
+        ("grading a final span", lambda a: grade_final(w.store, final_a(w), 2, actor=a)),
+        ("setting a final span's key clause", lambda a: key_final(w.store, final_a(w), 0, 5, actor=a)),
+        ("adjusting a final span", lambda a: adjust_span(w.store, final_a(w), 0, 5, actor=a)),
+        ("settling a question", lambda a: settle_question(w.store, w.q2, by=a)),
+        ("adjudicating", lambda a: adjudicate_auto(w.store, "T", "unanimous", actor=a)),
+    ]  # fmt: skip
+    for doing, call in calls:
+        with pytest.raises(RoleError) as refused:
+            call("ana")
+        assert str(refused.value) == refusal("ana", doing)
+    assert dump(w.store) == before
+    settle_question(w.store, w.q2, by="lena")
+    assert rows(w.store, "SELECT adjudicated_by FROM query WHERE id = :q", q=w.q2) == [("lena",)]
+
+
+def role_revoked_lead(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """A revoked lead acts as an annotator: revoking never leaves more powers."""
+    registered(w, lena="lead")
+    revoke_annotator(w.store, "lena")
+    before = dump(w.store)
+    with pytest.raises(RoleError, match=re.escape(refusal("lena", "settling a question"))):
+        settle_question(w.store, w.q2, by="lena")
+    assert dump(w.store) == before
+
+
+def role_cli_adjudicate_assign(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    registered(w, ana="annotator")
+    before = dump(w.store)
+    cap.readouterr()
+    assert w.cli("adjudicate", "--gold-set", "T", "--auto", "unanimous", "--actor", "ana") == 1
+    assert refusal("ana", "adjudicating") in cap.readouterr().err
+    args = ("gold", "assign", "--gold-set", "T", "--annotators", "ana,bob", "--actor", "ana")
+    assert w.cli(*args) == 1
+    err = cap.readouterr().err
+    assert refusal("ana", "assigning questions") in err and "Traceback" not in err
+    assert dump(w.store) == before
+
+
+def role_store_delete(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    registered(w, ana="annotator", lena="lead")
+    before = dump(w.store)
+    with pytest.raises(RoleError, match=re.escape(refusal("ana", "deleting a question"))):
+        delete_question(w.store, w.q2, actor="ana")
+    assert dump(w.store) == before
+    delete_question(w.store, w.q2, actor="lena")
+    assert rows(w.store, "SELECT count(*) FROM query WHERE id = :q", q=w.q2) == [(0,)]
+
+
+def role_tui_delete(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """The questions screen's x (Delete) is not in an annotator's footer and does nothing;
+    a lead's footer has it."""
+    registered(w, ana="annotator", lena="lead")
+    before = dump(w.store)
+
+    def footer(app: LabelerApp) -> set[str]:
+        return {b.binding.action for b in app.screen.active_bindings.values()}
+
+    async def annotator(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        assert app.role == "annotator" and "delete" not in footer(app)
+        await press(app, p, "x")
+        assert not isinstance(app.screen, ConfirmDialog)
+
+    async def lead(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        assert app.role == "lead" and "delete" in footer(app)
+
+    pilot(w, "ana", annotator)
+    assert dump(w.store) == before
+    pilot(w, "lena", lead)
+
+
+def role_tui_adjudication_entry(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """An annotator's footer and palette lack the adjudication screen, F5 opens nothing and
+    reaching the action anyway says the core's refusal; a lead's footer and palette have it."""
+    registered(w, ana="annotator", lena="lead")
+
+    def offered(app: LabelerApp) -> tuple[set[str], set[str]]:
+        footer = {b.binding.action for b in app.screen.active_bindings.values()}
+        palette = {name for name, _, _ in LabelerCommands(app.screen)._commands()}
+        return footer, palette
+
+    async def annotator(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        footer, palette = offered(app)
+        assert "toggle_done" in footer and "adjudicate" not in footer
+        assert "Mark question done / not done" in palette and "Adjudicate" not in palette
+        await press(app, p, "f5")
+        assert not isinstance(app.screen, AdjudicationScreen)
+        app.action_adjudicate()
+        await settle(app, p)
+        assert not isinstance(app.screen, AdjudicationScreen)
+        assert refusal("ana", "adjudicating") in said, said
+
+    async def lead(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        footer, palette = offered(app)
+        assert "adjudicate" in footer and "Adjudicate" in palette
+        await press(app, p, "f5")
+        assert isinstance(app.screen, AdjudicationScreen)
+
+    pilot(w, "ana", annotator)
+    pilot(w, "lena", lead)
+
+
+def role_tui_adjudication_edit(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """An annotator who reaches the adjudication screen anyway is refused by the core, as a
+    notification (no traceback), with the database unchanged."""
+    registered(w, ana="annotator")
+    with w.store.write() as s:  # q2 waits for adjudication: ana and bob both labelled B
+        add_assignment(s, w.q2, "bob", actor="lead")
+        for who in ("ana", "bob"):
+            add_element(s, w.q2, DOC, *B, annotator=who, layer=LAYER_ANNOTATOR)
+            mark_done(s, w.q2, who)
+    before = dump(w.store)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        await app.push_screen(AdjudicationScreen())
+        await settle(app, p)
+        await press(app, p, "m")  # mark adjudicated: nothing accepted, so it asks first
+        assert isinstance(app.screen, ConfirmDialog)
+        await press(app, p, "y")
+        assert any(refusal("ana", "settling a question") in m for m in said), said
+
+    pilot(w, "ana", body)
+    assert dump(w.store) == before
+
+
+def role_cli_import_layer(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """ana may import her own layer, not bob's; a lead imports bob's."""
+    registered(w, ana="annotator", lena="lead")
+    line = {"query_id": "q2", "query": "Which rule comes second?",
+            "elements": [{"doc": DOC, "text": "Beta rule two."}]}  # fmt: skip
+    path = w.file("layer.jsonl", [line])
+    before = dump(w.store)
+    cap.readouterr()
+    args = ("gold", "import", path, "--gold-set", "T", "--layer", "--annotator", "bob")
+    assert w.cli(*args, "--actor", "ana") == 1
+    assert refusal("ana", "importing a layer for bob") in cap.readouterr().err
+    assert dump(w.store) == before
+    own = ("gold", "import", path, "--gold-set", "T", "--layer", "--annotator", "ana")
+    assert w.cli(*own, "--actor", "ana") == 0
+    assert w.cli(*args, "--actor", "lena") == 0
+    assert rows(
+        w.store,
+        "SELECT annotator, start FROM element WHERE query_id = :q ORDER BY annotator",
+        q=w.q2,
+    ) == [("ana", B[0]), ("bob", B[0])]
+
+
+def role_cli_done_for_other(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    registered(w, ana="annotator", bob="annotator")
+    before = dump(w.store)
+    cap.readouterr()
+    args = ("gold", "done", "--gold-set", "T", "--query", "q2")
+    assert w.cli(*args, "--annotator", "bob", "--actor", "ana") == 1
+    assert refusal("ana", "marking questions done for bob") in cap.readouterr().err
+    assert dump(w.store) == before
+    assert w.cli(*args, "--annotator", "ana") == 0  # her own (the actor defaults to her)
+    assert w.cli(*args, "--annotator", "bob") == 0  # the owner (no --actor: you) for bob
+    assert rows(
+        w.store, "SELECT annotator FROM question_done WHERE query_id = :q ORDER BY 1", q=w.q2
+    ) == [("ana",), ("bob",)]
+
+
+def role_store_undo_lead_work(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """lead settled q1 (its latest change); demoted to annotator, lead cannot undo it."""
+    registered(w, lead="annotator")
+    before = dump(w.store)
+    with pytest.raises(RoleError) as refused, w.store.write() as s:
+        undo(s, actor="lead")
+    assert str(refused.value) == refusal("lead", "undo of a settlement")
+    assert dump(w.store) == before
+
+
+def role_tui_undo_lead_work(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    registered(w, lead="annotator")
+    before = dump(w.store)
+
+    async def body(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
+        await press(app, p, "ctrl+z")
+        assert refusal("lead", "undo of a settlement") in said, said
+
+    pilot(w, "lead", body)
+    assert dump(w.store) == before
+
+
+def role_audit_records_the_role(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """Each entry carries its actor's role then: the owner (a name not registered, the CLI's
+    default), an annotator, a lead."""
+    registered(w, ana="annotator", lena="lead")
+    assert w.cli("gold", "done", "--gold-set", "T", "--query", "q2", "--annotator", "ana") == 0
+    # q2 gets bob as its second annotator, by a name not registered
+    args = ("gold", "assign", "--gold-set", "T", "--annotators", "ana,bob", "--actor", "boss")
+    assert w.cli(*args) == 0
+    settle_question(w.store, w.q2, by="lena")
+    newest = rows(
+        w.store,
+        "SELECT actor, actor_role, entity FROM audit_entry WHERE id > (SELECT max(id) FROM "
+        "audit_entry WHERE entity = 'annotator') ORDER BY id",
+    )
+    assert newest == [
+        ("ana", "annotator", "question_done"),
+        ("boss", "owner", "assignment"),
+        ("lena", "lead", "query"),
+    ]
+    # the seed's entries were made by names not registered: owners
+    assert rows(w.store, "SELECT DISTINCT actor_role FROM audit_entry WHERE actor = 'demo'") == [
+        ("owner",)
+    ]
+
+
 Check = Callable[[World, pytest.CaptureFixture[str]], None]
 
 ROWS: list[tuple[str, str, Check]] = [
@@ -1006,6 +1255,18 @@ ROWS: list[tuple[str, str, Check]] = [
     ("duplicate", "tui-ctrl+z-remove", duplicate_undo_tui),
     ("duplicate", "store-redo-add", duplicate_redo_store),
     ("duplicate", "store-undo-adjust", duplicate_undo_adjust_store),
+    ("role", "store-adjudication-verbs", role_store_adjudication),
+    ("role", "store-revoked-lead", role_revoked_lead),
+    ("role", "cli-adjudicate-and-assign", role_cli_adjudicate_assign),
+    ("role", "store-delete_question", role_store_delete),
+    ("role", "tui-x-delete", role_tui_delete),
+    ("role", "tui-f5-palette", role_tui_adjudication_entry),
+    ("role", "tui-adjudication-m", role_tui_adjudication_edit),
+    ("role", "cli-import-layer-for-other", role_cli_import_layer),
+    ("role", "cli-gold-done-for-other", role_cli_done_for_other),
+    ("role", "store-undo-lead-work", role_store_undo_lead_work),
+    ("role", "tui-ctrl+z-lead-work", role_tui_undo_lead_work),
+    ("role", "audit-actor-role", role_audit_records_the_role),
 ]
 
 
