@@ -93,7 +93,9 @@ def test_settled_list_reopen_key_settle_and_undo(team_store: Store) -> None:
         screen = app.screen
         assert isinstance(screen, AdjudicationScreen)
         title = str(screen.query_one("#adj-title", Static).render())
-        assert "1 question(s) waiting" in title and "s shows the settled ones" in title
+        assert "1 question(s) waiting" in title and "settled" not in title
+        hint = str(screen.query_one("#adj-hint", Static).render())
+        assert "s show settled · r reopen" in hint
         assert [w.external_id for w in screen.queue] == ["q1"]
         await key("s")  # the settled questions follow, with who settled each and when
         assert [(w.external_id, w.settled_by) for w in screen.queue] == [

@@ -122,10 +122,11 @@ class AdjudicationScreen(AdjudicationEdits):
         self.queue, self.query_id, self.state = result
         n_settled = sum(w.settled for w in self.queue)
         n = len(self.queue) - n_settled
+        # hidden, the hint line names s (the title stays one line on a narrow terminal)
         settled = (
             f" · {n_settled} settled listed after them (s hides them, r reopens one)"
             if self.show_settled
-            else " · s shows the settled ones"
+            else ""
         )
         self.query_one("#adj-title", Static).update(
             Text.assemble(
