@@ -1,5 +1,5 @@
 """Team gold sets on the command line: ``labeler gold assign|progress|done`` and
-``labeler adjudicate --auto``."""
+``labeler adjudicate --auto`` and ``--reopen``."""
 
 from __future__ import annotations
 
@@ -86,12 +86,22 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "what it did and, per question, the spans left for a person (the TUI's review "
             "screen). An accepted span keeps its annotators' key clause when they agree on it; "
             "when they set different keys it is accepted without one and the keys are listed. "
-            "Every step is audited under --actor and can be undone."
+            "Every step is audited under --actor and can be undone. --reopen QUERY_ID... "
+            "makes settled questions pending again, to change and settle again."
         ),
     )
     adj.add_argument("--gold-set", required=True, metavar="NAME")
-    adj.add_argument("--auto", required=True, choices=("unanimous", "majority"))
-    adj.add_argument("--dry-run", action="store_true", help="say what would happen, change nothing")
+    what = adj.add_mutually_exclusive_group(required=True)
+    what.add_argument("--auto", choices=("unanimous", "majority"))
+    what.add_argument(
+        "--reopen",
+        nargs="+",
+        metavar="QUERY_ID",
+        help="reopen settled questions: pending again (left out of scores) until settled again",
+    )
+    adj.add_argument(
+        "--dry-run", action="store_true", help="with --auto: say what would happen, change nothing"
+    )
     adj.add_argument("--actor", default=None, help="recorded as the adjudicator (default: you)")
     adj.set_defaults(handler=run_adjudicate)
 
@@ -213,9 +223,52 @@ def _span(group: Any) -> str:
     return f"{group.document_id} [{group.start}:{group.end}] {text!r} ({who})"
 
 
+def run_reopen(args: argparse.Namespace) -> int:
+    """``labeler adjudicate --reopen QUERY_ID...``: what was reopened, who had settled it,
+    and how to undo it."""
+    from labeler.errors import UsageError
+    from labeler.store import open_store, reopen_questions, resolve_annotator, resolve_db
+
+    if args.dry_run:
+        raise UsageError("--dry-run goes with --auto; --reopen changes only what it names")
+    actor = resolve_annotator(args.actor)
+    reopened = reopen_questions(
+        open_store(resolve_db(args.db)), args.gold_set, args.reopen, actor=actor
+    )
+    print(
+        f"reopened {plural(len(reopened), 'question')} of {args.gold_set!r} by {actor}: "
+        "pending again (left out of scores) until settled again"
+    )
+    for r in reopened:
+        when = "" if r.settled_at is None else f" at {r.settled_at:%Y-%m-%d %H:%M} UTC"
+        print(f"  {r.external_id}: was settled by {r.settled_by}{when}")
+    times = "" if len(reopened) == 1 else f" {len(reopened)} times (once per question)"
+    print(
+        f"change and settle again: labeler tui --gold-set {args.gold_set} --annotator {actor}, "
+        "F5 (K key clause, 1-3 grade, m settles); to undo: ctrl+z there" + times + ", which "
+        "settles each again as it was"
+    )
+    return 0
+
+
+def _key_way(gold_set: str, outcome: Any, dry_run: bool) -> str:
+    """Where the key of a span accepted without one is set: on the adjudication screen for
+    a question still waiting; a settled one is reopened first (else the screen, which lists
+    waiting questions, would not offer it, and the lock would refuse the key)."""
+    if not outcome.settled:
+        return "set it on the adjudication screen, F5: select the clause on the page, K"
+    return (
+        f"{outcome.query_id} {'would be' if dry_run else 'is'} settled; to set it, reopen it (labeler adjudicate --gold-set "
+        f"{gold_set} --reopen {outcome.query_id}, or s then r on the adjudication screen, "
+        "F5), select the clause, K, and m to settle again"
+    )
+
+
 def run_adjudicate(args: argparse.Namespace) -> int:
     from labeler.store import adjudicate_auto, open_store, resolve_annotator, resolve_db
 
+    if args.reopen is not None:
+        return run_reopen(args)
     actor = resolve_annotator(args.actor)
     result = adjudicate_auto(
         open_store(resolve_db(args.db)), args.gold_set, args.auto, actor=actor, dry_run=args.dry_run
@@ -239,8 +292,11 @@ def run_adjudicate(args: argparse.Namespace) -> int:
             for group in outcome.key_conflicts:
                 print(
                     f"    {would} without a key, {group.key_conflict_words()} "
-                    f"(set it in the adjudication screen, K): {_span(group)}"
+                    f"({_key_way(args.gold_set, outcome, args.dry_run)}): {_span(group)}"
                 )
+            for group in outcome.accepted:
+                if group.tie_words():
+                    print(f"    {would} with {group.tie_words()}: {_span(group)}")
     left = result.left
     if left:
         print(

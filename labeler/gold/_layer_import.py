@@ -116,6 +116,7 @@ def import_layer_file(
         resolved = tuple(resolve_lines(lines, path, page_of))
     created = removed = added = done = no_answer = 0
     settled: list[str] = []
+    settled_ids: list[str] = []
     with store.write() as session:
         require_self_or_lead(
             session, annotator if actor is None else actor, annotator, "importing a layer"
@@ -142,6 +143,7 @@ def import_layer_file(
                 # raised before anything of this question is written: look at the rest
                 # too, so that the refusal names every adjudicated question at once
                 settled.append(f"{q.query_id} (line {q.line})")
+                settled_ids.append(q.query_id)
                 continue
             except LabelerError as err:
                 raise InputError(path, str(err), q.line) from None
@@ -155,8 +157,9 @@ def import_layer_file(
                 path,
                 f"refused: {len(settled)} question(s) of the file are adjudicated and the file "
                 f"changes {annotator}'s labels or done mark on them: {', '.join(settled)}; "
-                "their evidence is settled (the adjudicator reopens a question by undoing its "
-                "adjudication); nothing was imported",
+                "their evidence is settled; a lead reopens them first (labeler adjudicate "
+                f"--gold-set {gold_set} --reopen {' '.join(dict.fromkeys(settled_ids))}, or on the adjudication "
+                "screen, F5, s lists settled questions and r reopens one); nothing was imported",
             )
     return LayerImport(
         gold_set,

@@ -32,7 +32,10 @@ if TYPE_CHECKING:
         unanimous_key_conflicts,
     )
     from labeler.store.adjudication import (
+        TIE_RULE,
         SpanGroup,
+        final_grade,
+        tie_words,
     )
     from labeler.store.adjudication_verbs import (
         AdjudicationView,
@@ -46,6 +49,7 @@ if TYPE_CHECKING:
         grade_final,
         key_final,
         reject_final,
+        reopen_questions,
         settle_question,
     )
     from labeler.store.agreement_input import (
@@ -280,6 +284,7 @@ if TYPE_CHECKING:
         check_not_settled,
     )
     from labeler.store.team import (
+        Reopened,
         accept_span,
         mark_done,
         set_adjudicated,
@@ -375,6 +380,11 @@ _HOMES: dict[str, str] = {
     "SCHEMA_VERSION": "labeler.store.migrations",
     "SettledError": "labeler.store.settled",
     "SpanGroup": "labeler.store.adjudication",
+    "TIE_RULE": "labeler.store.adjudication",
+    "final_grade": "labeler.store.adjudication",
+    "tie_words": "labeler.store.adjudication",
+    "reopen_questions": "labeler.store.adjudication_verbs",
+    "Reopened": "labeler.store.team",
     "StaleElement": "labeler.store.recheck",
     "StartChoice": "labeler.store.labelling_verbs",
     "Store": "labeler.store.session",
@@ -542,6 +552,7 @@ __all__ = [
     "ROLE_LEAD",
     "ROLE_OWNER",
     "SCHEMA_VERSION",
+    "TIE_RULE",
     "AddedQuestion",
     "AdjudicationView",
     "AnnotatorRow",
@@ -575,6 +586,7 @@ __all__ = [
     "QuestionFields",
     "QuestionForAdjudication",
     "QuestionRow",
+    "Reopened",
     "Reversal",
     "Run",
     "RunChunk",
@@ -642,6 +654,7 @@ __all__ = [
     "element_row",
     "export_gold_set",
     "export_layers",
+    "final_grade",
     "find_document",
     "find_documents",
     "flip_done",
@@ -700,6 +713,7 @@ __all__ = [
     "reject_final",
     "remove_element",
     "remove_span",
+    "reopen_questions",
     "require_lead",
     "require_self_or_lead",
     "resolve_annotator",
@@ -730,6 +744,7 @@ __all__ = [
     "stored_runs",
     "team_progress",
     "text_holds_nul",
+    "tie_words",
     "toggle_done",
     "token_hash",
     "unanimous_key_conflicts",

@@ -20,12 +20,13 @@ adjudicated (:func:`labeler.store.team.set_adjudicated`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.adjudication import QuestionSpans, SpanGroup, question_spans
-from labeler.store.agreement_input import done_labels_of
+from labeler.store.agreement_input import DoneLabels, done_labels_of
 from labeler.store.annotate import ElementRow, change_element, element_row
 from labeler.store.labels import duplicate_message
 from labeler.store.models import (
@@ -42,31 +43,40 @@ from scoring.agreement import AgreementInput, agreement
 
 @dataclass(frozen=True)
 class WaitingQuestion:
-    """A question waiting for adjudication, with its agreement figures (see
-    :mod:`scoring.agreement`; ``char_alpha`` None when undefined)."""
+    """A question of the adjudication screen's list, with its agreement figures (see
+    :mod:`scoring.agreement`; ``char_alpha`` None when undefined; all three None for a
+    settled question fewer than two annotators marked done). ``settled_by`` and
+    ``settled_at``: who settled it and when, for a settled question (listed only when asked
+    for: :func:`adjudication_queue` with ``settled``); None while it waits."""
 
     query_id: int
     external_id: str
     text: str
     done_by: tuple[str, ...]
-    exact_f1: float
-    partial_f1: float
+    exact_f1: float | None
+    partial_f1: float | None
     char_alpha: float | None
+    settled_by: str | None = None
+    settled_at: datetime | None = None
+
+    @property
+    def settled(self) -> bool:
+        return self.settled_at is not None
 
 
-def adjudication_queue(session: Session, gold_set_id: int) -> list[WaitingQuestion]:
+def adjudication_queue(
+    session: Session, gold_set_id: int, *, settled: bool = False
+) -> list[WaitingQuestion]:
     """The questions of gold set ``gold_set_id`` waiting for adjudication, lowest
-    agreement first (module docstring); empty outside team gold sets."""
+    agreement first (module docstring); empty outside team gold sets. With ``settled``,
+    the settled (adjudicated) questions follow, in question order, each with who settled it
+    and when (what the screen's ``s`` shows, so that one can be reopened)."""
     if not is_team(session, gold_set_id):
         return []
-    open_questions = {
-        q.id: q
-        for q in session.exec(
-            select(Query).where(
-                Query.gold_set_id == gold_set_id, col(Query.adjudicated_at).is_(None)
-            )
-        ).all()
-    }
+    rows = session.exec(
+        select(Query).where(Query.gold_set_id == gold_set_id).order_by(col(Query.id))
+    ).all()
+    open_questions = {q.id: q for q in rows if q.adjudicated_at is None}
     gold_set = session.get(GoldSet, gold_set_id)
     assert gold_set is not None
     labels = done_labels_of(session, gold_set)
@@ -76,22 +86,61 @@ def adjudication_queue(session: Session, gold_set_id: int) -> list[WaitingQuesti
         for external_id, by in labels.questions.items()
         if external_id in by_external and len(by) >= 2
     }
-    if not questions:
-        return []
-    result = agreement(AgreementInput(questions=questions, page_lengths=labels.page_lengths))
     out: list[WaitingQuestion] = []
-    for row in result.worst_questions():
-        q = by_external[row.query_id]
+    if questions:
+        result = agreement(AgreementInput(questions=questions, page_lengths=labels.page_lengths))
+        for row in result.worst_questions():
+            q = by_external[row.query_id]
+            assert q.id is not None
+            out.append(
+                WaitingQuestion(
+                    q.id,
+                    q.external_id,
+                    q.text,
+                    row.annotators,
+                    row.exact_f1,
+                    row.partial_f1,
+                    row.char_alpha,
+                )
+            )
+    if settled:
+        out += _settled_rows([q for q in rows if q.adjudicated_at is not None], labels)
+    return out
+
+
+def _settled_rows(settled: list[Query], labels: DoneLabels) -> list[WaitingQuestion]:
+    """The settled questions as list rows, with the agreement figures their done
+    annotators' labels give (None with fewer than two)."""
+    compared = {
+        q.external_id: labels.questions[q.external_id]
+        for q in settled
+        if len(labels.questions.get(q.external_id, {})) >= 2
+    }
+    figures = (
+        {
+            row.query_id: row
+            for row in agreement(
+                AgreementInput(questions=compared, page_lengths=labels.page_lengths)
+            ).worst_questions()
+        }
+        if compared
+        else {}
+    )
+    out = []
+    for q in settled:
         assert q.id is not None
+        row = figures.get(q.external_id)
         out.append(
             WaitingQuestion(
                 q.id,
                 q.external_id,
                 q.text,
-                row.annotators,
-                row.exact_f1,
-                row.partial_f1,
-                row.char_alpha,
+                row.annotators if row else tuple(sorted(labels.questions.get(q.external_id, {}))),
+                row.exact_f1 if row else None,
+                row.partial_f1 if row else None,
+                row.char_alpha if row else None,
+                q.adjudicated_by or "?",
+                q.adjudicated_at,
             )
         )
     return out

@@ -23,11 +23,16 @@ annotator carries that annotator's key). When two of them set different keys the
 accepted *without* a key and the disagreement is reported (:meth:`SpanGroup.key_conflict`),
 never settled by picking one; the adjudicator sets the key by hand (``K`` on the
 adjudication screen).
+
+Grades: an accepted span takes the grade most of its annotators gave; a tie takes the lowest
+of the tied grades (:func:`final_grade`, the one rule every path uses; :func:`tie_words`
+says it where it applies).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
@@ -35,6 +40,48 @@ from sqlmodel import Session, col, select
 from labeler.store.models import LAYER_ANNOTATOR, LAYER_FINAL, Element, QuestionDone
 
 RULES = ("unanimous", "majority")
+
+
+#: the tie rule in words, as the adjudication screen, the CLI and docs/team.md say it
+TIE_RULE = "ties take the lower grade"
+
+
+def tied_grades(grades: Sequence[int]) -> tuple[int, ...]:
+    """The grades given most often when two or more are given equally often (highest
+    first: ``(3, 3, 2, 2, 1)`` → ``(3, 2)``); empty when one grade is given most often or
+    there are no grades."""
+    counts = Counter(grades)
+    if not counts:
+        return ()
+    best = max(counts.values())
+    tied = sorted((g for g, n in counts.items() if n == best), reverse=True)
+    return tuple(tied) if len(tied) > 1 else ()
+
+
+def final_grade(grades: Sequence[int]) -> int:
+    """The grade a span accepted into the final layer takes from its annotators' grades:
+    the one given most often; on a tie, the lowest of the tied grades (``(3, 2)`` → 2,
+    ``(3, 3, 2, 2, 1)`` → 2, ``(3, 2, 1)`` → 1); 1 when there are none.
+
+    The one rule for every path that picks a final grade (the adjudication screen's ``a``
+    and ``U``, ``adjudicate --auto``). Why the lower: a grade weighs a span in graded
+    metrics (nDCG), and on an even split no more annotators stand behind the higher grade
+    than behind the lower, so taking the higher would let a disagreement raise scores;
+    every tied annotator judged the span worth at least the lower grade. The adjudication
+    screen shows the tie (:func:`tie_words`) and ``1``-``3`` change the grade."""
+    counts = Counter(grades)
+    if not counts:
+        return 1
+    best = max(counts.values())
+    return min(g for g, n in counts.items() if n == best)
+
+
+def tie_words(grades: Sequence[int]) -> str:
+    """``grades 3, 2 tie: final 2 (ties take the lower grade)``; empty without a tie."""
+    tied = tied_grades(grades)
+    if not tied:
+        return ""
+    return f"grades {', '.join(str(g) for g in tied)} tie: final {final_grade(grades)} ({TIE_RULE})"
 
 
 @dataclass(frozen=True)
@@ -80,12 +127,12 @@ class SpanGroup:
 
     @property
     def grade(self) -> int:
-        """The grade most of its annotators gave (ties: the lower); 1 with none."""
-        if not self.grades:
-            return 1
-        counts = Counter(self.grades)
-        best = max(counts.values())
-        return min(g for g, n in counts.items() if n == best)
+        """The grade an accepted span takes: :func:`final_grade` of its annotators' grades."""
+        return final_grade(self.grades)
+
+    def tie_words(self) -> str:
+        """The grade tie in words (:func:`tie_words`); empty when there is none."""
+        return tie_words(self.grades)
 
 
 @dataclass(frozen=True)

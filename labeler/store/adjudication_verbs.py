@@ -15,6 +15,7 @@ annotator, nothing written); a verb added here must do the same.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from labeler.store.adjudicating import (
@@ -33,7 +34,7 @@ from labeler.store.models import PROVENANCE_ADJUDICATED
 from labeler.store.own_layer import DoneChange, toggle_done
 from labeler.store.roles import require_lead
 from labeler.store.session import Store
-from labeler.store.team import accept_span, set_adjudicated
+from labeler.store.team import Reopened, accept_span, reopen_settled, set_adjudicated
 
 # -- done marks -------------------------------------------------------------------------
 
@@ -59,12 +60,15 @@ class AdjudicationView:
     state: QuestionForAdjudication | None
 
 
-def adjudication_view(store: Store, gold_set_id: int, wanted: int | None) -> AdjudicationView:
+def adjudication_view(
+    store: Store, gold_set_id: int, wanted: int | None, *, settled: bool = False
+) -> AdjudicationView:
     """The questions of ``gold_set_id`` waiting for adjudication (lowest agreement first,
-    :func:`labeler.store.adjudicating.adjudication_queue`) and the span groups of ``wanted``
-    when it still waits, else of the first waiting question, read in one transaction."""
+    :func:`labeler.store.adjudicating.adjudication_queue`; with ``settled``, the settled
+    ones after them) and the span groups of ``wanted`` when it is still listed, else of the
+    first listed question, read in one transaction."""
     with store.session() as s:
-        queue = adjudication_queue(s, gold_set_id)
+        queue = adjudication_queue(s, gold_set_id, settled=settled)
         ids = [w.query_id for w in queue]
         chosen = wanted if wanted in ids else (ids[0] if ids else None)
         state = None if chosen is None else question_for_adjudication(s, chosen)
@@ -171,3 +175,17 @@ def settle_question(store: Store, query_id: int, *, by: str) -> None:
     with store.write() as s:
         require_lead(s, by, "settling a question")
         set_adjudicated(s, query_id, by=by)
+
+
+def reopen_questions(
+    store: Store, gold_set: str, query_ids: Sequence[str], *, actor: str
+) -> list[Reopened]:
+    """Reopen the settled questions ``query_ids`` (external ids) of gold set ``gold_set``
+    in one transaction (``labeler adjudicate --reopen``, ``r`` on the adjudication screen):
+    each is pending again, one audited entry per question under ``actor``, which undo
+    reverses (settled again, same by and at) and redo repeats. All or nothing: unknown or
+    unsettled ids are refused, naming them, with nothing changed
+    (:func:`labeler.store.team.reopen_settled`). Returns who had settled each and when."""
+    with store.write() as s:
+        require_lead(s, actor, "reopening a settled question")
+        return reopen_settled(s, gold_set, query_ids, actor=actor)

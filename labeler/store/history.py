@@ -101,7 +101,17 @@ def _label(
     if row is None:
         return entity
     if entity == "query":
-        return f"question {row.get('external_id', '?')}"
+        label = f"question {row.get('external_id', '?')}"
+        if data is not None and other is not None:
+            states = [
+                "open"
+                if d.get("adjudicated_at") is None
+                else f"settled by {d.get('adjudicated_by')}"
+                for d in (other, data)
+            ]
+            if states[0] != states[1]:  # settled or reopened: say which way
+                label += f", {states[0]} → {states[1]}"
+        return label
     query = session.get(Query, row.get("query_id"))
     name = query.external_id if query is not None else "a deleted question"
     if entity == "assignment":

@@ -32,10 +32,12 @@ ADJUDICATION_KEY = "F5"
 
 
 def settled_message(external_id: str) -> str:
-    """What a refused plain edit of an adjudicated question says."""
+    """What a refused plain edit of an adjudicated question says: where it can be changed
+    (the adjudication screen lists settled questions after ``s``; ``r`` reopens one)."""
     return (
-        f"{external_id} is adjudicated: its final layer is settled; change it in the "
-        f"adjudication screen ({ADJUDICATION_KEY})"
+        f"{external_id} is adjudicated: its final layer is settled; to change it, a lead "
+        f"reopens it in the adjudication screen ({ADJUDICATION_KEY}: s lists settled "
+        "questions, r reopens one)"
     )
 
 

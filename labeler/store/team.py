@@ -22,13 +22,15 @@ Every change here is audited (entities ``assignment``, ``question_done``, ``quer
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.audit import add_audited, record_change, remove_audited, snapshot
-from labeler.store.labels import add_element
+from labeler.store.labels import add_element, get_gold_set
 from labeler.store.models import (
     LAYER_ANNOTATOR,
     LAYER_FINAL,
@@ -194,7 +196,8 @@ def unmark_done(session: Session, query_id: int, annotator: str) -> bool:
 
 def set_adjudicated(session: Session, query_id: int, *, by: str, adjudicated: bool = True) -> Query:
     """Mark question ``query_id`` adjudicated by ``by`` (or, with ``adjudicated=False``,
-    reopen it): audited as a ``change`` of the question, undoable by ``by``.
+    reopen it, ``by`` the one reopening: :func:`reopen_settled` checks it first): audited
+    as a ``change`` of the question, undoable by ``by``.
 
     Adjudicated with no final element means "no answer on these pages".
     """
@@ -215,6 +218,63 @@ def set_adjudicated(session: Session, query_id: int, *, by: str, adjudicated: bo
     )
     session.flush()
     return query
+
+
+@dataclass(frozen=True)
+class Reopened:
+    """A question reopened: who had settled it and when (what undo of the reopen puts back)."""
+
+    query_id: int
+    external_id: str
+    settled_by: str | None
+    settled_at: datetime | None
+
+
+def reopen_settled(
+    session: Session, gold_set: str, external_ids: Sequence[str], *, actor: str
+) -> list[Reopened]:
+    """Reopen the settled questions ``external_ids`` of gold set ``gold_set``: each becomes
+    pending again (not adjudicated: left out of scores, back in the adjudication queue when
+    two or more annotators marked it done) with its final layer, done marks and annotator
+    labels kept, so the adjudicator can change them and settle it again.
+
+    One audited ``change`` of the question per id, under ``actor``; its snapshot holds who
+    settled it and when, so undo settles it again with the same ``adjudicated_by`` and
+    ``adjudicated_at`` and redo reopens it again. All or nothing: an id that is not a
+    question of the set, or a question that is not settled, is refused
+    (:class:`NotFoundError` / :class:`IntegrityError`, naming every such id) before
+    anything is written. An id given twice is reopened once. Returns the reopened
+    questions in the order given.
+    """
+    gs = get_gold_set(session, gold_set)
+    wanted = list(dict.fromkeys(external_ids))
+    if not wanted:
+        raise IntegrityError("name at least one question to reopen")
+    found = {
+        q.external_id: q
+        for q in session.exec(
+            select(Query).where(Query.gold_set_id == gs.id, col(Query.external_id).in_(wanted))
+        ).all()
+    }
+    unknown = [x for x in wanted if x not in found]
+    if unknown:
+        raise NotFoundError(
+            f"cannot reopen: no question {', '.join(repr(x) for x in unknown)} in gold set "
+            f"{gold_set!r}; nothing reopened"
+        )
+    open_ = [x for x in wanted if found[x].adjudicated_at is None]
+    if open_:
+        raise IntegrityError(
+            f"cannot reopen {', '.join(open_)}: not settled (not adjudicated, nothing to "
+            "reopen); nothing reopened"
+        )
+    out: list[Reopened] = []
+    for external_id in wanted:
+        query = found[external_id]
+        assert query.id is not None
+        out.append(Reopened(query.id, external_id, query.adjudicated_by, query.adjudicated_at))
+        set_adjudicated(session, query.id, by=actor, adjudicated=False)
+    return out
 
 
 def accept_span(

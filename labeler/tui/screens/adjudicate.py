@@ -2,10 +2,12 @@
 chose into its final layer.
 
 Left: the queue (questions two or more annotators marked done, not adjudicated, lowest
-agreement first: :func:`labeler.store.adjudicating.adjudication_queue`) and, for the
+agreement first: :func:`labeler.store.adjudicating.adjudication_queue`; after ``s`` the
+settled questions follow, each with who settled it and when, to reopen with ``r``) and, for the
 highlighted question, its span groups (one row per exact span any done annotator chose,
 how many chose it, their key clause when they agree on one or "keys differ" when they do
-not, and whether it is accepted, with the accepted element's key). Right: the page of the highlighted group
+not, a grade tie and the grade it gives (:func:`labeler.store.tie_words`), and whether it is
+accepted, with the accepted element's key). Right: the page of the highlighted group
 with every annotator's spans in a colour each (spans all of them chose in green, accepted
 ones bright and underlined), the group selected.
 
@@ -30,7 +32,7 @@ from labeler.store import (
     page_with_blocks,
 )
 from labeler.tui.pagemap import DISPLAY_LINE, PageMap
-from labeler.tui.screens.adjudicate_edits import AdjudicationEdits, group_key
+from labeler.tui.screens.adjudicate_edits import AdjudicationEdits, group_key, settled_words
 from labeler.tui.widgets.page_view import PageView, Span
 from labeler.tui.widgets.row_table import RowTable
 
@@ -80,13 +82,15 @@ class AdjudicationScreen(AdjudicationEdits):
         yield Static(
             "a accept · U accept unanimous · x reject · 1-3 grade · w/W end ±word · "
             "e use page selection (tab to the page, shift+arrows) · m mark adjudicated · "
-            "ctrl+z undo",
+            "s show settled · r reopen · ctrl+z undo",
             id="adj-hint",
         )
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#adj-queue", DataTable).add_columns("question", "done by", "α", "exact F1")
+        self.query_one("#adj-queue", DataTable).add_columns(
+            "question", "done by", "α", "exact F1", "settled"
+        )
         self.query_one("#adj-groups", DataTable).add_columns(
             "page", "offsets", "chosen by", "accepted", "text"
         )
@@ -100,14 +104,14 @@ class AdjudicationScreen(AdjudicationEdits):
     def reload(self) -> None:
         """Re-read the queue and the chosen question (after every committed write)."""
         gold_set_id = self.labeler.gold_set_id
-        wanted = self.query_id
+        wanted, settled = self.query_id, self.show_settled
         if gold_set_id is None:
             return
 
         def load(
             store: Store,
         ) -> tuple[list[WaitingQuestion], int | None, QuestionForAdjudication | None]:
-            view = adjudication_view(store, gold_set_id, wanted)
+            view = adjudication_view(store, gold_set_id, wanted, settled=settled)
             return view.queue, view.chosen, view.state
 
         self.labeler.db(load, self._loaded, what="adjudication queue")
@@ -116,12 +120,19 @@ class AdjudicationScreen(AdjudicationEdits):
         self, result: tuple[list[WaitingQuestion], int | None, QuestionForAdjudication | None]
     ) -> None:
         self.queue, self.query_id, self.state = result
-        n = len(self.queue)
+        n_settled = sum(w.settled for w in self.queue)
+        n = len(self.queue) - n_settled
+        # hidden, the hint line names s (the title stays one line on a narrow terminal)
+        settled = (
+            f" · {n_settled} settled listed after them (s hides them, r reopens one)"
+            if self.show_settled
+            else ""
+        )
         self.query_one("#adj-title", Static).update(
             Text.assemble(
                 ("Adjudication", "bold"),
                 f" · {self.labeler.gold_set_name} · {n} question(s) waiting "
-                "(done by 2+ annotators, lowest agreement first)",
+                f"(done by 2+ annotators, lowest agreement first){settled}",
             )
         )
         table = self.query_one("#adj-queue", DataTable)
@@ -131,7 +142,8 @@ class AdjudicationScreen(AdjudicationEdits):
                 w.external_id,
                 ", ".join(w.done_by),
                 _alpha(w.char_alpha),
-                f"{w.exact_f1:.2f}",
+                _alpha(w.exact_f1),
+                settled_words(w).removeprefix("settled by ") if w.settled else "",
                 key=str(w.query_id),
             )
         ids = [w.query_id for w in self.queue]
@@ -161,11 +173,16 @@ class AdjudicationScreen(AdjudicationEdits):
         cursor = table.cursor_row
         table.clear()
         if w is None or state is None:
-            head.update("nothing waits for adjudication in this gold set")
+            head.update(
+                "nothing waits for adjudication in this gold set"
+                + ("" if self.show_settled else " (s shows the settled questions)")
+            )
             self.view.set_spans([])
             return
         legend = Text(f"{w.external_id}", style="bold")
         legend.append(f"  {w.text}\n")
+        if w.settled:
+            legend.append(f" {settled_words(w)} · r reopens it to change it \n", style="reverse")
         for i, name in enumerate(state.spans.done_by):
             legend.append(f" {name} ", style=ANNOTATOR_STYLES[i % len(ANNOTATOR_STYLES)])
             legend.append(" ")
@@ -185,6 +202,8 @@ class AdjudicationScreen(AdjudicationEdits):
                 chosen += " · keys differ"
             elif g.key is not None:
                 chosen += f" · key {g.key[0]}–{g.key[1]}"
+            if g.tie_words():
+                chosen += f" · {g.tie_words()}"
             table.add_row(
                 g.document_id,
                 f"{g.start}–{g.end}",

@@ -10,7 +10,11 @@ the message), ``U`` accept every unanimous group (``unanimous``, keys alike), ``
 grade an accepted span, ``w``/``W`` move its end one word out/in, ``e`` store the page
 selection as its new boundaries (or accept it, on a group not accepted), ``m`` mark the
 question adjudicated (with nothing accepted: "no answer on these pages", confirmed), ``K``
-set the accepted span's key clause to the page selection (nothing selected: clear it).
+set the accepted span's key clause to the page selection (nothing selected: clear it),
+``s`` list the settled questions too (who settled each and when) or hide them again, ``r``
+reopen the highlighted settled question (pending again: :func:`labeler.store.reopen_questions`;
+ctrl+z settles it again as it was). On a settled question every edit key says what to press
+instead (``r``, then the edit, then ``m``): the store's adjudicated lock would refuse it.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from textual.widgets import DataTable
 from labeler.store import (
     ElementRow,
     QuestionForAdjudication,
+    Reopened,
     SpanGroup,
     Store,
     UnanimousAccepted,
@@ -35,6 +40,7 @@ from labeler.store import (
     grade_final,
     key_final,
     reject_final,
+    reopen_questions,
     settle_question,
 )
 from labeler.tui import span_marks
@@ -49,6 +55,12 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
+def settled_words(w: WaitingQuestion) -> str:
+    """Who settled a listed question and when: ``settled by lead 2026-12-02 01:10 UTC``."""
+    when = "" if w.settled_at is None else f" {w.settled_at:%Y-%m-%d %H:%M} UTC"
+    return f"settled by {w.settled_by}{when}"
+
+
 def group_key(group: SpanGroup) -> str:
     """The groups table's row key of ``group``."""
     return f"{group.document_id}\t{group.start}\t{group.end}"
@@ -59,6 +71,7 @@ def accepted_words(name: str, group: SpanGroup) -> str:
     ``accepted ana's span 63–105 (policy.html) 'Exceptions…' g1 with key 90–105 'the data
     owner.' into q1's final layer``; a key disagreement is said (the span is accepted without a key)."""
     who = " and ".join(group.annotators) if group.annotators else "the"
+    tie = f" [{group.tie_words()}]" if group.tie_words() else ""
     whose = f"{who}'s" if group.annotators else who
     key = group.key
     if key is not None:
@@ -70,7 +83,7 @@ def accepted_words(name: str, group: SpanGroup) -> str:
         keyed = ""
     return (
         f"accepted {whose} span {group.start}–{group.end} ({group.document_id}) "
-        f"{quote(group.text)} g{group.grade}{keyed} into {name}'s final layer"
+        f"{quote(group.text)} g{group.grade}{tie}{keyed} into {name}'s final layer"
     )
 
 
@@ -90,6 +103,8 @@ class AdjudicationEdits(Screen[None]):
         Binding("e", "use_selection", "Use selection"),
         Binding("m", "settle", "Mark adjudicated"),
         Binding("K", "key", "Key clause", show=False),
+        Binding("s", "toggle_settled", "Show settled", show=False),
+        Binding("r", "reopen", "Reopen", show=False),
     ]
 
     def __init__(self) -> None:
@@ -101,6 +116,8 @@ class AdjudicationEdits(Screen[None]):
         self.pages: dict[str, PageMap] = {}
         #: the span the groups cursor moves to on the next redraw (one just written)
         self.follow: tuple[str, int, int] | None = None
+        #: the list shows the settled questions too (``s``)
+        self.show_settled = False
 
     @property
     def labeler(self) -> AppContext:
@@ -120,12 +137,27 @@ class AdjudicationEdits(Screen[None]):
         return next((g for g in self.state.spans.groups if group_key(g) == key), None)
 
     def _waiting(self) -> WaitingQuestion | None:
-        """The chosen question's queue row (None when nothing waits)."""
+        """The chosen question's row of the list (None when nothing is listed); a settled
+        one when ``s`` lists them."""
         return next((w for w in self.queue if w.query_id == self.query_id), None)
 
     def _question_name(self) -> str:
         w = self._waiting()
         return w.external_id if w is not None else "the question"
+
+    def _settled_refusal(self, then: str) -> bool:
+        """True (and says exactly what to press instead) when the chosen question is
+        settled: its evidence is locked until it is reopened, here, with ``r``."""
+        w = self._waiting()
+        if w is None or not w.settled:
+            return False
+        self.notify(
+            f"{w.external_id} is settled ({settled_words(w)}): press r to reopen it here, "
+            f"then {then}, and m to settle it again",
+            severity="warning",
+            timeout=8,
+        )
+        return True
 
     def _write(self, job: Callable[[Store], T], message: Callable[[T], str], what: str) -> None:
         """Run a write ``job(store)``; then notify ``message(result)`` and reload."""
@@ -141,6 +173,8 @@ class AdjudicationEdits(Screen[None]):
 
     def action_accept(self) -> None:
         """Accept the highlighted span group into the final layer."""
+        if self._settled_refusal("a to accept the span"):
+            return
         group, qid, actor = self.selected(), self.query_id, self.labeler.annotator
         if group is None or qid is None or self.state is None:
             self.notify("no span to accept", severity="warning", timeout=3)
@@ -167,6 +201,8 @@ class AdjudicationEdits(Screen[None]):
 
     def action_accept_unanimous(self) -> None:
         """Accept every span all done annotators chose."""
+        if self._settled_refusal("U to accept the unanimous spans"):
+            return
         qid, actor, name = self.query_id, self.labeler.annotator, self._question_name()
         if qid is None:
             self.notify("nothing waits for adjudication", severity="warning", timeout=3)
@@ -194,6 +230,8 @@ class AdjudicationEdits(Screen[None]):
 
     def action_reject(self) -> None:
         """Take an accepted span out of the final layer; any other is just not accepted."""
+        if self._settled_refusal("x to reject the span"):
+            return
         group = self.selected()
         if group is None or self.state is None:
             self.notify("no span selected", severity="warning", timeout=3)
@@ -222,6 +260,8 @@ class AdjudicationEdits(Screen[None]):
 
     def action_grade(self, grade: int) -> None:
         """Set the grade of the highlighted accepted span."""
+        if self._settled_refusal(f"{grade} to grade the accepted span"):
+            return
         final = self._accepted()
         if final is None:
             return
@@ -257,6 +297,8 @@ class AdjudicationEdits(Screen[None]):
 
     def action_adjust_end(self, delta: int) -> None:
         """Move the accepted span's end one word out (``w``) or in (``W``)."""
+        if self._settled_refusal("w or W to move the span's end"):
+            return
         final = self._accepted()
         page = self.pages.get(final.document_id) if final is not None else None
         if final is None or page is None:
@@ -272,6 +314,8 @@ class AdjudicationEdits(Screen[None]):
         """The page selection becomes the highlighted accepted span's boundaries; when the
         group is not accepted, the selection is accepted as a new final span, with the
         group's key clause (:attr:`SpanGroup.key`) when that lies inside the selection."""
+        if self._settled_refusal("e to use the page selection"):
+            return
         group, qid = self.selected(), self.query_id
         start, end = self.view.offsets
         if group is None or qid is None or self.state is None or self.document_id is None:
@@ -304,6 +348,8 @@ class AdjudicationEdits(Screen[None]):
     def action_key(self) -> None:
         """The page selection (inside the accepted span) becomes its key clause; with
         nothing selected, the key is cleared."""
+        if self._settled_refusal("K to set the key clause (select it on the page first)"):
+            return
         final = self._accepted()
         if final is None:
             return
@@ -327,6 +373,13 @@ class AdjudicationEdits(Screen[None]):
 
     def action_settle(self) -> None:
         """Mark the question adjudicated (confirmed when nothing is accepted)."""
+        w = self._waiting()
+        if w is not None and w.settled:
+            self.notify(
+                f"{w.external_id} is settled already ({settled_words(w)}); r reopens it",
+                timeout=5,
+            )
+            return
         qid, state = self.query_id, self.state
         if qid is None or state is None:
             self.notify("nothing waits for adjudication", severity="warning", timeout=3)
@@ -357,6 +410,41 @@ class AdjudicationEdits(Screen[None]):
             ),
             confirmed,
         )
+
+    def action_toggle_settled(self) -> None:
+        """List the settled questions too (after the waiting ones), or hide them again."""
+        self.show_settled = not self.show_settled
+        self.reload()
+
+    def action_reopen(self) -> None:
+        """Reopen the highlighted settled question: pending again, back in the queue."""
+        w = self._waiting()
+        if w is None:
+            self.notify("no question selected", severity="warning", timeout=3)
+            return
+        if not w.settled:
+            shown = "" if self.show_settled else " (s lists the settled questions)"
+            self.notify(f"{w.external_id} is not settled: nothing to reopen{shown}", timeout=4)
+            return
+        actor, gold_set, name = self.labeler.annotator, self.labeler.gold_set_name, w.external_id
+        few = len(w.done_by) < 2
+
+        def job(store: Store) -> list[Reopened]:
+            return reopen_questions(store, gold_set, [name], actor=actor)
+
+        def message(_: list[Reopened]) -> str:
+            away = " (fewer than two annotators marked it done: it is listed again once two have)"
+            return (
+                f"{name} reopened by {actor} (was {settled_words(w)}): pending, left out of "
+                "scores until settled again; select a clause and K sets the key, 1-3 grade, "
+                f"m settles again{away if few else ''}  ·  ctrl+z: undo (settles it again)"
+            )
+
+        self._write(job, message, "reopen")
+
+    def reload(self) -> None:
+        """Re-read the list and the chosen question (the display's: the subclass)."""
+        raise NotImplementedError
 
     def action_back(self) -> None:
         self.dismiss()

@@ -639,8 +639,10 @@ def test_adjudicate_keeps_agreed_key_clauses_and_reports_disagreement(
     assert "  q1: +1 span(s) (1 with their key clause), adjudicated (done by ana, bob)\n" in out
     assert (
         "  q2: +1 span(s), adjudicated (done by ana, bob)\n"
-        "    accepted without a key, keys differ: ana 0–5, bob 6–11 (set it in the adjudication "
-        "screen, K): p.txt [0:11] 'Alpha beta.' (ana, bob)\n"
+        "    accepted without a key, keys differ: ana 0–5, bob 6–11 (q2 is settled; to set it, "
+        "reopen it (labeler adjudicate --gold-set team --reopen q2, or s then r on the "
+        "adjudication screen, F5), select the clause, K, and m to settle again): p.txt [0:11] "
+        "'Alpha beta.' (ana, bob)\n"
     ) in out
     final = [
         json.loads(x)

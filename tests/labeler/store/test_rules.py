@@ -79,6 +79,7 @@ from labeler.store import (
     redo_change,
     reject_final,
     remove_span,
+    reopen_questions,
     revoke_annotator,
     set_key,
     settle_question,
@@ -561,6 +562,89 @@ def lock_layer_import_same_cli(w: World, cap: pytest.CaptureFixture[str]) -> Non
     args = ("gold", "import", same, "--gold-set", "T", "--layer", "--annotator", "ana")
     assert w.cli(*args) == 0
     assert dump(w.store) == before
+
+
+def reopen_command(err: str) -> list[str]:
+    """The ``labeler adjudicate ... --reopen ...`` a refusal names, as argv."""
+    found = re.search(r"labeler (adjudicate --gold-set \S+ --reopen [^,;)]+)", err)
+    assert found is not None, err
+    return found.group(1).split()
+
+
+def lock_message_leads_to_reopen_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """The refusal says where the lock is lifted; following it word for word (the command
+    it names) reopens q1, and the refused change then goes through."""
+    args = ("gold", "done", "--gold-set", "T", "--query", "q1", "--annotator", "ana", "--undo")
+    cap.readouterr()
+    assert w.cli(*args) == 1
+    err = cap.readouterr().err
+    assert "to change it, a lead reopens q1 first: on the adjudication screen (F5) s lists " in err
+    assert w.cli(*reopen_command(err), "--actor", "lead") == 0
+    assert w.cli(*args) == 0
+    assert rows(w.store, "SELECT annotator FROM question_done WHERE query_id = :q", q=w.q1) == [
+        ("bob",)
+    ]
+
+
+def lock_reopen_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """Reopened, q1's final A takes a key; undo (the key, then the reopen) settles q1 again
+    as it was, and the lock holds again."""
+    settled = rows(
+        w.store, "SELECT adjudicated_by, adjudicated_at FROM query WHERE id = :q", q=w.q1
+    )
+    reopen_questions(w.store, "T", ["q1"], actor="lead")
+    key_final(w.store, final_a(w), 0, 5, actor="lead")
+    assert rows(w.store, "SELECT key_start, key_end FROM element WHERE id = :e", e=final_a(w)) == [
+        (0, 5)
+    ]
+    assert undo_change(w.store, actor="lead") is not None  # the key
+    assert (
+        undo_change(w.store, actor="lead") == "undone: change question q1, open → settled by lead"
+    )
+    assert (
+        rows(w.store, "SELECT adjudicated_by, adjudicated_at FROM query WHERE id = :q", q=w.q1)
+        == settled
+    )
+    lock_key_store(w, cap)
+
+
+def undo_reopen_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """Undo of a reopen settles again with the same by and at; redo reopens; the reopen is
+    one audit entry, under the one who reopened."""
+    mark = "SELECT adjudicated_by, adjudicated_at FROM query WHERE id = :q"
+    settled = rows(w.store, mark, q=w.q1)
+    assert settled[0][0] == "lead" and settled[0][1] is not None
+    last = "SELECT max(id) FROM audit_entry"
+    (start,) = rows(w.store, last)
+    done = reopen_questions(w.store, "T", ["q1"], actor="cleo")
+    assert [(r.external_id, r.settled_by) for r in done] == [("q1", "lead")]
+    assert rows(w.store, mark, q=w.q1) == [(None, None)]
+    assert rows(
+        w.store,
+        "SELECT actor, action, entity, entity_id, kind FROM audit_entry WHERE id > :i",
+        i=start[0],
+    ) == [("cleo", "change", "query", w.q1, "do")]
+    assert (
+        undo_change(w.store, actor="cleo") == "undone: change question q1, open → settled by lead"
+    )
+    assert rows(w.store, mark, q=w.q1) == settled
+    assert (
+        redo_change(w.store, actor="cleo") == "redone: change question q1, settled by lead → open"
+    )
+    assert rows(w.store, mark, q=w.q1) == [(None, None)]
+    assert undo_change(w.store, actor="cleo") is not None
+    assert rows(w.store, mark, q=w.q1) == settled
+
+
+def pending_reopened_cli_score(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """A reopened question is pending: reported once, as pending, never as unknown."""
+    import_run(w, "r1")
+    assert w.cli("adjudicate", "--gold-set", "T", "--reopen", "q1", "--actor", "lead") == 0
+    cap.readouterr()
+    assert w.cli("score", "--gold-set", "T", "--run", "r1", "--format", "json") == 0
+    data = json.loads(cap.readouterr().out)
+    assert (data["queries"], data["pending"]) == (0, {"count": 2, "query_ids": ["q1", "q2"]})
+    assert data["unknown_in_run"] == {"count": 0, "query_ids": []}
 
 
 # -- scope and visibility ----------------------------------------------------------------
@@ -1227,6 +1311,10 @@ ROWS: list[tuple[str, str, Check]] = [
     ("lock", "cli-gold-done-undo", lock_done_undo_cli),
     ("lock", "cli-import-layer", lock_layer_import_cli),
     ("lock", "cli-import-layer-unchanged", lock_layer_import_same_cli),
+    ("lock", "cli-refusal-names-reopen", lock_message_leads_to_reopen_cli),
+    ("lock", "store-reopen-key-undo", lock_reopen_store),
+    ("undo", "store-reopen-undo-redo-undo", undo_reopen_store),
+    ("pending", "cli-score-reopened", pending_reopened_cli_score),
     ("scope", "store", scope_store),
     ("scope", "tui", scope_tui),
     ("visibility", "store", visibility_store),
