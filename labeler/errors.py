@@ -106,3 +106,12 @@ def not_found(kind: str, name: str, known: Sequence[str], *, none_yet: str = "")
         if len(known) > NAMES_SHOWN:
             listed += f", ... and {len(known) - NAMES_SHOWN} more"
     return NotFoundError(f"no {kind} {name!r} in the database ({listed})")
+
+
+class RemovedError(NotFoundError):
+    """A row someone else removed meanwhile: the message names what and who removed it
+    (``removed_by``, from the audit log), so a screen that still showed it can say so."""
+
+    def __init__(self, message: str, removed_by: str) -> None:
+        super().__init__(message)
+        self.removed_by = removed_by

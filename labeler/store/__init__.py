@@ -203,6 +203,12 @@ if TYPE_CHECKING:
         list_elements,
         remove_element,
     )
+    from labeler.store.live import (
+        ChangeFeed,
+        ChangeStamp,
+        change_feed,
+        change_stamp,
+    )
     from labeler.store.location import (
         DB_ENV,
         DEFAULT_DB,
@@ -309,6 +315,8 @@ _HOMES: dict[str, str] = {
     "Attached": "labeler.store.labelling_verbs",
     "AuditEntry": "labeler.store.models",
     "AutoResult": "labeler.store.autoadjudicate",
+    "ChangeFeed": "labeler.store.live",
+    "ChangeStamp": "labeler.store.live",
     "DB_ENV": "labeler.store.location",
     "DEFAULT_DB": "labeler.store.location",
     "DEFAULT_GOLD_SET": "labeler.store.labelling_verbs",
@@ -387,6 +395,8 @@ _HOMES: dict[str, str] = {
     "auto_adjudicate": "labeler.store.autoadjudicate",
     "can_redo": "labeler.store.history",
     "can_undo": "labeler.store.history",
+    "change_feed": "labeler.store.live",
+    "change_stamp": "labeler.store.live",
     "check_attach": "labeler.store.labelling_verbs",
     "check_editable": "labeler.store.own_layer",
     "check_gold_set": "labeler.store.gold_verbs",
@@ -521,6 +531,8 @@ __all__ = [
     "Attached",
     "AuditEntry",
     "AutoResult",
+    "ChangeFeed",
+    "ChangeStamp",
     "Document",
     "DocumentHit",
     "DocumentSummary",
@@ -591,6 +603,8 @@ __all__ = [
     "auto_adjudicate",
     "can_redo",
     "can_undo",
+    "change_feed",
+    "change_stamp",
     "check_attach",
     "check_editable",
     "check_gold_set",

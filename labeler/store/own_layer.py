@@ -15,6 +15,7 @@ from sqlmodel import Session
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.annotate import ElementRow, element_row
+from labeler.store.audit import missing_element
 from labeler.store.blind import question_views
 from labeler.store.labels import add_element
 from labeler.store.models import Element, Query
@@ -74,11 +75,14 @@ def check_editable(session: Session, element_id: int, annotator: str) -> None:
     settled final layer of an adjudicated team question (:class:`IntegrityError`)."""
     element = session.get(Element, element_id)
     if element is None:
-        raise NotFoundError(f"no element with id {element_id} in the database")
+        raise missing_element(session, element_id)
+    # Settled first: an annotator whose screen still shows their own label on a question
+    # settled meanwhile (their layer hidden since) learns that and who settled it, not that
+    # the label is gone; everyone sees a settled question's state anyway.
+    check_not_settled(session, element.query_id, "a plain edit")
     view = question_views(session, [element.query_id]).get(element.query_id)
     if view is None or not view.sees(element.layer, element.annotator, annotator):
         raise NotFoundError(f"no element with id {element_id} in the database")
-    check_not_settled(session, element.query_id, "a plain edit")
 
 
 @dataclass(frozen=True)
