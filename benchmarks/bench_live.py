@@ -26,6 +26,7 @@ import time
 import uuid
 from pathlib import Path
 
+from sqlalchemy import Engine
 from textual.widgets import Static
 
 from labeler.store import Store, flip_done, open_store
@@ -117,7 +118,7 @@ def report(name: str, delays: list[float]) -> None:
     )
 
 
-def pg_database(url: str) -> tuple[str, object]:
+def pg_database(url: str) -> tuple[str, Engine, str]:
     from sqlalchemy import create_engine
     from sqlalchemy.engine import make_url
     from sqlalchemy.pool import NullPool
@@ -132,7 +133,7 @@ def pg_database(url: str) -> tuple[str, object]:
             f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8' "
             "LC_COLLATE 'C' LC_CTYPE 'C'"
         )
-    return base.set(database=name).render_as_string(hide_password=False), (admin, name)
+    return base.set(database=name).render_as_string(hide_password=False), admin, name
 
 
 def main() -> None:
@@ -150,13 +151,13 @@ def main() -> None:
             seed(store)
         report("SQLite", asyncio.run(measure(db, args.changes)))
     if args.pg:
-        url, (admin, name) = pg_database(args.pg)
+        url, admin, name = pg_database(args.pg)
         try:
             with open_store(url) as store:
                 seed(store)
             report("PostgreSQL", asyncio.run(measure(url, args.changes)))
         finally:
-            with admin.connect() as conn:  # type: ignore[attr-defined]
+            with admin.connect() as conn:
                 conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     else:
         print("PostgreSQL: skipped (no --pg URL and no $LABELER_TEST_PG_URL)")

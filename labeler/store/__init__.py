@@ -118,6 +118,12 @@ if TYPE_CHECKING:
         run_chunks,
         search_documents,
     )
+    from labeler.store.change_signal import (
+        ChangeFeed,
+        ChangeStamp,
+        change_feed,
+        change_stamp,
+    )
     from labeler.store.document_table import (
         DocumentSummary,
         Fingerprint,
@@ -202,12 +208,6 @@ if TYPE_CHECKING:
         get_query,
         list_elements,
         remove_element,
-    )
-    from labeler.store.live import (
-        ChangeFeed,
-        ChangeStamp,
-        change_feed,
-        change_stamp,
     )
     from labeler.store.location import (
         DB_ENV,
@@ -315,8 +315,8 @@ _HOMES: dict[str, str] = {
     "Attached": "labeler.store.labelling_verbs",
     "AuditEntry": "labeler.store.models",
     "AutoResult": "labeler.store.autoadjudicate",
-    "ChangeFeed": "labeler.store.live",
-    "ChangeStamp": "labeler.store.live",
+    "ChangeFeed": "labeler.store.change_signal",
+    "ChangeStamp": "labeler.store.change_signal",
     "DB_ENV": "labeler.store.location",
     "DEFAULT_DB": "labeler.store.location",
     "DEFAULT_GOLD_SET": "labeler.store.labelling_verbs",
@@ -395,8 +395,8 @@ _HOMES: dict[str, str] = {
     "auto_adjudicate": "labeler.store.autoadjudicate",
     "can_redo": "labeler.store.history",
     "can_undo": "labeler.store.history",
-    "change_feed": "labeler.store.live",
-    "change_stamp": "labeler.store.live",
+    "change_feed": "labeler.store.change_signal",
+    "change_stamp": "labeler.store.change_signal",
     "check_attach": "labeler.store.labelling_verbs",
     "check_editable": "labeler.store.own_layer",
     "check_gold_set": "labeler.store.gold_verbs",

@@ -89,7 +89,7 @@ def _note_audit_entry(session: Session, instance: object) -> None:
 
 T = TypeVar("T")
 
-#: sent by every PostgreSQL write transaction before it commits (see labeler.store.live)
+#: sent by every PostgreSQL write transaction before it commits (see labeler.store.change_signal)
 NOTIFY_CHANGE = "SELECT pg_notify('labeler_change', '')"
 
 _BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (low byte of extended codes)
@@ -232,7 +232,7 @@ class Store:
         self._checked = False
         self._notify = not is_sqlite(engine.url)  # PostgreSQL: NOTIFY_CHANGE at each commit
         #: the newest audit entry a write of this store committed (0: none yet); a change
-        #: signal whose newest entry is this one is this store's own (labeler.store.live)
+        #: signal whose newest entry is this one is this store's own (labeler.store.change_signal)
         self.last_own_audit_id = 0
 
     def _lock_holder(self) -> str | None:
@@ -264,7 +264,7 @@ class Store:
         after the commit.
 
         On PostgreSQL it notifies ``labeler_change`` in the same transaction, so every open
-        screen hears of the commit (:mod:`labeler.store.live`); on SQLite the others see
+        screen hears of the commit (:mod:`labeler.store.change_signal`); on SQLite the others see
         ``PRAGMA data_version`` change.
 
         On SQLite the store's first write checks the file for damage first, and every commit
@@ -296,7 +296,7 @@ class Store:
             if self._file is not None:
                 confirm_wal(fairy.info, self.location, committed=False)
             if self._notify:
-                # The change signal (labeler.store.live): delivered to every listener at
+                # The change signal (labeler.store.change_signal): delivered to every listener at
                 # the commit, never for a transaction rolled back.
                 session.connection().exec_driver_sql(NOTIFY_CHANGE)
             session.commit()

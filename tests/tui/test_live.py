@@ -22,11 +22,12 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 from tui_support import make_app, said, settle
 
-from labeler.errors import NotFoundError
+from labeler.errors import IntegrityError, NotFoundError
 from labeler.store import (
     Store,
     change_feed,
     change_stamp,
+    flip_done,
     grade_span,
     open_store,
     remove_span,
@@ -160,7 +161,7 @@ def test_other_processes_changes_appear_without_a_key_press(team_store: Store) -
         )
         assert state_cell(app, "q1") == "adjudicated"
         assert page.view.offsets == (60, 70)
-        assert app.screen is page and page.view.has_focus
+        assert app.screen is page and isinstance(page, PageScreen) and page.view.has_focus
         # (a refresh for bob's mark may have read the settled state already: the message
         # about the settlement is the settlement's own, and may come a moment later)
         await within_bound(pilot, lambda: "lead settled q1" in said(app), "who settled")
@@ -256,6 +257,29 @@ def test_stale_actions_are_refused_naming_who_changed_it(team_store: Store) -> N
             raise AssertionError("action on a removed element passed")
         except NotFoundError as exc:
             assert f"element {bob_el}" in str(exc) and "was removed by bob" in str(exc)
+
+
+def test_a_done_mark_flipped_meanwhile_is_not_flipped_back(team_store: Store) -> None:
+    """ana's screen shows q2 to do; her other window (another store) marks it done; the
+    flip asked for from the stale screen (``expect_done=False``) is refused naming who, and
+    the mark stays; the same for a removal seen as still done."""
+    with open_store(location(team_store)) as other:
+        flip_done(other, 2, "ana")
+        try:
+            flip_done(team_store, 2, "ana", expect_done=False)
+            raise AssertionError("a flip on a stale done mark passed")
+        except IntegrityError as exc:
+            assert str(exc) == (
+                "q2 was marked done by ana meanwhile (by ana); nothing changed "
+                "(press D again to remove the mark)"
+            )
+        assert flip_done(other, 2, "ana").marked is False
+    try:
+        flip_done(team_store, 2, "ana", expect_done=True)
+        raise AssertionError("a flip on a stale done mark passed")
+    except IntegrityError as exc:
+        assert "the done mark of ana was removed meanwhile (by ana)" in str(exc)
+    assert flip_done(team_store, 2, "ana", expect_done=False).marked is True
 
 
 def test_change_feed_hears_other_stores_commits_and_says_who(team_store: Store) -> None:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from sqlmodel import Session, col, select
 
@@ -138,7 +138,7 @@ class ChangeFeed:
             # A connection of its own, outside the pool: held for the feed's life.
             raw = store.engine.raw_connection()
             raw.detach()
-            self._conn: Any = raw.dbapi_connection
+            self._conn: Any = cast(Any, raw.dbapi_connection)
             if self.sqlite:
                 self._data_version = self._read_version()
             else:
