@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from sqlmodel import select
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
 from tui_support import make_app, said, settle
@@ -34,7 +35,7 @@ from labeler.store import (
     settle_question,
 )
 from labeler.store.labels import add_element
-from labeler.store.models import LAYER_ANNOTATOR
+from labeler.store.models import LAYER_ANNOTATOR, Element
 from labeler.store.settled import SettledError
 from labeler.tui.app import LabelerApp
 from labeler.tui.screens.page import PageScreen
@@ -227,9 +228,7 @@ def test_grade_on_a_question_settled_underneath_names_who_settled_it(team_store:
 
     run(team_store, body)
     with team_store.session() as s:
-        from labeler.store.models import Element
-
-        grades = [e.grade for e in s.query(Element).all()]
+        grades = [e.grade for e in s.exec(select(Element)).all()]
     assert grades == [1]
 
 
