@@ -37,7 +37,10 @@ from labeler.store import (
 from labeler.store.labels import add_element
 from labeler.store.models import LAYER_ANNOTATOR, Element
 from labeler.store.settled import SettledError
+from labeler.store.team import mark_done
 from labeler.tui.app import LabelerApp
+from labeler.tui.screens.adjudicate import AdjudicationScreen
+from labeler.tui.screens.forms import ConfirmDialog
 from labeler.tui.screens.page import PageScreen
 from labeler.tui.screens.questions import QuestionsScreen
 
@@ -161,11 +164,36 @@ def test_other_processes_changes_appear_without_a_key_press(team_store: Store) -
             "page: the final span",
         )
         assert state_cell(app, "q1") == "adjudicated"
-        assert page.view.offsets == (60, 70)
+        assert page.view.offsets == (60, 70) and app.current_query_id == 1
         assert app.screen is page and isinstance(page, PageScreen) and page.view.has_focus
         # (a refresh for bob's mark may have read the settled state already: the message
         # about the settlement is the settlement's own, and may come a moment later)
         await within_bound(pilot, lambda: "lead settled q1" in said(app), "who settled")
+
+    run(team_store, body)
+
+
+def test_a_dialog_stays_open_while_the_screen_below_refreshes(team_store: Store) -> None:
+    """``D`` on q2 with no element of ana's asks first; while the dialog is open, bob
+    (another store) marks q2 done: the questions below refresh, the dialog stays, has the
+    focus and still answers."""
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        app.current_query_id = 2
+        await settle(app, pilot)
+        await pilot.press("D")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        focused = app.focused
+        with open_store(location(team_store)) as bob:
+            flip_done(bob, 2, "bob")
+        await within_bound(pilot, lambda: "bob marked q2 done" in said(app), "bob's mark")
+        await settle(app, pilot)
+        assert app.screen is dialog and app.focused is focused
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert app.questions[1].done and app.current_query_id == 2
 
     run(team_store, body)
 
@@ -203,6 +231,53 @@ def test_a_second_app_sees_the_first_apps_labels(team_store: Store) -> None:
         run(team_store, body)
     finally:
         other.close()
+
+
+def test_another_tui_process_fills_the_leads_adjudication_queue(team_store: Store) -> None:
+    """Two TUI processes: the lead's adjudication screen here, ana's TUI in a process of its
+    own (``live_app.py``: attach a span to q1, ``D``). Once bob has marked q1 done too, q1
+    waits for adjudication: it appears in the lead's queue within the bound, unasked."""
+    own(team_store, 1, "bob", *FR)
+    with team_store.write() as s:
+        mark_done(s, 1, "bob")
+    app = make_app(team_store, "lead")
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 36), notifications=False) as pilot:
+            await settle(app, pilot)
+            screen = AdjudicationScreen()
+            await app.push_screen(screen)
+            await settle(app, pilot)
+            queue = screen.query_one("#adj-queue", DataTable)
+            assert queue.row_count == 0
+            child = subprocess.Popen(
+                [sys.executable, str(Path(__file__).parent / "live_app.py"),
+                 location(team_store)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                cwd=ROOT,
+            )  # fmt: skip
+            try:
+                for _ in range(1200):  # the child's start-up: up to 2 minutes when loaded
+                    if child.poll() is not None:
+                        break
+                    await pilot.pause(0.1)
+            finally:
+                if child.poll() is None:
+                    child.kill()
+            assert child.wait(10) == 0
+            await within_bound(
+                pilot,
+                lambda: queue.row_count == 1 and str(queue.get_row_at(0)[0]) == "q1",
+                "q1 in the adjudication queue",
+            )
+            assert str(queue.get_row_at(0)[1]) == "ana, bob"
+            assert app.screen is screen
+            assert "ana marked q1 done" in said(app)
+
+    asyncio.run(main())
 
 
 def test_grade_on_a_question_settled_underneath_names_who_settled_it(team_store: Store) -> None:
