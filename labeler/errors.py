@@ -112,3 +112,12 @@ class RoleError(LabelerError):
     """The person acting is a registered annotator whose role may not do this (an annotator
     settling a question, deleting one, assigning...). The message names the role needed and
     the command that gives it; nothing was written."""
+
+
+class RemovedError(NotFoundError):
+    """A row someone else removed meanwhile: the message names what and who removed it
+    (``removed_by``, from the audit log), so a screen that still showed it can say so."""
+
+    def __init__(self, message: str, removed_by: str) -> None:
+        super().__init__(message)
+        self.removed_by = removed_by

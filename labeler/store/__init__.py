@@ -123,6 +123,12 @@ if TYPE_CHECKING:
         run_chunks,
         search_documents,
     )
+    from labeler.store.change_signal import (
+        ChangeFeed,
+        ChangeStamp,
+        change_feed,
+        change_stamp,
+    )
     from labeler.store.document_table import (
         DocumentSummary,
         Fingerprint,
@@ -340,6 +346,8 @@ _HOMES: dict[str, str] = {
     "ROLE_OWNER": "labeler.store.models",
     "AuditEntry": "labeler.store.models",
     "AutoResult": "labeler.store.autoadjudicate",
+    "ChangeFeed": "labeler.store.change_signal",
+    "ChangeStamp": "labeler.store.change_signal",
     "DB_ENV": "labeler.store.location",
     "DEFAULT_DB": "labeler.store.location",
     "DEFAULT_GOLD_SET": "labeler.store.labelling_verbs",
@@ -423,6 +431,8 @@ _HOMES: dict[str, str] = {
     "auto_adjudicate": "labeler.store.autoadjudicate",
     "can_redo": "labeler.store.history",
     "can_undo": "labeler.store.history",
+    "change_feed": "labeler.store.change_signal",
+    "change_stamp": "labeler.store.change_signal",
     "check_attach": "labeler.store.labelling_verbs",
     "check_editable": "labeler.store.own_layer",
     "check_gold_set": "labeler.store.gold_verbs",
@@ -562,6 +572,8 @@ __all__ = [
     "Attached",
     "AuditEntry",
     "AutoResult",
+    "ChangeFeed",
+    "ChangeStamp",
     "Document",
     "DocumentHit",
     "DocumentSummary",
@@ -633,6 +645,8 @@ __all__ = [
     "auto_adjudicate",
     "can_redo",
     "can_undo",
+    "change_feed",
+    "change_stamp",
     "check_attach",
     "check_editable",
     "check_gold_set",

@@ -28,6 +28,7 @@ from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.adjudication import QuestionSpans, SpanGroup, question_spans
 from labeler.store.agreement_input import DoneLabels, done_labels_of
 from labeler.store.annotate import ElementRow, change_element, element_row
+from labeler.store.audit import missing_element
 from labeler.store.labels import duplicate_message
 from labeler.store.models import (
     LAYER_FINAL,
@@ -226,7 +227,7 @@ def adjust_final(
     leave the element's key clause outside (the key stays as it is; clear it first)."""
     element = session.get(Element, element_id)
     if element is None:
-        raise NotFoundError(f"no element with id {element_id} in the database")
+        raise missing_element(session, element_id)
     if element.layer != LAYER_FINAL:
         raise IntegrityError("only an accepted (final) span can be adjusted")
     if (start, end) == (element.start, element.end):

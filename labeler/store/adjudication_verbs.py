@@ -39,12 +39,15 @@ from labeler.store.team import Reopened, accept_span, reopen_settled, set_adjudi
 # -- done marks -------------------------------------------------------------------------
 
 
-def flip_done(store: Store, query_id: int, annotator: str) -> DoneChange:
+def flip_done(
+    store: Store, query_id: int, annotator: str, *, expect_done: bool | None = None
+) -> DoneChange:
     """Mark question ``query_id`` done by ``annotator``, or remove their done mark when
     there is one (audited; :func:`labeler.store.own_layer.toggle_done` refuses it outside
-    team work and on an adjudicated question). Returns what changed."""
+    team work and on an adjudicated question). ``expect_done``: the state the screen
+    showed; refused, naming who, when the mark was flipped meanwhile. Returns what changed."""
     with store.write() as s:
-        return toggle_done(s, query_id, annotator)
+        return toggle_done(s, query_id, annotator, expect_done=expect_done)
 
 
 # -- reads ------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
-from labeler.store.audit import record_change, snapshot
+from labeler.store.audit import missing_element, record_change, snapshot
 from labeler.store.labels import add_element, overlapping_elements
 from labeler.store.models import (
     ELEMENT_STALE,
@@ -265,7 +265,7 @@ def set_grade(session: Session, element_id: int, grade: int, *, actor: str) -> E
     """Change an element's grade (audited as ``change``); no entry when it is unchanged."""
     element = session.get(Element, element_id)
     if element is None:
-        raise NotFoundError(f"no element with id {element_id} in the database")
+        raise missing_element(session, element_id)
     if isinstance(grade, bool) or not isinstance(grade, int) or grade < 1:
         raise IntegrityError(f"element grade must be an integer >= 1, got {grade!r}")
     if element.grade == grade:
@@ -309,7 +309,7 @@ def set_key(
     (``element.start <= start < end <= element.end``)."""
     element = session.get(Element, element_id)
     if element is None:
-        raise NotFoundError(f"no element with id {element_id} in the database")
+        raise missing_element(session, element_id)
     problem = key_problem(element.start, element.end, start, end)
     if problem is not None:
         raise IntegrityError(problem)

@@ -16,6 +16,7 @@ from sqlalchemy import ColumnElement, Integer, func
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, select
 
+from labeler.errors import NotFoundError, RemovedError
 from labeler.store.models import AUDIT_ACTIONS, AuditEntry, Document, GoldSet, Query
 from labeler.store.roles import role_of
 
@@ -193,3 +194,28 @@ def last_place(session: Session, actor: str, *, scan: int = 200) -> LastPlace | 
                 position = start if isinstance(start, int) else None
         return LastPlace(query.gold_set_id, query.id, document_id, position)
     return None
+
+
+def missing_element(session: Session, element_id: int) -> NotFoundError:
+    """The error for element ``element_id`` that is not stored (any more): when the audit
+    log holds its removal, :class:`~labeler.errors.RemovedError` naming the element (its
+    question, page and offsets) and who removed it (``element 12 (q1, policy.html 7–55) was
+    removed by bob``), so an action on a screen that still showed it says what changed and
+    who changed it; otherwise ``no element with id 12 in the database``. One index probe
+    (``ix_audit_entity``)."""
+    entry = session.exec(
+        select(AuditEntry)
+        .where(AuditEntry.entity == "element", AuditEntry.entity_id == element_id)
+        .order_by(col(AuditEntry.id).desc())
+        .limit(1)
+    ).first()
+    if entry is None or entry.action != "remove" or not entry.before:
+        return NotFoundError(f"no element with id {element_id} in the database")
+    was = entry.before
+    query = session.get(Query, was.get("query_id"))
+    question = f"{query.external_id}, " if query is not None else ""
+    place = f"{was.get('document_id')} {was.get('start')}–{was.get('end')}"
+    return RemovedError(
+        f"element {element_id} ({question}{place}) was removed by {entry.actor}",
+        removed_by=entry.actor,
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError, not_found
-from labeler.store.audit import add_audited, remove_audited
+from labeler.store.audit import add_audited, missing_element, remove_audited
 from labeler.store.browse import gold_set_names
 from labeler.store.document_table import get_document
 from labeler.store.models import (
@@ -214,7 +214,7 @@ def remove_element(session: Session, element_id: int, *, actor: str) -> None:
     adjudicated question (:func:`labeler.store.settled.check_not_settled`)."""
     element = session.get(Element, element_id)
     if element is None:
-        raise NotFoundError(f"no element with id {element_id} in the database")
+        raise missing_element(session, element_id)
     check_not_settled(session, element.query_id, "remove")
     remove_audited(session, element, actor=actor, entity="element")
 

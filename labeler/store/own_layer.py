@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.annotate import ElementRow, element_row
+from labeler.store.audit import missing_element
 from labeler.store.blind import question_views
 from labeler.store.labels import add_element
-from labeler.store.models import Element, Query
+from labeler.store.models import AuditEntry, Element, Query
 from labeler.store.settled import check_not_settled
 from labeler.store.team import (
     done_mark,
@@ -76,11 +77,14 @@ def check_editable(session: Session, element_id: int, annotator: str) -> None:
     settled final layer of an adjudicated team question (:class:`IntegrityError`)."""
     element = session.get(Element, element_id)
     if element is None:
-        raise NotFoundError(f"no element with id {element_id} in the database")
+        raise missing_element(session, element_id)
+    # Settled first: an annotator whose screen still shows their own label on a question
+    # settled meanwhile (their layer hidden since) learns that and who settled it, not that
+    # the label is gone; everyone sees a settled question's state anyway.
+    check_not_settled(session, element.query_id, "a plain edit")
     view = question_views(session, [element.query_id]).get(element.query_id)
     if view is None or not view.sees(element.layer, element.annotator, annotator):
         raise NotFoundError(f"no element with id {element_id} in the database")
-    check_not_settled(session, element.query_id, "a plain edit")
 
 
 @dataclass(frozen=True)
@@ -94,13 +98,19 @@ class DoneChange:
     elements: int
 
 
-def toggle_done(session: Session, query_id: int, annotator: str) -> DoneChange:
+def toggle_done(
+    session: Session, query_id: int, annotator: str, *, expect_done: bool | None = None
+) -> DoneChange:
     """Mark question ``query_id`` done by ``annotator``, or remove their mark when it is
     done already (each an audited, undoable change of ``question_done``).
 
     Only in a team gold set (a done mark in a gold set without team work would turn it
     into one: assign questions first) and before the question is adjudicated (the lock
     of :func:`labeler.store.team.mark_done` and ``unmark_done``).
+
+    ``expect_done`` (None: no check) is the state the caller showed: when the mark was
+    flipped meanwhile (another window, ``gold done``), :class:`IntegrityError` says so and
+    who flipped it (:func:`flipped_words`) instead of flipping it back.
     """
     query = session.get(Query, query_id)
     if query is None:
@@ -112,8 +122,38 @@ def toggle_done(session: Session, query_id: int, annotator: str) -> DoneChange:
             "labeler gold assign)"
         )
     own = len(visible_elements(session, query_id, annotator))
-    if done_mark(session, query_id, annotator) is not None:
+    is_done = done_mark(session, query_id, annotator) is not None
+    if expect_done is not None and is_done != expect_done:
+        raise IntegrityError(flipped_words(session, query, annotator, is_done))
+    if is_done:
         unmark_done(session, query_id, annotator)
         return DoneChange(query.external_id, False, own == 0, own)
     row = mark_done(session, query_id, annotator)
     return DoneChange(query.external_id, True, row.no_answer, own)
+
+
+def flipped_words(session: Session, query: Query, annotator: str, is_done: bool) -> str:
+    """``q1 was marked done by ana meanwhile (by ana); nothing changed (...)``:
+    the refusal of a done-mark flip whose mark changed underneath, naming who changed it
+    (the newest audit entry of the question's done marks)."""
+    entries = session.exec(
+        select(AuditEntry)
+        .where(AuditEntry.entity == "question_done")
+        .order_by(col(AuditEntry.id).desc())
+        .limit(200)  # the flip is recent: among the newest done-mark entries
+    )
+    who = ""
+    for entry in entries:
+        data = entry.after or entry.before or {}
+        if data.get("query_id") == query.id and data.get("annotator") == annotator:
+            who = f" (by {entry.actor})"
+            break
+    if is_done:
+        return (
+            f"{query.external_id} was marked done by {annotator} meanwhile{who}; nothing "
+            "changed (press D again to remove the mark)"
+        )
+    return (
+        f"{query.external_id}: the done mark of {annotator} was removed meanwhile{who}; "
+        "nothing changed (press D again to mark it done)"
+    )

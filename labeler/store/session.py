@@ -65,6 +65,7 @@ from labeler.store.migrations import (
     deduplicated,
     pending,
 )
+from labeler.store.models import AuditEntry
 from labeler.store.postgres import write_lock_holder
 from labeler.store.waiting import Notice, announced_wait, process_notice
 
@@ -79,7 +80,17 @@ def _refuse_flush(session: Session, _context: Any, _instances: Any) -> None:
         raise StoreError("attempt to write through a read-only session; use Store.write()")
 
 
+@event.listens_for(Session, "pending_to_persistent")
+def _note_audit_entry(session: Session, instance: object) -> None:
+    # The audit entries a write transaction inserted (Store.last_own_audit_id).
+    if isinstance(instance, AuditEntry) and instance.id is not None:
+        session.info["audit_id"] = max(instance.id, session.info.get("audit_id", 0))
+
+
 T = TypeVar("T")
+
+#: sent by every PostgreSQL write transaction before it commits (see labeler.store.change_signal)
+NOTIFY_CHANGE = "SELECT pg_notify('labeler_change', '')"
 
 _BUSY_CODES = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED (low byte of extended codes)
 _FULL_CODE = 13  # SQLITE_FULL
@@ -219,6 +230,10 @@ class Store:
         # the SQLite file, checked (quick_check) before this store's first write
         self._file = store_file(engine) if is_sqlite(engine.url) else None
         self._checked = False
+        self._notify = not is_sqlite(engine.url)  # PostgreSQL: NOTIFY_CHANGE at each commit
+        #: the newest audit entry a write of this store committed (0: none yet); a change
+        #: signal whose newest entry is this one is this store's own (labeler.store.change_signal)
+        self.last_own_audit_id = 0
 
     def _lock_holder(self) -> str | None:
         """Who holds the write lock, when the database can tell (PostgreSQL only)."""
@@ -248,6 +263,10 @@ class Store:
         Keep blocks short: the write lock is held until the block ends. Objects stay usable
         after the commit.
 
+        On PostgreSQL it notifies ``labeler_change`` in the same transaction, so every open
+        screen hears of the commit (:mod:`labeler.store.change_signal`); on SQLite the others see
+        ``PRAGMA data_version`` change.
+
         On SQLite the store's first write checks the file for damage first, and every commit
         confirms that its WAL is still the database's (:mod:`labeler.store.integrity`):
         :class:`StoreError` rather than a write into a damaged file or a lost commit.
@@ -276,7 +295,12 @@ class Store:
             yield session
             if self._file is not None:
                 confirm_wal(fairy.info, self.location, committed=False)
+            if self._notify:
+                # The change signal (labeler.store.change_signal): delivered to every listener at
+                # the commit, never for a transaction rolled back.
+                session.connection().exec_driver_sql(NOTIFY_CHANGE)
             session.commit()
+            self.last_own_audit_id = max(self.last_own_audit_id, session.info.get("audit_id", 0))
             if self._file is not None:
                 confirm_wal(fairy.info, self.location, committed=True)
 

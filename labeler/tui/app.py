@@ -46,7 +46,7 @@ from labeler.store import (
     role_refusal,
     undo_change,
 )
-from labeler.tui import assist_mode, navigation
+from labeler.tui import assist_mode, live, navigation
 from labeler.tui.app_bindings import APP_BINDINGS
 from labeler.tui.assist import ASSIST_TOP_K
 from labeler.tui.commands import LabelerCommands
@@ -88,6 +88,9 @@ class LabelerApp(App[int]):
     assist_run: var[RunSummary | None] = var(None)
     #: how many of its chunks assist mode shows
     assist_k: var[int] = var(ASSIST_TOP_K)
+    #: bumped when another process changed the database (:mod:`labeler.tui.live`); every
+    #: such change bumps ``revision`` too, so screens re-read their rows
+    data_generation: var[int] = var(0)
 
     def __init__(
         self,
@@ -116,6 +119,8 @@ class LabelerApp(App[int]):
         self.role = ROLE_ANNOTATOR
         self.sub_title = f"{annotator}"
         store.on_wait = self._waiting  # a write held up by another process says so
+        #: waits for other processes' commits (started on mount, stopped on unmount)
+        self._live = live.Watcher(self, store)
 
     def _waiting(self, message: str) -> None:
         """Show a store message about waiting for the write lock. Called from the store's
@@ -141,6 +146,32 @@ class LabelerApp(App[int]):
     def on_mount(self) -> None:
         self.switch_mode("questions")
         self.db(self._load_start, self._started, what="open")
+        self._live.start()
+
+    def on_unmount(self) -> None:
+        self._live.stop()
+
+    # -- live updates (see labeler.tui.live) ----------------------------------------------
+
+    def on_database_changed(self, message: live.DatabaseChanged) -> None:
+        """Another process (or another window) committed: say who did what, and let every
+        screen re-read what it shows. This store's own commits were redrawn already."""
+        stamp = message.stamp
+        if live.is_own(self.store, stamp):
+            return
+        if stamp.actor is not None:
+            self.notify(stamp.words(), title="changed meanwhile", timeout=3)
+        self.data_generation += 1
+        self.changed()
+        if stamp.actor is None:  # an unaudited commit: a run import, an ingest
+            self.refresh_runs()
+
+    def on_live_failed(self, message: live.LiveFailed) -> None:
+        self.notify(
+            f"live updates stopped: {message.reason}; screens refresh after your own changes",
+            severity="warning",
+            timeout=8,
+        )
 
     def _load_start(self, store: Store) -> tuple[StartChoice, str]:
         start = choose_start(store, self.annotator, self.wanted_gold_set, self.resume)

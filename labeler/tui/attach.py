@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from labeler.errors import NotFoundError
+from labeler.errors import NotFoundError, RemovedError
 from labeler.store import (
     AttachCheck,
     Attached,
@@ -138,9 +138,14 @@ def quote(text: str, limit: int = 40) -> str:
 @contextmanager
 def gone_as(what: str) -> Iterator[None]:
     """Reword the store's "no element with id 86" (the row was removed meanwhile, by
-    another annotator or an undo) in the annotator's words: ``what`` names it."""
+    another annotator or an undo) in the annotator's words: ``what`` names it, and who
+    removed it when the store knows (:class:`~labeler.errors.RemovedError`)."""
     try:
         yield
+    except RemovedError as err:
+        raise NotFoundError(
+            f"{what} is no longer stored: {err.removed_by} removed it meanwhile"
+        ) from err
     except NotFoundError as err:
         raise NotFoundError(f"{what} is no longer stored (removed meanwhile)") from err
 

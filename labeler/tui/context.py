@@ -3,8 +3,10 @@
 Screens and the app's helpers never import the app class (that made the TUI one import
 circle); they see the running app through this protocol. What is current lives in the
 app's reactive attributes (``gold_set_id``, ``questions``, ``current_query_id``,
-``assist``, ``assist_run``, ``assist_k``, ``revision``): a screen reads them when it draws
-and watches them (``self.watch(self.app, "revision", ...)``) to redraw when they change.
+``assist``, ``assist_run``, ``assist_k``, ``revision``, ``data_generation``): a screen reads
+them when it draws and watches them (``self.watch(self.app, "revision", ...)``) to redraw
+when they change. ``revision`` also goes up when another process changed the database
+(:mod:`labeler.tui.live`), so watching it keeps a screen live.
 The services are the store's verbs, run through :meth:`AppContext.db`, and the app's
 moves between screens (open a page, a question, the review, a mode).
 
@@ -55,8 +57,11 @@ class AppContext(Protocol):
     current_query_id: int | None
     #: assist mode: a run's chunks beside the page, new elements recorded as assisted
     assist: bool
-    #: bumped after every committed write; screens showing stored rows re-read them
+    #: bumped after every committed write, this app's or (see ``data_generation``) another
+    #: process's; screens showing stored rows re-read them
     revision: int
+    #: bumped when another process changed the database (:mod:`labeler.tui.live`)
+    data_generation: int
     #: the run assist mode shows
     assist_run: RunSummary | None
     #: how many of its chunks assist mode shows

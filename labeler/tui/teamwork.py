@@ -148,7 +148,8 @@ def _store(app: AppContext, q: QuestionRow) -> None:
     actor = app.annotator
 
     def job(store: Store) -> DoneChange:
-        return flip_done(store, q.id, actor)
+        # refused, naming who, when the mark was flipped meanwhile (another window)
+        return flip_done(store, q.id, actor, expect_done=q.done)
 
     def done(change: DoneChange) -> None:
         if change.marked:

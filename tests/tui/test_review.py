@@ -187,7 +187,7 @@ def test_grading_an_element_removed_meanwhile_names_it_not_its_id(store: Store) 
         told = said(app)
         assert (
             "'FR-001: The index is never the source o…' (policy.html 7–55) is no longer "
-            "stored (removed meanwhile)" in told
+            "stored: bob removed it meanwhile" in told
         )
         assert not any("id" in m.split() for m in told)
 
