@@ -268,6 +268,7 @@ if TYPE_CHECKING:
         open_store,
     )
     from labeler.store.settled import (
+        REOPEN_KEYS,
         SettledError,
         check_not_settled,
     )
@@ -353,6 +354,7 @@ _HOMES: dict[str, str] = {
     "RunSummary": "labeler.store.browse",
     "SCHEMA_VERSION": "labeler.store.migrations",
     "SettledError": "labeler.store.settled",
+    "REOPEN_KEYS": "labeler.store.settled",
     "SpanGroup": "labeler.store.adjudication",
     "TIE_RULE": "labeler.store.adjudication",
     "final_grade": "labeler.store.adjudication",
@@ -521,6 +523,7 @@ __all__ = [
     "ELEMENT_STALE",
     "MIGRATIONS",
     "PROVENANCE_ADJUDICATED",
+    "REOPEN_KEYS",
     "SCHEMA_VERSION",
     "TIE_RULE",
     "AddedQuestion",
