@@ -258,9 +258,9 @@ def _key_way(gold_set: str, outcome: Any, dry_run: bool) -> str:
     if not outcome.settled:
         return "set it on the adjudication screen, F5: select the clause on the page, K"
     return (
-        f"{outcome.query_id} {'would be' if dry_run else 'is'} settled; to set it, reopen it (labeler adjudicate --gold-set "
-        f"{gold_set} --reopen {outcome.query_id}, or s then r on the adjudication screen, "
-        "F5), select the clause, K, and m to settle again"
+        f"{outcome.query_id} {'would be' if dry_run else 'is'} settled; to set it, reopen "
+        f"it (labeler adjudicate --gold-set {gold_set} --reopen {outcome.query_id}, or s "
+        "then r on the adjudication screen, F5), select the clause, K, and m to settle again"
     )
 
 

@@ -158,8 +158,9 @@ def import_layer_file(
                 f"refused: {len(settled)} question(s) of the file are adjudicated and the file "
                 f"changes {annotator}'s labels or done mark on them: {', '.join(settled)}; "
                 "their evidence is settled; a lead reopens them first (labeler adjudicate "
-                f"--gold-set {gold_set} --reopen {' '.join(dict.fromkeys(settled_ids))}, or on the adjudication "
-                "screen, F5, s lists settled questions and r reopens one); nothing was imported",
+                f"--gold-set {gold_set} --reopen {' '.join(dict.fromkeys(settled_ids))}, or "
+                "on the adjudication screen, F5, s lists settled questions and r reopens "
+                "one); nothing was imported",
             )
     return LayerImport(
         gold_set,

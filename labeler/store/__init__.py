@@ -286,6 +286,7 @@ if TYPE_CHECKING:
         open_store,
     )
     from labeler.store.settled import (
+        REOPEN_KEYS,
         SettledError,
         check_not_settled,
     )
@@ -387,6 +388,7 @@ _HOMES: dict[str, str] = {
     "RunSummary": "labeler.store.browse",
     "SCHEMA_VERSION": "labeler.store.migrations",
     "SettledError": "labeler.store.settled",
+    "REOPEN_KEYS": "labeler.store.settled",
     "SpanGroup": "labeler.store.adjudication",
     "TIE_RULE": "labeler.store.adjudication",
     "final_grade": "labeler.store.adjudication",
@@ -557,6 +559,7 @@ __all__ = [
     "ELEMENT_STALE",
     "MIGRATIONS",
     "PROVENANCE_ADJUDICATED",
+    "REOPEN_KEYS",
     "ROLES",
     "ROLE_ANNOTATOR",
     "ROLE_LEAD",

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from labeler.report import plural
-from labeler.store import DoneChange, QuestionRow, Store, flip_done
+from labeler.store import REOPEN_KEYS, DoneChange, QuestionRow, Store, flip_done
 from labeler.tui.screens.forms import ConfirmDialog
 
 if TYPE_CHECKING:
@@ -124,7 +124,12 @@ def toggle_done_mark(app: AppContext) -> None:
         )
         return
     if q.adjudicated:
-        app.notify(f"{q.external_id} is adjudicated already", severity="warning", timeout=4)
+        app.notify(
+            f"{q.external_id} is adjudicated already: its done marks are settled; to change "
+            f"them, a lead reopens it ({REOPEN_KEYS})",
+            severity="warning",
+            timeout=6,
+        )
         return
     if q.done or q.n_gold:
         _store(app, q)

@@ -186,9 +186,13 @@ def test_adjudicated_question_shows_the_final_layer_and_refuses_plain_edits(
         messages = [n.message for n in app._notifications]
         assert sum("q1 is adjudicated" in m and "adjudication screen (F5)" in m for m in messages)
         assert len([m for m in messages if "q1 is adjudicated" in m]) == 2
+        # each says where it can be done: the screen's settled list (s) and its r
+        refusals = [m for m in messages if "q1 is adjudicated" in m]
+        assert all("s lists settled questions" in m and "r reopens one" in m for m in refusals)
         await pilot.press("D")
         await settle(app, pilot)
         assert "q1 is adjudicated already" in last(app)
+        assert "a lead reopens it (on the adjudication screen (F5) s lists settled" in last(app)
 
     run_app(team_store, body)
     assert stored(team_store) == before

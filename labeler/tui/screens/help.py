@@ -72,9 +72,11 @@ annotator's spans in a colour, all annotators' in green, accepted ones underline
 the final layer) · `1`-`3` grade an accepted span · `w` / `W` its end one word out / in ·
 `e` the page selection (`tab` to the page, `shift+arrows`) becomes its boundaries, or is
 accepted · `K` the page selection becomes the accepted span's key clause (none: cleared) ·
-`m` mark the question adjudicated (nothing accepted: "no answer") · `ctrl+z` undo. An
-accepted span keeps its annotators' key clause when they agree on it; when they set
-different keys it is accepted without one and the message says so (then `K`).
+`m` mark the question adjudicated (nothing accepted: "no answer") · `s` list the settled
+questions too (who settled each, when) · `r` reopen a settled one (pending again, to change
+and settle again) · `ctrl+z` undo. An accepted span keeps its annotators' key clause when
+they agree on it; when they set different keys it is accepted without one and the message
+says so (then `K`). A grade tie takes the lower grade (shown on the span's line).
 """
 
 

@@ -552,6 +552,10 @@ def lock_layer_import_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
     err = cap.readouterr().err
     assert "refused: 1 question(s) of the file are adjudicated" in err and "q1 (line 1)" in err
     assert dump(w.store) == before
+    # the refusal names where the lock is lifted; following it, the same import goes through
+    assert "s lists settled questions and r reopens one" in err
+    assert w.cli(*reopen_command(err), "--actor", "lead") == 0
+    assert w.cli(*args) == 0
 
 
 def lock_layer_import_same_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:

@@ -220,9 +220,11 @@ def test_reopen_is_pending_listed_and_unlocked_and_undo_settles_again(store: Sto
     assert grade_final(store, final_id, 3, actor="cleo").grade == 3
     # undo the grade, then the reopen: settled again by lead at the same time
     assert undo_change(store, actor="cleo") is not None
-    assert undo_change(store, actor="cleo") == "undone: change question q1, open → settled by lead"
+    undone = undo_change(store, actor="cleo")
+    assert undone == "undone: change question q1, open → settled by lead"
     assert marks(store) == was
-    assert redo_change(store, actor="cleo") == "redone: change question q1, settled by lead → open"
+    redone = redo_change(store, actor="cleo")
+    assert redone == "redone: change question q1, settled by lead → open"
     assert marks(store)["q1"] == (None, None)
 
 
