@@ -211,3 +211,29 @@ def test_session_cap_and_idle_timeout(browser: object, db_url: str) -> None:
         wait_until("the dead session's slot to be free", lambda: served.children() == [])
         bob.goto(served.url + "/")  # type: ignore[attr-defined]
         wait_for_text(bob, "demo · bob")
+
+
+def test_the_role_comes_with_the_link(browser: object, db_url: str) -> None:
+    """On a team gold set, annotator alice's F5 opens no adjudication screen (the key is not
+    hers), lead lena's does: each session's role is its link's, through the same core check
+    as the TUI's (issue 21). Nothing is written by either."""
+    tokens = seed(db_url, ("alice", "lena"), leads=("lena",))
+    with open_store(db_url) as store, store.write() as s:
+        for name in ("alice", "lena"):
+            add_assignment(s, 1, name, actor="seed")
+    with serve(db_url) as served:
+        alice = open_link(browser, served.link(tokens["alice"]))
+        lena = open_link(browser, served.link(tokens["lena"]))
+        wait_for_text(alice, "demo · alice")
+        wait_for_text(lena, "demo · lena")
+        for page in (alice, lena):
+            page.click("#terminal")  # type: ignore[attr-defined]
+        mark = frame_count(lena)
+        lena.keyboard.press("F5")  # type: ignore[attr-defined]
+        wait_for_text(lena, "Adjudication · demo", mark)
+        mark = frame_count(alice)
+        alice.keyboard.press("F5")  # type: ignore[attr-defined]
+        alice.keyboard.press("F3")  # type: ignore[attr-defined]
+        wait_for_text(alice, "search", mark)  # F3 answered, so F5 was handled before it
+        assert "Adjudication" not in screen_text(alice, mark)
+    assert elements(db_url) == []

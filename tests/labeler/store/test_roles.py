@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from _db_dump import dump
+from textual.pilot import Pilot
 
 from labeler.errors import RoleError
 from labeler.store import (
@@ -139,3 +140,47 @@ def test_cli_role_refusals(db_url: str) -> None:
     assert dump(db_url) == before
     with open_store(db_url) as store:
         assert read_role(store, "ana") == "annotator"
+
+
+def test_tui_takes_actor_as_its_annotator() -> None:
+    from labeler.cli import build_parser
+
+    for flag in ("--annotator", "--actor"):
+        assert build_parser().parse_args(["tui", flag, "ana"]).annotator == "ana"
+
+
+@pytest.mark.backends("sqlite")
+def test_tui_sees_a_role_change_without_a_restart(store: Store) -> None:
+    """ana, an annotator, has no F5 in a team gold set; made a lead meanwhile (by another
+    process, say), she has it after the next reload of the questions."""
+    import asyncio
+
+    from labeler.store import add_query, create_gold_set
+    from labeler.store.team import add_assignment
+    from labeler.tui.app import LabelerApp
+
+    create_annotator(store, "ana", actor="boss")
+    with store.write() as s:
+        q = add_query(s, create_gold_set(s, "T"), "q1", "Which?", actor="boss")
+        assert q.id is not None
+        add_assignment(s, q.id, "ana", actor="boss")
+    app = LabelerApp(store, annotator="ana", gold_set="T", resume=False)
+
+    async def settle(pilot: Pilot[int]) -> None:
+        for _ in range(5):
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+
+    def footer() -> set[str]:
+        return {b.binding.action for b in app.screen.active_bindings.values()}
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 36), notifications=False) as pilot:
+            await settle(pilot)
+            assert app.team and "toggle_done" in footer() and "adjudicate" not in footer()
+            set_annotator_role(store, "ana", "lead", actor="boss")
+            app.changed()
+            await settle(pilot)
+            assert app.role == "lead" and "adjudicate" in footer()
+
+    asyncio.run(run())

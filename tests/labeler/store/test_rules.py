@@ -1255,6 +1255,31 @@ def role_store_undo_lead_work(w: World, cap: pytest.CaptureFixture[str]) -> None
     assert dump(w.store) == before
 
 
+def role_store_undo_own_labelling(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """An annotator undoes (and redoes) their own labelling: only lead work needs the role."""
+    registered(w, ana="annotator")
+    attach_span(w.store, w.q2, DOC, *B, annotator="ana")
+    mine = "SELECT start FROM element WHERE query_id = :q AND annotator = 'ana'"
+    assert rows(w.store, mine, q=w.q2) == [(B[0],)]
+    assert undo_change(w.store, actor="ana") is not None
+    assert rows(w.store, mine, q=w.q2) == []
+    assert redo_change(w.store, actor="ana") is not None
+    assert rows(w.store, mine, q=w.q2) == [(B[0],)]
+
+
+def role_cli_replace_team_set(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """Replacing a team gold set rewrites everyone's work: the lead role's."""
+    registered(w, ana="annotator")
+    out = str(w.tmp / "T.jsonl")
+    assert w.cli("gold", "export", "--gold-set", "T", "--layer", "all", "-o", out) == 0
+    before = dump(w.store)
+    cap.readouterr()
+    args = ("gold", "import", out, "--gold-set", "T", "--replace", "--force")
+    assert w.cli(*args, "--annotator", "ana") == 1
+    assert refusal("ana", "replacing team gold set 'T'") in cap.readouterr().err
+    assert dump(w.store) == before
+
+
 def role_tui_undo_lead_work(w: World, cap: pytest.CaptureFixture[str]) -> None:
     registered(w, lead="annotator")
     before = dump(w.store)
@@ -1358,6 +1383,8 @@ ROWS: list[tuple[str, str, Check]] = [
     ("role", "cli-gold-done-for-other", role_cli_done_for_other),
     ("role", "store-undo-lead-work", role_store_undo_lead_work),
     ("role", "tui-ctrl+z-lead-work", role_tui_undo_lead_work),
+    ("role", "store-undo-own-labelling", role_store_undo_own_labelling),
+    ("role", "cli-import-replace-team-set", role_cli_replace_team_set),
     ("role", "audit-actor-role", role_audit_records_the_role),
 ]
 
