@@ -1122,6 +1122,24 @@ def role_cli_adjudicate_assign(w: World, cap: pytest.CaptureFixture[str]) -> Non
     assert dump(w.store) == before
 
 
+def role_reopen(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """Reopening a settled question needs the lead role, in the store and from the CLI; a
+    registered lead reopens it."""
+    registered(w, ana="annotator", lena="lead")
+    settle_question(w.store, w.q2, by="lena")
+    before = dump(w.store)
+    doing = "reopening a settled question"
+    with pytest.raises(RoleError, match=re.escape(refusal("ana", doing))):
+        reopen_questions(w.store, "T", ["q2"], actor="ana")
+    cap.readouterr()
+    assert w.cli("adjudicate", "--gold-set", "T", "--reopen", "q2", "--actor", "ana") == 1
+    err = cap.readouterr().err
+    assert refusal("ana", doing) in err and "Traceback" not in err
+    assert dump(w.store) == before
+    assert w.cli("adjudicate", "--gold-set", "T", "--reopen", "q2", "--actor", "lena") == 0
+    assert rows(w.store, "SELECT adjudicated_by FROM query WHERE id = :q", q=w.q2) == [(None,)]
+
+
 def role_store_delete(w: World, cap: pytest.CaptureFixture[str]) -> None:
     registered(w, ana="annotator", lena="lead")
     before = dump(w.store)
@@ -1376,6 +1394,7 @@ ROWS: list[tuple[str, str, Check]] = [
     ("role", "store-revoked-lead", role_revoked_lead),
     ("role", "cli-adjudicate-and-assign", role_cli_adjudicate_assign),
     ("role", "store-delete_question", role_store_delete),
+    ("role", "store-cli-reopen", role_reopen),
     ("role", "tui-x-delete", role_tui_delete),
     ("role", "tui-f5-palette", role_tui_adjudication_entry),
     ("role", "tui-adjudication-m", role_tui_adjudication_edit),
