@@ -42,7 +42,7 @@ from labeler.store.models import (
     QuestionDone,
     utcnow,
 )
-from labeler.store.settled import check_not_settled
+from labeler.store.settled import SettledError, check_not_settled
 
 
 @dataclass(frozen=True)
@@ -199,9 +199,18 @@ def set_adjudicated(session: Session, query_id: int, *, by: str, adjudicated: bo
     reopen it, ``by`` the one reopening: :func:`reopen_settled` checks it first): audited
     as a ``change`` of the question, undoable by ``by``.
 
-    Adjudicated with no final element means "no answer on these pages".
+    Adjudicated with no final element means "no answer on these pages". Settling a
+    question that is settled already (by another process meanwhile, or twice) is refused
+    with :class:`~labeler.store.settled.SettledError` naming who settled it and when: it
+    would silently replace that adjudicator's name and time.
     """
     query = _query(session, query_id)
+    if adjudicated and query.adjudicated_at is not None:
+        raise SettledError(
+            f"{query.external_id} is settled already (settled by "
+            f"{query.adjudicated_by or 'the adjudicator'} {query.adjudicated_at:%Y-%m-%d %H:%M}"
+            " UTC): nothing to settle"
+        )
     before = snapshot(query)
     query.adjudicated_at = utcnow() if adjudicated else None
     query.adjudicated_by = by if adjudicated else None

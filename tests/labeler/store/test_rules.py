@@ -1058,6 +1058,16 @@ def duplicate_undo_adjust_store(w: World, cap: pytest.CaptureFixture[str]) -> No
     assert dump(w.store) == before
 
 
+def lock_settle_twice(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """Settling a question another lead settled meanwhile is refused naming who settled it:
+    it would replace their name and time; nothing changes."""
+    settle_question(w.store, w.q2, by="lena")
+    before = dump(w.store)
+    with pytest.raises(IntegrityError, match=r"^q2 is settled already \(settled by lena "):
+        settle_question(w.store, w.q2, by="lead")
+    assert dump(w.store) == before
+
+
 # -- role: what an annotator may not do, on every path -------------------------------------
 
 
@@ -1359,6 +1369,7 @@ ROWS: list[tuple[str, str, Check]] = [
     ("lock", "cli-import-layer", lock_layer_import_cli),
     ("lock", "cli-import-layer-unchanged", lock_layer_import_same_cli),
     ("lock", "cli-refusal-names-reopen", lock_message_leads_to_reopen_cli),
+    ("lock", "store-settle-twice", lock_settle_twice),
     ("lock", "store-reopen-key-undo", lock_reopen_store),
     ("undo", "store-reopen-undo-redo-undo", undo_reopen_store),
     ("pending", "cli-score-reopened", pending_reopened_cli_score),
