@@ -271,7 +271,14 @@ class LabelerApp(App[int]):
             return self.team and self.may_lead
         if action == "toggle_done":
             return self.team
+        if action == "needs_lead":  # adjudicating exists in team gold sets only
+            return not self.may_lead and (self.team or parameters != ("adjudicating",))
         return True
+
+    def action_needs_lead(self, doing: str) -> None:
+        """A lead's key pressed by an annotator (hidden from their footer): say the core's
+        refusal, naming the role needed, instead of doing nothing."""
+        self.notify(str(role_refusal(self.annotator, doing)), severity="error", timeout=6)
 
     # -- questions ------------------------------------------------------------------------
 

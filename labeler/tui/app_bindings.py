@@ -19,6 +19,8 @@ APP_BINDINGS: list[BindingType] = [
     # team gold sets only (check_action hides them elsewhere)
     Binding("D", "toggle_done", "Done", key_display="D"),
     Binding("f5", "adjudicate", "Adjudicate"),
+    # an annotator's F5 (the binding above refused by check_action) says which role it needs
+    Binding("f5", "needs_lead('adjudicating')", show=False),
     # TextArea swallows ctrl+z / ctrl+y even read-only: take them first.
     Binding("ctrl+z", "undo", "Undo", priority=True),
     Binding("ctrl+y", "redo", "Redo", priority=True),

@@ -78,6 +78,7 @@ class QuestionsScreen(Screen[None]):
         Binding("a", "add", "Add question"),
         Binding("e", "edit", "Edit"),
         Binding("x", "delete", "Delete"),
+        Binding("x", "app.needs_lead('deleting a question')", show=False),
         Binding("enter", "open", "Open", show=False),
         Binding("g", "next_gold_set", "Next gold set"),
         Binding("slash", "filter", "Filter", key_display="/"),

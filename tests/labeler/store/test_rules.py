@@ -1173,6 +1173,7 @@ def role_tui_delete(w: World, cap: pytest.CaptureFixture[str]) -> None:
         assert app.role == "annotator" and "delete" not in footer(app)
         await press(app, p, "x")
         assert not isinstance(app.screen, ConfirmDialog)
+        assert refusal("ana", "deleting a question") in said, said
 
     async def lead(app: LabelerApp, p: Pilot[int], said: list[str]) -> None:
         assert app.role == "lead" and "delete" in footer(app)
@@ -1198,6 +1199,8 @@ def role_tui_adjudication_entry(w: World, cap: pytest.CaptureFixture[str]) -> No
         assert "Mark question done / not done" in palette and "Adjudicate" not in palette
         await press(app, p, "f5")
         assert not isinstance(app.screen, AdjudicationScreen)
+        assert refusal("ana", "adjudicating") in said, said  # the key says why
+        said.clear()
         app.action_adjudicate()
         await settle(app, p)
         assert not isinstance(app.screen, AdjudicationScreen)
