@@ -17,6 +17,18 @@ if TYPE_CHECKING:
         comparisons_html,
         score_html,
     )
+    from labeler.report.lead import (
+        IDLE_MINUTES,
+        AnnotatorLead,
+        LeadView,
+        QuestionDiff,
+        lead_view,
+    )
+    from labeler.report.lead_render import (
+        lead_html,
+        lead_json,
+        lead_table,
+    )
     from labeler.report.text_report import (
         budget_report,
         comparison_report,
@@ -34,6 +46,14 @@ if TYPE_CHECKING:
     )
 
 _HOMES: dict[str, str] = {
+    "IDLE_MINUTES": "labeler.report.lead",
+    "AnnotatorLead": "labeler.report.lead",
+    "LeadView": "labeler.report.lead",
+    "QuestionDiff": "labeler.report.lead",
+    "lead_view": "labeler.report.lead",
+    "lead_html": "labeler.report.lead_render",
+    "lead_json": "labeler.report.lead_render",
+    "lead_table": "labeler.report.lead_render",
     "budget_report": "labeler.report.text_report",
     "comparison_report": "labeler.report.text_report",
     "comparisons_html": "labeler.report.html",
@@ -48,11 +68,19 @@ _HOMES: dict[str, str] = {
 }
 
 __all__ = [
+    "IDLE_MINUTES",
+    "AnnotatorLead",
+    "LeadView",
+    "QuestionDiff",
     "budget_report",
     "comparison_report",
     "comparisons_html",
     "comparisons_report",
     "layer_rows",
+    "lead_html",
+    "lead_json",
+    "lead_table",
+    "lead_view",
     "markdown_table",
     "markdown_text",
     "plural",
