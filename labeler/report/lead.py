@@ -41,8 +41,8 @@ first, then lowest partial F1, then lowest α; at most ``worst`` (default 5).
 **Pace** = questions done / (now − first work event), in questions per hour of wall-clock
 time: breaks, nights and days off included, so the forecast says when the work ends if the
 annotator goes on as they have so far, not if they work without stopping. None ("—") with
-no done question or no elapsed time. **Done by** = now + remaining / pace; None when there
-is no pace or nothing remains (shown "done" then).
+no done question or no elapsed time. **Done by** = now + remaining / pace (to the second); None
+when there is no pace or nothing remains (shown "done" then).
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ def lead_view(
             elapsed = (now - min(e.at for e in events)).total_seconds()
             pace = p.done / elapsed * 3600 if elapsed > 0 else None
         finish = (
-            now + timedelta(hours=p.remaining / pace)
+            now + timedelta(seconds=round(p.remaining / pace * 3600))
             if pace is not None and p.remaining > 0
             else None
         )
