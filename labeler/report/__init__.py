@@ -25,8 +25,11 @@ if TYPE_CHECKING:
         lead_view,
     )
     from labeler.report.lead_render import (
+        LEAD_HEADER,
         lead_html,
         lead_json,
+        lead_rows,
+        lead_summary,
         lead_table,
     )
     from labeler.report.text_report import (
@@ -51,7 +54,10 @@ _HOMES: dict[str, str] = {
     "LeadView": "labeler.report.lead",
     "QuestionDiff": "labeler.report.lead",
     "lead_view": "labeler.report.lead",
+    "LEAD_HEADER": "labeler.report.lead_render",
     "lead_html": "labeler.report.lead_render",
+    "lead_rows": "labeler.report.lead_render",
+    "lead_summary": "labeler.report.lead_render",
     "lead_json": "labeler.report.lead_render",
     "lead_table": "labeler.report.lead_render",
     "budget_report": "labeler.report.text_report",
@@ -69,6 +75,7 @@ _HOMES: dict[str, str] = {
 
 __all__ = [
     "IDLE_MINUTES",
+    "LEAD_HEADER",
     "AnnotatorLead",
     "LeadView",
     "QuestionDiff",
@@ -79,6 +86,8 @@ __all__ = [
     "layer_rows",
     "lead_html",
     "lead_json",
+    "lead_rows",
+    "lead_summary",
     "lead_table",
     "lead_view",
     "markdown_table",

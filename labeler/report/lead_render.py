@@ -18,7 +18,15 @@ from labeler.report.lead import AnnotatorLead, LeadView
 from labeler.report.text_tables import text_table
 from labeler.report.wording import plural
 
-__all__ = ["LEAD_HEADER", "lead_html", "lead_json", "lead_rows", "lead_table", "when"]
+__all__ = [
+    "LEAD_HEADER",
+    "lead_html",
+    "lead_json",
+    "lead_rows",
+    "lead_summary",
+    "lead_table",
+    "when",
+]
 
 #: the columns of the table and the page
 LEAD_HEADER = (
@@ -145,7 +153,7 @@ def differs_lines(view: LeadView) -> list[str]:
     return lines
 
 
-def summary_line(view: LeadView) -> str:
+def lead_summary(view: LeadView) -> str:
     """``4 questions: 2 adjudicated, 1 pending (not scored until adjudicated)``."""
     return (
         f"{plural(view.questions, 'question')}: {view.adjudicated} adjudicated, "
@@ -155,7 +163,7 @@ def summary_line(view: LeadView) -> str:
 
 def lead_table(view: LeadView) -> str:
     """The text table, the set's counts, and the questions differing most."""
-    out = [text_table(LEAD_HEADER, lead_rows(view)), "", summary_line(view)]
+    out = [text_table(LEAD_HEADER, lead_rows(view)), "", lead_summary(view)]
     differs = differs_lines(view)
     if differs:
         out.append("differs most from the final layer (settled questions, lowest F1 first):")
@@ -172,7 +180,7 @@ def lead_html(view: LeadView) -> str:
     most per annotator and what each figure means."""
     title = f"Gold set {view.gold_set}: the lead's view"
     parts = [
-        f'<p class="note">As of {escape(when(view.now))}. {escape(summary_line(view))}.</p>',
+        f'<p class="note">As of {escape(when(view.now))}. {escape(lead_summary(view))}.</p>',
         html_table(LEAD_HEADER, lead_rows(view)),
     ]
     for p in view.annotators:
