@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+from datetime import UTC, datetime
 from typing import Any
 
 from labeler.report import plural
@@ -17,6 +19,28 @@ def parse_names(value: str) -> list[str]:
     if not names:
         raise argparse.ArgumentTypeError(f"expected comma-separated names, got {value!r}")
     return names
+
+
+def positive_minutes(value: str) -> float:
+    """``--idle-minutes``: a number of minutes above 0."""
+    try:
+        minutes = float(value)
+    except ValueError:
+        minutes = math.nan
+    if not minutes > 0 or math.isinf(minutes):
+        raise argparse.ArgumentTypeError(f"expected a number of minutes above 0, got {value!r}")
+    return minutes
+
+
+def moment(value: str) -> datetime:
+    """``--as-of``: an ISO 8601 date or date-time; one without a zone is UTC."""
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected an ISO 8601 time such as 2026-03-02T14:00, got {value!r}"
+        ) from None
+    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed
 
 
 def register_gold(verbs: Any, common: argparse.ArgumentParser) -> None:
@@ -45,10 +69,36 @@ def register_gold(verbs: Any, common: argparse.ArgumentParser) -> None:
     progress = verbs.add_parser(
         "progress",
         parents=[common],
-        help="per annotator: questions assigned, done, remaining; adjudicated and pending",
+        help=(
+            "per annotator: assigned, done, remaining, labels per hour, seconds per question, "
+            "agreement with the final layer, when their work is done; adjudicated and pending"
+        ),
+        description=(
+            "The lead's view of a team gold set. Per annotator: questions assigned, done, "
+            "remaining; labels per hour and median seconds per question over working time "
+            "(from the audit log; gaps over --idle-minutes are breaks); exact F1, partial F1 "
+            "and Krippendorff's alpha on characters of their spans against the final layer on "
+            "the settled questions they marked done, and the questions that differ most; when "
+            "their assigned work is done at their pace so far. --format html writes one "
+            "self-contained page."
+        ),
     )
     progress.add_argument("--gold-set", required=True, metavar="NAME")
-    progress.add_argument("--format", choices=("table", "json"), default="table")
+    progress.add_argument("--format", choices=("table", "json", "html"), default="table")
+    progress.add_argument(
+        "--idle-minutes",
+        type=positive_minutes,
+        default=10.0,
+        metavar="N",
+        help="a gap between two changes longer than N minutes is a break (default 10)",
+    )
+    progress.add_argument(
+        "--as-of",
+        type=moment,
+        default=None,
+        metavar="TIME",
+        help="measure pace up to this ISO 8601 time, UTC unless it says (default: now)",
+    )
     progress.set_defaults(handler=run_progress)
 
     done = verbs.add_parser(
@@ -141,43 +191,22 @@ def run_assign(args: argparse.Namespace) -> int:
 
 
 def run_progress(args: argparse.Namespace) -> int:
-    from labeler.report import text_table
-    from labeler.store import open_store, read_team_progress, resolve_db
+    from labeler.report import lead_html, lead_json, lead_table, lead_view
+    from labeler.store import open_store, read_lead_input, resolve_db
 
-    progress = read_team_progress(open_store(resolve_db(args.db)), args.gold_set)
+    data = read_lead_input(open_store(resolve_db(args.db)), args.gold_set)
+    now = args.as_of if args.as_of is not None else datetime.now(UTC)
+    view = lead_view(data, now, idle_minutes=args.idle_minutes)
     if args.format == "json":
-        data = {
-            "gold_set": progress.gold_set,
-            "team": progress.team,
-            "questions": progress.questions,
-            "adjudicated": progress.adjudicated,
-            "pending": progress.pending,
-            "final_scored": progress.final_scored,
-            "final_pending": progress.final_pending,
-            "annotators": [
-                {
-                    "annotator": p.annotator,
-                    "assigned": p.assigned,
-                    "done": p.done,
-                    "no_answer": p.no_answer,
-                    "remaining": p.remaining,
-                }
-                for p in progress.annotators
-            ],
-        }
-        print(json.dumps(data, ensure_ascii=False))
+        print(json.dumps(lead_json(view), ensure_ascii=False))
         return 0
-    if not progress.team:
+    if args.format == "html":
+        sys.stdout.write(lead_html(view))
+        return 0
+    if not view.team:
         print(f"labeler: gold set {args.gold_set!r} has no team work yet", file=sys.stderr)
-    rows = [
-        [p.annotator, p.assigned, p.done, p.no_answer, p.remaining] for p in progress.annotators
-    ]
-    print(text_table(["annotator", "assigned", "done", "no answer", "remaining"], rows))
-    print(
-        f"\n{plural(progress.questions, 'question')}: {progress.adjudicated} adjudicated, "
-        f"{progress.pending} pending (not scored until adjudicated)"
-    )
-    for line in final_lines(progress.final_scored, progress.final_pending):
+    print(lead_table(view))
+    for line in final_lines(view.final_scored, view.final_pending):
         print(line)
     return 0
 

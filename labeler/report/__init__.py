@@ -17,6 +17,21 @@ if TYPE_CHECKING:
         comparisons_html,
         score_html,
     )
+    from labeler.report.lead import (
+        IDLE_MINUTES,
+        AnnotatorLead,
+        LeadView,
+        QuestionDiff,
+        lead_view,
+    )
+    from labeler.report.lead_render import (
+        LEAD_HEADER,
+        lead_html,
+        lead_json,
+        lead_rows,
+        lead_summary,
+        lead_table,
+    )
     from labeler.report.text_report import (
         budget_report,
         comparison_report,
@@ -34,6 +49,17 @@ if TYPE_CHECKING:
     )
 
 _HOMES: dict[str, str] = {
+    "IDLE_MINUTES": "labeler.report.lead",
+    "AnnotatorLead": "labeler.report.lead",
+    "LeadView": "labeler.report.lead",
+    "QuestionDiff": "labeler.report.lead",
+    "lead_view": "labeler.report.lead",
+    "LEAD_HEADER": "labeler.report.lead_render",
+    "lead_html": "labeler.report.lead_render",
+    "lead_rows": "labeler.report.lead_render",
+    "lead_summary": "labeler.report.lead_render",
+    "lead_json": "labeler.report.lead_render",
+    "lead_table": "labeler.report.lead_render",
     "budget_report": "labeler.report.text_report",
     "comparison_report": "labeler.report.text_report",
     "comparisons_html": "labeler.report.html",
@@ -48,11 +74,22 @@ _HOMES: dict[str, str] = {
 }
 
 __all__ = [
+    "IDLE_MINUTES",
+    "LEAD_HEADER",
+    "AnnotatorLead",
+    "LeadView",
+    "QuestionDiff",
     "budget_report",
     "comparison_report",
     "comparisons_html",
     "comparisons_report",
     "layer_rows",
+    "lead_html",
+    "lead_json",
+    "lead_rows",
+    "lead_summary",
+    "lead_table",
+    "lead_view",
     "markdown_table",
     "markdown_text",
     "plural",

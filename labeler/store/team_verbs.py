@@ -27,6 +27,7 @@ from labeler.store.annotators import (
 from labeler.store.assign import AssignPlan, TeamProgress, assign_questions, team_progress
 from labeler.store.autoadjudicate import AutoResult, auto_adjudicate
 from labeler.store.labels import get_gold_set, get_query
+from labeler.store.lead_view import LeadInput, lead_input
 from labeler.store.models import ROLE_ANNOTATOR
 from labeler.store.roles import require_lead, require_self_or_lead, role_of
 from labeler.store.session import Store
@@ -152,6 +153,17 @@ def read_team_progress(store: Store, gold_set: str) -> TeamProgress:
     :class:`~labeler.errors.NotFoundError` for an unknown gold set."""
     with store.session() as s:
         return team_progress(s, gold_set)
+
+
+def read_lead_input(store: Store, gold_set: str) -> LeadInput:
+    """What the lead's view of gold set ``gold_set`` is computed from (``labeler gold
+    progress``, the adjudication screen's panel): its progress, each annotator's work events
+    from the audit log, their done questions and every settled question's final and own
+    spans, read in one transaction (:func:`labeler.store.lead_view.lead_input`; computed by
+    :func:`labeler.report.lead_view`). :class:`~labeler.errors.NotFoundError` for an unknown
+    gold set."""
+    with store.session() as s:
+        return lead_input(s, gold_set)
 
 
 def mark_questions_done(

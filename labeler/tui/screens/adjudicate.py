@@ -16,9 +16,12 @@ Keys and edits: :mod:`labeler.tui.screens.adjudicate_edits`.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Header, Static
 
@@ -33,6 +36,7 @@ from labeler.store import (
 )
 from labeler.tui.pagemap import DISPLAY_LINE, PageMap
 from labeler.tui.screens.adjudicate_edits import AdjudicationEdits, group_key, settled_words
+from labeler.tui.widgets.lead_panel import LeadPanel
 from labeler.tui.widgets.page_view import PageView, Span
 from labeler.tui.widgets.row_table import RowTable
 
@@ -57,7 +61,10 @@ def _alpha(value: float | None) -> str:
 
 
 class AdjudicationScreen(AdjudicationEdits):
-    """The adjudication queue of the current gold set and one question's span groups."""
+    """The adjudication queue of the current gold set and one question's span groups; ``p``
+    shows or hides the lead's panel (:mod:`labeler.tui.widgets.lead_panel`)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "lead_panel", "Lead's view")]
 
     DEFAULT_CSS = """
     AdjudicationScreen #adj-body { height: 1fr; }
@@ -73,6 +80,7 @@ class AdjudicationScreen(AdjudicationEdits):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("", id="adj-title")
+        yield LeadPanel(id="adj-lead")
         with Horizontal(id="adj-body"):
             with Vertical(id="adj-left"):
                 yield RowTable(id="adj-queue", cursor_type="row", zebra_stripes=True)
@@ -98,6 +106,10 @@ class AdjudicationScreen(AdjudicationEdits):
         self.watch(self.app, "revision", self.reload, init=False)
         self.watch(self.app, "gold_set_id", self.reload, init=False)
         self.reload()
+
+    def action_lead_panel(self) -> None:
+        """``p``: show or hide the per-annotator summary."""
+        self.query_one("#adj-lead", LeadPanel).toggle()
 
     # -- loading --------------------------------------------------------------------------
 

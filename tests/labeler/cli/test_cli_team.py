@@ -173,7 +173,8 @@ def test_team_gold_set_end_to_end(
         "--db",
         db,
     )
-    people = {p["annotator"]: p for p in progress(capsys, db)["annotators"]}
+    counts = ("annotator", "assigned", "done", "no_answer", "remaining")
+    people = {p["annotator"]: {k: p[k] for k in counts} for p in progress(capsys, db)["annotators"]}
     assert people == {
         "ana": {"annotator": "ana", "assigned": 4, "done": 4, "no_answer": 1, "remaining": 0},
         "bob": {"annotator": "bob", "assigned": 4, "done": 3, "no_answer": 1, "remaining": 1},
@@ -576,7 +577,7 @@ def test_done_marks_from_the_command_line(
     assert out == "1 question(s) unmarked by bob in 'team'\n"
     table = run(capsys, "gold", "progress", "--gold-set", "team", "--db", db)
     # bob: nothing assigned, q2 done with no label of his (no answer); q2 alone pending
-    assert table.splitlines()[2].split() == ["bob", "0", "1", "1", "0"]
+    assert table.splitlines()[2].split()[:5] == ["bob", "0", "1", "1", "0"]
     assert "4 questions: 0 adjudicated, 1 pending" in table
 
 
