@@ -2,8 +2,10 @@
 
 :class:`LabelerAppService` is textual-serve's :class:`AppService` with three changes: the
 child is started with ``exec`` (an argument list, no shell), its end (a crash included) ends
-the session, and its environment carries who is labelling and where: ``LABELER_ANNOTATOR`` (read by the TUI as its ``--annotator``)
-and ``LABELER_DB`` (its ``--db``, which may hold a PostgreSQL password). Its command line
+the session, and its environment carries who is labelling and where: ``LABELER_ANNOTATOR`` (read by the TUI as its ``--annotator``),
+``LABELER_DB`` (its ``--db``, which may hold a PostgreSQL password) and
+``LABELER_SERVE_PARENT`` (the server's process id: the child ends when the server does, by
+any signal, see :mod:`labeler.serve.watch`). Its command line
 is ``python -m labeler tui [--gold-set NAME]``: neither name nor database nor any token
 shows in a process listing.
 """
@@ -11,6 +13,7 @@ shows in a process listing.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from asyncio.subprocess import Process
 from collections.abc import Awaitable, Callable
@@ -18,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
+from labeler.serve.watch import PARENT_ENV
 from labeler.store import ANNOTATOR_ENV, DB_ENV
 
 
@@ -28,8 +32,9 @@ def child_command(gold_set: str | None) -> list[str]:
 
 
 def child_environment(db: str, annotator: str) -> dict[str, str]:
-    """What a session's TUI process gets on top of the server's environment."""
-    return {DB_ENV: db, ANNOTATOR_ENV: annotator}
+    """What a session's TUI process gets on top of the server's environment: who, where,
+    and the server's process id, which the child watches (:mod:`labeler.serve.watch`)."""
+    return {DB_ENV: db, ANNOTATOR_ENV: annotator, PARENT_ENV: str(os.getpid())}
 
 
 class LabelerAppService(AppService):
