@@ -15,8 +15,8 @@ import sys
 from collections.abc import Callable
 
 from aiohttp import web
-from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.abc import AbstractAccessLogger
+from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
 

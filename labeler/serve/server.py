@@ -123,6 +123,7 @@ class LabelerServer:
                 web.get("/", self.handle_index),
                 web.get("/ws", self.handle_websocket),
                 web.get("/ended", self.handle_ended),
+                web.get("/switch", self.handle_switch_page),
                 web.post("/switch", self.handle_switch),
                 web.post("/stay", self.handle_switch),
                 web.static("/static", STATIC),
@@ -155,30 +156,43 @@ class LabelerServer:
 
     async def _sign_in(self, request: web.Request, token: str) -> web.StreamResponse:
         """A link's first request. Its token becomes the cookie, except when the browser
-        is signed in as another active annotator: then a page names both and asks (the
-        link's token waits in a second HttpOnly cookie, :data:`PENDING`, until
-        ``POST /switch`` or ``POST /stay``), so a colleague's link never silently takes
-        over a session."""
+        is signed in as another active annotator: then the token waits in a second
+        HttpOnly cookie (:data:`PENDING`) and the browser is sent to ``switch``, a page
+        that names both and asks, so a colleague's link never silently takes over."""
         wanted = await self._identify(token)
         if wanted is None:
             return _page(UNAUTHORIZED, 401)
         current = await self._identify(request.cookies.get(COOKIE))
-        if current is not None and current != wanted:
-            response = _page(switch_page(current, wanted), 409)
+        switch = current is not None and current != wanted
+        response = web.HTTPSeeOther("switch" if switch else "./", headers=PAGE_HEADERS)
+        if switch:
             self._set_cookie(response, request, PENDING, token)
-            return response
-        response = web.HTTPSeeOther("./", headers=PAGE_HEADERS)
-        self._set_cookie(response, request, COOKIE, token)
-        response.del_cookie(PENDING, path="/")
+        else:
+            self._set_cookie(response, request, COOKIE, token)
+            response.del_cookie(PENDING, path="/")
         return response
+
+    async def handle_switch_page(self, request: web.Request) -> web.StreamResponse:
+        """``GET /switch``: who the browser is signed in as, whose link waits, two buttons;
+        nothing waiting (or either name no longer active): on to ``./``."""
+        current = await self._identify(request.cookies.get(COOKIE))
+        wanted = await self._identify(request.cookies.get(PENDING))
+        if current is None or wanted is None:
+            response = web.HTTPSeeOther("./", headers=PAGE_HEADERS)
+            response.del_cookie(PENDING, path="/")
+            return response
+        return _page(switch_page(current, wanted))
 
     async def handle_switch(self, request: web.Request) -> web.StreamResponse:
         """``POST /switch``: the waiting link's token becomes the cookie (when it is still
-        an active annotator's); ``POST /stay``: it is dropped. Either way on to ``./``. A
-        form posted from another site is 403 (and, the cookies being SameSite=Lax, would
-        carry none)."""
+        an active annotator's); ``POST /stay``: it is dropped. Either way on to ``./``.
+
+        The cookies are SameSite=Lax, so a form posted from another site carries neither
+        and switches nothing (401); an ``Origin`` naming another host is 403 as well. A
+        browser sends ``Origin: null`` here (our pages' ``no-referrer`` policy), which is
+        let through: the cookie rule is the guard."""
         origin = request.headers.get("Origin")
-        if origin is not None and urlsplit(origin).netloc not in self._own_hosts(request):
+        if origin not in (None, "null") and urlsplit(origin).netloc not in self._own_hosts(request):
             return _page(UNAUTHORIZED, 403)
         response = web.HTTPSeeOther("./", headers=PAGE_HEADERS)
         response.del_cookie(PENDING, path="/")

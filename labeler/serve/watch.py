@@ -30,7 +30,7 @@ PARENT_ENV = "LABELER_SERVE_PARENT"
 #: how often the portable watch looks at the parent
 POLL_SECONDS = 0.5
 #: how long SIGTERM may take before the process leaves without cleaning up
-GRACE_SECONDS = 2.0
+GRACE_SECONDS = 1.0
 #: exit status of a child whose server died
 ORPHANED = 75
 _PR_SET_PDEATHSIG = 1

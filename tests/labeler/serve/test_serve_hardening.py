@@ -194,7 +194,9 @@ def test_bad_query_parameters_answer_400_never_500(db_url: str) -> None:
                             text = await response.text()
                         assert response.status == 400, (path, response.status)
                         assert "Bad request" in text and len(text) < 2000, path
-                async with http.get(served.url + "/?fontsize=20", headers=cookie(tokens["alice"])) as ok:
+                async with http.get(
+                    served.url + "/?fontsize=20", headers=cookie(tokens["alice"])
+                ) as ok:
                     assert ok.status == 200 and 'data-font-size="20"' in await ok.text()
 
         asyncio.run(run())
@@ -332,9 +334,7 @@ def test_fuzz_thousands_of_malformed_requests_and_frames(db_url: str) -> None:
                 alice = await open_session(http, served, tokens["alice"])
                 for _ in range(2000):
                     path = rng.choice(["/", "/ended", "/ws", "/switch", "/stay", "/static/"])
-                    query = "&".join(
-                        f"{_junk(rng)}={_junk(rng)}" for _ in range(rng.randint(0, 4))
-                    )
+                    query = "&".join(f"{_junk(rng)}={_junk(rng)}" for _ in range(rng.randint(0, 4)))
                     headers = rng.choice(
                         [{}, cookie(tokens["alice"]), cookie(_junk(rng)), {"Origin": _junk(rng)}]
                     )
@@ -365,7 +365,9 @@ def test_fuzz_thousands_of_malformed_requests_and_frames(db_url: str) -> None:
             return time.monotonic() - started
 
         took = asyncio.run(run())
-        print(f"fuzz: 4,200 requests and frames in {took:.1f} s; statuses {sorted(statuses.items())}")
+        print(
+            f"fuzz: 4,200 requests and frames in {took:.1f} s; statuses {sorted(statuses.items())}"
+        )
         assert took < 60
     assert not [code for code in statuses if code >= 500], statuses
     assert_clean(served)
