@@ -5,7 +5,9 @@ are textual-serve's ``static/`` files and :class:`~textual_serve.app_service.App
 
 * ``GET /?token=T``: a valid token (an active annotator's) is set as an HttpOnly,
   SameSite=Lax cookie and the browser is sent on to ``./`` (the token leaves the address
-  bar); anything else is 401 and starts nothing.
+  bar); anything else is 401 and starts nothing. A browser already signed in as another
+  active annotator is sent to ``GET /switch`` instead, which names both; ``POST /switch``
+  makes the link's token the cookie, ``POST /stay`` keeps the old one.
 * ``GET /``: with a valid cookie, the terminal page (503 when every session is in use);
   without, 401.
 * ``GET /ws``: the websocket. Needs the cookie (401 before any upgrade otherwise) and, when
@@ -13,6 +15,12 @@ are textual-serve's ``static/`` files and :class:`~textual_serve.app_service.App
   the annotator's name and the database in its environment (``LABELER_ANNOTATOR``,
   ``LABELER_DB``), never on its command line, which holds no secret at all.
 * ``GET /ended?why=...``: where a browser is sent when the server ends its session.
+
+Every query parameter read is checked before anything else (400 with a one-line page when
+it is repeated, does not decode, or is not a whole number of ASCII digits in range); every
+websocket frame is checked by :func:`parse_frame` (a bad one is dropped with one log line,
+the session goes on). Each session's TUI process ends when the server does, by any signal
+(:mod:`labeler.serve.watch`).
 
 Every ``check_interval`` seconds the server reads the active annotators' token hashes (one
 query) and ends sessions whose token was revoked or rotated, and sessions idle for longer

@@ -58,12 +58,14 @@ def database_url(db: str) -> URL:
     refuse_keyword_string(db)
     if "://" in db:
         scheme, _, rest = db.partition("://")
-        if scheme.split("+")[0] != "sqlite" and "@" in rest.partition("?")[0].rpartition("@")[0]:
-            # SQLAlchemy splits at the first "@" and would hand the rest of the password to
-            # the driver as a host name, which its error message then shows
+        if scheme.split("+")[0] != "sqlite" and "@" in rest.rpartition("@")[0]:
+            # SQLAlchemy splits at the first "@" after the password's ":" and would hand
+            # the rest of the password to the driver as a host name, which its error
+            # message then shows; display_location masks up to the last "@", so any "@"
+            # before that one (in the password, or a query value) is refused
             raise StoreError(
                 f"{display_location(db)}: not a valid database URL (more than one '@': "
-                "write an '@' in the user name or password as %40)"
+                "write an '@' in the user name, password or query as %40)"
             )
         try:
             return make_url(db)

@@ -237,6 +237,8 @@ FAILING_FORMS = {
     "? in the password, unreachable": "postgresql://u:Pa?SEKRIT@127.0.0.1:1/db",
     "@ in the password": "postgresql://u:Pa@SEKRIT@127.0.0.1:1/db",
     ": and @ in the password": "postgresql://u:Pa:SE@KRIT@127.0.0.1:1/db",
+    "? and @ in the password": "postgresql://u:Pa?SE@KRIT@127.0.0.1:1/db",
+    "/ ? and @ in the password": "postgresql://u:P/a?SE@KRIT@127.0.0.1:1/db?sslmode=disable",
     "?password=, unreachable": "postgresql://127.0.0.1:1/db?user=u&password=SEKRIT",
     "keyword string": "host=127.0.0.1 port=1 dbname=db password=SEKRIT",
     "keyword string, spaces and quotes": "host=127.0.0.1 password = 'SE KRIT' dbname=db",
