@@ -7,12 +7,14 @@ the session, and its environment carries who is labelling and where: ``LABELER_A
 ``LABELER_SERVE_PARENT`` (the server's process id: the child ends when the server does, by
 any signal, see :mod:`labeler.serve.watch`). Its command line
 is ``python -m labeler tui [--gold-set NAME]``: neither name nor database nor any token
-shows in a process listing.
+shows in a process listing. Stopping it is bounded: one that does not quit when asked is
+killed (:meth:`LabelerAppService.stop`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sys
 from asyncio.subprocess import Process
@@ -23,6 +25,10 @@ from textual_serve.download_manager import DownloadManager
 
 from labeler.serve.watch import PARENT_ENV
 from labeler.store import ANNOTATOR_ENV, DB_ENV
+
+log = logging.getLogger("labeler.serve")
+#: how long a session's process may take to quit once asked before it is killed
+STOP_SECONDS = 5.0
 
 
 def child_command(gold_set: str | None) -> list[str]:
@@ -66,6 +72,20 @@ class LabelerAppService(AppService):
         page waiting)."""
         await super().run()
         await self.remote_close()
+
+    async def stop(self) -> None:
+        """textual-serve's stop (ask the app to quit, wait for it), bounded: a process
+        still running :data:`STOP_SECONDS` later (hung, stopped, stuck on a lock) is
+        killed, so an ended session never leaves a process holding the database."""
+        stopping = asyncio.ensure_future(super().stop())
+        try:
+            await asyncio.wait_for(asyncio.shield(stopping), STOP_SECONDS)
+        except TimeoutError:
+            process = self._process
+            if process is not None and process.returncode is None:
+                log.warning("session process %d did not quit: killed", process.pid)
+                process.kill()
+            await stopping
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
         environment = self._build_environment(width=width, height=height)

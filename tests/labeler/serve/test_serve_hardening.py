@@ -371,3 +371,30 @@ def test_fuzz_thousands_of_malformed_requests_and_frames(db_url: str) -> None:
         assert took < 60
     assert not [code for code in statuses if code >= 500], statuses
     assert_clean(served)
+
+
+@pytest.mark.backends("sqlite")
+def test_a_session_process_that_does_not_quit_is_killed(db_url: str) -> None:
+    """The browser goes away while the session's TUI process is stopped (SIGSTOP: it
+    cannot answer the request to quit): the server kills it a few seconds later."""
+    tokens = seed(db_url, ("alice",))
+    with serve(db_url) as served:
+
+        async def run() -> int:
+            async with aiohttp.ClientSession() as http:
+                ws = await open_session(http, served, tokens["alice"])
+                [child] = served.children()
+                os.kill(child, signal.SIGSTOP)
+                await ws.close()
+                return child
+
+        child = asyncio.run(run())
+        started = time.monotonic()
+        while alive(child) and time.monotonic() - started < 30:
+            time.sleep(0.1)
+        took = time.monotonic() - started
+        assert not alive(child), "the stopped session process lives on"
+        assert 4 < took < 15, took  # STOP_SECONDS (5) after the socket closed
+        wait_until("the session's end", lambda: "session of alice ended" in served.log, 30)
+    assert f"session process {child} did not quit: killed" in served.log
+    assert_clean(served)
