@@ -51,7 +51,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from labeler.serve.watch import watch_from_environment
     from labeler.store import resolve_db
+
+    watch_from_environment()  # a `labeler serve` session: end with the server
     from labeler.tui import run_tui
 
     corpus = BUNDLED_CORPUS if BUNDLED_CORPUS.is_dir() else None

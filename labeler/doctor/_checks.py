@@ -44,7 +44,12 @@ from sqlalchemy.pool import NullPool
 
 from labeler.doctor import _span_checks as doctor_spans
 from labeler.errors import StoreError
-from labeler.store.engine import database_url, display_location, sqlite_error_text
+from labeler.store.engine import (
+    database_url,
+    display_location,
+    refuse_keyword_string,
+    sqlite_error_text,
+)
 from labeler.store.location import sqlite_file
 from labeler.store.migrations import SCHEMA_VERSION
 from labeler.store.postgres import bound_replies, connect_args, with_driver
@@ -226,6 +231,7 @@ def diagnose(db: str) -> DoctorReport:
     database that can be reached, or cannot be opened at all; a SQLite file that opens but
     is damaged is reported, not raised.
     """
+    refuse_keyword_string(db)
     if _is_postgresql(db):
         with postgresql_snapshot(db) as pg:
             return _diagnose(display_location(db), _PostgresDatabase(pg))

@@ -2,15 +2,20 @@
 
 :class:`LabelerAppService` is textual-serve's :class:`AppService` with three changes: the
 child is started with ``exec`` (an argument list, no shell), its end (a crash included) ends
-the session, and its environment carries who is labelling and where: ``LABELER_ANNOTATOR`` (read by the TUI as its ``--annotator``)
-and ``LABELER_DB`` (its ``--db``, which may hold a PostgreSQL password). Its command line
+the session, and its environment carries who is labelling and where: ``LABELER_ANNOTATOR`` (read by the TUI as its ``--annotator``),
+``LABELER_DB`` (its ``--db``, which may hold a PostgreSQL password) and
+``LABELER_SERVE_PARENT`` (the server's process id: the child ends when the server does, by
+any signal, see :mod:`labeler.serve.watch`). Its command line
 is ``python -m labeler tui [--gold-set NAME]``: neither name nor database nor any token
-shows in a process listing.
+shows in a process listing. Stopping it is bounded: one that does not quit when asked is
+killed (:meth:`LabelerAppService.stop`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import sys
 from asyncio.subprocess import Process
 from collections.abc import Awaitable, Callable
@@ -18,7 +23,12 @@ from collections.abc import Awaitable, Callable
 from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
+from labeler.serve.watch import PARENT_ENV
 from labeler.store import ANNOTATOR_ENV, DB_ENV
+
+log = logging.getLogger("labeler.serve")
+#: how long a session's process may take to quit once asked before it is killed
+STOP_SECONDS = 5.0
 
 
 def child_command(gold_set: str | None) -> list[str]:
@@ -28,8 +38,9 @@ def child_command(gold_set: str | None) -> list[str]:
 
 
 def child_environment(db: str, annotator: str) -> dict[str, str]:
-    """What a session's TUI process gets on top of the server's environment."""
-    return {DB_ENV: db, ANNOTATOR_ENV: annotator}
+    """What a session's TUI process gets on top of the server's environment: who, where,
+    and the server's process id, which the child watches (:mod:`labeler.serve.watch`)."""
+    return {DB_ENV: db, ANNOTATOR_ENV: annotator, PARENT_ENV: str(os.getpid())}
 
 
 class LabelerAppService(AppService):
@@ -61,6 +72,20 @@ class LabelerAppService(AppService):
         page waiting)."""
         await super().run()
         await self.remote_close()
+
+    async def stop(self) -> None:
+        """textual-serve's stop (ask the app to quit, wait for it), bounded: a process
+        still running :data:`STOP_SECONDS` later (hung, stopped, stuck on a lock) is
+        killed, so an ended session never leaves a process holding the database."""
+        stopping = asyncio.ensure_future(super().stop())
+        try:
+            await asyncio.wait_for(asyncio.shield(stopping), STOP_SECONDS)
+        except TimeoutError:
+            process = self._process
+            if process is not None and process.returncode is None:
+                log.warning("session process %d did not quit: killed", process.pid)
+                process.kill()
+            await stopping
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:
         environment = self._build_environment(width=width, height=height)

@@ -1,7 +1,8 @@
 """Listening and logging for ``labeler serve``: the socket, the run loop, the access log.
 
 The access log has one line per request: client, method, path (never the query string,
-where a link's token travels), status and time taken.
+where a link's token travels), status and time taken. A request that is not HTTP gets
+aiohttp's 400 and one line, never a traceback or its text (:class:`OneLineBadRequests`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
+from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web_request import BaseRequest
 from aiohttp.web_response import StreamResponse
 
@@ -75,11 +77,33 @@ async def serve(store: Store, config: ServeConfig, announce: Callable[[str], Non
         await runner.cleanup()
 
 
+class OneLineBadRequests(logging.Filter):
+    """aiohttp logs a request it cannot parse (broken HTTP, a TLS hello on the plain port)
+    with its traceback, and the exception's text quotes the request line, which may hold a
+    link's token. Such a record becomes one line naming the client, the error's class and
+    its status code; any other error keeps its traceback (a bug, never expected)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, HttpProcessingError):
+            remote = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+            record.msg = "bad HTTP request from %s (%s, %s)"
+            record.args = (remote, type(exc).__name__, exc.code)
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 def configure_logging() -> None:
-    """Log lines (access log and sessions) to stderr, one per event."""
+    """Log lines (access log, sessions, requests that do not parse) to stderr, one per
+    event."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("labeler serve: %(asctime)s %(message)s", "%H:%M:%S"))
     for name in ("labeler.serve", "aiohttp.access", "textual-serve"):
         logger = logging.getLogger(name)
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
+    server = logging.getLogger("aiohttp.server")
+    server.addHandler(handler)
+    server.setLevel(logging.WARNING)
+    server.addFilter(OneLineBadRequests())

@@ -58,6 +58,25 @@ UNAVAILABLE = message_page(
 )
 
 
+def switch_page(current: str, wanted: str) -> str:
+    """The page of a link opened in a browser signed in as someone else: names both and
+    asks; only the first button switches (both post to this server, no token in the page)."""
+    title = "Switch annotator?"
+    c, w = escape(current), escape(wanted)
+    return (
+        "<!DOCTYPE html>\n<html><head><meta charset='utf-8'>"
+        f"<title>{title}</title><style>{_STYLE}\nbutton {{ padding: 0.8em 1.6em; "
+        "margin: 0.5em 1em 0 0; }</style></head>\n<body><main>"
+        f"<h1>{title}</h1><p>This browser is signed in as <b id='current'>{c}</b>. The link "
+        f"you opened is <b id='wanted'>{w}</b>'s. Labels made after switching are stored "
+        f"under {w}'s name.</p>"
+        f"<form method='post' action='switch'><button id='switch' type='submit'>"
+        f"Switch to {w}</button></form>"
+        f"<form method='post' action='stay'><button id='stay' type='submit'>"
+        f"Stay signed in as {c}</button></form></main></body></html>\n"
+    )
+
+
 def full_page(limit: int) -> str:
     """The page shown when all ``limit`` sessions are in use."""
     title, text = ENDED["full"]

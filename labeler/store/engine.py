@@ -30,7 +30,13 @@ from sqlalchemy.exc import ArgumentError
 
 from labeler.errors import StoreError
 from labeler.store.integrity import note_wal
-from labeler.store.location import DB_ENV, DEFAULT_DB, display_location, resolve_db
+from labeler.store.location import (
+    DB_ENV,
+    DEFAULT_DB,
+    display_location,
+    is_keyword_string,
+    resolve_db,
+)
 from labeler.store.postgres import create_postgres_engine, driver_message, is_postgresql
 
 # re-exported: they lived here first
@@ -43,19 +49,23 @@ WRITE_OPTION = "labeler_write"
 def database_url(db: str) -> URL:
     """Turn a ``--db`` value into a URL: anything with ``://`` is a URL, the rest a path.
 
-    Raises :class:`StoreError` for an empty value or a malformed URL (one that does not
-    parse, or whose port is not a number); the message shows the URL password masked.
+    Raises :class:`StoreError` for an empty value, a libpq keyword/value string
+    (:func:`refuse_keyword_string`) or a malformed URL (one that does not parse, or whose
+    port is not a number); the message shows every password masked.
     """
     if not db.strip():
         raise StoreError("no database given (empty --db / $LABELER_DB)")
+    refuse_keyword_string(db)
     if "://" in db:
         scheme, _, rest = db.partition("://")
-        if scheme.split("+")[0] != "sqlite" and "@" in rest.partition("?")[0].rpartition("@")[0]:
-            # SQLAlchemy splits at the first "@" and would hand the rest of the password to
-            # the driver as a host name, which its error message then shows
+        if scheme.split("+")[0] != "sqlite" and "@" in rest.rpartition("@")[0]:
+            # SQLAlchemy splits at the first "@" after the password's ":" and would hand
+            # the rest of the password to the driver as a host name, which its error
+            # message then shows; display_location masks up to the last "@", so any "@"
+            # before that one (in the password, or a query value) is refused
             raise StoreError(
                 f"{display_location(db)}: not a valid database URL (more than one '@': "
-                "write an '@' in the user name or password as %40)"
+                "write an '@' in the user name, password or query as %40)"
             )
         try:
             return make_url(db)
@@ -65,6 +75,18 @@ def database_url(db: str) -> URL:
             problem = "the port is not a number"
         raise StoreError(f"{display_location(db)}: not a valid database URL ({problem})")
     return URL.create("sqlite+pysqlite", database=str(Path(db).expanduser()))
+
+
+def refuse_keyword_string(db: str) -> None:
+    """:class:`StoreError` when ``db`` is a libpq keyword/value string
+    (:func:`~labeler.store.location.is_keyword_string`): it would otherwise name a SQLite
+    file called ``host=... password=...``. The message shows it masked and names the URL
+    form to write instead."""
+    if is_keyword_string(db):
+        raise StoreError(
+            f"{display_location(db)}: a PostgreSQL keyword/value string is not a --db "
+            "value; write it as a URL: postgresql://USER:PASSWORD@HOST:PORT/DBNAME"
+        )
 
 
 def is_sqlite(url: URL) -> bool:

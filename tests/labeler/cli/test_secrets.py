@@ -125,3 +125,140 @@ def test_display_location_masks_the_password_only() -> None:
         display_location("postgresql://h/db?sslmode=require&password=pw")
         == "postgresql://h/db?sslmode=require&password=***"
     )
+
+
+def test_display_location_masks_every_form_of_password() -> None:
+    # each form SQLAlchemy or libpq accepts, written out by hand with what must be shown
+    cases = {
+        # an unencoded "?" inside the password: SQLAlchemy reads password "Pa?ss"
+        "postgresql://u:Pa?ss@h/db": "postgresql://u:***@h/db",
+        "postgresql://u:Pa?ss@h/db?sslmode=require": "postgresql://u:***@h/db?sslmode=require",
+        # unencoded ":" and "/" and "@" inside the password
+        "postgresql://u:Pa:ss@h:5432/db": "postgresql://u:***@h:5432/db",
+        "postgresql://u:a/b?c:d@e@h/db": "postgresql://u:***@h/db",
+        "postgresql+psycopg://u:pw@h/db": "postgresql+psycopg://u:***@h/db",
+        "postgresql://:pw@h/db": "postgresql://:***@h/db",
+        "postgresql://u:@h/db": "postgresql://u:***@h/db",
+        # query parameters, any case, percent-encoded names, with an "@" in the value
+        "postgresql://h/db?password=pw": "postgresql://h/db?password=***",
+        "postgresql://u@h/db?sslmode=require&sslpassword=pw&x=1": (
+            "postgresql://u@h/db?sslmode=require&sslpassword=***&x=1"
+        ),
+        "postgresql://h/db?PassWord=pw": "postgresql://h/db?PassWord=***",
+        "postgresql://h/db?pass%77ord=pw": "postgresql://h/db?pass%77ord=***",
+        "postgresql://h/db?user=u&password=a@b": "postgresql://h/db?user=u&password=***",
+        "postgresql://u:p1@h/db?password=p2": "postgresql://u:***@h/db?password=***",
+        # no user, no password: unchanged; percent-encoded user kept as written
+        "postgresql://h:5432/db": "postgresql://h:5432/db",
+        "postgresql://u%40x:p%3Fw@h/db": "postgresql://u%40x:***@h/db",
+        # libpq keyword/value strings: spaces around "=", quoted values with escapes
+        "host=h password=pw dbname=db": "host=h password=*** dbname=db",
+        "host=h password = pw dbname=db": "host=h password = *** dbname=db",
+        "host=h password='a b' dbname=db": "host=h password=*** dbname=db",
+        "password='it\\'s x' host=h": "password=*** host=h",
+        "host=h sslpassword=pw": "host=h sslpassword=***",
+        "host=h password='never closed": "host=h password=***",
+        # plain paths and SQLite URLs: unchanged
+        "labels.db": "labels.db",
+        "/data/a b@c:d.db": "/data/a b@c:d.db",
+        "sqlite:///a:b@c.db": "sqlite:///a:b@c.db",
+    }
+    for db, shown in cases.items():
+        assert display_location(db) == shown, db
+
+
+def _gold_file(tmp: Path) -> Path:
+    path = tmp / "gold.jsonl"
+    line = '{"query_id": "q1", "question": "What is the source of record?", "elements": []}'
+    path.write_text(line + "\n", encoding="utf-8")
+    return path
+
+
+#: password-bearing forms of one working PostgreSQL location (``{url}`` is the test
+#: database's URL without a password, ``{netloc}`` its ``host:port``, ``{db}`` its name),
+#: each with its secret; trust authentication ignores the password, so every command runs
+WORKING_FORMS = {
+    "? in the password": ("postgresql://labeler:Pa?SEKRIT1@{netloc}/{db}", "SEKRIT1"),
+    ": / and ? in the password": (
+        "postgresql+psycopg://labeler:a:b/c?SEKRIT2@{netloc}/{db}",
+        "SEKRIT2",
+    ),
+    "?password=": ("postgresql://labeler@{netloc}/{db}?password=SEKRIT3", "SEKRIT3"),
+    "no user, &password=": (
+        "postgresql://{netloc}/{db}?user=labeler&password=SEKRIT4",
+        "SEKRIT4",
+    ),
+    "&sslpassword=": (
+        "postgresql://labeler:SEKRIT5@{netloc}/{db}?sslmode=disable&sslpassword=SEKRIT6",
+        "SEKRIT",
+    ),
+}
+
+
+def _location_commands(tmp: Path) -> list[list[str]]:
+    """Every command the issue names as printing a location (``--db`` appended)."""
+    return [
+        ["gold", "import", str(_gold_file(tmp)), "--gold-set", "team", "--annotator", "ana"],
+        ["doctor"],
+        ["gold", "list"],
+        ["gold", "export", "--gold-set", "team", "-o", str(tmp / "out.jsonl")],
+        ["annotators", "add", "bea"],
+        ["annotators", "list"],
+    ]
+
+
+@pytest.mark.backends("postgresql")
+@pytest.mark.parametrize("form", list(WORKING_FORMS), ids=list(WORKING_FORMS))
+def test_location_table_working_database(
+    form: str,
+    backend: str,
+    pg_databases: object,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each password form × each command, on a real database: the commands succeed, the
+    secret is nowhere in their output, and the doctor names the database masked."""
+    assert backend == "postgresql" and callable(pg_databases)
+    url = make_url(pg_databases())
+    template, secret = WORKING_FORMS[form]
+    db = template.format(netloc=f"{url.host}:{url.port}", db=url.database)
+    assert secret in db
+    for line in _location_commands(tmp_path):
+        code = main([*line, "--db", db])
+        out, err = capsys.readouterr()
+        assert code == 0, (line, err)
+        assert secret not in out + err, (line, out, err)
+        if line == ["doctor"]:
+            assert f"database {display_location(db)}\n" in out
+            assert "***" in display_location(db)
+
+
+FAILING_FORMS = {
+    "? in the password, unreachable": "postgresql://u:Pa?SEKRIT@127.0.0.1:1/db",
+    "@ in the password": "postgresql://u:Pa@SEKRIT@127.0.0.1:1/db",
+    ": and @ in the password": "postgresql://u:Pa:SE@KRIT@127.0.0.1:1/db",
+    "? and @ in the password": "postgresql://u:Pa?SE@KRIT@127.0.0.1:1/db",
+    "/ ? and @ in the password": "postgresql://u:P/a?SE@KRIT@127.0.0.1:1/db?sslmode=disable",
+    "?password=, unreachable": "postgresql://127.0.0.1:1/db?user=u&password=SEKRIT",
+    "keyword string": "host=127.0.0.1 port=1 dbname=db password=SEKRIT",
+    "keyword string, spaces and quotes": "host=127.0.0.1 password = 'SE KRIT' dbname=db",
+}
+
+
+@pytest.mark.parametrize("db", list(FAILING_FORMS.values()), ids=list(FAILING_FORMS))
+def test_location_table_failing_database(
+    db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each password form × each command (and ``serve``), where the database cannot be
+    used: one ``labeler: error:`` line naming the location masked, never the secret; a
+    keyword string is refused before any file is made."""
+    monkeypatch.chdir(tmp_path)
+    shown = display_location(db)
+    assert "KRIT" not in shown and "***" in shown
+    for line in [*_location_commands(tmp_path), ["serve", "--port", "0"]]:
+        code = main([*line, "--db", db])
+        out, err = capsys.readouterr()
+        assert code == 1, (line, err)
+        assert "KRIT" not in out + err, (line, err)
+        assert err.startswith(f"labeler: error: {shown}: ") and err.count("\n") == 1, (line, err)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gold.jsonl"]

@@ -237,3 +237,49 @@ def test_the_role_comes_with_the_link(browser: object, db_url: str) -> None:
         wait_for_text(alice, "search", mark)  # F3 answered, so F5 was handled before it
         assert "Adjudication" not in screen_text(alice, mark)
     assert elements(db_url) == []
+
+
+def token_cookie(page: object) -> str | None:
+    cookies = page.context.cookies()  # type: ignore[attr-defined]
+    return next((c["value"] for c in cookies if c["name"] == "labeler_token"), None)
+
+
+def test_another_annotators_link_asks_before_switching(browser: object, db_url: str) -> None:
+    """Signed in as alice, the browser opens bob's link: a page names both and asks.
+    Staying keeps alice's cookie and her labels land under her name; only the switch
+    button makes the cookie bob's."""
+    tokens = seed(db_url, ("alice", "bob"))
+    with serve(db_url) as served:
+        page = open_link(browser, served.link(tokens["alice"]))
+        wait_for_text(page, "demo · alice")
+        page.goto(served.link(tokens["bob"]))  # type: ignore[attr-defined]
+        assert page.inner_text("#current") == "alice"  # type: ignore[attr-defined]
+        assert page.inner_text("#wanted") == "bob"  # type: ignore[attr-defined]
+        assert "Switch annotator?" in page.content()  # type: ignore[attr-defined]
+        assert page.url == served.url + "/switch"  # type: ignore[attr-defined]
+        assert token_cookie(page) == tokens["alice"]
+        assert tokens["bob"] not in page.content()  # type: ignore[attr-defined]
+
+        # no answer: going on to the terminal is still alice's session
+        page.goto(served.url + "/")  # type: ignore[attr-defined]
+        wait_for_text(page, "demo · alice")
+        assert token_cookie(page) == tokens["alice"]
+
+        # cancel: alice stays, and what she attaches is hers
+        page.goto(served.link(tokens["bob"]))  # type: ignore[attr-defined]
+        page.click("#stay")  # type: ignore[attr-defined]
+        wait_for_text(page, "demo · alice")
+        assert token_cookie(page) == tokens["alice"]
+        attach_sentence(page, "readers", len(WAL))
+        wait_until("alice's element", lambda: elements(db_url) != [])
+        assert elements(db_url) == [("q1", "wal.html", WAL, "alice")]
+
+        # confirm: the cookie is bob's and the terminal is his
+        page.goto(served.link(tokens["bob"]))  # type: ignore[attr-defined]
+        page.click("#switch")  # type: ignore[attr-defined]
+        wait_for_text(page, "demo · bob")
+        assert token_cookie(page) == tokens["bob"]
+        assert "labeler · bob" in page.title()  # type: ignore[attr-defined]
+    assert "browser switched to bob" in served.log
+    for token in tokens.values():
+        assert token not in served.log
