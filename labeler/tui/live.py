@@ -62,12 +62,16 @@ class Watcher:
     def start(self) -> None:
         self.thread.start()
 
-    def stop(self) -> None:
-        """End the thread soon (within one :data:`WAIT_S` on PostgreSQL, at once on SQLite)."""
+    def stop(self, join: float = 2.0) -> None:
+        """End the thread and wait up to ``join`` seconds for it to close its connection
+        (within one :data:`WAIT_S` on PostgreSQL, at once on SQLite): the store closes next,
+        and on SQLite the last connection to close checkpoints and removes the WAL."""
         self._stop.set()
         feed = self._feed
         if feed is not None:
             feed.stop()
+        if self.thread.is_alive() and self.thread is not threading.current_thread():
+            self.thread.join(join)
 
     def _post(self, message: Message) -> None:
         try:
@@ -76,12 +80,16 @@ class Watcher:
             self._stop.set()
 
     def _run(self) -> None:
+        if self._stop.is_set():
+            return
         try:
             feed = change_feed(self.store)
         except LabelerError as exc:
             self._post(LiveFailed(str(exc)))
             return
         self._feed = feed
+        if self._stop.is_set():  # stopped while connecting: stop() saw no feed to stop
+            feed.stop()
         try:
             while not self._stop.is_set():
                 stamp = feed.wait(WAIT_S)
