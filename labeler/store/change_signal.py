@@ -55,18 +55,26 @@ class ChangeStamp:
     ``version`` counts the changes the feed has seen (0 when read outside a feed);
     ``audit_id`` is the newest audit entry's id (0: none yet); ``actor`` who wrote it and
     ``what`` it did in a few words (``settled q3``, ``marked q1 done``); both None/empty for a
-    database without audit entries.
+    database without audit entries. What a viewer may be told: :meth:`tellable_to`.
     """
 
     version: int
     audit_id: int
     actor: str | None
     what: str
+    #: the audited table (``element``, ``question_done``, ``assignment``, ``query``)
+    entity: str | None = None
+    #: the annotator the changed row belongs to (an element's, a mark's, an assignee)
+    about: str | None = None
 
-    def by_other(self, actor: str) -> bool:
-        """True unless the newest audited change is ``actor``'s own (an unaudited commit,
-        ``actor`` None, counts as another's: nobody here knows it)."""
-        return self.actor != actor
+    def tellable_to(self, viewer: str) -> bool:
+        """Whether ``viewer`` may be told of this change in words (the blind view): their own
+        (another window of theirs), one about them (their assignment), or one about a
+        question itself (settled, reopened, edited). Another annotator's labels and done
+        marks stay unsaid: a team question is blind until adjudicated."""
+        if self.actor is None:
+            return False
+        return self.actor == viewer or self.about == viewer or self.entity == "query"
 
     def words(self) -> str:
         """``lead settled q3``; ``the database changed`` when unaudited."""
@@ -112,7 +120,16 @@ def newest_change(session: Session, version: int = 0) -> ChangeStamp:
     entry = session.exec(select(AuditEntry).order_by(col(AuditEntry.id).desc()).limit(1)).first()
     if entry is None or entry.id is None:
         return ChangeStamp(version, 0, None, "")
-    return ChangeStamp(version, entry.id, entry.actor, describe(session, entry))
+    data = entry.after or entry.before or {}
+    about = data.get("annotator") if entry.entity != "query" else None
+    return ChangeStamp(
+        version,
+        entry.id,
+        entry.actor,
+        describe(session, entry),
+        entry.entity,
+        about if isinstance(about, str) else None,
+    )
 
 
 def change_stamp(store: Store) -> ChangeStamp:

@@ -153,7 +153,7 @@ class LabelerApp(App[int]):
         stamp = message.stamp
         if live.is_own(self.store, stamp):
             return
-        if stamp.actor is not None:
+        if stamp.tellable_to(self.annotator):  # never another annotator's blind work
             self.notify(stamp.words(), title="changed meanwhile", timeout=3)
         self.data_generation += 1
         self.changed()
