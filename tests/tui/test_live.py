@@ -40,6 +40,7 @@ from labeler.store.settled import SettledError
 from labeler.store.team import add_assignment, mark_done
 from labeler.tui.app import LabelerApp
 from labeler.tui.screens.adjudicate import AdjudicationScreen
+from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.forms import ConfirmDialog
 from labeler.tui.screens.page import PageScreen
 from labeler.tui.screens.questions import QuestionsScreen
@@ -196,6 +197,33 @@ def test_a_dialog_stays_open_while_the_screen_below_refreshes(team_store: Store)
         await pilot.press("y")
         await settle(app, pilot)
         assert app.questions[1].done and app.current_query_id == 2
+
+    run(team_store, body)
+
+
+def test_documents_list_counts_follow_and_its_cursor_stays(team_store: Store) -> None:
+    """The documents list (F3) on view, its cursor on wal.html: ana's other window labels
+    wal.html; the count there follows and the cursor stays on wal.html."""
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await app.action_show_mode("documents")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, DocumentsScreen)
+        table = screen.query_one(DataTable)
+        rows = [str(table.get_row_at(r)[0]) for r in range(table.row_count)]
+        table.focus()
+        table.move_cursor(row=rows.index("wal.html"))
+        await settle(app, pilot)
+        with open_store(location(team_store)) as other, other.write() as s:
+            add_element(s, 1, "wal.html", 0, 8, annotator="ana", layer=LAYER_ANNOTATOR)
+
+        def count() -> str:
+            return str(table.get_row_at(rows.index("wal.html"))[2])
+
+        await within_bound(pilot, lambda: count() == "1", "wal.html's element count")
+        row = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        assert row == "wal.html" and app.screen is screen
 
     run(team_store, body)
 
