@@ -44,6 +44,7 @@ from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.forms import ConfirmDialog
 from labeler.tui.screens.page import PageScreen
 from labeler.tui.screens.questions import QuestionsScreen
+from labeler.tui.screens.review import ReviewScreen
 
 ROOT = Path(__file__).parent.parent.parent
 FR = (7, 55)  # 'FR-001: The index is never the source of record.'
@@ -224,6 +225,30 @@ def test_documents_list_counts_follow_and_its_cursor_stays(team_store: Store) ->
         await within_bound(pilot, lambda: count() == "1", "wal.html's element count")
         row = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         assert row == "wal.html" and app.screen is screen
+
+    run(team_store, body)
+
+
+def test_review_cursor_stays_on_its_element_when_rows_arrive(team_store: Store) -> None:
+    """The review (v) of q1, its cursor on ana's second element: her other window adds one
+    before it; the new row shows and the cursor is still on the same element."""
+    own(team_store, 1, "ana", 63, 105)
+    second = own(team_store, 1, "ana", 106, 146)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        app.review_question()
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        table = screen.query_one("#review", DataTable)
+        table.move_cursor(row=1)
+        await settle(app, pilot)
+        assert (selected := screen.selected()) is not None and selected.id == second
+        with open_store(location(team_store)) as other:
+            own(other, 1, "ana", *FR)
+        await within_bound(pilot, lambda: table.row_count == 3, "the new row")
+        assert (selected := screen.selected()) is not None and selected.id == second
+        assert table.cursor_row == 2
 
     run(team_store, body)
 
