@@ -151,11 +151,17 @@ class ChangeFeed:
         self.sqlite = is_sqlite(store.engine.url)
         self.version = 0
         self._stopped = threading.Event()
+        #: an in-memory SQLite database: nobody else can write it, nothing to wait for
+        self._alone = self.sqlite and store.engine.url.database in (None, "", ":memory:")
+        if self._alone:
+            self._conn: Any = None
+            self.last = self._stamp()
+            return
         try:
             # A connection of its own, outside the pool: held for the feed's life.
             raw = store.engine.raw_connection()
             raw.detach()
-            self._conn: Any = cast(Any, raw.dbapi_connection)
+            self._conn = cast(Any, raw.dbapi_connection)
             if self.sqlite:
                 self._data_version = self._read_version()
             else:
@@ -204,6 +210,9 @@ class ChangeFeed:
             raise self._error(exc) from None
 
     def _wait_sqlite(self, timeout: float) -> bool:
+        if self._alone:
+            self._stopped.wait(timeout)
+            return False
         waited = 0.0
         while not self._stopped.is_set():
             version = self._read_version()
@@ -232,6 +241,8 @@ class ChangeFeed:
     def close(self) -> None:
         """Close the feed's connection (its LISTEN ends with it)."""
         self._stopped.set()
+        if self._conn is None:
+            return
         with contextlib.suppress(Exception):  # a dead connection is closed enough
             self._conn.close()
 
