@@ -11,6 +11,7 @@ no key pressed, and must see the change within 2 seconds of the other process's 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from pathlib import Path
 from sqlmodel import select
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
-from tui_support import make_app, said, settle
+from tui_support import PAGE, make_app, said, settle
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store import (
@@ -172,6 +173,32 @@ def test_other_processes_changes_appear_without_a_key_press(team_store: Store) -
         # about the settlement is the settlement's own, and may come a moment later)
         await within_bound(pilot, lambda: "lead settled q1" in said(app), "who settled")
         assert not any("bob" in m for m in said(app))  # bob's labelling is blind to ana
+
+    run(team_store, body)
+
+
+def test_an_import_by_another_process_appears(team_store: Store, tmp_path: Path) -> None:
+    """``gold import --layer`` (bulk inserts past the ORM) of ana's labels with a new
+    question q5: ana's questions list holds q5, marked done, within the bound."""
+    line = {
+        "query_id": "q5",
+        "query": "What does the register name?",
+        "elements": [{"doc": "policy.html", "start": FR[0], "end": FR[1], "text": PAGE[7:55]}],
+    }
+    gold = tmp_path / "ana.jsonl"
+    gold.write_text(json.dumps(line) + "\n", encoding="utf-8")
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        assert [q.external_id for q in app.questions] == ["q1", "q2", "q3", "q4"]
+        cli(team_store, "gold", "import", str(gold), "--gold-set", "demo", "--layer",
+            "--annotator", "ana")  # fmt: skip
+
+        def q5() -> bool:
+            return [q.external_id for q in app.questions][-1:] == ["q5"]
+
+        await within_bound(pilot, q5, "q5 in the questions list")
+        assert app.questions[-1].done and app.questions[-1].n_gold == 1
+        assert app.current_query_id == 1
 
     run(team_store, body)
 
