@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 #: how long one wait of the watcher blocks before it looks whether the app still runs
 WAIT_S = 0.5
+#: after the feed's connection failed (a server restart), seconds between tries to reconnect
+RETRY_S = 2.0
 
 
 class DatabaseChanged(Message):
@@ -49,8 +51,17 @@ class LiveFailed(Message):
         self.reason = reason
 
 
+class LiveResumed(Message):
+    """The watcher is connected again after a failure: changes meanwhile were not heard."""
+
+
 class Watcher:
-    """The thread waiting on a :class:`~labeler.store.ChangeFeed` for ``app``."""
+    """The thread waiting on a :class:`~labeler.store.ChangeFeed` for ``app``.
+
+    When the feed's connection fails (a PostgreSQL server restarted, the connection was
+    terminated), the app is told once (:class:`LiveFailed`) and the thread tries again every
+    :data:`RETRY_S` seconds; once connected again, :class:`LiveResumed` makes every screen
+    re-read what it shows, since what changed in between was not heard."""
 
     def __init__(self, app: App[int], store: Store) -> None:
         self.app = app
@@ -80,26 +91,35 @@ class Watcher:
             self._stop.set()
 
     def _run(self) -> None:
-        if self._stop.is_set():
-            return
-        try:
-            feed = change_feed(self.store)
-        except LabelerError as exc:
-            self._post(LiveFailed(str(exc)))
-            return
-        self._feed = feed
-        if self._stop.is_set():  # stopped while connecting: stop() saw no feed to stop
-            feed.stop()
-        try:
-            while not self._stop.is_set():
-                stamp = feed.wait(WAIT_S)
-                if stamp is not None and not self._stop.is_set():
-                    self._post(DatabaseChanged(stamp))
-        except LabelerError as exc:
-            if not self._stop.is_set():
-                self._post(LiveFailed(str(exc)))
-        finally:
-            feed.close()
+        failed = False
+        while not self._stop.is_set():
+            try:
+                feed = change_feed(self.store)
+            except LabelerError as exc:
+                if not failed:
+                    self._post(LiveFailed(str(exc)))
+                failed = True
+                self._stop.wait(RETRY_S)
+                continue
+            self._feed = feed
+            if self._stop.is_set():  # stopped while connecting: stop() saw no feed to stop
+                feed.stop()
+            if failed:  # back after a failure: what changed meanwhile was not heard
+                self._post(LiveResumed())
+                failed = False
+            try:
+                while not self._stop.is_set():
+                    stamp = feed.wait(WAIT_S)
+                    if stamp is not None and not self._stop.is_set():
+                        self._post(DatabaseChanged(stamp))
+            except LabelerError as exc:
+                if not self._stop.is_set():
+                    self._post(LiveFailed(str(exc)))
+                    failed = True
+            finally:
+                self._feed = None
+                feed.close()
+            self._stop.wait(RETRY_S)
 
 
 def is_own(store: Store, stamp: ChangeStamp) -> bool:

@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from sqlmodel import select
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
@@ -199,6 +200,33 @@ def test_an_import_by_another_process_appears(team_store: Store, tmp_path: Path)
         await within_bound(pilot, q5, "q5 in the questions list")
         assert app.questions[-1].done and app.questions[-1].n_gold == 1
         assert app.current_query_id == 1
+
+    run(team_store, body)
+
+
+def test_live_updates_come_back_after_their_connection_is_lost(team_store: Store) -> None:
+    """PostgreSQL: the server ends the watcher's LISTEN connection (as a restart would): the
+    app says live updates stopped, reconnects by itself, says they are back, and the next
+    change by another process is on screen within the bound."""
+    if team_store.engine.url.get_backend_name() == "sqlite":
+        pytest.skip("a SQLite feed has no server connection to lose")
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.pause(0.5)
+        with team_store.engine.connect() as conn:
+            ended = conn.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND query = 'LISTEN labeler_change'"
+            ).all()
+        assert ended == [(True,)]
+        start = time.monotonic()
+        while not any("live updates are back" in m for m in said(app)):
+            assert time.monotonic() - start < 30, said(app)
+            await pilot.pause(0.1)
+        assert any(m.startswith("live updates stopped: ") for m in said(app))
+        with open_store(location(team_store)) as lead, lead.write() as s:
+            add_assignment(s, 3, "ana", actor="lead")
+        await within_bound(pilot, lambda: app.questions[2].assigned, "q3 assigned to ana")
 
     run(team_store, body)
 
