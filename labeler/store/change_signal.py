@@ -233,8 +233,9 @@ class ChangeFeed:
         for _ in self._conn.notifies(timeout=timeout, stop_after=1):
             got = True
         if got:
-            # one transaction sends one notification; a burst of them is one change here
-            for _ in self._conn.notifies(timeout=0.01):
+            # one transaction sends one notification; those queued meanwhile (a burst of
+            # commits) are one change here: drained without waiting
+            for _ in self._conn.notifies(timeout=0.0):
                 pass
         return got
 

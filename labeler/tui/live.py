@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 #: how long one wait of the watcher blocks before it looks whether the app still runs
 WAIT_S = 0.5
+#: the least time between two refreshes the watcher asks for
+MIN_GAP_S = 0.2
 #: after the feed's connection failed (a server restart), seconds between tries to reconnect
 RETRY_S = 2.0
 
@@ -112,6 +114,10 @@ class Watcher:
                     stamp = feed.wait(WAIT_S)
                     if stamp is not None and not self._stop.is_set():
                         self._post(DatabaseChanged(stamp))
+                        # a burst of commits (a script writing row by row) becomes a few
+                        # refreshes a second, not one per commit: what arrives meanwhile
+                        # is one change at the next wait
+                        self._stop.wait(MIN_GAP_S)
             except LabelerError as exc:
                 if not self._stop.is_set():
                     self._post(LiveFailed(str(exc)))

@@ -489,5 +489,14 @@ def test_change_feed_hears_other_stores_commits_and_says_who(team_store: Store) 
             except RuntimeError:
                 pass
             assert feed.wait(0.6) is None
+            # a burst of commits heard late is one change, with the newest entry
+            for qid in (1, 2, 3):
+                with other.write() as s:
+                    add_assignment(s, qid, "cleo", actor="lead")
+            time.sleep(0.3)
+            burst = feed.wait(5.0)
+            assert burst is not None and burst.what == "assigned q3 to cleo"
+            assert burst.audit_id == change_stamp(other).audit_id
+            assert feed.wait(0.4) is None
     finally:
         feed.close()
