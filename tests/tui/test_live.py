@@ -37,7 +37,7 @@ from labeler.store import (
     settle_question,
 )
 from labeler.store.labels import add_element
-from labeler.store.models import LAYER_ANNOTATOR, Element
+from labeler.store.models import LAYER_ANNOTATOR, Element, QuestionDone
 from labeler.store.settled import SettledError
 from labeler.store.team import add_assignment, mark_done
 from labeler.tui.app import LabelerApp
@@ -47,6 +47,7 @@ from labeler.tui.screens.forms import ConfirmDialog
 from labeler.tui.screens.page import PageScreen
 from labeler.tui.screens.questions import QuestionsScreen
 from labeler.tui.screens.review import ReviewScreen
+from labeler.tui.teamwork import queue_left
 
 ROOT = Path(__file__).parent.parent.parent
 FR = (7, 55)  # 'FR-001: The index is never the source of record.'
@@ -152,10 +153,12 @@ def test_other_processes_changes_appear_without_a_key_press(team_store: Store) -
         )
         # q3 given to ana by the lead: her queue now holds it
         assert not app.questions[2].assigned
+        assert queue_left(app.questions) == 2  # q2, q4 (q1 done, q3 bob's)
         cli(team_store, "gold", "assign", "--gold-set", "demo", "--annotators", "ana,bob",
             "--per-question", "2", "--actor", "lead")  # fmt: skip
         await within_bound(pilot, lambda: app.questions[2].assigned, "queue: q3 assigned")
         assert state_cell(app, "q3") == "assigned · to do"
+        assert queue_left(app.questions) == 3  # u now goes to q3 as well
         # bob finishes, the lead settles q1: ana sees it settled, with the final span
         cli(team_store, "gold", "done", "--gold-set", "demo", "--query", "q1",
             "--annotator", "bob")  # fmt: skip
@@ -465,6 +468,28 @@ def test_a_done_mark_flipped_meanwhile_is_not_flipped_back(team_store: Store) ->
     except IntegrityError as exc:
         assert "the done mark of ana was removed meanwhile (by ana)" in str(exc)
     assert flip_done(team_store, 2, "ana", expect_done=False).marked is True
+
+
+def test_d_on_a_mark_flipped_underneath_is_refused_on_screen(team_store: Store) -> None:
+    """ana's screen shows q1 to do (its watcher stopped, the change not arrived yet); her
+    other window marks q1 done; her ``D`` (meant: mark done) is refused saying so, and the
+    mark stays (not taken back)."""
+    own(team_store, 1, "ana", *FR)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        app._live.stop()
+        with open_store(location(team_store)) as other:
+            flip_done(other, 1, "ana")
+        assert app.current_question is not None and not app.current_question.done
+        await pilot.press("D")
+        await settle(app, pilot)
+        assert "q1 was marked done by ana meanwhile (by ana); nothing changed" in " ".join(
+            said(app)
+        )
+
+    run(team_store, body)
+    with team_store.session() as s:
+        assert [(d.query_id, d.annotator) for d in s.exec(select(QuestionDone))] == [(1, "ana")]
 
 
 def test_change_feed_hears_other_stores_commits_and_says_who(team_store: Store) -> None:
