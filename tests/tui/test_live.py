@@ -36,7 +36,7 @@ from labeler.store import (
     remove_span,
     settle_question,
 )
-from labeler.store.labels import add_element
+from labeler.store.labels import add_element, add_query, get_gold_set
 from labeler.store.models import LAYER_ANNOTATOR, Element, QuestionDone
 from labeler.store.settled import SettledError
 from labeler.store.team import add_assignment, mark_done
@@ -307,6 +307,33 @@ def test_review_cursor_stays_on_its_element_when_rows_arrive(team_store: Store) 
         await within_bound(pilot, lambda: table.row_count == 3, "the new row")
         assert (selected := screen.selected()) is not None and selected.id == second
         assert table.cursor_row == 2
+
+    run(team_store, body)
+
+
+def test_questions_list_keeps_its_scroll_and_cursor(team_store: Store) -> None:
+    """A long questions list scrolled down, the cursor on q51: the lead adds a question in
+    another process; the list grows, and the cursor and the scroll stay where they were."""
+    with team_store.write() as s:
+        gs = get_gold_set(s, "demo")
+        for i in range(5, 80):
+            add_query(s, gs, f"q{i}", f"question {i}", actor="seed")
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await app.action_show_mode("questions")
+        await settle(app, pilot)
+        table = app.screen.query_one("#questions", DataTable)
+        table.focus()
+        table.move_cursor(row=50)
+        await settle(app, pilot)
+        table.scroll_to(y=45, animate=False)
+        await settle(app, pilot)
+        assert (table.scroll_y, app.current_query_id) == (45, 51)
+        with open_store(location(team_store)) as lead, lead.write() as s:
+            add_query(s, get_gold_set(s, "demo"), "q80", "new", actor="lead")
+        await within_bound(pilot, lambda: len(app.questions) == 80, "q80 in the list")
+        await settle(app, pilot)
+        assert (table.scroll_y, table.cursor_row, app.current_query_id) == (45, 50, 51)
 
     run(team_store, body)
 
