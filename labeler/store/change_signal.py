@@ -55,18 +55,26 @@ class ChangeStamp:
     ``version`` counts the changes the feed has seen (0 when read outside a feed);
     ``audit_id`` is the newest audit entry's id (0: none yet); ``actor`` who wrote it and
     ``what`` it did in a few words (``settled q3``, ``marked q1 done``); both None/empty for a
-    database without audit entries.
+    database without audit entries. What a viewer may be told: :meth:`tellable_to`.
     """
 
     version: int
     audit_id: int
     actor: str | None
     what: str
+    #: the audited table (``element``, ``question_done``, ``assignment``, ``query``)
+    entity: str | None = None
+    #: the annotator the changed row belongs to (an element's, a mark's, an assignee)
+    about: str | None = None
 
-    def by_other(self, actor: str) -> bool:
-        """True unless the newest audited change is ``actor``'s own (an unaudited commit,
-        ``actor`` None, counts as another's: nobody here knows it)."""
-        return self.actor != actor
+    def tellable_to(self, viewer: str) -> bool:
+        """Whether ``viewer`` may be told of this change in words (the blind view): their own
+        (another window of theirs), one about them (their assignment), or one about a
+        question itself (settled, reopened, edited). Another annotator's labels and done
+        marks stay unsaid: a team question is blind until adjudicated."""
+        if self.actor is None:
+            return False
+        return self.actor == viewer or self.about == viewer or self.entity == "query"
 
     def words(self) -> str:
         """``lead settled q3``; ``the database changed`` when unaudited."""
@@ -112,7 +120,16 @@ def newest_change(session: Session, version: int = 0) -> ChangeStamp:
     entry = session.exec(select(AuditEntry).order_by(col(AuditEntry.id).desc()).limit(1)).first()
     if entry is None or entry.id is None:
         return ChangeStamp(version, 0, None, "")
-    return ChangeStamp(version, entry.id, entry.actor, describe(session, entry))
+    data = entry.after or entry.before or {}
+    about = data.get("annotator") if entry.entity != "query" else None
+    return ChangeStamp(
+        version,
+        entry.id,
+        entry.actor,
+        describe(session, entry),
+        entry.entity,
+        about if isinstance(about, str) else None,
+    )
 
 
 def change_stamp(store: Store) -> ChangeStamp:
@@ -134,11 +151,17 @@ class ChangeFeed:
         self.sqlite = is_sqlite(store.engine.url)
         self.version = 0
         self._stopped = threading.Event()
+        #: an in-memory SQLite database: nobody else can write it, nothing to wait for
+        self._alone = self.sqlite and store.engine.url.database in (None, "", ":memory:")
+        if self._alone:
+            self._conn: Any = None
+            self.last = self._stamp()
+            return
         try:
             # A connection of its own, outside the pool: held for the feed's life.
             raw = store.engine.raw_connection()
             raw.detach()
-            self._conn: Any = cast(Any, raw.dbapi_connection)
+            self._conn = cast(Any, raw.dbapi_connection)
             if self.sqlite:
                 self._data_version = self._read_version()
             else:
@@ -187,6 +210,9 @@ class ChangeFeed:
             raise self._error(exc) from None
 
     def _wait_sqlite(self, timeout: float) -> bool:
+        if self._alone:
+            self._stopped.wait(timeout)
+            return False
         waited = 0.0
         while not self._stopped.is_set():
             version = self._read_version()
@@ -207,14 +233,17 @@ class ChangeFeed:
         for _ in self._conn.notifies(timeout=timeout, stop_after=1):
             got = True
         if got:
-            # one transaction sends one notification; a burst of them is one change here
-            for _ in self._conn.notifies(timeout=0.01):
+            # one transaction sends one notification; those queued meanwhile (a burst of
+            # commits) are one change here: drained without waiting
+            for _ in self._conn.notifies(timeout=0.0):
                 pass
         return got
 
     def close(self) -> None:
         """Close the feed's connection (its LISTEN ends with it)."""
         self._stopped.set()
+        if self._conn is None:
+            return
         with contextlib.suppress(Exception):  # a dead connection is closed enough
             self._conn.close()
 

@@ -159,7 +159,7 @@ class LabelerApp(App[int]):
         stamp = message.stamp
         if live.is_own(self.store, stamp):
             return
-        if stamp.actor is not None:
+        if stamp.tellable_to(self.annotator):  # never another annotator's blind work
             self.notify(stamp.words(), title="changed meanwhile", timeout=3)
         self.data_generation += 1
         self.changed()
@@ -168,10 +168,16 @@ class LabelerApp(App[int]):
 
     def on_live_failed(self, message: live.LiveFailed) -> None:
         self.notify(
-            f"live updates stopped: {message.reason}; screens refresh after your own changes",
+            f"live updates stopped: {message.reason}; trying again every "
+            f"{live.RETRY_S:g} s (screens refresh after your own changes meanwhile)",
             severity="warning",
             timeout=8,
         )
+
+    def on_live_resumed(self, _message: live.LiveResumed) -> None:
+        self.notify("live updates are back", timeout=3)
+        self.data_generation += 1
+        self.changed()
 
     def _load_start(self, store: Store) -> tuple[StartChoice, str]:
         start = choose_start(store, self.annotator, self.wanted_gold_set, self.resume)

@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 
 #: how long one wait of the watcher blocks before it looks whether the app still runs
 WAIT_S = 0.5
+#: the least time between two refreshes the watcher asks for
+MIN_GAP_S = 0.2
+#: after the feed's connection failed (a server restart), seconds between tries to reconnect
+RETRY_S = 2.0
 
 
 class DatabaseChanged(Message):
@@ -49,8 +53,17 @@ class LiveFailed(Message):
         self.reason = reason
 
 
+class LiveResumed(Message):
+    """The watcher is connected again after a failure: changes meanwhile were not heard."""
+
+
 class Watcher:
-    """The thread waiting on a :class:`~labeler.store.ChangeFeed` for ``app``."""
+    """The thread waiting on a :class:`~labeler.store.ChangeFeed` for ``app``.
+
+    When the feed's connection fails (a PostgreSQL server restarted, the connection was
+    terminated), the app is told once (:class:`LiveFailed`) and the thread tries again every
+    :data:`RETRY_S` seconds; once connected again, :class:`LiveResumed` makes every screen
+    re-read what it shows, since what changed in between was not heard."""
 
     def __init__(self, app: App[int], store: Store) -> None:
         self.app = app
@@ -62,12 +75,16 @@ class Watcher:
     def start(self) -> None:
         self.thread.start()
 
-    def stop(self) -> None:
-        """End the thread soon (within one :data:`WAIT_S` on PostgreSQL, at once on SQLite)."""
+    def stop(self, join: float = 2.0) -> None:
+        """End the thread and wait up to ``join`` seconds for it to close its connection
+        (within one :data:`WAIT_S` on PostgreSQL, at once on SQLite): the store closes next,
+        and on SQLite the last connection to close checkpoints and removes the WAL."""
         self._stop.set()
         feed = self._feed
         if feed is not None:
             feed.stop()
+        if self.thread.is_alive() and self.thread is not threading.current_thread():
+            self.thread.join(join)
 
     def _post(self, message: Message) -> None:
         try:
@@ -76,22 +93,39 @@ class Watcher:
             self._stop.set()
 
     def _run(self) -> None:
-        try:
-            feed = change_feed(self.store)
-        except LabelerError as exc:
-            self._post(LiveFailed(str(exc)))
-            return
-        self._feed = feed
-        try:
-            while not self._stop.is_set():
-                stamp = feed.wait(WAIT_S)
-                if stamp is not None and not self._stop.is_set():
-                    self._post(DatabaseChanged(stamp))
-        except LabelerError as exc:
-            if not self._stop.is_set():
-                self._post(LiveFailed(str(exc)))
-        finally:
-            feed.close()
+        failed = False
+        while not self._stop.is_set():
+            try:
+                feed = change_feed(self.store)
+            except LabelerError as exc:
+                if not failed:
+                    self._post(LiveFailed(str(exc)))
+                failed = True
+                self._stop.wait(RETRY_S)
+                continue
+            self._feed = feed
+            if self._stop.is_set():  # stopped while connecting: stop() saw no feed to stop
+                feed.stop()
+            if failed:  # back after a failure: what changed meanwhile was not heard
+                self._post(LiveResumed())
+                failed = False
+            try:
+                while not self._stop.is_set():
+                    stamp = feed.wait(WAIT_S)
+                    if stamp is not None and not self._stop.is_set():
+                        self._post(DatabaseChanged(stamp))
+                        # a burst of commits (a script writing row by row) becomes a few
+                        # refreshes a second, not one per commit: what arrives meanwhile
+                        # is one change at the next wait
+                        self._stop.wait(MIN_GAP_S)
+            except LabelerError as exc:
+                if not self._stop.is_set():
+                    self._post(LiveFailed(str(exc)))
+                    failed = True
+            finally:
+                self._feed = None
+                feed.close()
+            self._stop.wait(RETRY_S)
 
 
 def is_own(store: Store, stamp: ChangeStamp) -> bool:

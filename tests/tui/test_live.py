@@ -11,6 +11,7 @@ no key pressed, and must see the change within 2 seconds of the other process's 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
@@ -18,10 +19,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from sqlmodel import select
 from textual.pilot import Pilot
 from textual.widgets import DataTable, Static
-from tui_support import make_app, said, settle
+from tui_support import PAGE, make_app, said, settle
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store import (
@@ -34,15 +36,18 @@ from labeler.store import (
     remove_span,
     settle_question,
 )
-from labeler.store.labels import add_element
-from labeler.store.models import LAYER_ANNOTATOR, Element
+from labeler.store.labels import add_element, add_query, get_gold_set
+from labeler.store.models import LAYER_ANNOTATOR, Element, QuestionDone
 from labeler.store.settled import SettledError
-from labeler.store.team import mark_done
+from labeler.store.team import add_assignment, mark_done
 from labeler.tui.app import LabelerApp
 from labeler.tui.screens.adjudicate import AdjudicationScreen
+from labeler.tui.screens.documents import DocumentsScreen
 from labeler.tui.screens.forms import ConfirmDialog
 from labeler.tui.screens.page import PageScreen
 from labeler.tui.screens.questions import QuestionsScreen
+from labeler.tui.screens.review import ReviewScreen
+from labeler.tui.teamwork import queue_left
 
 ROOT = Path(__file__).parent.parent.parent
 FR = (7, 55)  # 'FR-001: The index is never the source of record.'
@@ -148,10 +153,12 @@ def test_other_processes_changes_appear_without_a_key_press(team_store: Store) -
         )
         # q3 given to ana by the lead: her queue now holds it
         assert not app.questions[2].assigned
+        assert queue_left(app.questions) == 2  # q2, q4 (q1 done, q3 bob's)
         cli(team_store, "gold", "assign", "--gold-set", "demo", "--annotators", "ana,bob",
             "--per-question", "2", "--actor", "lead")  # fmt: skip
         await within_bound(pilot, lambda: app.questions[2].assigned, "queue: q3 assigned")
         assert state_cell(app, "q3") == "assigned · to do"
+        assert queue_left(app.questions) == 3  # u now goes to q3 as well
         # bob finishes, the lead settles q1: ana sees it settled, with the final span
         cli(team_store, "gold", "done", "--gold-set", "demo", "--query", "q1",
             "--annotator", "bob")  # fmt: skip
@@ -169,6 +176,60 @@ def test_other_processes_changes_appear_without_a_key_press(team_store: Store) -
         # (a refresh for bob's mark may have read the settled state already: the message
         # about the settlement is the settlement's own, and may come a moment later)
         await within_bound(pilot, lambda: "lead settled q1" in said(app), "who settled")
+        assert not any("bob" in m for m in said(app))  # bob's labelling is blind to ana
+
+    run(team_store, body)
+
+
+def test_an_import_by_another_process_appears(team_store: Store, tmp_path: Path) -> None:
+    """``gold import --layer`` (bulk inserts past the ORM) of ana's labels with a new
+    question q5: ana's questions list holds q5, marked done, within the bound."""
+    line = {
+        "query_id": "q5",
+        "query": "What does the register name?",
+        "elements": [{"doc": "policy.html", "start": FR[0], "end": FR[1], "text": PAGE[7:55]}],
+    }
+    gold = tmp_path / "ana.jsonl"
+    gold.write_text(json.dumps(line) + "\n", encoding="utf-8")
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        assert [q.external_id for q in app.questions] == ["q1", "q2", "q3", "q4"]
+        cli(team_store, "gold", "import", str(gold), "--gold-set", "demo", "--layer",
+            "--annotator", "ana")  # fmt: skip
+
+        def q5() -> bool:
+            return [q.external_id for q in app.questions][-1:] == ["q5"]
+
+        await within_bound(pilot, q5, "q5 in the questions list")
+        assert app.questions[-1].done and app.questions[-1].n_gold == 1
+        assert app.current_query_id == 1
+
+    run(team_store, body)
+
+
+def test_live_updates_come_back_after_their_connection_is_lost(team_store: Store) -> None:
+    """PostgreSQL: the server ends the watcher's LISTEN connection (as a restart would): the
+    app says live updates stopped, reconnects by itself, says they are back, and the next
+    change by another process is on screen within the bound."""
+    if team_store.engine.url.get_backend_name() == "sqlite":
+        pytest.skip("a SQLite feed has no server connection to lose")
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.pause(0.5)
+        with team_store.engine.connect() as conn:
+            ended = conn.exec_driver_sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND query = 'LISTEN labeler_change'"
+            ).all()
+        assert ended == [(True,)]
+        start = time.monotonic()
+        while not any("live updates are back" in m for m in said(app)):
+            assert time.monotonic() - start < 30, said(app)
+            await pilot.pause(0.1)
+        assert any(m.startswith("live updates stopped: ") for m in said(app))
+        with open_store(location(team_store)) as lead, lead.write() as s:
+            add_assignment(s, 3, "ana", actor="lead")
+        await within_bound(pilot, lambda: app.questions[2].assigned, "q3 assigned to ana")
 
     run(team_store, body)
 
@@ -186,14 +247,93 @@ def test_a_dialog_stays_open_while_the_screen_below_refreshes(team_store: Store)
         dialog = app.screen
         assert isinstance(dialog, ConfirmDialog)
         focused = app.focused
-        with open_store(location(team_store)) as bob:
-            flip_done(bob, 2, "bob")
-        await within_bound(pilot, lambda: "bob marked q2 done" in said(app), "bob's mark")
+        with open_store(location(team_store)) as lead, lead.write() as s:
+            add_assignment(s, 3, "ana", actor="lead")
+        await within_bound(pilot, lambda: app.questions[2].assigned, "q3 assigned to ana")
+        assert "lead assigned q3 to ana" in said(app)
         await settle(app, pilot)
         assert app.screen is dialog and app.focused is focused
         await pilot.press("y")
         await settle(app, pilot)
         assert app.questions[1].done and app.current_query_id == 2
+
+    run(team_store, body)
+
+
+def test_documents_list_counts_follow_and_its_cursor_stays(team_store: Store) -> None:
+    """The documents list (F3) on view, its cursor on wal.html: ana's other window labels
+    wal.html; the count there follows and the cursor stays on wal.html."""
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await app.action_show_mode("documents")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, DocumentsScreen)
+        table = screen.query_one(DataTable)
+        rows = [str(table.get_row_at(r)[0]) for r in range(table.row_count)]
+        table.focus()
+        table.move_cursor(row=rows.index("wal.html"))
+        await settle(app, pilot)
+        with open_store(location(team_store)) as other, other.write() as s:
+            add_element(s, 1, "wal.html", 0, 8, annotator="ana", layer=LAYER_ANNOTATOR)
+
+        def count() -> str:
+            return str(table.get_row_at(rows.index("wal.html"))[2])
+
+        await within_bound(pilot, lambda: count() == "1", "wal.html's element count")
+        row = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        assert row == "wal.html" and app.screen is screen
+
+    run(team_store, body)
+
+
+def test_review_cursor_stays_on_its_element_when_rows_arrive(team_store: Store) -> None:
+    """The review (v) of q1, its cursor on ana's second element: her other window adds one
+    before it; the new row shows and the cursor is still on the same element."""
+    own(team_store, 1, "ana", 63, 105)
+    second = own(team_store, 1, "ana", 106, 146)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        app.review_question()
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        table = screen.query_one("#review", DataTable)
+        table.move_cursor(row=1)
+        await settle(app, pilot)
+        assert (selected := screen.selected()) is not None and selected.id == second
+        with open_store(location(team_store)) as other:
+            own(other, 1, "ana", *FR)
+        await within_bound(pilot, lambda: table.row_count == 3, "the new row")
+        assert (selected := screen.selected()) is not None and selected.id == second
+        assert table.cursor_row == 2
+
+    run(team_store, body)
+
+
+def test_questions_list_keeps_its_scroll_and_cursor(team_store: Store) -> None:
+    """A long questions list scrolled down, the cursor on q51: the lead adds a question in
+    another process; the list grows, and the cursor and the scroll stay where they were."""
+    with team_store.write() as s:
+        gs = get_gold_set(s, "demo")
+        for i in range(5, 80):
+            add_query(s, gs, f"q{i}", f"question {i}", actor="seed")
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await app.action_show_mode("questions")
+        await settle(app, pilot)
+        table = app.screen.query_one("#questions", DataTable)
+        table.focus()
+        table.move_cursor(row=50)
+        await settle(app, pilot)
+        table.scroll_to(y=45, animate=False)
+        await settle(app, pilot)
+        assert (table.scroll_y, app.current_query_id) == (45, 51)
+        with open_store(location(team_store)) as lead, lead.write() as s:
+            add_query(s, get_gold_set(s, "demo"), "q80", "new", actor="lead")
+        await within_bound(pilot, lambda: len(app.questions) == 80, "q80 in the list")
+        await settle(app, pilot)
+        assert (table.scroll_y, table.cursor_row, app.current_query_id) == (45, 50, 51)
 
     run(team_store, body)
 
@@ -275,7 +415,8 @@ def test_another_tui_process_fills_the_leads_adjudication_queue(team_store: Stor
             )
             assert str(queue.get_row_at(0)[1]) == "ana, bob"
             assert app.screen is screen
-            assert "ana marked q1 done" in said(app)
+            # ana's labelling is blind to others: the lead is not told of it in words
+            assert not any("ana" in m for m in said(app))
 
     asyncio.run(main())
 
@@ -356,6 +497,28 @@ def test_a_done_mark_flipped_meanwhile_is_not_flipped_back(team_store: Store) ->
     assert flip_done(team_store, 2, "ana", expect_done=False).marked is True
 
 
+def test_d_on_a_mark_flipped_underneath_is_refused_on_screen(team_store: Store) -> None:
+    """ana's screen shows q1 to do (its watcher stopped, the change not arrived yet); her
+    other window marks q1 done; her ``D`` (meant: mark done) is refused saying so, and the
+    mark stays (not taken back)."""
+    own(team_store, 1, "ana", *FR)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        app._live.stop()
+        with open_store(location(team_store)) as other:
+            flip_done(other, 1, "ana")
+        assert app.current_question is not None and not app.current_question.done
+        await pilot.press("D")
+        await settle(app, pilot)
+        assert "q1 was marked done by ana meanwhile (by ana); nothing changed" in " ".join(
+            said(app)
+        )
+
+    run(team_store, body)
+    with team_store.session() as s:
+        assert [(d.query_id, d.annotator) for d in s.exec(select(QuestionDone))] == [(1, "ana")]
+
+
 def test_change_feed_hears_other_stores_commits_and_says_who(team_store: Store) -> None:
     """The store's change signal: nothing without a commit; another store's commit gives a
     stamp naming its actor and what it did; a refused write (rolled back) gives nothing."""
@@ -368,7 +531,8 @@ def test_change_feed_hears_other_stores_commits_and_says_who(team_store: Store) 
             stamp = feed.wait(5.0)
             assert stamp is not None
             assert (stamp.actor, stamp.what) == ("bob", "marked q2 done")
-            assert stamp == change_stamp(other).__class__(1, stamp.audit_id, "bob", stamp.what)
+            assert (stamp.version, stamp.entity, stamp.about) == (1, "question_done", "bob")
+            assert stamp.tellable_to("bob") and not stamp.tellable_to("ana")
             assert change_stamp(other).audit_id == stamp.audit_id
             try:
                 with other.write() as s:
@@ -377,5 +541,14 @@ def test_change_feed_hears_other_stores_commits_and_says_who(team_store: Store) 
             except RuntimeError:
                 pass
             assert feed.wait(0.6) is None
+            # a burst of commits heard late is one change, with the newest entry
+            for qid in (1, 2, 3):
+                with other.write() as s:
+                    add_assignment(s, qid, "cleo", actor="lead")
+            time.sleep(0.3)
+            burst = feed.wait(5.0)
+            assert burst is not None and burst.what == "assigned q3 to cleo"
+            assert burst.audit_id == change_stamp(other).audit_id
+            assert feed.wait(0.4) is None
     finally:
         feed.close()

@@ -83,12 +83,21 @@ class DocumentsScreen(Screen[None]):
         self.labeler.db(load, lambda hits: self._show(needle, hits), what="search")
 
     def _show(self, needle_searched: str, hits: list[DocumentHit]) -> None:
+        refresh = needle_searched == self.hits_for
         self.hits = hits
         self.hits_for = needle_searched
         table = self.query_one(DataTable)
+        # the same search again (after a write, or another process's: labeler.tui.live)
+        # keeps the cursor on its page; a new search starts at the top
+        was = None
+        if refresh and table.row_count and table.cursor_row >= 0:
+            was = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         table.clear()
         for h in hits:
             table.add_row(h.id, f"{h.length:,}", str(h.elements), h.snippet, key=h.id)
+        ids = [h.id for h in hits]
+        if was in ids:
+            table.move_cursor(row=ids.index(was))
         needle = self.query_one("#search", Input).value
         what = f" matching {needle!r}" if needle else ""
         self.query_one("#doc-count", Static).update(f"{len(hits)} document(s){what}")

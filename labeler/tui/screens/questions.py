@@ -176,6 +176,7 @@ class QuestionsScreen(Screen[None]):
         """Redraw the table from the app's questions, the cursor on the current one."""
         app = self.labeler
         table = self.query_one("#questions", DataTable)
+        scrolled = table.scroll_y  # a refresh (labeler.tui.live) keeps the list where it was
         table.clear()
         team = app.team
         if self._who_column is not None:
@@ -192,6 +193,15 @@ class QuestionsScreen(Screen[None]):
             who = team_state(q) if team else _annotators(q.by_annotator)
             table.add_row(mark + q.external_id, n_gold, who, q.text, key=str(q.id))
         self._show_current()
+        self.call_after_refresh(self._keep_scroll, scrolled)
+
+    def _keep_scroll(self, scrolled: float) -> None:
+        """Scroll back to where the list was before it was redrawn, as long as the cursor
+        stays in view there (a move to another question scrolls to it instead)."""
+        table = self.query_one("#questions", DataTable)
+        shown = table.scrollable_content_region.height - 1  # less the header row
+        if scrolled <= table.cursor_row < scrolled + shown:
+            table.scroll_to(y=scrolled, animate=False)
 
     def shown(self) -> list[QuestionRow]:
         """The app's questions that pass the filter, in order."""

@@ -103,6 +103,9 @@ class ReviewScreen(Screen[None]):
             title.update(head)
         table = self.query_one("#review", DataTable)
         cursor = table.cursor_row
+        # the element under the cursor stays under it when rows come or go (another
+        # window's change, labeler.tui.live); else the same row number
+        was = self.selected()
         table.clear()
         for e in rows:
             shown = e.text if len(e.text) <= 80 else e.text[:79] + "…"
@@ -116,6 +119,9 @@ class ReviewScreen(Screen[None]):
                 Text(repr(shown) + ("  STALE" if stale else ""), style="red" if stale else ""),
                 key=str(e.id),
             )
+        ids = [e.id for e in rows]
+        if was is not None and was.id in ids:
+            cursor = ids.index(was.id)
         if rows:
             table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
 

@@ -15,6 +15,9 @@ the rule through. The rules (docs/architecture.md, "Rules and where they live", 
   adjudication marks); ``--force`` removes, lists and audits each;
 * ``undo``: undo reverses exactly one change, refusing (and naming it) where others' later
   work depends on it; redo restores everything undo removed;
+* ``stale``: an action on state changed underneath (by another store: another process) is
+  refused naming what changed and who changed it (an element removed, a question settled, a
+  done mark flipped), and writes nothing;
 * ``pending``: a pending question is reported once, as pending;
 * ``key``: a key clause lies inside its element (``start <= key_start < key_end <= end``),
   by the page view's and the adjudication screen's ``K``, adjudication's accept with a key,
@@ -57,7 +60,7 @@ from textual.pilot import Pilot
 
 import labeler
 from labeler.cli import main
-from labeler.errors import IntegrityError, RoleError
+from labeler.errors import IntegrityError, RemovedError, RoleError
 from labeler.evaluation import compare_many
 from labeler.store import (
     Store,
@@ -71,10 +74,13 @@ from labeler.store import (
     create_gold_set,
     delete_query,
     delete_question,
+    flip_done,
     get_gold_set,
     grade_final,
+    grade_span,
     key_final,
     key_span,
+    open_store,
     redo,
     redo_change,
     reject_final,
@@ -1348,6 +1354,60 @@ def role_audit_records_the_role(w: World, cap: pytest.CaptureFixture[str]) -> No
     ]
 
 
+# -- stale: an action on state changed underneath names what changed and who ----------
+
+
+def removed_by_another_store(w: World) -> int:
+    """demo removes C from another store (another process's connection); C's id."""
+    c = element_c(w)
+    with open_store(w.db) as other:
+        remove_span(other, c, actor="demo")
+    return c
+
+
+def stale_removed_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """grade, key, adjust and remove of C, removed meanwhile by demo: each names C, its
+    question and place, and demo; nothing is written."""
+    c = removed_by_another_store(w)
+    before = dump(w.store)
+    said = f"element {c} (q1, rules.txt 31–48) was removed by demo"
+    for attempt in (
+        lambda: grade_span(w.store, c, 2, actor="carl"),
+        lambda: key_span(w.store, c, 31, 36, actor="carl"),
+        lambda: adjust_span(w.store, c, *B, actor="carl"),
+        lambda: remove_span(w.store, c, actor="carl"),
+    ):
+        with pytest.raises(RemovedError, match=re.escape(said)) as caught:
+            attempt()
+        assert caught.value.removed_by == "demo"
+    assert dump(w.store) == before
+
+
+def stale_settled_grade_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """ana grades her own label of q1, settled by lead (her layer hidden since): refused
+    naming lead, not "no element"."""
+    (found,) = rows(
+        w.store,
+        "SELECT id FROM element WHERE query_id = :q AND annotator = 'ana'",
+        q=w.q1,
+    )
+    before = dump(w.store)
+    with pytest.raises(IntegrityError, match=re.escape("q1 is adjudicated (settled by lead)")):
+        grade_span(w.store, int(found[0]), 2, actor="ana")
+    assert dump(w.store) == before
+
+
+def stale_done_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """ana's other window marks q2 done; a flip from the screen that showed it to do is
+    refused naming who, and leaves the mark."""
+    with open_store(w.db) as other:
+        flip_done(other, w.q2, "ana")
+    before = dump(w.store)
+    with pytest.raises(IntegrityError, match=re.escape("q2 was marked done by ana meanwhile")):
+        flip_done(w.store, w.q2, "ana", expect_done=False)
+    assert dump(w.store) == before
+
+
 Check = Callable[[World, pytest.CaptureFixture[str]], None]
 
 ROWS: list[tuple[str, str, Check]] = [
@@ -1380,6 +1440,9 @@ ROWS: list[tuple[str, str, Check]] = [
     ("scope", "tui", scope_tui),
     ("visibility", "store", visibility_store),
     ("visibility", "tui", visibility_tui),
+    ("stale", "store-removed-element", stale_removed_store),
+    ("stale", "store-grade-settled", stale_settled_grade_store),
+    ("stale", "store-flip_done", stale_done_store),
     ("pending", "cli-score", pending_cli_score),
     ("pending", "compare", pending_compare),
     ("pending", "api", pending_api),
