@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from labeler.errors import IntegrityError
 from labeler.store.adjudicating import (
     QuestionForAdjudication,
     WaitingQuestion,
@@ -30,7 +31,7 @@ from labeler.store.adjudicating import (
 from labeler.store.adjudication import SpanGroup
 from labeler.store.annotate import ElementRow, element_row, set_grade, set_key
 from labeler.store.labels import remove_element
-from labeler.store.models import PROVENANCE_ADJUDICATED
+from labeler.store.models import PROVENANCE_ADJUDICATED, Query
 from labeler.store.own_layer import DoneChange, toggle_done
 from labeler.store.roles import require_lead
 from labeler.store.session import Store
@@ -172,11 +173,28 @@ def adjust_span(store: Store, element_id: int, start: int, end: int, *, actor: s
         return adjust_final(s, element_id, start, end, actor=actor)
 
 
-def settle_question(store: Store, query_id: int, *, by: str) -> None:
+def settle_question(
+    store: Store, query_id: int, *, by: str, expect_final: int | None = None
+) -> None:
     """Mark question ``query_id`` adjudicated by ``by`` (audited, undo reverses it;
-    :func:`labeler.store.team.set_adjudicated`)."""
+    :func:`labeler.store.team.set_adjudicated`).
+
+    ``expect_final``: the number of final-layer spans the adjudicator saw (the screen's
+    ``m``). When the final layer holds another number now (an accept, reject or undo not yet
+    on screen, or another lead's edit), nothing is settled and :class:`IntegrityError` says
+    both numbers: a question is never settled as "no answer" while it has an answer, or on
+    spans the adjudicator did not see. None: settle what is stored (the CLI, scripts)."""
     with store.write() as s:
         require_lead(s, by, "settling a question")
+        if expect_final is not None:
+            state = question_for_adjudication(s, query_id)
+            if len(state.final) != expect_final:
+                query = s.get(Query, query_id)
+                name = query.external_id if query is not None else f"question {query_id}"
+                raise IntegrityError(
+                    f"{name} not settled: its final layer holds {len(state.final)} accepted "
+                    f"span(s) now, {expect_final} when you pressed m; look again and press m"
+                )
         set_adjudicated(s, query_id, by=by)
 
 

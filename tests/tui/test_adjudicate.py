@@ -273,3 +273,26 @@ def test_accepted_spans_keep_the_annotators_key_clause(team_store: Store) -> Non
         assert keys(team_store)[1:] == [(2, 7, 55, None, None)]
 
     run_app(team_store, body, annotator="lead")
+
+
+def test_m_right_after_an_accept_settles_on_what_is_stored(team_store: Store) -> None:
+    """``a`` then ``m`` with no pause between: the accept is still on its way to the screen
+    when ``m`` is pressed (its reload comes after the write), yet q1 is settled on the span
+    just accepted, with no "Nothing accepted" question: ``m`` decides on what is stored."""
+    seed_labels(team_store)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.press("f5")
+        await settle(app, pilot)
+        assert isinstance(app.screen, AdjudicationScreen)
+        # hold the job queue while both keys are handled: the accept cannot reach the
+        # screen before m is pressed (a user faster than the database)
+        async with app._db_lock:
+            await pilot.press("a", "m")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ConfirmDialog)
+        assert settled(team_store)["q1"] == "lead"
+        assert final(team_store) == [(1, 7, 55, "adjudicated", 1, "lead")]
+        assert "q1 adjudicated by lead: 1 accepted span(s)" in last(app)
+
+    run_app(team_store, body, annotator="lead")

@@ -36,6 +36,7 @@ from labeler.store import (
     WaitingQuestion,
     accept_all_unanimous,
     accept_group,
+    adjudication_question,
     adjust_span,
     grade_final,
     key_final,
@@ -385,11 +386,22 @@ class AdjudicationEdits(Screen[None]):
             self.notify("nothing waits for adjudication", severity="warning", timeout=3)
             return
         actor, name = self.labeler.annotator, self._question_name()
+
+        def fresh(store: Store) -> QuestionForAdjudication:
+            # jobs run in order: this reads after any accept or undo still on its way to
+            # the screen, so the choice below is made on what is stored, not what was drawn
+            return adjudication_question(store, qid)
+
+        self.labeler.db(fresh, lambda now: self._settle_on(qid, now, actor, name), what="read")
+
+    def _settle_on(self, qid: int, state: QuestionForAdjudication, actor: str, name: str) -> None:
+        """Settle ``qid`` as ``state`` shows it (confirmed first when nothing is accepted);
+        the core refuses if its final layer changes before the settlement is written."""
         n_final = len(state.final)
         left = sum(1 for g in state.spans.groups if state.final_of(g) is None)
 
         def job(store: Store) -> None:
-            settle_question(store, qid, by=actor)
+            settle_question(store, qid, by=actor, expect_final=n_final)
 
         def message(_: None) -> str:
             what = f"{n_final} accepted span(s)" if n_final else "no answer on these pages"

@@ -147,13 +147,11 @@ def test_two_annotators_and_a_lead_settle_reopen_and_settle_again(
 
     finals = rows(
         db_url,
-        "SELECT e.start, e.\"end\", e.key_start, e.key_end FROM element AS e "
+        'SELECT e.start, e."end", e.key_start, e.key_end FROM element AS e '
         "WHERE e.layer = 'final'",
     )
     assert finals == [(start, start + len(WAL), start, start + len("WAL mode"))]
-    assert rows(db_url, "SELECT adjudicated_by FROM query WHERE external_id = 'q1'") == [
-        ("lena",)
-    ]
+    assert rows(db_url, "SELECT adjudicated_by FROM query WHERE external_id = 'q1'") == [("lena",)]
     audit = rows(
         db_url,
         "SELECT actor, actor_role, entity, action FROM audit_entry WHERE actor <> 'seed' "
@@ -162,8 +160,14 @@ def test_two_annotators_and_a_lead_settle_reopen_and_settle_again(
     by_actor: dict[str, set[tuple[object, ...]]] = {}
     for actor, role, entity, action in audit:
         by_actor.setdefault(str(actor), set()).add((role, entity, action))
-    assert by_actor["alice"] == {("annotator", "element", "add"), ("annotator", "question_done", "add")}
-    assert by_actor["bob"] == {("annotator", "element", "add"), ("annotator", "question_done", "add")}
+    assert by_actor["alice"] == {
+        ("annotator", "element", "add"),
+        ("annotator", "question_done", "add"),
+    }
+    assert by_actor["bob"] == {
+        ("annotator", "element", "add"),
+        ("annotator", "question_done", "add"),
+    }
     lead_steps = [(e, a) for actor, role, e, a in audit if actor == "lena" and role == "lead"]
     # accept, settle, reopen, key, settle again (the seed's assignments were lena's too)
     assert lead_steps[-5:] == [

@@ -1397,6 +1397,19 @@ def stale_settled_grade_store(w: World, cap: pytest.CaptureFixture[str]) -> None
     assert dump(w.store) == before
 
 
+def stale_settle_final_changed(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """m on a screen that showed q2 with nothing accepted, while B was accepted meanwhile:
+    not settled as "no answer" (and not on spans the lead did not see); nothing written."""
+    accept_group(w.store, w.q2, DOC, *B, actor="lead")
+    before = dump(w.store)
+    said = "q2 not settled: its final layer holds 1 accepted span(s) now, 0 when you pressed m"
+    with pytest.raises(IntegrityError, match=re.escape(said)):
+        settle_question(w.store, w.q2, by="lead", expect_final=0)
+    assert dump(w.store) == before
+    settle_question(w.store, w.q2, by="lead", expect_final=1)
+    assert rows(w.store, "SELECT adjudicated_by FROM query WHERE id = :q", q=w.q2) == [("lead",)]
+
+
 def stale_done_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
     """ana's other window marks q2 done; a flip from the screen that showed it to do is
     refused naming who, and leaves the mark."""
@@ -1443,6 +1456,7 @@ ROWS: list[tuple[str, str, Check]] = [
     ("stale", "store-removed-element", stale_removed_store),
     ("stale", "store-grade-settled", stale_settled_grade_store),
     ("stale", "store-flip_done", stale_done_store),
+    ("stale", "store-settle-final-changed", stale_settle_final_changed),
     ("pending", "cli-score", pending_cli_score),
     ("pending", "compare", pending_compare),
     ("pending", "api", pending_api),
