@@ -102,3 +102,30 @@ def test_the_panel_shows_each_annotators_figures(lead_store: Store) -> None:
             await body(app, pilot)
 
     asyncio.run(main())
+
+
+def test_at_80_columns_the_panel_shows_whole_figures(lead_store: Store) -> None:
+    """At 80x24 the panel keeps the figures a lead reads first, each whole (no "…"): who,
+    done, left, labels/h, s/q, exact F1, α and when the work is done (hand-worked values of
+    ``_lead_support``: ana 2 done, 1 left, 42.9/h, 150 s, 0.80, 0.73)."""
+    seed_lead(lead_store)
+    app = LabelerApp(lead_store, annotator="lea", gold_set="gold", resume=False)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24), notifications=False) as pilot:
+            await settle(app, pilot)
+            await pilot.press("f5")
+            await settle(app, pilot)
+            await pilot.press("p")
+            await settle(app, pilot)
+            panel = app.screen.query_one("#adj-lead", LeadPanel)
+            width = panel.content_size.width
+            assert 0 < width < 80
+            # what the widget draws, line by line, as the terminal gets it
+            drawn = "\n".join(panel.render_line(y).text for y in range(panel.size.height))
+            assert "…" not in drawn, drawn
+            rows = [[c for c in line.split() if c != "│"] for line in drawn.splitlines()]
+            ana = next(row for row in rows if row and row[0] == "ana")
+            assert ana[:7] == ["ana", "2", "1", "42.9", "150", "0.80", "0.73"]
+
+    asyncio.run(main())

@@ -25,18 +25,48 @@ if TYPE_CHECKING:
     from labeler.tui.context import AppContext
 
 
-def lead_renderable(view: LeadView) -> Table:
+#: below this many columns the panel shows :data:`COMPACT` instead of every column
+WIDE = 110
+
+#: the narrow panel's columns: (heading, index into :data:`labeler.report.LEAD_HEADER`)
+COMPACT = (
+    ("who", 0),
+    ("done", 2),
+    ("left", 4),
+    ("lab/h", 6),
+    ("s/q", 7),
+    ("F1", 9),
+    ("α", 11),
+    ("done by", 12),
+)
+
+
+def _short(moment: str) -> str:
+    """``2026-03-02 14:05 UTC`` as ``03-02 14:05`` (the narrow panel's "done by")."""
+    parts = moment.split()
+    return f"{parts[0][5:]} {parts[1]}" if len(parts) == 3 and len(parts[0]) == 10 else moment
+
+
+def lead_renderable(view: LeadView, width: int | None = None) -> Table:
     """The panel's table: :data:`labeler.report.LEAD_HEADER` columns, one row
-    per annotator, the set's counts and the questions differing most as its caption."""
+    per annotator, the set's counts and the questions differing most as its caption. Under
+    :data:`WIDE` columns (``width``), the :data:`COMPACT` columns, so that every figure shown
+    is readable at 80 columns (exact F1 as F1; the rest stays in ``gold progress``)."""
+    narrow = width is not None and width < WIDE
+    header = [h for h, _ in COMPACT] if narrow else list(LEAD_HEADER)
     table = Table(
-        *LEAD_HEADER,
+        *header,
         title=f"Lead's view · {view.gold_set}",
         title_justify="left",
         expand=True,
         show_edge=False,
     )
     for row in lead_rows(view):
-        table.add_row(*(str(v) for v in row))
+        cells = [str(v) for v in row]
+        if narrow:
+            cells = [cells[i] for _, i in COMPACT]
+            cells[-1] = _short(cells[-1])
+        table.add_row(*cells)
     caption = Text(lead_summary(view))
     for p in view.annotators:
         if p.differs_most:
@@ -97,4 +127,12 @@ class LeadPanel(Static):
 
     def _loaded(self, view: LeadView) -> None:
         self.view = view
-        self.update(lead_renderable(view))
+        self._draw()
+
+    def on_resize(self) -> None:
+        if self.view is not None:
+            self._draw()
+
+    def _draw(self) -> None:
+        if self.view is not None:
+            self.update(lead_renderable(self.view, self.content_size.width or None))
