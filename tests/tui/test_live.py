@@ -209,12 +209,12 @@ def test_an_import_by_another_process_appears(team_store: Store, tmp_path: Path)
     run(team_store, body)
 
 
+# PostgreSQL only: a SQLite feed has no server connection to lose
+@pytest.mark.parametrize("any_db", ["postgresql"], indirect=True)
 def test_live_updates_come_back_after_their_connection_is_lost(team_store: Store) -> None:
     """PostgreSQL: the server ends the watcher's LISTEN connection (as a restart would): the
     app says live updates stopped, reconnects by itself, says they are back, and the next
     change by another process is on screen within the bound."""
-    if team_store.engine.url.get_backend_name() == "sqlite":
-        pytest.skip("a SQLite feed has no server connection to lose")
 
     async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
         await pilot.pause(0.5)
