@@ -214,7 +214,9 @@ class PageView(TextArea):
         the scroll stops at the page's edge."""
         self.select_offsets(start, end)
         self._centred = self.offsets
-        self.call_after_refresh(self._centre)
+        if self.scrollable_content_region.height > 0:
+            self._centre()  # now, for the pane as it is (no frame at the edge first)
+        self.call_after_refresh(self._centre)  # and for the pane as the change lays it out
 
     def _centre(self) -> None:
         if self._centred is None or self._centred != self.offsets:
