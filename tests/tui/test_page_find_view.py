@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 from sqlmodel import select
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import Input, Static
 from tui_support import make_team, run_app, settle
 
 from labeler.store import Store, upsert_document
@@ -165,10 +165,13 @@ def test_find_whole_words_toggle(store: Store) -> None:
         assert readout(app).startswith("match 1/4 of 'size'") and "(whole words)" in readout(app)
         # the toggle works in the open box too, and says so in its prompt
         await pilot.press("ctrl+t", "slash")
-        assert "whole words off" in str(screen.query_one("#find").placeholder)  # type: ignore[attr-defined]
+        assert "whole words off" in screen.query_one("#find", Input).placeholder
+        await pilot.press("ctrl+t")  # in the open box: the box stays, its prompt says so
+        box = screen.query_one("#find", Input)
+        assert box.display and box.has_focus and "whole words ON" in box.placeholder
         await pilot.press(*"size", "enter")
         await settle(app, pilot)
-        assert len(screen.matches) == 5
+        assert len(screen.matches) == 4
 
     run_app(store, body)
 
