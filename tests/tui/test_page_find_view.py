@@ -301,3 +301,40 @@ def test_adjudication_span_is_centred(store: Store, size: tuple[int, int]) -> No
         assert_in_middle_third(view, ELEMENT)
 
     run_app(store, body, annotator="lead", size=size)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_go_to_question_on_the_page_on_view_centres(store: Store, size: tuple[int, int]) -> None:
+    """The page already on view only moves its cursor: to the middle third too."""
+    seed_long(store)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        screen = await open_page(app, pilot, "long.html")
+        assert screen.view.scroll_y == 0
+        app.goto_question(1)
+        await settle(app, pilot)
+        assert app.screen is screen and screen.view.offsets == (ELEMENT_START, ELEMENT_START)
+        assert_in_middle_third(screen.view, ELEMENT)
+
+    run_app(store, body, size=size)
+
+
+def test_a_resize_keeps_the_element_in_the_middle_third(store: Store) -> None:
+    """Opened at 120x36, the terminal shrunk to 80x24 (lines broken again, the question bar
+    on two lines): the element selected is placed in the middle third again."""
+    seed_long(store)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        app.review_question()
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, PageScreen)
+        assert_in_middle_third(screen.view, ELEMENT)
+        await pilot.resize_terminal(80, 24)
+        await settle(app, pilot)
+        assert screen.query_one("#question-bar").size.height == 2
+        assert_in_middle_third(screen.view, ELEMENT)
+
+    run_app(store, body, size=(120, 36))
