@@ -236,11 +236,6 @@ class PageView(TextArea):
         top = first - above
         return max(0, min(top, self.max_scroll_y))
 
-    def display_row(self, offset: int) -> int:
-        """The pane row (0 = top visible row) where stored ``offset`` is drawn now."""
-        y = self.wrapped_document.location_to_offset(self.page.to_location(offset)).y
-        return y - round(self.scroll_y)
-
     async def _on_click(self, event: events.Click) -> None:
         # Double-click selects a word (TextArea does not do this on its own).
         if event.chain != 2:
