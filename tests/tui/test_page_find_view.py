@@ -13,15 +13,17 @@ The pages are written here by hand, so every expected offset is counted from the
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from sqlmodel import select
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 from tui_support import make_team, run_app, settle
 
-from labeler.store import Store, upsert_document
+from labeler.store import Store, add_query, create_gold_set, open_store, upsert_document
 from labeler.store.labels import add_element
-from labeler.store.models import LAYER_ANNOTATOR, Query
+from labeler.store.models import LAYER_ANNOTATOR, Document, Query
 from labeler.store.team import mark_done
 from labeler.tui.app import LabelerApp
 from labeler.tui.screens.page import PageScreen
@@ -338,3 +340,45 @@ def test_a_resize_keeps_the_element_in_the_middle_third(store: Store) -> None:
         assert_in_middle_third(screen.view, ELEMENT)
 
     run_app(store, body, size=(120, 36))
+
+
+#: the issue's reproduction: the demo gold set's wal-checkpoint element on the bundled page
+WAL_ELEMENT = (
+    "By default, SQLite does a checkpoint automatically when the WAL file reaches a "
+    "threshold size of 1000 pages."
+)
+
+
+def test_the_bundled_wal_page_element_is_in_view_at_80x24(tmp_path: Path) -> None:
+    """At 80x24 the palette's "Go to question" left wal.html 5196–5304 entirely out of
+    view (the question bar on two lines): it is now in the middle third."""
+    from labeler.pages import ingest_paths
+
+    corpus = Path(__file__).resolve().parents[2] / "corpora" / "sqlite-docs"
+    with open_store(str(tmp_path / "labels.db")) as wal_store:
+        ingest_paths(wal_store, [corpus / "wal.html"])
+        with wal_store.write() as s:
+            gs = create_gold_set(s, "demo", "demo")
+            add_query(s, gs, "wal-checkpoint", LONG_QUESTION, actor="seed")
+            query = s.exec(select(Query).where(Query.external_id == "wal-checkpoint")).one()
+            assert query.id is not None
+            doc = s.exec(select(Document)).one()
+            assert doc.text[5196:5304] == WAL_ELEMENT
+            add_element(s, query.id, doc.id, 5196, 5304, annotator="ana")
+
+        async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.press(*"go to question wal-checkpoint")
+            await pilot.pause(0.5)
+            await pilot.press("enter")
+            await settle(app, pilot)
+            screen = app.screen
+            assert isinstance(screen, PageScreen) and screen.view.offsets == (5196, 5196)
+            assert screen.query_one("#question-bar").size.height == 2
+            view = screen.view
+            row, _ = view.page.to_location(5196)  # the display line the element starts on
+            line = view.page.display.split("\n")[row].rstrip()
+            assert_in_middle_third(view, line)
+
+        run_app(wal_store, body, size=(80, 24))
