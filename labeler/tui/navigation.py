@@ -54,7 +54,7 @@ def open_page(app: AppContext, document_id: str, position: int | None = None) ->
     screen = app.screen
     if isinstance(screen, PageScreen) and screen.document_id == document_id:
         if position is not None and screen.loaded and 0 <= position <= len(screen.page):
-            screen.view.select_offsets(position, position)
+            screen.view.bring_into_view(position, position)
         return
     page = PageScreen(document_id, position=position)
     if isinstance(screen, PageScreen):

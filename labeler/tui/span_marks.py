@@ -193,17 +193,26 @@ def count_occurrences(text: str, needle: str, cap: int = COUNT_CAP) -> int:
     return n
 
 
-def find_all(text: str, needle: str, *, limit: int = 10_000) -> list[int]:
-    """Start offsets of ``needle`` in ``text`` (case-insensitive when it is lower case)."""
+def find_all(text: str, needle: str, *, whole_word: bool = False, limit: int = 10_000) -> list[int]:
+    """Start offsets of ``needle`` in ``text``, overlapping ones included, at most ``limit``.
+
+    Smart case: a needle without capitals matches any case (``the`` finds ``The`` and
+    ``THE``), one capital makes the search exact. Each match is ``len(needle)`` characters
+    of ``text`` (characters are compared one by one, so offsets never drift, even where
+    lower-casing would change a text's length). ``whole_word``: only matches with no word
+    character (letter, digit, ``_``) right before or after them."""
     if not needle:
         return []
-    fold = needle == needle.lower()
-    haystack = text.lower() if fold and len(text.lower()) == len(text) else text
+    flags = re.IGNORECASE if needle == needle.lower() else 0
+    pattern = re.escape(needle)
+    if whole_word:
+        pattern = rf"(?<!\w){pattern}(?!\w)"
+    compiled = re.compile(pattern, flags)
     out: list[int] = []
-    pos = haystack.find(needle)
-    while pos >= 0 and len(out) < limit:
-        out.append(pos)
-        pos = haystack.find(needle, pos + 1)
+    found = compiled.search(text)
+    while found is not None and len(out) < limit:
+        out.append(found.start())
+        found = compiled.search(text, found.start() + 1)
     return out
 
 

@@ -288,8 +288,7 @@ class AdjudicationScreen(AdjudicationEdits):
         painted += [Span(g.start, g.end, ACCEPTED) for g in here if state.final_of(g)]
         self.view.set_spans(painted)
         if 0 <= group.start <= group.end <= len(self.view.page):
-            self.view.select_offsets(group.start, group.end)
-            self.view.scroll_cursor_visible(center=True)
+            self.view.bring_into_view(group.start, group.end)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         if event.data_table.id == "adj-queue":

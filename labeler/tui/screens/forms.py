@@ -35,11 +35,21 @@ class QuestionDialog(ModalScreen[QuestionForm | None]):
     inside the dialog. With ``store``, saving runs ``store(database, form)`` as a database
     job first and closes only when it succeeded, handing its result to ``stored``; a refusal
     (a duplicate id, say) is shown in the dialog, which stays open with what was typed.
+
+    Every key typed is kept, however fast. The app hands each key to the widget focused
+    when the app reads it, into that widget's own queue; a ``tab`` read by the id field
+    after the keys behind it had been handed to the same field moved the focus too late,
+    and the question's text went into the id. ``tab``/``shift+tab`` are therefore priority
+    keys here (the focus moves the moment the app reads them, so the keys after them go to
+    the next field), and saving (``ctrl+s``, also a priority key, and ``enter``) waits
+    until every field has taken the keys already handed to it.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("tab", "app.focus_next", "Next field", show=False, priority=True),
+        Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True),
     ]
     DEFAULT_CSS = """
     QuestionDialog .dialog-error { color: $error; text-style: bold; }
@@ -85,6 +95,18 @@ class QuestionDialog(ModalScreen[QuestionForm | None]):
         label.display = bool(message)
 
     def action_save(self) -> None:
+        """Save once each field has taken the keys typed before this one (see the class)."""
+        fields = [self.query_one("#qid"), self.query_one("#qtext"), self.query_one("#qnotes")]
+
+        def after(index: int) -> None:
+            if index == len(fields):
+                self._save()
+            else:  # runs after every message already in that field's queue
+                fields[index].call_later(after, index + 1)
+
+        after(0)
+
+    def _save(self) -> None:
         qid = self.query_one("#qid", Input).value.strip()
         text = self.query_one("#qtext", Input).value.strip()
         if not qid:

@@ -42,7 +42,9 @@ first match · `down` into the results, `enter` open one
 | `]` / `[` | next / previous element of the current question on this page |
 | `v` | review the current question: every element on every page (`enter` opens it, `1`-`3` grade, `x` remove) |
 | `.` / `,` | next / previous question, staying on the page |
-| `/`, then `n` / `N` | find in page, next / previous match |
+| `/`, then `n` / `N` | find in page, next / previous match (wrapping round, said); lower case matches any case, a capital makes it exact |
+| `ctrl+t` | find whole words only, or any part of a word again |
+| `ctrl+home` / `ctrl+end` | start / end of the page |
 | `A` | assist mode: show a run's top chunks (elements are recorded as assisted); the run chosen on the scores screen |
 | `r` / `+` `-` | assist: next run / more or fewer chunks |
 | `c` / `C` | assist: select the next / previous chunk found on this page |

@@ -84,6 +84,9 @@ class PageView(TextArea):
         self._by_row: dict[int, list[tuple[int, int, Style]]] = {}
         self._placeholders: dict[int, list[int]] = {}
         self._block_marks: dict[int, list[int]] = {}
+        #: the span last brought into view (:meth:`bring_into_view`): placed again in the
+        #: middle third when the pane is laid out anew while it is still the selection
+        self._centred: tuple[int, int] | None = None
 
     def _set_document(self, text: str, language: str | None) -> None:
         super()._set_document(text, language)
@@ -103,15 +106,22 @@ class PageView(TextArea):
         return width - self.styles.scrollbar_size_vertical - 1
 
     def on_resize(self) -> None:
-        """Break the page's lines again for the new width, keeping selection and spans."""
+        """Break the page's lines again for the new width, keeping selection and spans; a
+        span brought into view (and still selected) is placed in the middle third again,
+        for the pane's new height too (a question bar wrapping to two lines, say)."""
         width = self.line_width()
         if width is None or width == self.page.width or not self.page.stored:
+            if self._centred is not None and self._centred == self.offsets:
+                self.call_after_refresh(self._centre)
             return
         anchor = self.page.to_offset(self.selection.start)
         cursor = self.page.to_offset(self.selection.end)
         self.show_page(PageMap(self.page.stored, self.page.blocks, width=width))
         self.selection = Selection(self.page.to_location(anchor), self.page.to_location(cursor))
-        self.scroll_cursor_visible()
+        if self._centred is not None and self._centred == self.offsets:
+            self.call_after_refresh(self._centre)
+        else:
+            self.scroll_cursor_visible()
 
     def show_page(self, page: PageMap) -> None:
         """Show ``page`` (its lines broken again if the pane's width is known and differs);
@@ -190,6 +200,41 @@ class PageView(TextArea):
     def select_offsets(self, start: int, end: int) -> None:
         """Select ``[start, end)`` of the stored page (cursor at ``end``)."""
         self.selection = Selection(self.page.to_location(start), self.page.to_location(end))
+
+    # -- bringing a span into view ---------------------------------------------------------
+
+    def bring_into_view(self, start: int, end: int) -> None:
+        """Select ``[start, end)`` and scroll it into the middle third of the pane.
+
+        The one way the TUI shows something it chose (an element on open, ``]``/``[``, a
+        find match, the review's and the adjudication's span). The scroll is done after the
+        next refresh, when the screen has been laid out with what the same change drew
+        (a question bar wrapping to two lines at 80 columns makes the pane shorter), and
+        again on every resize while the span stays selected. Near the page's start or end
+        the scroll stops at the page's edge."""
+        self.select_offsets(start, end)
+        self._centred = self.offsets
+        if self.scrollable_content_region.height > 0:
+            self._centre()  # now, for the pane as it is (no frame at the edge first)
+        self.call_after_refresh(self._centre)  # and for the pane as the change lays it out
+
+    def _centre(self) -> None:
+        if self._centred is None or self._centred != self.offsets:
+            return  # the selection moved since: the user's move wins
+        self.scroll_to(y=self.centred_scroll_y(*self._centred), animate=False, immediate=True)
+
+    def centred_scroll_y(self, start: int, end: int) -> int:
+        """The scroll position that puts ``[start, end)`` in the middle third of the pane:
+        centred when it is at most a third of the pane high, else its first row at the top
+        of the middle third (its start is what the reader looks for)."""
+        height = self.scrollable_content_region.height
+        first = self.wrapped_document.location_to_offset(self.page.to_location(start)).y
+        last = self.wrapped_document.location_to_offset(self.page.to_location(end)).y
+        rows = last - first + 1
+        # rounded up, so that the first row is never above the third's edge (row h/3)
+        above = (height - rows + 1) // 2 if rows * 3 <= height else (height + 2) // 3
+        top = first - above
+        return max(0, min(top, self.max_scroll_y))
 
     async def _on_click(self, event: events.Click) -> None:
         # Double-click selects a word (TextArea does not do this on its own).

@@ -11,7 +11,10 @@ that leaves out the column widths (clearing that cache on measuring only for row
 automatic height). A line drawn between adding a row and measuring it therefore stays as
 narrow as the headers until something else changes the table: a question list would show
 ``▶ `` without its id and questions cut to the header's width. :class:`RowTable` drops what
-it has drawn whenever a measure changes a column's width.
+it has drawn whenever a measure changes a column's width, and measures what is still
+unmeasured before it draws a line: a busy start-up (the first database jobs) kept the table
+from being idle for seconds, and the first question list was painted meanwhile with columns
+as narrow as their headers.
 """
 
 from __future__ import annotations
@@ -20,13 +23,15 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from textual.binding import Binding, BindingType
+from textual.strip import Strip
 from textual.widgets import DataTable
 from textual.widgets.data_table import RowKey
 
 
 class RowTable(DataTable[Any]):
     """A :class:`DataTable` of rows: ``Home``/``End`` move to the first/last row; lines
-    drawn before a measure of new rows are drawn again after it."""
+    drawn before a measure of new rows are drawn again after it; rows and cells not yet
+    measured are measured before a line is drawn, so no line is drawn with stale widths."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("home", "scroll_top", "First row", show=False),
@@ -39,3 +44,21 @@ class RowTable(DataTable[Any]):
         if widths != [column.content_width for column in self.columns.values()]:
             self._clear_caches()
             self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        self._measure_pending()
+        return super().render_line(y)
+
+    def _measure_pending(self) -> None:
+        """What :meth:`DataTable._on_idle` would measure, done now (Textual 8.2's private
+        ``_updated_cells``, ``_require_update_dimensions`` and ``_new_rows``); idle then
+        finds nothing left to do."""
+        if self._updated_cells:
+            updated = self._updated_cells.copy()
+            self._updated_cells.clear()
+            self._update_column_widths(updated)
+        if self._require_update_dimensions:
+            self._require_update_dimensions = False
+            new_rows = self._new_rows.copy()
+            self._new_rows.clear()
+            self._update_dimensions(new_rows)

@@ -43,6 +43,11 @@ class PageContext(Protocol):
     needle: str
     matches: list[int]
     match_index: int
+    #: the last needle searched for (kept when nothing was found), whole words only or
+    #: not (``ctrl+t``), and the wrap-round message of the last step ("" when none)
+    last_needle: str
+    whole_word: bool
+    wrapped: str
     #: the page has been read and drawn
     loaded: bool
     #: the "no stored block boundaries" warning was given

@@ -129,14 +129,32 @@ def load_elsewhere(screen: PageContext) -> None:
     screen.labeler.db(load, loaded, what="question pages")
 
 
+def match_readout(screen: PageContext) -> str | None:
+    """``match 2/3 of 'needle' at 120`` (and ``whole words``, a wrap) while the selection
+    is the current match; None otherwise."""
+    if not screen.needle or not 0 <= screen.match_index < len(screen.matches):
+        return None
+    m = screen.matches[screen.match_index]
+    if screen.view.offsets != (m, m + len(screen.needle)):
+        return None
+    text = f"match {screen.match_index + 1}/{len(screen.matches)} of {screen.needle!r} at {m}"
+    if screen.whole_word:
+        text += " (whole words)"
+    if screen.wrapped:
+        text += f"  ·  {screen.wrapped}"
+    return text
+
+
 def show_readout(screen: PageContext) -> None:
     """The line under the page: the element under the cursor (its grade, the 1-3 legend,
     its key clause), else the cursor, else the selection and how often its text repeats
-    on the page (more than once: warned, scoring flags it)."""
+    on the page (more than once: warned, scoring flags it). A find match selected says
+    first which of how many it is (``match 2/3 of 'size' at 120``, a wrap round)."""
     if not screen.loaded:
         return
     start, end = screen.view.offsets
     readout = screen.query_one("#readout", Static)
+    found = match_readout(screen)
     cursor = screen.view.cursor_offset
     inside = next(
         (
@@ -146,7 +164,7 @@ def show_readout(screen: PageContext) -> None:
         ),
         None,
     )
-    if inside is not None:
+    if inside is not None and found is None:
         # What the grade means, where the annotator is about to press 1-3.
         key = (
             f"key {inside.key_start}–{inside.key_end}"
@@ -170,6 +188,8 @@ def show_readout(screen: PageContext) -> None:
     n = span_marks.count_occurrences(screen.page.stored, selected)
     many = f"{n}+" if n >= span_marks.COUNT_CAP else str(n)
     text = f"{start}–{end}  ·  {end - start} chars  ·  {many}× on page"
+    if found is not None:  # the match's place first; the repetition still warns
+        text = f"{found}  ·  {end - start} chars  ·  {many}× on page"
     if n > 1:
         text += "  ⚠ repeated text: scoring will flag this element"
     readout.update(text)

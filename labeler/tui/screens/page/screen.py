@@ -61,6 +61,9 @@ class PageScreen(Screen[None]):
         self.matches: list[int] = []
         self.match_index = -1
         self.needle = ""
+        self.last_needle = ""
+        self.whole_word = False
+        self.wrapped = ""
         self.loaded = False
         self.said_no_blocks = False
         self.profile = ""  # the page's extraction profile, as stored
@@ -79,7 +82,7 @@ class PageScreen(Screen[None]):
                 yield Static("", id="elements")
                 yield Static("", id="assist")
         yield Static("loading…", id="readout")
-        yield Input(placeholder="find in page (enter: search, n/N: next/previous)", id="find")
+        yield Input(placeholder=selection.find_placeholder(False), id="find")
         yield Footer()
 
     @property
@@ -123,7 +126,7 @@ class PageScreen(Screen[None]):
         self.sub_title = self.document_id
         if self.position is not None and 0 <= self.position <= len(self.page):
             end = self.end if self.end is not None and self.end <= len(self.page) else None
-            self.view.select_offsets(self.position, self.position if end is None else end)
+            self.view.bring_into_view(self.position, self.position if end is None else end)
             self.focused_id = next(
                 (e.id for e in self.mine() if (e.start, e.end) == (self.position, end)), None
             )
@@ -173,7 +176,7 @@ class PageScreen(Screen[None]):
     def show_element(self, element: ElementRow) -> None:
         """Select ``element`` (of this page) and focus it, e.g. coming from the review."""
         self.focused_id = element.id
-        self.view.select_offsets(element.start, element.end)
+        self.view.bring_into_view(element.start, element.end)
         self.refresh_all()
 
     def mine(self) -> list[ElementRow]:
@@ -266,6 +269,14 @@ class PageScreen(Screen[None]):
         if event.input.id != "find":
             return
         selection.find(self, event.input, event.value)
+
+    def action_whole_word(self) -> None:
+        """Find whole words only, or any part of a word again (runs the search again)."""
+        selection.toggle_whole_word(self)
+
+    def action_page_edge(self, delta: int) -> None:
+        """``ctrl+home`` / ``ctrl+end``: the cursor to the page's first / last character."""
+        selection.page_edge(self, delta)
 
     def action_find_step(self, delta: int) -> None:
         """Select the next/previous match of the last search."""

@@ -4,17 +4,20 @@
 the whole units inside (:mod:`labeler.tui.span_marks`, with the page's stored block starts;
 a page without them goes by line breaks and says so once). ``]``/``[`` jump to the
 current question's elements on this page, ``/`` searches the page and ``n``/``N`` step
-through the matches (wrapping round).
+through the matches (wrapping round, and saying so). The search is smart about case (a
+needle in lower case matches any case, a capital makes it exact) and ``ctrl+t`` makes it
+match whole words only (:func:`labeler.tui.span_marks.find_all`). Whatever is chosen here is
+brought into the middle third of the pane (:meth:`PageView.bring_into_view`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from labeler.tui import span_marks
-from labeler.tui.screens.page.panels import paint_spans
+from labeler.tui.screens.page.panels import paint_spans, show_readout
 
 if TYPE_CHECKING:
     from labeler.tui.screens.page.page_state import PageContext
@@ -78,17 +81,44 @@ def step_element(screen: PageContext, delta: int) -> None:
     screen.show_element(target)
 
 
+FIND_HINT = "find in page (lower case: any case, a capital: exact · ctrl+t: whole words {})"
+
+
+def find_placeholder(whole_word: bool) -> str:
+    """The find box's prompt, saying whether whole-word matching is on."""
+    return FIND_HINT.format("ON" if whole_word else "off")
+
+
+def toggle_whole_word(screen: PageContext) -> None:
+    """``ctrl+t``: match whole words only, or any part of a word again. With the find box
+    closed and a search done, the search runs again at once in the new mode."""
+    screen.whole_word = not screen.whole_word
+    box = screen.query_one("#find", Input)
+    box.placeholder = find_placeholder(screen.whole_word)
+    mode = "whole words only" if screen.whole_word else "any part of a word"
+    if box.display:
+        screen.notify(f"find: {mode}", timeout=2)
+        return
+    if screen.last_needle:
+        find(screen, box, screen.last_needle)
+    else:
+        screen.notify(f"find: {mode}", timeout=2)
+
+
 def find(screen: PageContext, box: Input, needle: str) -> None:
     """Search the page for ``needle`` (submitted in the find ``box``, which closes) and
-    select the first match at or after the cursor; none found: say so and clear the
+    select the first match at or after the selection's start; none found: say so and clear the
     match colours."""
-    screen.needle = needle
-    screen.matches = span_marks.find_all(screen.page.stored, screen.needle)
+    screen.needle = screen.last_needle = needle
+    screen.matches = span_marks.find_all(
+        screen.page.stored, screen.needle, whole_word=screen.whole_word
+    )
     box.display = False
     screen.view.focus()
     screen.match_index = -1
     if not screen.matches:
-        screen.notify(f"{screen.needle!r} not found on this page", severity="warning")
+        words = " as a whole word" if screen.whole_word else ""
+        screen.notify(f"{screen.needle!r} not found{words} on this page", severity="warning")
         screen.needle = ""
         paint_spans(screen)
         return
@@ -97,21 +127,42 @@ def find(screen: PageContext, box: Input, needle: str) -> None:
 
 
 def step_match(screen: PageContext, delta: int) -> None:
-    """Select the next/previous match of the last search."""
+    """Select the next/previous match of the last search; past the last (first) one it
+    wraps round to the first (last) and says so."""
     if not screen.matches:
         screen.notify("nothing to find: press / first", severity="warning", timeout=3)
         return
+    n = len(screen.matches)
+    screen.wrapped = ""
     if screen.match_index < 0:
-        cursor = screen.view.cursor_offset
-        after = [i for i, m in enumerate(screen.matches) if m >= cursor]
+        here = screen.view.offsets[0]  # a match selected stays the one (ctrl+t, say)
+        after = [i for i, m in enumerate(screen.matches) if m >= here]
         screen.match_index = after[0] if after else 0
     else:
-        screen.match_index = (screen.match_index + delta) % len(screen.matches)
+        step = screen.match_index + delta
+        if step >= n:
+            screen.wrapped = "wrapped to the first match"
+        elif step < 0:
+            screen.wrapped = "wrapped to the last match"
+        screen.match_index = step % n
+    if screen.wrapped:
+        screen.notify(screen.wrapped, timeout=2)
     m = screen.matches[screen.match_index]
-    screen.view.select_offsets(m, m + len(screen.needle))
-    screen.query_one("#readout", Static).update(
-        f"match {screen.match_index + 1}/{len(screen.matches)} of {screen.needle!r} at {m}"
-    )
+    screen.view.bring_into_view(m, m + len(screen.needle))
+    show_readout(screen)
+
+
+def page_edge(screen: PageContext, delta: int) -> None:
+    """The cursor to the start (``delta`` < 0) or the end of the page, scrolled to it (the
+    selection is dropped)."""
+    view = screen.view
+    if delta < 0:
+        view.select_offsets(0, 0)
+        view.scroll_home(animate=False, immediate=True)
+    else:
+        end = len(screen.page)
+        view.select_offsets(end, end)
+        view.scroll_end(animate=False, immediate=True)
 
 
 def close_find(screen: PageContext) -> bool:
