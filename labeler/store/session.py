@@ -42,6 +42,7 @@ from labeler.errors import IntegrityError, StoreError
 from labeler.store import validation as _validation  # noqa: F401  (registers ORM checks)
 from labeler.store.engine import (
     create_store_engine,
+    database_url,
     display_location,
     is_sqlite,
     sqlite_error_text,
@@ -55,6 +56,7 @@ from labeler.store.integrity import (
     remember_checked,
     store_file,
 )
+from labeler.store.location import sqlite_file
 from labeler.store.migrations import (
     DEDUP_VERSION,
     MIGRATIONS,
@@ -328,6 +330,34 @@ class Store:
         self.close()
 
 
+def missing_database(where: str) -> StoreError:
+    """The error of a command that needs an existing database when there is none at
+    ``where`` (already masked by :func:`display_location`): no SQLite file, an empty one,
+    or a PostgreSQL database without the labeller's tables."""
+    return StoreError(
+        f"no database at {where} (create one with labeler ingest PATH..., or labeler demo)"
+    )
+
+
+def refuse_missing_file(db: str, where: str) -> None:
+    """:func:`missing_database` when ``db`` names a SQLite file that does not exist or is
+    empty (0 bytes: SQLite would make it a database at the first write). Checked before any
+    connection, because SQLite creates a missing file as it connects. Other locations
+    (PostgreSQL, in-memory) are checked by their schema version instead (see :func:`upgrade`).
+    """
+    path = sqlite_file(db)
+    if path is None:
+        return
+    try:
+        empty = path.stat().st_size == 0
+    except FileNotFoundError:
+        raise missing_database(where) from None
+    except OSError:
+        return  # e.g. a directory on the way that cannot be read: create_store_engine says so
+    if empty:
+        raise missing_database(where)
+
+
 def upgrade(
     engine: Engine,
     steps: Sequence[Migration],
@@ -335,6 +365,7 @@ def upgrade(
     where: str,
     retry: BusyRetry = DEFAULT_RETRY,
     notice: Notice | None = None,
+    create: bool = True,
 ) -> int:
     """Bring the database to the last of ``steps``; return the version it ends at.
 
@@ -342,12 +373,17 @@ def upgrade(
     lock, re-reads the version and applies the missing steps in one transaction (repeated
     per ``retry`` when the database is busy, e.g. several processes creating it at once).
     When the upgrade removed duplicate elements (schema 5), ``notice`` is told how many.
+    With ``create=False`` an empty database (version 0: no labeller tables) is refused with
+    :func:`missing_database` before anything is written; an older schema is still upgraded.
     """
     check_steps(steps)
 
     def read_pending() -> list[Migration]:
         with engine.connect() as conn, conn.begin():
-            return pending(current_version(conn), steps, where=where)
+            version = current_version(conn)
+            if version == 0 and not create:
+                raise missing_database(where)
+            return pending(version, steps, where=where)
 
     def apply_pending() -> None:
         with write_engine(engine).connect() as conn, conn.begin():
@@ -379,8 +415,15 @@ def open_store(
     migrations: Sequence[Migration] = MIGRATIONS,
     retry: BusyRetry = DEFAULT_RETRY,
     on_wait: Notice | None = None,
+    create: bool = True,
 ) -> Store:
     """Open (creating if needed) and upgrade the database ``db``, a path or a URL.
+
+    ``create=False`` is for commands that only read, or that need data already stored (a
+    gold set, a run, an annotator): when there is no database at ``db`` (no SQLite file, an
+    empty file, a PostgreSQL database without the labeller's tables) they get
+    :func:`missing_database`, ``no database at PATH (create one with labeler ingest ...)``,
+    and no file is created.
 
     Raises :class:`StoreError` when the location is unusable, the file is not a SQLite or
     labeller database, its schema is newer than this code, or the backend is not supported.
@@ -388,15 +431,25 @@ def open_store(
     transactions ride out a busy database (see :class:`BusyRetry`); ``on_wait`` receives
     the messages of a writer waiting for the lock (see :attr:`Store.on_wait`).
     """
-    engine = create_store_engine(db)
     where = display_location(db)  # never a password in a message
+    if not create:
+        database_url(db)  # a malformed value is refused as such, not as a missing file
+        refuse_missing_file(db, where)
+    engine = create_store_engine(db)
     try:
         if not (is_sqlite(engine.url) or engine.url.get_backend_name() == "postgresql"):
             raise StoreError(
                 f"{where}: unsupported database {engine.url.get_backend_name()!r} "
                 "(supported: SQLite, PostgreSQL)"
             )
-        upgrade(engine, migrations, where=where, retry=retry, notice=on_wait or process_notice())
+        upgrade(
+            engine,
+            migrations,
+            where=where,
+            retry=retry,
+            notice=on_wait or process_notice(),
+            create=create,
+        )
     except BaseException:
         engine.dispose()
         raise
