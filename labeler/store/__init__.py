@@ -90,6 +90,9 @@ if TYPE_CHECKING:
         team_progress,
     )
     from labeler.store.audit import (
+        ORIGIN_API,
+        ORIGIN_CLI,
+        ORIGIN_TUI,
         LastPlace,
         gold_set_last_changes,
         last_place,
@@ -285,6 +288,7 @@ if TYPE_CHECKING:
     from labeler.store.session import (
         Store,
         open_store,
+        set_default_origin,
     )
     from labeler.store.settled import (
         REOPEN_KEYS,
@@ -480,6 +484,10 @@ _HOMES: dict[str, str] = {
     "key_span": "labeler.store.labelling_verbs",
     "labelling_page": "labeler.store.labelling_verbs",
     "last_place": "labeler.store.audit",
+    "ORIGIN_API": "labeler.store.audit",
+    "ORIGIN_CLI": "labeler.store.audit",
+    "ORIGIN_TUI": "labeler.store.audit",
+    "set_default_origin": "labeler.store.session",
     "list_annotators": "labeler.store.annotators",
     "list_audit": "labeler.store.audit",
     "list_documents": "labeler.store.document_table",
@@ -564,6 +572,9 @@ __all__ = [
     "ELEMENT_OK",
     "ELEMENT_STALE",
     "MIGRATIONS",
+    "ORIGIN_API",
+    "ORIGIN_CLI",
+    "ORIGIN_TUI",
     "PROVENANCE_ADJUDICATED",
     "REOPEN_KEYS",
     "ROLES",
@@ -758,6 +769,7 @@ __all__ = [
     "seen_question_elements",
     "set_adjudicated",
     "set_annotator_role",
+    "set_default_origin",
     "set_grade",
     "set_key",
     "set_role",

@@ -40,6 +40,7 @@ from sqlmodel import Session
 
 from labeler.errors import IntegrityError, StoreError
 from labeler.store import validation as _validation  # noqa: F401  (registers ORM checks)
+from labeler.store.audit import SESSION_ORIGIN
 from labeler.store.engine import (
     create_store_engine,
     database_url,
@@ -90,6 +91,19 @@ def _note_audit_entry(session: Session, instance: object) -> None:
 
 
 T = TypeVar("T")
+
+#: the front end of stores opened without one (see set_default_origin)
+_default_origin: str | None = None
+
+
+def set_default_origin(origin: str | None) -> str | None:
+    """Make ``origin`` the :attr:`Store.origin` of stores opened from now on in this process
+    without one (the CLI sets ``cli`` for the length of a command); returns the one before,
+    to put back. ``None``: no origin."""
+    global _default_origin
+    before, _default_origin = _default_origin, origin
+    return before
+
 
 #: sent by every PostgreSQL write transaction before it commits (see labeler.store.change_signal)
 NOTIFY_CHANGE = "SELECT pg_notify('labeler_change', '')"
@@ -221,6 +235,7 @@ class Store:
         location: str,
         retry: BusyRetry = DEFAULT_RETRY,
         on_wait: Notice | None = None,
+        origin: str | None = None,
     ) -> None:
         self.engine = engine
         self.location = location
@@ -228,6 +243,11 @@ class Store:
         #: receives "waiting for the database ..." messages (see labeler.store.waiting);
         #: None: the process-wide receiver (the CLI's stderr), if any
         self.on_wait = on_wait
+        #: the front end writing through this store (``tui``, ``cli``, ``api``; None: not
+        #: said), recorded in each audit entry's snapshots (labeler.store.audit.ORIGIN_KEY);
+        #: default: the process's (:func:`set_default_origin`). The TUI sets ``tui`` on the
+        #: store it is given, so that it resumes from its own changes only.
+        self.origin = origin if origin is not None else _default_origin
         self._writer = write_engine(engine)
         # the SQLite file, checked (quick_check) before this store's first write
         self._file = store_file(engine) if is_sqlite(engine.url) else None
@@ -277,6 +297,8 @@ class Store:
             translate_errors(self.location),
             Session(self._writer, expire_on_commit=False) as session,
         ):
+            if self.origin is not None:
+                session.info[SESSION_ORIGIN] = self.origin  # read by record_change
 
             def take_lock() -> None:
                 try:
@@ -416,6 +438,7 @@ def open_store(
     retry: BusyRetry = DEFAULT_RETRY,
     on_wait: Notice | None = None,
     create: bool = True,
+    origin: str | None = None,
 ) -> Store:
     """Open (creating if needed) and upgrade the database ``db``, a path or a URL.
 
@@ -423,7 +446,7 @@ def open_store(
     gold set, a run, an annotator): when there is no database at ``db`` (no SQLite file, an
     empty file, a PostgreSQL database without the labeller's tables) they get
     :func:`missing_database`, ``no database at PATH (create one with labeler ingest ...)``,
-    and no file is created.
+    and no file is created. ``origin`` names the front end writing (see :attr:`Store.origin`).
 
     Raises :class:`StoreError` when the location is unusable, the file is not a SQLite or
     labeller database, its schema is newer than this code, or the backend is not supported.
@@ -453,4 +476,4 @@ def open_store(
     except BaseException:
         engine.dispose()
         raise
-    return Store(engine, where, retry, on_wait)
+    return Store(engine, where, retry, on_wait, origin)
