@@ -194,7 +194,8 @@ def run_progress(args: argparse.Namespace) -> int:
     from labeler.report import lead_html, lead_json, lead_table, lead_view
     from labeler.store import open_store, read_lead_input, resolve_db
 
-    data = read_lead_input(open_store(resolve_db(args.db), create=False), args.gold_set)
+    store = open_store(resolve_db(args.db), create=False)
+    data = read_lead_input(store, args.gold_set)
     now = args.as_of if args.as_of is not None else datetime.now(UTC)
     view = lead_view(data, now, idle_minutes=args.idle_minutes)
     if args.format == "json":
@@ -204,7 +205,11 @@ def run_progress(args: argparse.Namespace) -> int:
         sys.stdout.write(lead_html(view))
         return 0
     if not view.team:
-        print(f"labeler: gold set {args.gold_set!r} has no team work yet", file=sys.stderr)
+        print(
+            f"labeler: gold set {args.gold_set!r} in {store.location} has no team work yet "
+            "(labeler gold assign)",
+            file=sys.stderr,
+        )
     print(lead_table(view))
     for line in final_lines(view.final_scored, view.final_pending):
         print(line)

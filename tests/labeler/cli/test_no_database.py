@@ -22,7 +22,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
 from labeler.cli import main
-from labeler.store import Store, display_location
+from labeler.store import Store, create_gold_set, display_location
 from labeler.store.postgres import with_driver
 
 MISSING = "no database at {} (create one with labeler ingest PATH..., or labeler demo)"
@@ -128,3 +128,9 @@ def test_empty_lists_name_the_database(
         assert main([*command, "--db", url]) == 0
         captured = capsys.readouterr()
         assert (captured.out, captured.err) == ("", message)
+    with store.write() as session:
+        create_gold_set(session, "solo")
+    assert main(["gold", "progress", "--gold-set", "solo", "--db", url]) == 0
+    assert capsys.readouterr().err == (
+        f"labeler: gold set 'solo' in {db} has no team work yet (labeler gold assign)\n"
+    )
