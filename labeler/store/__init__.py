@@ -90,9 +90,6 @@ if TYPE_CHECKING:
         team_progress,
     )
     from labeler.store.audit import (
-        ORIGIN_API,
-        ORIGIN_CLI,
-        ORIGIN_TUI,
         LastPlace,
         gold_set_last_changes,
         last_place,
@@ -246,6 +243,12 @@ if TYPE_CHECKING:
         Run,
         RunResult,
     )
+    from labeler.store.origin import (
+        ORIGIN_API,
+        ORIGIN_CLI,
+        ORIGIN_TUI,
+        set_default_origin,
+    )
     from labeler.store.own_layer import (
         DoneChange,
         attach_visible,
@@ -288,7 +291,6 @@ if TYPE_CHECKING:
     from labeler.store.session import (
         Store,
         open_store,
-        set_default_origin,
     )
     from labeler.store.settled import (
         REOPEN_KEYS,
@@ -484,10 +486,10 @@ _HOMES: dict[str, str] = {
     "key_span": "labeler.store.labelling_verbs",
     "labelling_page": "labeler.store.labelling_verbs",
     "last_place": "labeler.store.audit",
-    "ORIGIN_API": "labeler.store.audit",
-    "ORIGIN_CLI": "labeler.store.audit",
-    "ORIGIN_TUI": "labeler.store.audit",
-    "set_default_origin": "labeler.store.session",
+    "ORIGIN_API": "labeler.store.origin",
+    "ORIGIN_CLI": "labeler.store.origin",
+    "ORIGIN_TUI": "labeler.store.origin",
+    "set_default_origin": "labeler.store.origin",
     "list_annotators": "labeler.store.annotators",
     "list_audit": "labeler.store.audit",
     "list_documents": "labeler.store.document_table",

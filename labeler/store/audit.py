@@ -5,12 +5,8 @@ Every write function that adds, changes or removes an element or a query records
 are complete JSON snapshots of the row (``None`` for the side that does not exist), which is
 what undo (write ``before`` back) and redo (write ``after`` back) need.
 
-Each entry also says which front end wrote it, without a column of its own: a store whose
-:attr:`~labeler.store.session.Store.origin` is set (``tui`` for the TUI, in a terminal or
-served, ``cli`` for commands, ``api`` for :func:`labeler.open`) adds ``"_origin": ORIGIN``
-to each snapshot of the entries it writes (:data:`ORIGIN_KEY`). Undo, redo and every
-comparison of snapshots ignore that key. Entries written before front ends were told apart
-have none. :func:`last_place` reads it: the TUI resumes from the TUI's own changes.
+Each entry's snapshots also say which front end wrote it (:mod:`labeler.store.origin`):
+:func:`last_place` reads that, so the TUI resumes from the TUI's own changes.
 """
 
 from __future__ import annotations
@@ -25,15 +21,8 @@ from sqlmodel import Session, SQLModel, col, select
 
 from labeler.errors import NotFoundError, RemovedError
 from labeler.store.models import AUDIT_ACTIONS, AuditEntry, Document, GoldSet, Query
+from labeler.store.origin import ORIGIN_KEY, ORIGIN_TUI, SESSION_ORIGIN
 from labeler.store.roles import role_of
-
-#: the snapshot key naming the front end that wrote an audit entry (see the module docstring)
-ORIGIN_KEY = "_origin"
-ORIGIN_TUI = "tui"
-ORIGIN_CLI = "cli"
-ORIGIN_API = "api"
-#: where a write transaction's session carries its store's origin (see Store.write)
-SESSION_ORIGIN = "origin"
 
 
 def snapshot(row: SQLModel) -> dict[str, Any]:

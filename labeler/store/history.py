@@ -37,7 +37,7 @@ from typing import Any
 from sqlmodel import Session, SQLModel, col, select
 
 from labeler.errors import StoreError
-from labeler.store.audit import ORIGIN_KEY, mark_origin, snapshot
+from labeler.store.audit import mark_origin, snapshot
 from labeler.store.models import (
     AUDIT_DO,
     AUDIT_REDO,
@@ -51,6 +51,7 @@ from labeler.store.models import (
     Query,
     QuestionDone,
 )
+from labeler.store.origin import ORIGIN_KEY
 from labeler.store.roles import may_lead, require_lead, role_of
 from labeler.store.settled import check_not_settled
 

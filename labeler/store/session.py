@@ -40,7 +40,6 @@ from sqlmodel import Session
 
 from labeler.errors import IntegrityError, StoreError
 from labeler.store import validation as _validation  # noqa: F401  (registers ORM checks)
-from labeler.store.audit import SESSION_ORIGIN
 from labeler.store.engine import (
     create_store_engine,
     database_url,
@@ -69,6 +68,7 @@ from labeler.store.migrations import (
     pending,
 )
 from labeler.store.models import AuditEntry
+from labeler.store.origin import SESSION_ORIGIN, default_origin
 from labeler.store.postgres import write_lock_holder
 from labeler.store.waiting import Notice, announced_wait, process_notice
 
@@ -91,19 +91,6 @@ def _note_audit_entry(session: Session, instance: object) -> None:
 
 
 T = TypeVar("T")
-
-#: the front end of stores opened without one (see set_default_origin)
-_default_origin: str | None = None
-
-
-def set_default_origin(origin: str | None) -> str | None:
-    """Make ``origin`` the :attr:`Store.origin` of stores opened from now on in this process
-    without one (the CLI sets ``cli`` for the length of a command); returns the one before,
-    to put back. ``None``: no origin."""
-    global _default_origin
-    before, _default_origin = _default_origin, origin
-    return before
-
 
 #: sent by every PostgreSQL write transaction before it commits (see labeler.store.change_signal)
 NOTIFY_CHANGE = "SELECT pg_notify('labeler_change', '')"
@@ -244,10 +231,10 @@ class Store:
         #: None: the process-wide receiver (the CLI's stderr), if any
         self.on_wait = on_wait
         #: the front end writing through this store (``tui``, ``cli``, ``api``; None: not
-        #: said), recorded in each audit entry's snapshots (labeler.store.audit.ORIGIN_KEY);
-        #: default: the process's (:func:`set_default_origin`). The TUI sets ``tui`` on the
+        #: said), recorded in each audit entry's snapshots (:mod:`labeler.store.origin`);
+        #: default: the process's (``set_default_origin``). The TUI sets ``tui`` on the
         #: store it is given, so that it resumes from its own changes only.
-        self.origin = origin if origin is not None else _default_origin
+        self.origin = origin if origin is not None else default_origin()
         self._writer = write_engine(engine)
         # the SQLite file, checked (quick_check) before this store's first write
         self._file = store_file(engine) if is_sqlite(engine.url) else None
