@@ -46,7 +46,7 @@ from labeler.evaluation import (
     run_from_mapping,
     score,
 )
-from labeler.store import Store, StoredElement, StoredQuestion, open_store
+from labeler.store import ORIGIN_API, Store, StoredElement, StoredQuestion, open_store
 from scoring import DEFAULT_THRESHOLD, QueryScore
 
 if TYPE_CHECKING:
@@ -61,11 +61,14 @@ __all__ = ["Database", "GoldSet", "RetrieverEvaluation", "open"]
 DEFAULT_BOOTSTRAP = 2000
 
 
-def open(db: str | Path) -> Database:
-    """Open (creating and upgrading if needed, as every command does) the database ``db``:
-    a SQLite file path or a ``postgresql://`` URL. Close it with ``close()`` or a
-    ``with`` block."""
-    return Database(open_store(str(db)), str(db))
+def open(db: str | Path, *, create: bool = True) -> Database:
+    """Open (creating and upgrading if needed) the database ``db``: a SQLite file path or a
+    ``postgresql://`` URL. Close it with ``close()`` or a ``with`` block.
+
+    ``create=False``: when there is no database at ``db`` (no file, an empty one, a
+    PostgreSQL database without the labeller's tables), raise
+    :class:`~labeler.errors.StoreError` ``no database at ...`` and create nothing."""
+    return Database(open_store(str(db), create=create, origin=ORIGIN_API), str(db))
 
 
 class Database:

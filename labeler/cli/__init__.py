@@ -35,7 +35,7 @@ from labeler.cli import (
 )
 from labeler.cli.output import STDOUT
 from labeler.errors import LabelerError, OutputError, write_failure
-from labeler.store import set_wait_notice
+from labeler.store import ORIGIN_CLI, set_default_origin, set_wait_notice
 
 #: exit code for a bug in the labeller itself (BSD sysexits EX_SOFTWARE)
 EXIT_INTERNAL = 70
@@ -128,6 +128,16 @@ def main(argv: Sequence[str] | None = None, *, namespace: argparse.Namespace | N
     args = parse_arguments(argv, namespace=namespace)
     # a write waiting for another process's write lock says so on stderr after a second
     set_wait_notice(lambda message: print(f"labeler: {message}", file=sys.stderr, flush=True))
+    # what a command writes is audited as the CLI's (the TUI it may start says its own)
+    before = set_default_origin(ORIGIN_CLI)
+    try:
+        return _run(args)
+    finally:
+        set_default_origin(before)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command; a labeller error becomes its exit code (see :func:`main`)."""
     try:
         code: int = args.handler(args)
         _flush_stdout()  # now, while a failure can still be reported (not at exit)

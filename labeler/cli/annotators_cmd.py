@@ -111,7 +111,7 @@ def run_role(args: argparse.Namespace) -> int:
     from labeler.store import open_store, resolve_annotator, resolve_db, set_annotator_role
 
     actor = resolve_annotator(args.actor)
-    with open_store(resolve_db(args.db)) as store:
+    with open_store(resolve_db(args.db), create=False) as store:
         changed = set_annotator_role(store, args.name, args.role, actor=actor)
     if changed:
         print(f"labeler: {args.name!r} is now {args.role}", file=sys.stderr)
@@ -124,7 +124,7 @@ def run_rotate(args: argparse.Namespace) -> int:
     from labeler.store import open_store, resolve_db, rotate_annotator_token
 
     base = public_url(args.public_url)
-    with open_store(resolve_db(args.db)) as store:
+    with open_store(resolve_db(args.db), create=False) as store:
         token = rotate_annotator_token(store, args.name)
     print(link(base, token))
     print(
@@ -137,7 +137,7 @@ def run_rotate(args: argparse.Namespace) -> int:
 def run_revoke(args: argparse.Namespace) -> int:
     from labeler.store import open_store, resolve_db, revoke_annotator
 
-    with open_store(resolve_db(args.db)) as store:
+    with open_store(resolve_db(args.db), create=False) as store:
         changed = revoke_annotator(store, args.name)
     if changed:
         print(f"labeler: revoked {args.name!r}; their open sessions end", file=sys.stderr)
@@ -149,8 +149,9 @@ def run_revoke(args: argparse.Namespace) -> int:
 def run_list(args: argparse.Namespace) -> int:
     from labeler.store import open_store, read_annotators, resolve_db
 
-    with open_store(resolve_db(args.db)) as store:
+    with open_store(resolve_db(args.db), create=False) as store:
         rows = read_annotators(store)
+        where = store.location
     if args.format == "json":
         listed = [
             {
@@ -168,5 +169,8 @@ def run_list(args: argparse.Namespace) -> int:
         status = "active" if row.active else f"revoked {row.revoked_at:%Y-%m-%d %H:%M}"
         print(f"{row.name}\t{row.role}\t{status}\tadded {row.created_at:%Y-%m-%d %H:%M} UTC")
     if not rows:
-        print("labeler: no annotators yet (`labeler annotators add NAME`)", file=sys.stderr)
+        print(
+            f"labeler: no annotators yet in {where} (`labeler annotators add NAME`)",
+            file=sys.stderr,
+        )
     return 0

@@ -67,7 +67,7 @@ def run_make(args: argparse.Namespace) -> int:
     from labeler.chunks import fixed_token_chunks, structure_chunks, write_chunk_file
     from labeler.store import open_store, resolve_db
 
-    store = open_store(resolve_db(args.db))
+    store = open_store(resolve_db(args.db), create=False)
     try:
         if args.chunker == "fixed":
             fixed_token_chunks("", "", size=args.size, overlap=args.overlap)  # validate early
@@ -100,7 +100,11 @@ def run_audit(args: argparse.Namespace) -> int:
     if not 0 < args.threshold <= 1:
         raise UsageError(f"--threshold must be in (0, 1], got {args.threshold}")
     gold = read_scored_gold(
-        open_store(resolve_db(args.db)), args.gold_set, note=warn, chunk_file=args.file, keys=True
+        open_store(resolve_db(args.db), create=False),
+        args.gold_set,
+        note=warn,
+        chunk_file=args.file,
+        keys=True,
     )
     assert gold.placed is not None and gold.keys is not None  # asked for both
     questions, stale, keys, placed = gold.questions, gold.stale, gold.keys, gold.placed

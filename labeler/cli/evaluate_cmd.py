@@ -105,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
     from labeler.store import resolve_db
 
     factory_args = _factory_args(args.retriever_arg)
-    with open_db(resolve_db(args.db)) as db:  # a bad --db fails before user code runs
+    # a gold set must be stored already: no database is refused, never created
+    with open_db(resolve_db(args.db), create=False) as db:  # a bad --db fails before user code runs
         gold = db.gold_set(args.gold_set)
         retriever = load_retriever(args.retriever, factory_args)
         result = gold.evaluate(

@@ -156,11 +156,14 @@ def run_list(args: argparse.Namespace) -> int:
     from labeler.report import text_table
     from labeler.store import open_store, read_gold_set_listing, resolve_db
 
-    listing = read_gold_set_listing(open_store(resolve_db(args.db)))
+    store = open_store(resolve_db(args.db), create=False)
+    listing = read_gold_set_listing(store)
     sets, changed = listing.sets, listing.last_changes
     if not sets:
         print(
-            "labeler: no gold sets yet (labeler gold import, or label in the TUI)", file=sys.stderr
+            f"labeler: no gold sets yet in {store.location} "
+            "(labeler gold import, or label in the TUI)",
+            file=sys.stderr,
         )
         return 0
     if args.format == "json":

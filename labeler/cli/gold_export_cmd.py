@@ -30,7 +30,7 @@ def run_export(args: argparse.Namespace) -> int:
     from labeler.store import open_store, parse_layer, resolve_db
 
     kind, _ = parse_layer(args.layer)
-    store = open_store(resolve_db(args.db))
+    store = open_store(resolve_db(args.db), create=False)
     with open_output(args.output) as out:
         written = export_gold_layer(store, out, args.gold_set, args.layer)
     stale, pending = written.stale, written.pending
@@ -61,7 +61,10 @@ def _export_projection(args: argparse.Namespace) -> int:
     if args.format == "beir" and args.output == "-":
         raise UsageError("--format beir writes a folder: give it with -o PATH")
     gold = read_scored_gold(
-        open_store(resolve_db(args.db)), args.gold_set, note=warn, chunk_file=args.chunks
+        open_store(resolve_db(args.db), create=False),
+        args.gold_set,
+        note=warn,
+        chunk_file=args.chunks,
     )
     assert gold.placed is not None  # a chunk file was read
     questions, stale, placed = gold.questions, gold.stale, gold.placed
@@ -96,7 +99,7 @@ def _export_ragas(args: argparse.Namespace) -> int:
     from labeler.gold import read_scored_gold
     from labeler.store import open_store, resolve_db
 
-    gold = read_scored_gold(open_store(resolve_db(args.db)), args.gold_set, note=warn)
+    gold = read_scored_gold(open_store(resolve_db(args.db), create=False), args.gold_set, note=warn)
     questions, stale = gold.questions, gold.stale
     with open_output(args.output) as out:
         count = write_lines(out, ragas_lines(questions))

@@ -97,7 +97,8 @@ def run_import(args: argparse.Namespace) -> int:
 def run_list(args: argparse.Namespace) -> int:
     from labeler.store import open_store, read_run_listings, resolve_db
 
-    runs = read_run_listings(open_store(resolve_db(args.db)))
+    store = open_store(resolve_db(args.db), create=False)
+    runs = read_run_listings(store)
     for r in runs:
         print(
             json.dumps(
@@ -111,7 +112,11 @@ def run_list(args: argparse.Namespace) -> int:
             )
         )
     if not runs:
-        print("labeler: no runs imported yet", file=sys.stderr)
+        print(
+            f"labeler: no runs imported yet in {store.location} (labeler run import, or "
+            "labeler evaluate --store-run)",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -119,7 +124,7 @@ def run_place(args: argparse.Namespace) -> int:
     from labeler.runs import place_run
     from labeler.store import open_store, resolve_db
 
-    report = place_run(open_store(resolve_db(args.db)), args.name)
+    report = place_run(open_store(resolve_db(args.db), create=False), args.name)
     print(
         f"placed run {report.name!r}: {plural(report.questions, 'question')}, "
         f"{plural(report.placements, 'question-page placement')}, "

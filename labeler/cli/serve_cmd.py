@@ -96,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
                 )
             else:
                 print(
-                    "labeler serve: no annotators yet: `labeler annotators add NAME "
+                    f"labeler serve: no annotators yet in {store.location}: "
+                    "`labeler annotators add NAME "
                     f"--public-url {shown}` prints a link",
                     file=sys.stderr,
                     flush=True,

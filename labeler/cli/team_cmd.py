@@ -161,7 +161,7 @@ def run_assign(args: argparse.Namespace) -> int:
 
     actor = resolve_annotator(args.actor)
     done = assign_team_questions(
-        open_store(resolve_db(args.db)),
+        open_store(resolve_db(args.db), create=False),
         args.gold_set,
         args.annotators,
         per_question=args.per_question,
@@ -194,7 +194,8 @@ def run_progress(args: argparse.Namespace) -> int:
     from labeler.report import lead_html, lead_json, lead_table, lead_view
     from labeler.store import open_store, read_lead_input, resolve_db
 
-    data = read_lead_input(open_store(resolve_db(args.db)), args.gold_set)
+    store = open_store(resolve_db(args.db), create=False)
+    data = read_lead_input(store, args.gold_set)
     now = args.as_of if args.as_of is not None else datetime.now(UTC)
     view = lead_view(data, now, idle_minutes=args.idle_minutes)
     if args.format == "json":
@@ -204,7 +205,11 @@ def run_progress(args: argparse.Namespace) -> int:
         sys.stdout.write(lead_html(view))
         return 0
     if not view.team:
-        print(f"labeler: gold set {args.gold_set!r} has no team work yet", file=sys.stderr)
+        print(
+            f"labeler: gold set {args.gold_set!r} in {store.location} has no team work yet "
+            "(labeler gold assign)",
+            file=sys.stderr,
+        )
     print(lead_table(view))
     for line in final_lines(view.final_scored, view.final_pending):
         print(line)
@@ -234,7 +239,7 @@ def run_done(args: argparse.Namespace) -> int:
 
     annotator = resolve_annotator(args.annotator)
     changed = mark_questions_done(
-        open_store(resolve_db(args.db)),
+        open_store(resolve_db(args.db), create=False),
         args.gold_set,
         args.query,
         annotator,
@@ -262,7 +267,7 @@ def run_reopen(args: argparse.Namespace) -> int:
         raise UsageError("--dry-run goes with --auto; --reopen changes only what it names")
     actor = resolve_annotator(args.actor)
     reopened = reopen_questions(
-        open_store(resolve_db(args.db)), args.gold_set, args.reopen, actor=actor
+        open_store(resolve_db(args.db), create=False), args.gold_set, args.reopen, actor=actor
     )
     print(
         f"reopened {plural(len(reopened), 'question')} of {args.gold_set!r} by {actor}: "
@@ -300,7 +305,11 @@ def run_adjudicate(args: argparse.Namespace) -> int:
         return run_reopen(args)
     actor = resolve_annotator(args.actor)
     result = adjudicate_auto(
-        open_store(resolve_db(args.db)), args.gold_set, args.auto, actor=actor, dry_run=args.dry_run
+        open_store(resolve_db(args.db), create=False),
+        args.gold_set,
+        args.auto,
+        actor=actor,
+        dry_run=args.dry_run,
     )
     would = "would accept" if args.dry_run else "accepted"
     settle = "would settle" if args.dry_run else "settled (marked adjudicated)"

@@ -53,6 +53,7 @@ from labeler.store.engine import (
 from labeler.store.location import sqlite_file
 from labeler.store.migrations import SCHEMA_VERSION
 from labeler.store.postgres import bound_replies, connect_args, with_driver
+from labeler.store.session import missing_database
 from labeler.store.validation import span_problem
 
 Status = Literal["ok", "warning", "error", "skipped"]
@@ -175,7 +176,7 @@ def _connect(db: str) -> tuple[Path, sqlite3.Connection]:
     if path is None:
         raise StoreError(f"{where}: not a SQLite database file")
     if not path.is_file():
-        raise StoreError(f"{where}: no such database file")
+        raise missing_database(where)
     try:
         conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True)
         conn.execute("PRAGMA busy_timeout = 10000")

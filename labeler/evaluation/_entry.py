@@ -272,7 +272,9 @@ def _store_reader(store: Store) -> SqliteReader | None:
 def open_source(db: str) -> ScoringSource:
     """The reader for ``--db`` value ``db`` (:func:`reading`'s rule for a ``--db`` value):
     the stdlib SQLite reader when the file exists at the current schema (a database at an
-    older version is upgraded first), else the store itself. The caller closes it."""
+    older version is upgraded first), else the store itself. The caller closes it. No
+    database at ``db`` is :class:`~labeler.errors.StoreError` ``no database at ...``; none
+    is created."""
     path = sqlite_file(db)
     if path is not None:
         reader = open_reader(path)
@@ -280,7 +282,7 @@ def open_source(db: str) -> ScoringSource:
             return reader
     from labeler.store import open_store
 
-    store = open_store(db)
+    store = open_store(db, create=False)  # scoring reads only: never a new database
     if path is not None:
         reader = open_reader(path)
         if reader is not None:

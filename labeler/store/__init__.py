@@ -243,6 +243,12 @@ if TYPE_CHECKING:
         Run,
         RunResult,
     )
+    from labeler.store.origin import (
+        ORIGIN_API,
+        ORIGIN_CLI,
+        ORIGIN_TUI,
+        set_default_origin,
+    )
     from labeler.store.own_layer import (
         DoneChange,
         attach_visible,
@@ -480,6 +486,10 @@ _HOMES: dict[str, str] = {
     "key_span": "labeler.store.labelling_verbs",
     "labelling_page": "labeler.store.labelling_verbs",
     "last_place": "labeler.store.audit",
+    "ORIGIN_API": "labeler.store.origin",
+    "ORIGIN_CLI": "labeler.store.origin",
+    "ORIGIN_TUI": "labeler.store.origin",
+    "set_default_origin": "labeler.store.origin",
     "list_annotators": "labeler.store.annotators",
     "list_audit": "labeler.store.audit",
     "list_documents": "labeler.store.document_table",
@@ -564,6 +574,9 @@ __all__ = [
     "ELEMENT_OK",
     "ELEMENT_STALE",
     "MIGRATIONS",
+    "ORIGIN_API",
+    "ORIGIN_CLI",
+    "ORIGIN_TUI",
     "PROVENANCE_ADJUDICATED",
     "REOPEN_KEYS",
     "ROLES",
@@ -758,6 +771,7 @@ __all__ = [
     "seen_question_elements",
     "set_adjudicated",
     "set_annotator_role",
+    "set_default_origin",
     "set_grade",
     "set_key",
     "set_role",

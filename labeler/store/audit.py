@@ -4,6 +4,9 @@ Every write function that adds, changes or removes an element or a query records
 :class:`~labeler.store.models.AuditEntry` in the same transaction. ``before`` and ``after``
 are complete JSON snapshots of the row (``None`` for the side that does not exist), which is
 what undo (write ``before`` back) and redo (write ``after`` back) need.
+
+Each entry's snapshots also say which front end wrote it (:mod:`labeler.store.origin`):
+:func:`last_place` reads that, so the TUI resumes from the TUI's own changes.
 """
 
 from __future__ import annotations
@@ -12,18 +15,31 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Integer, func
+from sqlalchemy import ColumnElement, Integer, func, or_
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, select
 
 from labeler.errors import NotFoundError, RemovedError
 from labeler.store.models import AUDIT_ACTIONS, AuditEntry, Document, GoldSet, Query
+from labeler.store.origin import ORIGIN_KEY, ORIGIN_TUI, SESSION_ORIGIN
 from labeler.store.roles import role_of
 
 
 def snapshot(row: SQLModel) -> dict[str, Any]:
     """All columns of ``row`` as JSON-ready values (timestamps as ISO 8601 strings)."""
     return row.model_dump(mode="json")
+
+
+def mark_origin(session: Session, data: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``data`` (an audit snapshot) marked with the front end of ``session``'s store
+    (:data:`ORIGIN_KEY`), a copy: the caller's dict may be compared again (undo). A mark
+    ``data`` carried already (a snapshot copied from an older entry) is replaced, or removed
+    when the store has no origin. None stays None."""
+    if data is None:
+        return None
+    origin = session.info.get(SESSION_ORIGIN)
+    rest = {k: v for k, v in data.items() if k != ORIGIN_KEY}
+    return {**rest, ORIGIN_KEY: origin} if isinstance(origin, str) else rest
 
 
 def record_change(
@@ -40,10 +56,12 @@ def record_change(
     actor's role at that moment (:func:`labeler.store.roles.role_of`: ``owner`` for a name
     that is not a registered annotator).
 
+    The snapshots get the session's front end (:data:`ORIGIN_KEY`) when its store has one.
     Raises ``ValueError`` for an action other than add/change/remove.
     """
     if action not in AUDIT_ACTIONS:
         raise ValueError(f"unknown audit action {action!r}")
+    before, after = mark_origin(session, before), mark_origin(session, after)
     entry = AuditEntry(
         actor=actor,
         actor_role=role_of(session, actor),
@@ -161,18 +179,30 @@ class LastPlace:
     position: int | None
 
 
-def last_place(session: Session, actor: str, *, scan: int = 200) -> LastPlace | None:
-    """The gold set, question and page of ``actor``'s latest change that still exist.
+def last_place(
+    session: Session, actor: str, *, origin: str = ORIGIN_TUI, scan: int = 200
+) -> LastPlace | None:
+    """The gold set, question and page of ``actor``'s latest change that still exist, made
+    through front end ``origin`` (the TUI by default).
 
-    Read from the audit log (newest first, at most ``scan`` entries of ``actor``): an
-    element change gives its question, page and start; a question change its question.
-    Entries whose question (or page) has since been deleted are skipped. None when the
-    actor has changed nothing that still exists.
+    Read from the audit log (newest first, at most ``scan`` entries of ``actor`` from that
+    front end): an element change gives its question, page and start; a question change its
+    question. Entries another front end wrote under the same name (``labeler gold import
+    --annotator``, ``adjudicate --auto --actor``, a script through :func:`labeler.open`) are
+    passed over, so they never move the TUI's resume point; entries with no origin (written
+    before front ends were told apart, or by a store opened without one) count. Entries
+    whose question (or page) has since been deleted are skipped. None when the actor has
+    changed nothing that still exists.
     """
+    written_by = func.coalesce(
+        col(AuditEntry.after)[ORIGIN_KEY].as_string(),
+        col(AuditEntry.before)[ORIGIN_KEY].as_string(),
+    )
     stmt = (
         select(AuditEntry)
         .where(AuditEntry.actor == actor)
         .where(col(AuditEntry.entity).in_(("element", "query")))
+        .where(or_(written_by.is_(None), written_by == origin))
         .order_by(col(AuditEntry.id).desc())
         .limit(scan)
     )

@@ -24,6 +24,7 @@ from sqlalchemy import text as sql_text
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, not_found
+from labeler.store.audit import mark_origin
 from labeler.store.browse import gold_set_names
 from labeler.store.models import (
     ELEMENT_OK,
@@ -255,6 +256,7 @@ def import_gold_set(
             audit_rows.append(
                 _audit(actor, role, "element", element_id, None, {"id": element_id, **row}, now)
             )
+    _mark_rows(session, audit_rows)
     for batch in _batches(audit_rows):
         session.execute(insert(AuditEntry), batch)
     session.flush()
@@ -399,9 +401,19 @@ def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
     for _, model in children:
         session.execute(delete(model).where(col(model.query_id).in_(query_ids)))
     session.execute(delete(Query).where(col(Query.gold_set_id) == gold_set.id))
+    _mark_rows(session, audit_rows)
     for batch in _batches(audit_rows):
         session.execute(insert(AuditEntry), batch)
     session.expunge_all()
+
+
+def _mark_rows(session: Session, audit_rows: list[dict[str, object]]) -> None:
+    """Mark the snapshots of bulk-inserted audit rows with the store's front end, as
+    :func:`~labeler.store.audit.record_change` does for single entries."""
+    for row in audit_rows:
+        for side in ("before", "after"):
+            data = row[side]
+            row[side] = mark_origin(session, data if isinstance(data, dict) else None)
 
 
 def _audit(

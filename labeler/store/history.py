@@ -37,7 +37,7 @@ from typing import Any
 from sqlmodel import Session, SQLModel, col, select
 
 from labeler.errors import StoreError
-from labeler.store.audit import snapshot
+from labeler.store.audit import mark_origin, snapshot
 from labeler.store.models import (
     AUDIT_DO,
     AUDIT_REDO,
@@ -51,6 +51,7 @@ from labeler.store.models import (
     Query,
     QuestionDone,
 )
+from labeler.store.origin import ORIGIN_KEY
 from labeler.store.roles import may_lead, require_lead, role_of
 from labeler.store.settled import check_not_settled
 
@@ -60,7 +61,8 @@ _CHILDREN: dict[str, type[Element] | type[Assignment] | type[QuestionDone]] = {
     "assignments": Assignment,
     "done": QuestionDone,
 }
-_IGNORED = {"created_at", *_CHILDREN}
+# the front end's mark (labeler.store.audit.ORIGIN_KEY) is no column: never compared or written back
+_IGNORED = {"created_at", ORIGIN_KEY, *_CHILDREN}
 _INVERSE_ACTION = {"add": "remove", "remove": "add", "change": "change"}
 
 
@@ -203,7 +205,7 @@ _STAMPS = ("created_at", "adjudicated_at", "assigned_at", "done_at")
 
 
 def _restore(model: type[SQLModel], data: dict[str, Any]) -> SQLModel:
-    values = {k: v for k, v in data.items() if k not in _CHILDREN}
+    values = {k: v for k, v in data.items() if k not in _CHILDREN and k != ORIGIN_KEY}
     for name in _STAMPS:
         if isinstance(values.get(name), str):
             values[name] = datetime.fromisoformat(values[name])
@@ -404,8 +406,8 @@ def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reve
         action=_INVERSE_ACTION[entry.action],
         entity=entry.entity,
         entity_id=entry.entity_id,
-        before=now,
-        after=before,
+        before=mark_origin(session, now),
+        after=mark_origin(session, before),
         kind=kind,
         reverts=entry.id,
     )

@@ -42,6 +42,7 @@ from labeler.errors import IntegrityError, StoreError
 from labeler.store import validation as _validation  # noqa: F401  (registers ORM checks)
 from labeler.store.engine import (
     create_store_engine,
+    database_url,
     display_location,
     is_sqlite,
     sqlite_error_text,
@@ -55,6 +56,7 @@ from labeler.store.integrity import (
     remember_checked,
     store_file,
 )
+from labeler.store.location import sqlite_file
 from labeler.store.migrations import (
     DEDUP_VERSION,
     MIGRATIONS,
@@ -66,6 +68,7 @@ from labeler.store.migrations import (
     pending,
 )
 from labeler.store.models import AuditEntry
+from labeler.store.origin import SESSION_ORIGIN, default_origin
 from labeler.store.postgres import write_lock_holder
 from labeler.store.waiting import Notice, announced_wait, process_notice
 
@@ -219,6 +222,7 @@ class Store:
         location: str,
         retry: BusyRetry = DEFAULT_RETRY,
         on_wait: Notice | None = None,
+        origin: str | None = None,
     ) -> None:
         self.engine = engine
         self.location = location
@@ -226,6 +230,11 @@ class Store:
         #: receives "waiting for the database ..." messages (see labeler.store.waiting);
         #: None: the process-wide receiver (the CLI's stderr), if any
         self.on_wait = on_wait
+        #: the front end writing through this store (``tui``, ``cli``, ``api``; None: not
+        #: said), recorded in each audit entry's snapshots (:mod:`labeler.store.origin`);
+        #: default: the process's (``set_default_origin``). The TUI sets ``tui`` on the
+        #: store it is given, so that it resumes from its own changes only.
+        self.origin = origin if origin is not None else default_origin()
         self._writer = write_engine(engine)
         # the SQLite file, checked (quick_check) before this store's first write
         self._file = store_file(engine) if is_sqlite(engine.url) else None
@@ -275,6 +284,8 @@ class Store:
             translate_errors(self.location),
             Session(self._writer, expire_on_commit=False) as session,
         ):
+            if self.origin is not None:
+                session.info[SESSION_ORIGIN] = self.origin  # read by record_change
 
             def take_lock() -> None:
                 try:
@@ -328,6 +339,34 @@ class Store:
         self.close()
 
 
+def missing_database(where: str) -> StoreError:
+    """The error of a command that needs an existing database when there is none at
+    ``where`` (already masked by :func:`display_location`): no SQLite file, an empty one,
+    or a PostgreSQL database without the labeller's tables."""
+    return StoreError(
+        f"no database at {where} (create one with labeler ingest PATH..., or labeler demo)"
+    )
+
+
+def refuse_missing_file(db: str, where: str) -> None:
+    """:func:`missing_database` when ``db`` names a SQLite file that does not exist or is
+    empty (0 bytes: SQLite would make it a database at the first write). Checked before any
+    connection, because SQLite creates a missing file as it connects. Other locations
+    (PostgreSQL, in-memory) are checked by their schema version instead (see :func:`upgrade`).
+    """
+    path = sqlite_file(db)
+    if path is None:
+        return
+    try:
+        empty = path.stat().st_size == 0
+    except FileNotFoundError:
+        raise missing_database(where) from None
+    except OSError:
+        return  # e.g. a directory on the way that cannot be read: create_store_engine says so
+    if empty:
+        raise missing_database(where)
+
+
 def upgrade(
     engine: Engine,
     steps: Sequence[Migration],
@@ -335,6 +374,7 @@ def upgrade(
     where: str,
     retry: BusyRetry = DEFAULT_RETRY,
     notice: Notice | None = None,
+    create: bool = True,
 ) -> int:
     """Bring the database to the last of ``steps``; return the version it ends at.
 
@@ -342,12 +382,17 @@ def upgrade(
     lock, re-reads the version and applies the missing steps in one transaction (repeated
     per ``retry`` when the database is busy, e.g. several processes creating it at once).
     When the upgrade removed duplicate elements (schema 5), ``notice`` is told how many.
+    With ``create=False`` an empty database (version 0: no labeller tables) is refused with
+    :func:`missing_database` before anything is written; an older schema is still upgraded.
     """
     check_steps(steps)
 
     def read_pending() -> list[Migration]:
         with engine.connect() as conn, conn.begin():
-            return pending(current_version(conn), steps, where=where)
+            version = current_version(conn)
+            if version == 0 and not create:
+                raise missing_database(where)
+            return pending(version, steps, where=where)
 
     def apply_pending() -> None:
         with write_engine(engine).connect() as conn, conn.begin():
@@ -379,8 +424,16 @@ def open_store(
     migrations: Sequence[Migration] = MIGRATIONS,
     retry: BusyRetry = DEFAULT_RETRY,
     on_wait: Notice | None = None,
+    create: bool = True,
+    origin: str | None = None,
 ) -> Store:
     """Open (creating if needed) and upgrade the database ``db``, a path or a URL.
+
+    ``create=False`` is for commands that only read, or that need data already stored (a
+    gold set, a run, an annotator): when there is no database at ``db`` (no SQLite file, an
+    empty file, a PostgreSQL database without the labeller's tables) they get
+    :func:`missing_database`, ``no database at PATH (create one with labeler ingest ...)``,
+    and no file is created. ``origin`` names the front end writing (see :attr:`Store.origin`).
 
     Raises :class:`StoreError` when the location is unusable, the file is not a SQLite or
     labeller database, its schema is newer than this code, or the backend is not supported.
@@ -388,16 +441,26 @@ def open_store(
     transactions ride out a busy database (see :class:`BusyRetry`); ``on_wait`` receives
     the messages of a writer waiting for the lock (see :attr:`Store.on_wait`).
     """
-    engine = create_store_engine(db)
     where = display_location(db)  # never a password in a message
+    if not create:
+        database_url(db)  # a malformed value is refused as such, not as a missing file
+        refuse_missing_file(db, where)
+    engine = create_store_engine(db)
     try:
         if not (is_sqlite(engine.url) or engine.url.get_backend_name() == "postgresql"):
             raise StoreError(
                 f"{where}: unsupported database {engine.url.get_backend_name()!r} "
                 "(supported: SQLite, PostgreSQL)"
             )
-        upgrade(engine, migrations, where=where, retry=retry, notice=on_wait or process_notice())
+        upgrade(
+            engine,
+            migrations,
+            where=where,
+            retry=retry,
+            notice=on_wait or process_notice(),
+            create=create,
+        )
     except BaseException:
         engine.dispose()
         raise
-    return Store(engine, where, retry, on_wait)
+    return Store(engine, where, retry, on_wait, origin)

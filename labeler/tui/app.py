@@ -31,6 +31,7 @@ from textual.reactive import var
 from textual.worker import Worker
 
 from labeler.store import (
+    ORIGIN_TUI,
     ROLE_ANNOTATOR,
     ElementRow,
     LastPlace,
@@ -119,8 +120,15 @@ class LabelerApp(App[int]):
         self.role = ROLE_ANNOTATOR
         self.sub_title = f"{annotator}"
         store.on_wait = self._waiting  # a write held up by another process says so
+        # what the app writes is audited as the TUI's: it resumes from those changes only
+        store.origin = ORIGIN_TUI
         #: waits for other processes' commits (started on mount, stopped on unmount)
         self._live = live.Watcher(self, store)
+
+    @property
+    def database(self) -> str:
+        """The database as messages name it (:attr:`Store.location`: password masked)."""
+        return self.store.location
 
     def _waiting(self, message: str) -> None:
         """Show a store message about waiting for the write lock. Called from the store's

@@ -88,6 +88,11 @@ class AppContext(Protocol):
         """The screen on view."""
         ...
 
+    @property
+    def database(self) -> str:
+        """The database as messages name it (its password masked), for empty states."""
+        ...
+
     # -- services -------------------------------------------------------------------------
 
     def db(

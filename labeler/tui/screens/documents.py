@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, cast
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
@@ -100,7 +101,10 @@ class DocumentsScreen(Screen[None]):
             table.move_cursor(row=ids.index(was))
         needle = self.query_one("#search", Input).value
         what = f" matching {needle!r}" if needle else ""
-        self.query_one("#doc-count", Static).update(f"{len(hits)} document(s){what}")
+        count = f"{len(hits)} document(s){what}"
+        if not hits and not needle:  # the empty state names the command that fills it
+            count = f"no pages in {self.labeler.database} yet: labeler ingest PATH... stores them"
+        self.query_one("#doc-count", Static).update(Text(count))
         if self.open_when_found and needle_searched == needle:
             self.open_when_found = False
             self._open_first()

@@ -7,6 +7,7 @@ so the list is right even when the change was made from a page opened through F3
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, cast
 
@@ -169,7 +170,14 @@ class QuestionsScreen(Screen[None]):
                 f" · {plural(g.elements, 'element')} · {_annotators(g.by_annotator)}\n"
             )
         if not sets:
-            header.append("no gold set yet")
+            header.append(f"no gold set yet in {app.database}")
+        elif current is not None and current.questions == 0:
+            # the empty state names what fills it (the TUI's key and the CLI's import)
+            name = shlex.quote(app.gold_set_name or "NAME")
+            header.append(
+                f"no questions yet: a adds one, or labeler gold import FILE --gold-set {name}",
+                style="bold",
+            )
         self.query_one("#progress", Static).update(header)
 
     def _show_questions(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
@@ -22,6 +23,25 @@ if TYPE_CHECKING:
     from labeler.tui.context import AppContext
 
 METRICS = ("hit", "partial", "mrr", "recall", "partial_recall", "precision", "ndcg")
+
+
+def no_runs_text(database: str, gold_set: str) -> Text:
+    """The scores screen's empty state: the commands that store a run to score, in order
+    (a chunk file, then the bundled BM25 retriever over it stored as a run, or a run made
+    elsewhere imported), with the database and gold set they are for. Plain text: names
+    are never read as markup."""
+    name = shlex.quote(gold_set or "NAME")
+    text = Text(f"no runs stored yet in {database}; to score gold set {gold_set!r}:\n")
+    text.append(
+        "  1. labeler chunks make --chunker structure -o chunks.jsonl\n"
+        f"  2. labeler evaluate --gold-set {name} "
+        "--retriever labeler.evaluation:bm25_retriever --retriever-arg chunks=chunks.jsonl "
+        "--store-run bm25\n"
+        "     or, for a run made elsewhere: labeler run import RUN.jsonl --name NAME\n",
+        style="bold",
+    )
+    text.append("then press r")
+    return text
 
 
 class ScoresScreen(Screen[None]):
@@ -71,7 +91,7 @@ class ScoresScreen(Screen[None]):
             options.add_option(f"{r.name} ({r.questions} q)")
         if not runs:
             self.query_one("#score-summary", Static).update(
-                "no runs stored yet: import one with the CLI, then press r"
+                no_runs_text(self.labeler.database, self.labeler.gold_set_name)
             )
         elif self.scored is None:
             options.highlighted = 0

@@ -44,7 +44,7 @@ def test_unknown_gold_set_lists_the_gold_sets(
 
 
 def test_unknown_gold_set_in_an_empty_database(
-    db_url: str, capsys: pytest.CaptureFixture[str]
+    store: Store, db_url: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["gold", "export", "--gold-set", "nope", "--db", db_url]) == 1
     err = capsys.readouterr().err

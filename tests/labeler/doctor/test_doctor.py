@@ -253,7 +253,7 @@ def test_missing_database_is_an_error_and_is_not_created(
 ) -> None:
     db = tmp_path / "nothing.db"
     assert main(["doctor", "--db", str(db)]) == 1
-    assert "no such database file" in capsys.readouterr().err
+    assert f"no database at {db} (create one with labeler ingest" in capsys.readouterr().err
     assert not db.exists()
 
 

@@ -137,7 +137,7 @@ def test_json_lines(listed: str) -> None:
     assert proc.stderr == ""
 
 
-def test_no_gold_sets(db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_gold_sets(store: Store, db_url: str, capsys: pytest.CaptureFixture[str]) -> None:
     for fmt in ("table", "json"):
         assert main(["gold", "list", "--format", fmt, "--db", db_url]) == 0
         captured = capsys.readouterr()

@@ -25,6 +25,8 @@ import pytest
 from sqlalchemy import create_engine
 from sqlalchemy.pool import NullPool
 
+from labeler.store import open_store
+
 pytestmark = pytest.mark.backends("postgresql")
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -157,11 +159,9 @@ def _runs(server: Server) -> object:
 
 
 def test_frozen_server_ends_the_import_with_one_line(server: Server, run_file: Path) -> None:
-    subprocess.run(  # the schema first, so the import's transaction is the only writer
-        [sys.executable, "-m", "labeler", "run", "list", "--db", server.url],
-        check=True,
-        capture_output=True,
-    )
+    # the schema first, so the import's transaction is the only writer (a read-only
+    # command such as `run list` creates no database: labeler.store.open_store create=False)
+    open_store(server.url).close()
     proc = _start_import(server.url, run_file)
     _wait_for_inserts(server, proc)
     server.signal_all(signal.SIGSTOP)
@@ -176,11 +176,9 @@ def test_frozen_server_ends_the_import_with_one_line(server: Server, run_file: P
 
 
 def test_server_stopped_mid_import_gives_one_line(server: Server, run_file: Path) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "labeler", "run", "list", "--db", server.url],
-        check=True,
-        capture_output=True,
-    )
+    # the schema first, so the import's transaction is the only writer (a read-only
+    # command such as `run list` creates no database: labeler.store.open_store create=False)
+    open_store(server.url).close()
     proc = _start_import(server.url, run_file)
     _wait_for_inserts(server, proc)
     postmaster = server.pids()[0]
