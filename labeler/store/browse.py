@@ -2,77 +2,249 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import ColumnElement, case, func
-from sqlalchemy import select as sa_select
-from sqlmodel import Session, col, or_, select
+from sqlalchemy import func, text
+from sqlmodel import Session, col, select
 
-from labeler.store.models import Document, Element, GoldSet, Query, Run, RunResult
+from labeler.store.models import (
+    PG_SEARCH_COLUMN,
+    PG_SEARCH_CONFIG,
+    Document,
+    Element,
+    GoldSet,
+    Query,
+    Run,
+    RunResult,
+)
 
 SNIPPET_BEFORE = 30
 SNIPPET_LENGTH = 90
+#: the marks around each matched word in a text hit's snippet
+MATCH_START, MATCH_END = "\u00ab", "\u00bb"
+#: how many words of the page a text hit's snippet shows (about)
+SNIPPET_WORDS = 12
+#: the page of results a search returns unless asked for another size
+PAGE_SIZE = 50
 
 
 @dataclass(frozen=True)
 class DocumentHit:
-    """A page found by id or text, with where the text matched (-1: matched by id only)."""
+    """A page found by id or text, with where the text matched (-1: matched by id only).
+
+    ``rank`` is the text match's score (higher is better: SQLite's ``-bm25()``,
+    PostgreSQL's ``ts_rank``); None for a page found by its id or listed without a query.
+    """
 
     id: str
     length: int
     elements: int
     position: int
     snippet: str
+    rank: float | None = None
 
 
-def search_documents(session: Session, needle: str = "", *, limit: int = 500) -> list[DocumentHit]:
-    """Pages whose id or text contains ``needle`` (case-insensitive for ASCII), best first.
+@dataclass(frozen=True)
+class SearchPage:
+    """One page of a search's results and how many there are in all."""
 
-    Ranked by how the page matched, then by id: the id is ``needle`` (or ends in
-    ``/needle``), the id starts with it, the id contains it, only the text contains it.
-    An empty ``needle`` lists every page by id. The snippet is cut around the first text match,
-    in SQL, so page texts never leave the database.
+    query: str
+    offset: int
+    hits: list[DocumentHit]
+    #: every result of the query (id matches and text matches), not only this page's
+    total: int
+
+
+def search_phrases(query: str) -> list[str]:
+    """The phrases of a search: each double-quoted part is one phrase, every other word is
+    one; an unclosed quote runs to the end. Parts with no letter or digit are dropped (they
+    match nothing). A word like ``journal_mode`` is one phrase, which the index splits into
+    its words (``journal`` then ``mode``, adjacent), as it split the page text."""
+    phrases: list[str] = []
+    for i, part in enumerate(query.split('"')):
+        pieces = [part] if i % 2 else part.split()
+        phrases.extend(p.strip() for p in pieces if any(c.isalnum() for c in p))
+    return phrases
+
+
+def _fts5_query(phrases: list[str]) -> str:
+    # every phrase as an FTS5 string (its own quotes doubled): the tokenizer splits it as it
+    # split the pages, and no query syntax (NEAR, -, :, *) reaches FTS5 from the user
+    return " ".join('"' + p.replace('"', '""') + '"' for p in phrases)
+
+
+def _id_class(dialect: str) -> str:
+    """SQL ranking a page by how its id matches :n (lower case): 0 the id is it or ends in
+    ``/it``, 1 starts with it, 2 contains it, 3 no match (substr comparisons, not LIKE: a
+    needle's % and _ stay literal)."""
+    if dialect == "postgresql":
+        return (
+            "CASE WHEN lower(d.id) = :n OR right(lower(d.id), :n1) = :slash THEN 0 "
+            "WHEN left(lower(d.id), :nlen) = :n THEN 1 "
+            "WHEN strpos(lower(d.id), :n) > 0 THEN 2 ELSE 3 END"
+        )
+    return (
+        "CASE WHEN lower(d.id) = :n OR substr(lower(d.id), -:n1) = :slash THEN 0 "
+        "WHEN substr(lower(d.id), 1, :nlen) = :n THEN 1 "
+        "WHEN instr(lower(d.id), :n) > 0 THEN 2 ELSE 3 END"
+    )
+
+
+def search_documents(
+    session: Session, needle: str = "", *, offset: int = 0, limit: int = PAGE_SIZE
+) -> SearchPage:
+    """Pages matching ``needle``, best first, ``limit`` of them from ``offset`` on.
+
+    Order: pages whose id matches the whole ``needle`` (case-insensitive), the id equal to
+    it or ending in ``/needle`` first, then starting with it, then containing it (by id in
+    each class); then pages whose text matches, by rank (the store's full-text index:
+    SQLite FTS5's ``bm25()``, PostgreSQL's ``ts_rank``; ties by id). A text match holds every
+    phrase of :func:`search_phrases` (``"the default page size"`` in quotes is one
+    phrase; words outside quotes may stand anywhere on the page). Case never matters;
+    words match whole (``page`` does not find ``pages``). An empty ``needle`` lists every
+    page by id. Nothing is capped: ``total`` counts every result, and ``offset`` pages
+    through them. Page texts never leave the database: snippets are cut in SQL.
     """
-    folded = needle.lower()
-    position = func.instr(func.lower(Document.text), folded) if folded else func.abs(0)
-    counts = (
-        select(Element.document_id, func.count().label("n"))
-        .group_by(col(Element.document_id))
-        .subquery()
+    if offset < 0 or limit < 1:
+        raise ValueError(f"offset must be >= 0 and limit >= 1 (got {offset} and {limit})")
+    conn = session.connection()
+    dialect = conn.dialect.name
+    counts = "(SELECT document_id, count(*) AS n FROM element GROUP BY document_id)"
+    folded = needle.strip().lower()
+    if not folded:
+        total = int(conn.execute(text("SELECT count(*) FROM document")).scalar_one())
+        listed = conn.execute(
+            text(
+                "SELECT d.id, length(d.text), coalesce(c.n, 0) FROM document d "
+                f"LEFT JOIN {counts} c ON c.document_id = d.id ORDER BY d.id "
+                "LIMIT :limit OFFSET :offset"
+            ),
+            {"limit": limit, "offset": offset},
+        ).all()
+        hits = [DocumentHit(i, int(n_chars), int(n), -1, "") for i, n_chars, n in listed]
+        return SearchPage(needle, offset, hits, total)
+
+    klass = _id_class(dialect)
+    params: dict[str, Any] = {
+        "n": folded,
+        "n1": len(folded) + 1,
+        "nlen": len(folded),
+        "slash": "/" + folded,
+    }
+    find = "strpos" if dialect == "postgresql" else "instr"
+    by_id = f"{find}(lower(d.id), :n) > 0"
+    n_ids = int(
+        conn.execute(text(f"SELECT count(*) FROM document d WHERE {by_id}"), params).scalar_one()
     )
-    start = func.max(position - SNIPPET_BEFORE, 1)
-    rank: ColumnElement[Any] = func.abs(0)
-    if folded:
-        # substr/length comparisons instead of LIKE: a needle's % and _ stay literal.
-        lid, n = func.lower(Document.id), len(folded)
-        tail = func.substr(lid, func.length(lid) - n)
-        rank = case(
-            (or_(lid == folded, tail == "/" + folded), 0),
-            (func.substr(lid, 1, n) == folded, 1),
-            (func.instr(lid, folded) > 0, 2),
-            else_=3,
+    hits = []
+    if offset < n_ids:
+        for doc_id, n_chars, n in conn.execute(
+            text(
+                f"SELECT d.id, length(d.text), coalesce(c.n, 0) FROM document d "
+                f"LEFT JOIN {counts} c ON c.document_id = d.id WHERE {by_id} "
+                f"ORDER BY {klass}, d.id LIMIT :limit OFFSET :offset"
+            ),
+            {**params, "limit": limit, "offset": offset},
+        ).all():
+            hits.append(DocumentHit(doc_id, int(n_chars), int(n), -1, ""))
+    phrases = search_phrases(needle)
+    if not phrases:
+        return SearchPage(needle, offset, hits, n_ids)
+    # where the page view opens a text hit: the first phrase as written, else its first word
+    first = phrases[0].lower()
+    first_word = next(w for w in re.split(r"[\W_]+", first) if w)
+    at = f"coalesce(nullif({find}(lower(d.text), :first), 0), {find}(lower(d.text), :word)) - 1"
+    params.update(first=first, word=first_word)
+    # how many phrases the page's id holds as whole words ("pragma" in pragma.html): a page
+    # named for the query ranks before the text matches of pages that only mention it
+    words = {
+        f"w{i}": " " + " ".join(re.split(r"[\W_]+", p.lower())).strip() + " "
+        for i, p in enumerate(phrases)
+    }
+    params.update(words)
+    if dialect == "postgresql":
+        id_words = "(' ' || translate(lower(d.id), '/._-', '    ') || ' ')"
+    else:
+        id_words = "(' ' || replace(replace(replace(replace(lower(d.id), '/', ' '), '.', ' '), '_', ' '), '-', ' ') || ' ')"
+    named = " + ".join(f"(CASE WHEN {find}({id_words}, :{w}) > 0 THEN 1 ELSE 0 END)" for w in words)
+    if dialect == "postgresql":
+        params.update(
+            {f"p{i}": p for i, p in enumerate(phrases)},
+            opts=(
+                f"StartSel={MATCH_START}, StopSel={MATCH_END}, MaxWords={SNIPPET_WORDS}, "
+                f"MinWords={SNIPPET_WORDS // 2}, ShortWord=0, MaxFragments=1, "
+                "FragmentDelimiter=\u2026"
+            ),
         )
-    # Five columns: SQLModel's typed select() stops at four, so use SQLAlchemy Core here.
-    stmt = (
-        sa_select(
-            col(Document.id),
-            func.length(Document.text),
-            func.coalesce(counts.c.n, 0),
-            position,
-            func.substr(Document.text, start, SNIPPET_LENGTH),
+        tsq = " && ".join(
+            f"phraseto_tsquery('{PG_SEARCH_CONFIG}', :p{i})" for i in range(len(phrases))
         )
-        .outerjoin(counts, counts.c.document_id == Document.id)
-        .order_by(rank, col(Document.id))
-        .limit(limit)
-    )
-    if folded:
-        stmt = stmt.where(or_(func.lower(Document.id).contains(folded), position > 0))
-    hits: list[DocumentHit] = []
-    for doc_id, length, n, pos, snippet in session.connection().execute(stmt).all():
-        text = " ".join(str(snippet or "").split()) if not folded or pos else ""
-        hits.append(DocumentHit(doc_id, int(length), int(n), int(pos) - 1, text))
-    return hits
+        vector = f"d.{PG_SEARCH_COLUMN}"
+        # The index finds the pages holding every word; a phrase is then confirmed by the
+        # vector's positions or, since those stop at 16383, by the text holding it as written.
+        words_found = " && ".join(
+            f"plainto_tsquery('{PG_SEARCH_CONFIG}', :p{i})" for i in range(len(phrases))
+        )
+        in_order = " AND ".join(
+            f"({vector} @@ phraseto_tsquery('{PG_SEARCH_CONFIG}', :p{i}) "
+            f"OR strpos(lower(d.text), :l{i}) > 0)"
+            for i in range(len(phrases))
+        )
+        params.update({f"l{i}": p.lower() for i, p in enumerate(phrases)})
+        matched = (
+            f"FROM document d, (SELECT {tsq} AS q) AS q WHERE {vector} @@ ({words_found}) "
+            f"AND {in_order} AND NOT {by_id}"
+        )
+        score = f"ts_rank({vector}, q.q, 1)"  # 1: divided by 1 + log(page length)
+        snippet = f"ts_headline('{PG_SEARCH_CONFIG}', d.text, q.q, :opts)"
+        ranked = (
+            f"SELECT d.id, {named} AS named, {score} AS score {matched} "
+            "ORDER BY named DESC, score DESC, d.id"
+        )
+        page = (
+            f"SELECT d.id, length(d.text), coalesce(c.n, 0), r.score, {snippet}, {at} "
+            f"FROM ({ranked} LIMIT :limit OFFSET :offset) r JOIN document d ON d.id = r.id "
+            f"CROSS JOIN (SELECT {tsq} AS q) AS q LEFT JOIN {counts} c ON c.document_id = d.id "
+            "ORDER BY r.named DESC, r.score DESC, d.id"
+        )
+    else:
+        params["q"] = _fts5_query(phrases)
+        matched = (
+            "FROM document_fts f JOIN document d ON d.rowid = f.rowid "
+            f"WHERE document_fts MATCH :q AND NOT {by_id}"
+        )
+        snippet = (
+            f"snippet(document_fts, 1, '{MATCH_START}', '{MATCH_END}', '\u2026', {SNIPPET_WORDS})"
+        )
+        # bm25() is lower for a better match; the rank shown is its negation
+        page = (
+            f"SELECT d.id, length(d.text), coalesce(c.n, 0), "
+            "-bm25(document_fts) AS score, "
+            f"{snippet}, {at} FROM document_fts f JOIN document d ON d.rowid = f.rowid "
+            f"LEFT JOIN {counts} c ON c.document_id = d.id "
+            f"WHERE document_fts MATCH :q AND NOT {by_id} "
+            f"ORDER BY {named} DESC, score DESC, d.id LIMIT :limit OFFSET :offset"
+        )
+    n_text = int(conn.execute(text(f"SELECT count(*) {matched}"), params).scalar_one())
+    wanted = limit - len(hits)
+    if wanted > 0 and n_text:
+        rows = conn.execute(
+            text(page), {**params, "limit": wanted, "offset": max(0, offset - n_ids)}
+        ).all()
+        for doc_id, n_chars, n, score, cut, pos in rows:
+            hits.append(
+                DocumentHit(
+                    doc_id,
+                    int(n_chars),
+                    int(n),
+                    int(pos),
+                    " ".join(str(cut or "").split()),
+                    float(score),
+                )
+            )
+    return SearchPage(needle, offset, hits, n_ids + n_text)
 
 
 def page_text(session: Session, document_id: str) -> str | None:

@@ -565,15 +565,28 @@ for _statement in TRIGGERS:
 #: so a word matches as it is written (case-folded), as SQLite's ``unicode61`` tokenizer does
 PG_SEARCH_CONFIG = "simple"
 
-# The full-text index of page text (schema version 11), kept in step with ``document`` by
+#: what PostgreSQL indexes and searches: the id's words (its separators made spaces, as
+#: the parser would read ``pragma.html`` as one host name) weighted A, then the text's
+#: the PostgreSQL-only generated column of ``document`` holding :data:`PG_SEARCH_VECTOR`
+PG_SEARCH_COLUMN = "search"
+PG_SEARCH_VECTOR = (
+    f"setweight(to_tsvector('{PG_SEARCH_CONFIG}', translate(id, '/._-', '    ')), 'A') || "
+    f"to_tsvector('{PG_SEARCH_CONFIG}', text)"
+)
+
+# The full-text index of page text and ids (schema version 11), kept in step with ``document`` by
 # the database itself, so every write of a page (ingest's upsert_document, a re-ingest, a
 # restore) updates it inside the same transaction. SQLite: an FTS5 table whose content is
-# ``document`` (external content: the text is stored once), keyed by document's rowid and
+# ``document`` (external content: the text is stored once; the id is indexed too, so a
+# page named for a word of the query ranks higher), keyed by document's rowid and
 # maintained by three triggers. A text-keyed table's rowids stay put through VACUUM in
 # the SQLite this project runs on (tested); `INSERT INTO document_fts(document_fts)
 # VALUES('rebuild')` rebuilds the index from the pages should they ever drift.
-# PostgreSQL: a GIN index on the expression to_tsvector(config, text), which the planner
-# uses for `to_tsvector(config, text) @@ query` (no stored column to keep in step).
+# PostgreSQL: a generated column (PG_SEARCH_COLUMN, stored: ranking reads it instead of
+# parsing every matched page again; the server computes it on every write of the row, and
+# ORM statements never name it) with a GIN index. It is the one column no model declares:
+# SQLite has no tsvector. A tsvector keeps word positions up to 16383 only, so a phrase
+# further down a long page is confirmed on the text itself (labeler.store.browse).
 #: the statements of the page search index, per dialect in execution order; run after the
 #: ``document`` table is created
 SEARCH_INDEX: tuple[SchemaStatement, ...] = (
@@ -581,14 +594,14 @@ SEARCH_INDEX: tuple[SchemaStatement, ...] = (
         "document_fts",
         "sqlite",
         "CREATE VIRTUAL TABLE document_fts USING fts5("
-        "text, content='document', content_rowid='rowid', tokenize='unicode61')",
+        "id, text, content='document', content_rowid='rowid', tokenize='unicode61')",
     ),
     SchemaStatement(
         "document_fts_insert",
         "sqlite",
         """CREATE TRIGGER document_fts_insert AFTER INSERT ON document
 BEGIN
-    INSERT INTO document_fts(rowid, text) VALUES (NEW.rowid, NEW.text);
+    INSERT INTO document_fts(rowid, id, text) VALUES (NEW.rowid, NEW.id, NEW.text);
 END""",
     ),
     SchemaStatement(
@@ -596,28 +609,40 @@ END""",
         "sqlite",
         """CREATE TRIGGER document_fts_delete AFTER DELETE ON document
 BEGIN
-    INSERT INTO document_fts(document_fts, rowid, text) VALUES ('delete', OLD.rowid, OLD.text);
+    INSERT INTO document_fts(document_fts, rowid, id, text)
+    VALUES ('delete', OLD.rowid, OLD.id, OLD.text);
 END""",
     ),
     SchemaStatement(
         "document_fts_update",
         "sqlite",
-        """CREATE TRIGGER document_fts_update AFTER UPDATE OF text ON document
+        """CREATE TRIGGER document_fts_update AFTER UPDATE OF id, text ON document
 BEGIN
-    INSERT INTO document_fts(document_fts, rowid, text) VALUES ('delete', OLD.rowid, OLD.text);
-    INSERT INTO document_fts(rowid, text) VALUES (NEW.rowid, NEW.text);
+    INSERT INTO document_fts(document_fts, rowid, id, text)
+    VALUES ('delete', OLD.rowid, OLD.id, OLD.text);
+    INSERT INTO document_fts(rowid, id, text) VALUES (NEW.rowid, NEW.id, NEW.text);
 END""",
+    ),
+    SchemaStatement(
+        "search",
+        "postgresql",
+        f"ALTER TABLE document ADD COLUMN {PG_SEARCH_COLUMN} tsvector "
+        f"GENERATED ALWAYS AS ({PG_SEARCH_VECTOR}) STORED",
     ),
     SchemaStatement(
         "ix_document_search",
         "postgresql",
-        f"CREATE INDEX ix_document_search ON document "
-        f"USING gin (to_tsvector('{PG_SEARCH_CONFIG}', text))",
+        f"CREATE INDEX ix_document_search ON document USING gin ({PG_SEARCH_COLUMN})",
     ),
 )
 
 #: FTS5's own tables behind ``document_fts`` (SQLite creates them with the virtual table)
-SQLITE_FTS_SHADOW_TABLES = ("document_fts_config", "document_fts_data", "document_fts_docsize", "document_fts_idx")
+SQLITE_FTS_SHADOW_TABLES = (
+    "document_fts_config",
+    "document_fts_data",
+    "document_fts_docsize",
+    "document_fts_idx",
+)
 
 
 def search_index(dialect: str) -> tuple[str, ...]:
