@@ -10,6 +10,7 @@ from sqlalchemy import func, text
 from sqlmodel import Session, col, select
 
 from labeler.store.models import (
+    LAYER_FINAL,
     PG_SEARCH_COLUMN,
     PG_SEARCH_CONFIG,
     Document,
@@ -245,6 +246,26 @@ def search_documents(
                 )
             )
     return SearchPage(needle, offset, hits, n_ids + n_text)
+
+
+def final_elements_on(
+    session: Session, gold_set_id: int, document_ids: list[str]
+) -> dict[str, list[tuple[str, int, int]]]:
+    """Page id → (question external id, start, end) of gold set ``gold_set_id``'s
+    final-layer elements on it, by offsets; pages without any are absent."""
+    if not document_ids:
+        return {}
+    rows = session.exec(
+        select(Element.document_id, Query.external_id, Element.start, Element.end)
+        .join(Query, col(Query.id) == col(Element.query_id))
+        .where(Query.gold_set_id == gold_set_id, Element.layer == LAYER_FINAL)
+        .where(col(Element.document_id).in_(sorted(set(document_ids))))
+        .order_by(col(Element.document_id), col(Element.start), col(Element.end))
+    ).all()
+    out: dict[str, list[tuple[str, int, int]]] = {}
+    for doc_id, qid, start, end in rows:
+        out.setdefault(doc_id, []).append((qid, start, end))
+    return out
 
 
 def page_text(session: Session, document_id: str) -> str | None:
