@@ -13,6 +13,7 @@ from labeler.store.models import (
     LAYER_FINAL,
     PG_SEARCH_COLUMN,
     PG_SEARCH_CONFIG,
+    PG_SEARCH_SEPARATORS,
     Document,
     Element,
     GoldSet,
@@ -171,8 +172,10 @@ def search_documents(
         id_words = "(' ' || replace(replace(replace(replace(lower(d.id), '/', ' '), '.', ' '), '_', ' '), '-', ' ') || ' ')"
     named = " + ".join(f"(CASE WHEN {find}({id_words}, :{w}) > 0 THEN 1 ELSE 0 END)" for w in words)
     if dialect == "postgresql":
+        # the query's words are split as the indexed text was (PG_SEARCH_SEPARATORS)
+        split = str.maketrans(PG_SEARCH_SEPARATORS, " " * len(PG_SEARCH_SEPARATORS))
         params.update(
-            {f"p{i}": p for i, p in enumerate(phrases)},
+            {f"p{i}": p.translate(split) for i, p in enumerate(phrases)},
             opts=(
                 f"StartSel={MATCH_START}, StopSel={MATCH_END}, MaxWords={SNIPPET_WORDS}, "
                 f"MinWords={SNIPPET_WORDS // 2}, ShortWord=0, MaxFragments=1, "

@@ -565,13 +565,18 @@ for _statement in TRIGGERS:
 #: so a word matches as it is written (case-folded), as SQLite's ``unicode61`` tokenizer does
 PG_SEARCH_CONFIG = "simple"
 
-#: what PostgreSQL indexes and searches: the id's words (its separators made spaces, as
-#: the parser would read ``pragma.html`` as one host name) weighted A, then the text's
+#: what PostgreSQL indexes and searches: the id's words weighted A, then the text's; in
+#: both the characters of PG_SEARCH_SEPARATORS are made spaces first, since PostgreSQL's
+#: parser would read ``pragma.html``, ``3.40.1`` or ``www.sqlite.org`` as one word each
+#: where SQLite's tokenizer (and a reader) sees two or three
 #: the PostgreSQL-only generated column of ``document`` holding :data:`PG_SEARCH_VECTOR`
 PG_SEARCH_COLUMN = "search"
+PG_SEARCH_SEPARATORS = "/._-:@#=+"
 PG_SEARCH_VECTOR = (
-    f"setweight(to_tsvector('{PG_SEARCH_CONFIG}', translate(id, '/._-', '    ')), 'A') || "
-    f"to_tsvector('{PG_SEARCH_CONFIG}', text)"
+    f"setweight(to_tsvector('{PG_SEARCH_CONFIG}', translate(id, '{PG_SEARCH_SEPARATORS}', "
+    f"'{' ' * len(PG_SEARCH_SEPARATORS)}')), 'A') || "
+    f"to_tsvector('{PG_SEARCH_CONFIG}', translate(text, '{PG_SEARCH_SEPARATORS}', "
+    f"'{' ' * len(PG_SEARCH_SEPARATORS)}'))"
 )
 
 # The full-text index of page text and ids (schema version 11), kept in step with ``document`` by
