@@ -22,7 +22,6 @@ from labeler.store.models import (
     RunResult,
 )
 
-SNIPPET_BEFORE = 30
 SNIPPET_LENGTH = 90
 #: the marks around each matched word in a text hit's snippet
 MATCH_START, MATCH_END = "\u00ab", "\u00bb"
@@ -119,13 +118,18 @@ def search_documents(
         total = int(conn.execute(text("SELECT count(*) FROM document")).scalar_one())
         listed = conn.execute(
             text(
-                "SELECT d.id, length(d.text), coalesce(c.n, 0) FROM document d "
+                "SELECT d.id, length(d.text), coalesce(c.n, 0), "
+                f"substr(d.text, 1, {SNIPPET_LENGTH}) FROM document d "
                 f"LEFT JOIN {counts} c ON c.document_id = d.id ORDER BY d.id "
                 "LIMIT :limit OFFSET :offset"
             ),
             {"limit": limit, "offset": offset},
         ).all()
-        hits = [DocumentHit(i, int(n_chars), int(n), -1, "") for i, n_chars, n in listed]
+        # listed without a query, each page shows how it begins
+        hits = [
+            DocumentHit(i, int(n_chars), int(n), -1, " ".join(str(start).split()))
+            for i, n_chars, n, start in listed
+        ]
         return SearchPage(needle, offset, hits, total)
 
     klass = _id_class(dialect)
