@@ -206,7 +206,10 @@ def search_documents(
             f"AND {in_order} AND NOT {by_id}"
         )
         score = f"ts_rank({vector}, q.q, 1)"  # 1: divided by 1 + log(page length)
-        snippet = f"ts_headline('{PG_SEARCH_CONFIG}', d.text, q.q, :opts)"
+        # ts_headline parses what it is given: a window around the first match, not a page
+        # of a megabyte (SQLite's snippet() reads the index's positions instead)
+        window = f"substr(d.text, greatest({at} - {SNIPPET_LENGTH * 2}, 1), {SNIPPET_LENGTH * 12})"
+        snippet = f"ts_headline('{PG_SEARCH_CONFIG}', {window}, q.q, :opts)"
         ranked = (
             f"SELECT d.id, {named} AS named, {score} AS score {matched} "
             "ORDER BY named DESC, score DESC, d.id"
@@ -226,14 +229,19 @@ def search_documents(
         snippet = (
             f"snippet(document_fts, 1, '{MATCH_START}', '{MATCH_END}', '\u2026', {SNIPPET_WORDS})"
         )
-        # bm25() is lower for a better match; the rank shown is its negation
+        # bm25() is lower for a better match; the rank shown is its negation. The order is
+        # found first from the index and the ids alone; only the page's own rows then read
+        # their text (length, snippet, first match), which for every match would cost a
+        # read of every matching page.
+        ranked = (
+            f"SELECT f.rowid AS rid, {named} AS named, -bm25(document_fts) AS score, d.id AS id "
+            f"{matched} ORDER BY named DESC, score DESC, d.id LIMIT :limit OFFSET :offset"
+        )
         page = (
-            f"SELECT d.id, length(d.text), coalesce(c.n, 0), "
-            "-bm25(document_fts) AS score, "
-            f"{snippet}, {at} FROM document_fts f JOIN document d ON d.rowid = f.rowid "
-            f"LEFT JOIN {counts} c ON c.document_id = d.id "
-            f"WHERE document_fts MATCH :q AND NOT {by_id} "
-            f"ORDER BY {named} DESC, score DESC, d.id LIMIT :limit OFFSET :offset"
+            f"SELECT d.id, length(d.text), coalesce(c.n, 0), r.score, {snippet}, {at} "
+            f"FROM ({ranked}) r JOIN document_fts f ON f.rowid = r.rid "
+            f"JOIN document d ON d.rowid = r.rid LEFT JOIN {counts} c ON c.document_id = d.id "
+            "WHERE document_fts MATCH :q ORDER BY r.named DESC, r.score DESC, r.id"
         )
     n_text = int(conn.execute(text(f"SELECT count(*) {matched}"), params).scalar_one())
     wanted = limit - len(hits)
