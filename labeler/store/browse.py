@@ -100,8 +100,10 @@ def search_documents(
 
     Order: pages whose id matches the whole ``needle`` (case-insensitive), the id equal to
     it or ending in ``/needle`` first, then starting with it, then containing it (by id in
-    each class); then pages whose text matches, by rank (the store's full-text index:
-    SQLite FTS5's ``bm25()``, PostgreSQL's ``ts_rank``; ties by id). A text match holds every
+    each class); then pages whose text (or id, as words) matches: those whose id holds more
+    of the phrases as whole words first (``pragma`` puts ``pragma.html`` ahead of pages that
+    only mention it), then by rank (the store's full-text index: SQLite FTS5's ``bm25()``,
+    PostgreSQL's ``ts_rank``; ties by id). A page is listed once. A text match holds every
     phrase of :func:`search_phrases` (``"the default page size"`` in quotes is one
     phrase; words outside quotes may stand anywhere on the page). Case never matters;
     words match whole (``page`` does not find ``pages``). An empty ``needle`` lists every
