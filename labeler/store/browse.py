@@ -27,6 +27,10 @@ SNIPPET_LENGTH = 90
 MATCH_START, MATCH_END = "\u00ab", "\u00bb"
 #: how many words of the page a text hit's snippet shows (about)
 SNIPPET_WORDS = 12
+#: the part of a page a snippet is cut from: this many characters before the first match...
+WINDOW_BEFORE = 120
+#: ...in a window this long
+WINDOW_LENGTH = 600
 #: the page of results a search returns unless asked for another size
 PAGE_SIZE = 50
 
@@ -70,6 +74,36 @@ def search_phrases(query: str) -> list[str]:
     return phrases
 
 
+def _words(text: str) -> list[str]:
+    """The words of ``text`` as the index reads them: runs of letters and digits, lower case."""
+    return re.findall(r"[^\W_]+", text.lower())
+
+
+def snippet_of(window: str, marks: set[str], *, at: int, lead: bool, tail: bool) -> str:
+    """About :data:`SNIPPET_WORDS` words of ``window`` from three words before the match (the
+    first word in ``marks`` from offset ``at`` of the window on, else the first anywhere), each word in ``marks`` between :data:`MATCH_START` and
+    :data:`MATCH_END`, whitespace made single spaces; ``…`` where the page goes on (``lead``:
+    the window does not start the page, ``tail``: it does not end it)."""
+    found = list(re.finditer(r"[^\W_]+", window))
+    hits = [i for i, m in enumerate(found) if m.group().lower() in marks]
+    hits = [i for i in hits if found[i].end() > at] or hits
+    if not hits:
+        return " ".join(window[:SNIPPET_LENGTH].split())
+    lo = max(0, hits[0] - 3)
+    hi = min(len(found), lo + SNIPPET_WORDS)
+    start, end = found[lo].start(), found[hi - 1].end()
+    piece = re.sub(
+        r"[^\W_]+",
+        lambda m: (
+            f"{MATCH_START}{m.group()}{MATCH_END}" if m.group().lower() in marks else m.group()
+        ),
+        window[start:end],
+    )
+    before = "\u2026" if lead or start > 0 else ""
+    after = "\u2026" if tail or end < len(window) else ""
+    return before + " ".join(piece.split()) + after
+
+
 def _fts5_query(phrases: list[str]) -> str:
     # every phrase as an FTS5 string (its own quotes doubled): the tokenizer splits it as it
     # split the pages, and no query syntax (NEAR, -, :, *) reaches FTS5 from the user
@@ -108,7 +142,8 @@ def search_documents(
     phrase; words outside quotes may stand anywhere on the page). Case never matters;
     words match whole (``page`` does not find ``pages``). An empty ``needle`` lists every
     page by id. Nothing is capped: ``total`` counts every result, and ``offset`` pages
-    through them. Page texts never leave the database: snippets are cut in SQL.
+    through them. Only a window of each listed page's text leaves the database, for its
+    snippet (:func:`snippet_of`).
     """
     if offset < 0 or limit < 1:
         raise ValueError(f"offset must be >= 0 and limit >= 1 (got {offset} and {limit})")
@@ -160,11 +195,19 @@ def search_documents(
     phrases = search_phrases(needle)
     if not phrases:
         return SearchPage(needle, offset, hits, n_ids)
-    # where the page view opens a text hit: the first phrase as written, else its first word
     first = phrases[0].lower()
-    first_word = next(w for w in re.split(r"[\W_]+", first) if w)
-    at = f"coalesce(nullif({find}(lower(d.text), :first), 0), {find}(lower(d.text), :word)) - 1"
-    params.update(first=first, word=first_word)
+    # where the page view opens a text hit: the first phrase as written, else its words
+    # with single spaces between them, else its first word
+    spaced = " ".join(_words(first))
+    at = (
+        f"coalesce(nullif({find}(lower(d.text), :first), 0), "
+        f"nullif({find}(lower(d.text), :spaced), 0), {find}(lower(d.text), :word)) - 1"
+    )
+    params.update(first=first, spaced=spaced, word=_words(first)[0])
+    # the snippet is cut from a window of the page around the first match (in Python: the
+    # engines' own snippet functions tokenize the whole page, a megabyte for some)
+    greatest = "greatest" if dialect == "postgresql" else "max"
+    window = f"substr(d.text, {greatest}({at} - {WINDOW_BEFORE} + 1, 1), {WINDOW_LENGTH})"
     # how many phrases the page's id holds as whole words ("pragma" in pragma.html): a page
     # named for the query ranks before the text matches of pages that only mention it
     words = {
@@ -180,14 +223,7 @@ def search_documents(
     if dialect == "postgresql":
         # the query's words are split as the indexed text was (PG_SEARCH_SEPARATORS)
         split = str.maketrans(PG_SEARCH_SEPARATORS, " " * len(PG_SEARCH_SEPARATORS))
-        params.update(
-            {f"p{i}": p.translate(split) for i, p in enumerate(phrases)},
-            opts=(
-                f"StartSel={MATCH_START}, StopSel={MATCH_END}, MaxWords={SNIPPET_WORDS}, "
-                f"MinWords={SNIPPET_WORDS // 2}, ShortWord=0, MaxFragments=1, "
-                "FragmentDelimiter=\u2026"
-            ),
-        )
+        params.update({f"p{i}": p.translate(split) for i, p in enumerate(phrases)})
         tsq = " && ".join(
             f"phraseto_tsquery('{PG_SEARCH_CONFIG}', :p{i})" for i in range(len(phrases))
         )
@@ -208,18 +244,14 @@ def search_documents(
             f"AND {in_order} AND NOT {by_id}"
         )
         score = f"ts_rank({vector}, q.q, 1)"  # 1: divided by 1 + log(page length)
-        # ts_headline parses what it is given: a window around the first match, not a page
-        # of a megabyte (SQLite's snippet() reads the index's positions instead)
-        window = f"substr(d.text, greatest({at} - {SNIPPET_LENGTH * 2}, 1), {SNIPPET_LENGTH * 12})"
-        snippet = f"ts_headline('{PG_SEARCH_CONFIG}', {window}, q.q, :opts)"
         ranked = (
             f"SELECT d.id, {named} AS named, {score} AS score {matched} "
             "ORDER BY named DESC, score DESC, d.id"
         )
         page = (
-            f"SELECT d.id, length(d.text), coalesce(c.n, 0), r.score, {snippet}, {at} "
+            f"SELECT d.id, length(d.text), coalesce(c.n, 0), r.score, {window}, {at} "
             f"FROM ({ranked} LIMIT :limit OFFSET :offset) r JOIN document d ON d.id = r.id "
-            f"CROSS JOIN (SELECT {tsq} AS q) AS q LEFT JOIN {counts} c ON c.document_id = d.id "
+            f"LEFT JOIN {counts} c ON c.document_id = d.id "
             "ORDER BY r.named DESC, r.score DESC, d.id"
         )
     else:
@@ -228,22 +260,19 @@ def search_documents(
             "FROM document_fts f JOIN document d ON d.rowid = f.rowid "
             f"WHERE document_fts MATCH :q AND NOT {by_id}"
         )
-        snippet = (
-            f"snippet(document_fts, 1, '{MATCH_START}', '{MATCH_END}', '\u2026', {SNIPPET_WORDS})"
-        )
         # bm25() is lower for a better match; the rank shown is its negation. The order is
         # found first from the index and the ids alone; only the page's own rows then read
-        # their text (length, snippet, first match), which for every match would cost a
-        # read of every matching page.
+        # their text (length, snippet window, first match), which for every match would
+        # cost a read of every matching page.
         ranked = (
             f"SELECT f.rowid AS rid, {named} AS named, -bm25(document_fts) AS score, d.id AS id "
             f"{matched} ORDER BY named DESC, score DESC, d.id LIMIT :limit OFFSET :offset"
         )
         page = (
-            f"SELECT d.id, length(d.text), coalesce(c.n, 0), r.score, {snippet}, {at} "
-            f"FROM ({ranked}) r JOIN document_fts f ON f.rowid = r.rid "
-            f"JOIN document d ON d.rowid = r.rid LEFT JOIN {counts} c ON c.document_id = d.id "
-            "WHERE document_fts MATCH :q ORDER BY r.named DESC, r.score DESC, r.id"
+            f"SELECT d.id, length(d.text), coalesce(c.n, 0), r.score, {window}, {at} "
+            f"FROM ({ranked}) r JOIN document d ON d.rowid = r.rid "
+            f"LEFT JOIN {counts} c ON c.document_id = d.id "
+            "ORDER BY r.named DESC, r.score DESC, r.id"
         )
     n_text = int(conn.execute(text(f"SELECT count(*) {matched}"), params).scalar_one())
     wanted = limit - len(hits)
@@ -251,17 +280,13 @@ def search_documents(
         rows = conn.execute(
             text(page), {**params, "limit": wanted, "offset": max(0, offset - n_ids)}
         ).all()
+        marks = {w for p in phrases for w in _words(p)}
         for doc_id, n_chars, n, score, cut, pos in rows:
-            hits.append(
-                DocumentHit(
-                    doc_id,
-                    int(n_chars),
-                    int(n),
-                    int(pos),
-                    " ".join(str(cut or "").split()),
-                    float(score),
-                )
-            )
+            lead = int(pos) > WINDOW_BEFORE
+            tail = max(int(pos) - WINDOW_BEFORE, 0) + len(cut or "") < int(n_chars)
+            focus = min(max(int(pos), 0), WINDOW_BEFORE)  # the match's offset in the window
+            snip = snippet_of(str(cut or ""), marks, at=focus, lead=lead, tail=tail)
+            hits.append(DocumentHit(doc_id, int(n_chars), int(n), int(pos), snip, float(score)))
     return SearchPage(needle, offset, hits, n_ids + n_text)
 
 
