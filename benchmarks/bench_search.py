@@ -127,6 +127,22 @@ def pg_database(url: str) -> tuple[str, Engine, str]:
     return base.set(database=name).render_as_string(hide_password=False), admin, name
 
 
+def drop(admin: Engine, name: str) -> None:
+    """Drop the benchmark's database, retrying while an autovacuum worker (which FORCE may
+    not terminate) is still on it after the large build."""
+    from sqlalchemy.exc import DBAPIError
+
+    for attempt in range(100):
+        try:
+            with admin.connect() as conn:
+                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            return
+        except DBAPIError:
+            if attempt == 99:
+                raise
+            time.sleep(0.2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--pages", type=int, default=100_000)
@@ -148,8 +164,7 @@ def main() -> None:
                     s.connection().exec_driver_sql("ANALYZE document")
                 report("PostgreSQL", built, args.pages, measure(store, args.repeats))
         finally:
-            with admin.connect() as conn:
-                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            drop(admin, name)
     else:
         print("PostgreSQL: skipped (no --pg URL and no $LABELER_TEST_PG_URL)")
 
