@@ -137,7 +137,8 @@ def search_documents(
     each class); then pages whose text (or id, as words) matches: those whose id holds more
     of the phrases as whole words first (``pragma`` puts ``pragma.html`` ahead of pages that
     only mention it), then by rank (the store's full-text index: SQLite FTS5's ``bm25()``,
-    PostgreSQL's ``ts_rank``; ties by id). A page is listed once. A text match holds every
+    PostgreSQL's ``ts_rank``; ties by id on PostgreSQL, by storing order on SQLite). A page
+    is listed once. A text match holds every
     phrase of :func:`search_phrases` (``"the default page size"`` in quotes is one
     phrase; words outside quotes may stand anywhere on the page). Case never matters;
     words match whole (``page`` does not find ``pages``). An empty ``needle`` lists every
@@ -256,23 +257,28 @@ def search_documents(
         )
     else:
         params["q"] = _fts5_query(phrases)
-        matched = (
-            "FROM document_fts f JOIN document d ON d.rowid = f.rowid "
-            f"WHERE document_fts MATCH :q AND NOT {by_id}"
+        # Everything the order needs comes from the index and the id index alone: looking
+        # up each match's document row would read every matching page (the rows hold the
+        # text). Pages named for a phrase are those whose indexed id holds it (the id
+        # column's words, as with the id_words test above); ties go by storing order.
+        params.update({f"idq{i}": "id : " + _fts5_query([p]) for i, p in enumerate(phrases)})
+        named_fts = " + ".join(
+            f"(f.rowid IN (SELECT rowid FROM document_fts WHERE document_fts MATCH :idq{i}))"
+            for i in range(len(phrases))
         )
-        # bm25() is lower for a better match; the rank shown is its negation. The order is
-        # found first from the index and the ids alone; only the page's own rows then read
-        # their text (length, snippet window, first match), which for every match would
-        # cost a read of every matching page.
+        ids = f"SELECT d.rowid FROM document d WHERE {by_id}"
+        matched = f"FROM document_fts f WHERE document_fts MATCH :q AND f.rowid NOT IN ({ids})"
+        # bm25() is lower for a better match; the rank shown is its negation. Only the
+        # page's own rows then read their text (length, snippet window, first match).
         ranked = (
-            f"SELECT f.rowid AS rid, {named} AS named, -bm25(document_fts) AS score, d.id AS id "
-            f"{matched} ORDER BY named DESC, score DESC, d.id LIMIT :limit OFFSET :offset"
+            f"SELECT f.rowid AS rid, {named_fts} AS named, -bm25(document_fts) AS score "
+            f"{matched} ORDER BY named DESC, score DESC, rid LIMIT :limit OFFSET :offset"
         )
         page = (
             f"SELECT d.id, length(d.text), coalesce(c.n, 0), r.score, {window}, {at} "
             f"FROM ({ranked}) r JOIN document d ON d.rowid = r.rid "
             f"LEFT JOIN {counts} c ON c.document_id = d.id "
-            "ORDER BY r.named DESC, r.score DESC, r.id"
+            "ORDER BY r.named DESC, r.score DESC, r.rid"
         )
     n_text = int(conn.execute(text(f"SELECT count(*) {matched}"), params).scalar_one())
     wanted = limit - len(hits)
