@@ -29,6 +29,7 @@ from labeler.cli import (
     ingest_cmd,
     run_cmd,
     score_cmd,
+    search_cmd,
     serve_cmd,
     team_cmd,
     tui_cmd,
@@ -81,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     annotators_cmd.register(commands, common)
     demo_cmd.register(commands, common)
     doctor_cmd.register(commands, common)
+    search_cmd.register(commands, common)
     return parser
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 from sqlmodel import Session
 
-from labeler.errors import NotFoundError, StoreError
+from labeler.errors import NotFoundError, StoreError, UsageError
 from labeler.store.annotate import (
     ElementRow,
     GoldSetProgress,
@@ -39,10 +39,13 @@ from labeler.store.blind import (
     visible_question_elements,
 )
 from labeler.store.browse import (
+    PAGE_SIZE,
     DocumentHit,
     RunChunk,
     RunSummary,
+    SearchPage,
     count_documents,
+    final_elements_on,
     list_runs,
     page_text,
     run_chunks,
@@ -163,15 +166,55 @@ def seen_page_elements(
 
 
 def find_documents(
-    store: Store, needle: str, annotator: str, gold_set_id: int | None
-) -> list[DocumentHit]:
-    """Stored pages matching ``needle`` (best first; empty: every page), each with the
-    number of elements on it that ``annotator`` may see (blind team labelling) among gold
-    set ``gold_set_id``'s (None: every gold set's)."""
+    store: Store,
+    needle: str,
+    annotator: str,
+    gold_set_id: int | None,
+    *,
+    offset: int = 0,
+    limit: int = PAGE_SIZE,
+) -> SearchPage:
+    """One page of the stored pages matching ``needle`` (best first, from ``offset`` on;
+    empty: every page by id; see :func:`labeler.store.browse.search_documents` for the
+    order and the query syntax), each with the number of elements on it that ``annotator``
+    may see (blind team labelling) among gold set ``gold_set_id``'s (None: every gold
+    set's)."""
     with store.session() as s:
-        hits = search_documents(s, needle)
-        seen = visible_page_counts(s, (h.id for h in hits), annotator, gold_set_id)
-    return [replace(h, elements=seen.get(h.id, 0)) for h in hits]
+        found = search_documents(s, needle, offset=offset, limit=limit)
+        seen = visible_page_counts(s, (h.id for h in found.hits), annotator, gold_set_id)
+    hits = [replace(h, elements=seen.get(h.id, 0)) for h in found.hits]
+    return replace(found, hits=hits)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """A page found by :func:`search_pages`, with the elements of the gold set asked for."""
+
+    hit: DocumentHit
+    #: (question external id, start, end) of the gold set's final-layer elements on the page
+    elements: list[tuple[str, int, int]]
+
+
+def search_pages(
+    store: Store, query: str, *, gold_set: str | None = None, limit: int = PAGE_SIZE
+) -> tuple[int, list[SearchResult]]:
+    """The first ``limit`` pages matching ``query`` (as :func:`find_documents` orders them)
+    and how many match in all; with ``gold_set``, each with that set's elements on it (its
+    final layer: what it scores). An unknown gold set is :class:`NotFoundError`; an
+    empty query or ``limit`` below 1 :class:`UsageError`. Reads only."""
+    if not query.strip():
+        raise UsageError("the search query is empty (give words to find, or a page id)")
+    if limit < 1:
+        raise UsageError(f"--limit must be at least 1 (got {limit})")
+    with store.session() as s:
+        gold_set_id = None if gold_set is None else get_gold_set(s, gold_set).id
+        found = search_documents(s, query, limit=limit)
+        on_page = (
+            {}
+            if gold_set_id is None
+            else final_elements_on(s, gold_set_id, [h.id for h in found.hits])
+        )
+    return found.total, [SearchResult(h, on_page.get(h.id, [])) for h in found.hits]
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from labeler.store.models import (
     SchemaVersion,
     UTCDateTime,
     create_schema,
+    search_index,
     triggers,
     utcnow,
 )
@@ -485,6 +486,16 @@ _V10_SQL = (
     "CHECK (actor_role IS NULL OR actor_role IN ('annotator', 'lead', 'owner'))",
 )
 
+#: the schema version whose step adds the full-text index of page text
+SEARCH_VERSION = 11
+
+# Version 11: the page search index (models.SEARCH_INDEX, unchanged since it was added: a
+# step that changes it must first copy its old text here). SQLite's step fills the new FTS5
+# table from every stored page ('rebuild' reads the external content, document); the GIN
+# index on PostgreSQL is built from the rows by CREATE INDEX itself.
+_V11_SQLITE = (*search_index("sqlite"), "INSERT INTO document_fts(document_fts) VALUES ('rebuild')")
+_V11_POSTGRESQL = search_index("postgresql")
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -526,6 +537,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         ROLES_VERSION,
         "annotator roles, the actor's role in the audit log",
         DialectSQL(sqlite=_V10_SQL, postgresql=_V10_SQL),
+    ),
+    Migration(
+        SEARCH_VERSION,
+        "full-text index of page text",
+        DialectSQL(sqlite=_V11_SQLITE, postgresql=_V11_POSTGRESQL),
     ),
 )
 

@@ -2,7 +2,8 @@
 
 A new database is created from these classes' metadata (:func:`create_schema`, on every
 dialect); what the models cannot express, the span triggers, are the named per-dialect
-statements of :data:`TRIGGERS`, attached to the metadata here. :mod:`labeler.store.migrations`
+statements of :data:`TRIGGERS`, and the page search index, the statements of
+:data:`SEARCH_INDEX`, attached to the metadata here. :mod:`labeler.store.migrations`
 holds the steps that bring a database of an earlier schema version up to this one; a test
 upgrades a stored database of every earlier version and checks that it ends equal to a new one.
 
@@ -555,6 +556,108 @@ def triggers(dialect: str) -> tuple[str, ...]:
 for _statement in TRIGGERS:
     event.listen(
         Element.__table__,  # type: ignore[attr-defined]
+        "after_create",
+        DDL(_statement.sql).execute_if(dialect=_statement.dialect),  # type: ignore[no-untyped-call]
+    )
+
+
+#: the text search configuration of PostgreSQL's page index: no stemming and no stop words,
+#: so a word matches as it is written (case-folded), as SQLite's ``unicode61`` tokenizer does
+PG_SEARCH_CONFIG = "simple"
+
+#: what PostgreSQL indexes and searches: the id's words weighted A, then the text's; in
+#: both the characters of PG_SEARCH_SEPARATORS are made spaces first, since PostgreSQL's
+#: parser would read ``pragma.html``, ``3.40.1`` or ``www.sqlite.org`` as one word each
+#: where SQLite's tokenizer (and a reader) sees two or three
+#: the PostgreSQL-only generated column of ``document`` holding :data:`PG_SEARCH_VECTOR`
+PG_SEARCH_COLUMN = "search"
+PG_SEARCH_SEPARATORS = "/._-:@#=+"
+PG_SEARCH_VECTOR = (
+    f"setweight(to_tsvector('{PG_SEARCH_CONFIG}', translate(id, '{PG_SEARCH_SEPARATORS}', "
+    f"'{' ' * len(PG_SEARCH_SEPARATORS)}')), 'A') || "
+    f"to_tsvector('{PG_SEARCH_CONFIG}', translate(text, '{PG_SEARCH_SEPARATORS}', "
+    f"'{' ' * len(PG_SEARCH_SEPARATORS)}'))"
+)
+
+# The full-text index of page text and ids (schema version 11), kept in step with ``document`` by
+# the database itself, so every write of a page (ingest's upsert_document, a re-ingest, a
+# restore) updates it inside the same transaction. SQLite: an FTS5 table whose content is
+# ``document`` (external content: the text is stored once; the id is indexed too, so a
+# page named for a word of the query ranks higher), keyed by document's rowid and
+# maintained by three triggers. A text-keyed table's rowids stay put through VACUUM in
+# the SQLite this project runs on (tested); `INSERT INTO document_fts(document_fts)
+# VALUES('rebuild')` rebuilds the index from the pages should they ever drift.
+# PostgreSQL: a generated column (PG_SEARCH_COLUMN, stored: ranking reads it instead of
+# parsing every matched page again; the server computes it on every write of the row, and
+# ORM statements never name it) with a GIN index. It is the one column no model declares:
+# SQLite has no tsvector. A tsvector keeps word positions up to 16383 only, so a phrase
+# further down a long page is confirmed on the text itself (labeler.store.browse).
+#: the statements of the page search index, per dialect in execution order; run after the
+#: ``document`` table is created
+SEARCH_INDEX: tuple[SchemaStatement, ...] = (
+    SchemaStatement(
+        "document_fts",
+        "sqlite",
+        "CREATE VIRTUAL TABLE document_fts USING fts5("
+        "id, text, content='document', content_rowid='rowid', tokenize='unicode61')",
+    ),
+    SchemaStatement(
+        "document_fts_insert",
+        "sqlite",
+        """CREATE TRIGGER document_fts_insert AFTER INSERT ON document
+BEGIN
+    INSERT INTO document_fts(rowid, id, text) VALUES (NEW.rowid, NEW.id, NEW.text);
+END""",
+    ),
+    SchemaStatement(
+        "document_fts_delete",
+        "sqlite",
+        """CREATE TRIGGER document_fts_delete AFTER DELETE ON document
+BEGIN
+    INSERT INTO document_fts(document_fts, rowid, id, text)
+    VALUES ('delete', OLD.rowid, OLD.id, OLD.text);
+END""",
+    ),
+    SchemaStatement(
+        "document_fts_update",
+        "sqlite",
+        """CREATE TRIGGER document_fts_update AFTER UPDATE OF id, text ON document
+BEGIN
+    INSERT INTO document_fts(document_fts, rowid, id, text)
+    VALUES ('delete', OLD.rowid, OLD.id, OLD.text);
+    INSERT INTO document_fts(rowid, id, text) VALUES (NEW.rowid, NEW.id, NEW.text);
+END""",
+    ),
+    SchemaStatement(
+        "search",
+        "postgresql",
+        f"ALTER TABLE document ADD COLUMN {PG_SEARCH_COLUMN} tsvector "
+        f"GENERATED ALWAYS AS ({PG_SEARCH_VECTOR}) STORED",
+    ),
+    SchemaStatement(
+        "ix_document_search",
+        "postgresql",
+        f"CREATE INDEX ix_document_search ON document USING gin ({PG_SEARCH_COLUMN})",
+    ),
+)
+
+#: FTS5's own tables behind ``document_fts`` (SQLite creates them with the virtual table)
+SQLITE_FTS_SHADOW_TABLES = (
+    "document_fts_config",
+    "document_fts_data",
+    "document_fts_docsize",
+    "document_fts_idx",
+)
+
+
+def search_index(dialect: str) -> tuple[str, ...]:
+    """The statements of :data:`SEARCH_INDEX` for ``dialect``, in order (none for another)."""
+    return tuple(t.sql for t in SEARCH_INDEX if t.dialect == dialect)
+
+
+for _statement in SEARCH_INDEX:
+    event.listen(
+        Document.__table__,  # type: ignore[attr-defined]
         "after_create",
         DDL(_statement.sql).execute_if(dialect=_statement.dialect),  # type: ignore[no-untyped-call]
     )

@@ -10,11 +10,19 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
-from labeler.store import DocumentHit, Store, find_documents
+from labeler.store import MATCH_END, MATCH_START, DocumentHit, SearchPage, Store, find_documents
 from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from labeler.tui.context import AppContext
+
+
+def marked(snippet: str) -> Text:
+    """A snippet with its matched words (between the store's match marks) in bold."""
+    out = Text()
+    for i, part in enumerate(snippet.replace(MATCH_END, MATCH_START).split(MATCH_START)):
+        out.append(part, style="bold reverse" if i % 2 else "")
+    return out
 
 
 class DocumentsScreen(Screen[None]):
@@ -29,14 +37,23 @@ class DocumentsScreen(Screen[None]):
         Binding("down", "into_results", "Results", show=False),
     ]
 
+    #: results read at a time; the next page is read on reaching the end of the list
+    PAGE: ClassVar[int] = 100
+
     def __init__(self) -> None:
         super().__init__()
         self.hits: list[DocumentHit] = []
-        #: the needle ``hits`` were found for (searches run in order, the last one wins)
+        #: the query ``hits`` were found for: the label and the rows always belong to it
         self.hits_for: str | None = None
+        #: how many pages match ``hits_for`` in all (``hits`` holds the first of them)
+        self.total = 0
+        #: the query asked for last; a search for any other is stale and never shown
+        self.wanted: str | None = None
         #: enter was pressed in the box before the search for its text came back
         self.open_when_found = False
         self.out_of_date = False
+        #: a next page of results is being read
+        self.loading_more = False
 
     @property
     def labeler(self) -> AppContext:
@@ -74,47 +91,89 @@ class DocumentsScreen(Screen[None]):
         self.out_of_date = False
         self._search(self.query_one("#search", Input).value)
 
-    def _search(self, needle: str) -> None:
+    def _search(self, needle: str, offset: int = 0) -> None:
+        """Search for ``needle`` (from result ``offset`` on: the next page of the list).
+
+        Searches run in order; one whose query is no longer what the box holds is skipped
+        before it reads (so typing fast queues no work) and discarded if it ends late."""
         annotator, gold_set_id = self.labeler.annotator, self.labeler.gold_set_id
+        if offset == 0:
+            self.wanted = needle
 
-        def load(store: Store) -> list[DocumentHit]:
+        def load(store: Store) -> SearchPage | None:
+            if needle != self.wanted:
+                return None  # stale: a newer query was typed since
             # counts only the elements this annotator may see (blind team labelling)
-            return find_documents(store, needle, annotator, gold_set_id)
+            return find_documents(
+                store, needle, annotator, gold_set_id, offset=offset, limit=self.PAGE
+            )
 
-        self.labeler.db(load, lambda hits: self._show(needle, hits), what="search")
+        self.labeler.db(load, self._show, what="search")
 
-    def _show(self, needle_searched: str, hits: list[DocumentHit]) -> None:
-        refresh = needle_searched == self.hits_for
-        self.hits = hits
-        self.hits_for = needle_searched
+    def _show(self, found: SearchPage | None) -> None:
+        if found is None or found.query != self.wanted:
+            return  # results of a query the box no longer holds are never shown
         table = self.query_one(DataTable)
+        if found.offset:
+            self.loading_more = False
+            if found.query != self.hits_for or found.offset != len(self.hits):
+                return  # a page for a list that was replaced meanwhile
+            self._add_rows(found.hits)
+            self.hits.extend(found.hits)
+            self._count()
+            return
+        refresh = found.query == self.hits_for
+        self.hits = list(found.hits)
+        self.hits_for = found.query
+        self.total = found.total
         # the same search again (after a write, or another process's: labeler.tui.live)
         # keeps the cursor on its page; a new search starts at the top
         was = None
         if refresh and table.row_count and table.cursor_row >= 0:
             was = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         table.clear()
-        for h in hits:
-            table.add_row(h.id, f"{h.length:,}", str(h.elements), h.snippet, key=h.id)
-        ids = [h.id for h in hits]
+        self._add_rows(found.hits)
+        ids = [h.id for h in found.hits]
         if was in ids:
             table.move_cursor(row=ids.index(was))
-        needle = self.query_one("#search", Input).value
-        what = f" matching {needle!r}" if needle else ""
-        count = f"{len(hits)} document(s){what}"
-        if not hits and not needle:  # the empty state names the command that fills it
-            count = f"no pages in {self.labeler.database} yet: labeler ingest PATH... stores them"
-        self.query_one("#doc-count", Static).update(Text(count))
-        if self.open_when_found and needle_searched == needle:
+        self._count()
+        if self.open_when_found:
             self.open_when_found = False
             self._open_first()
+
+    def _add_rows(self, hits: list[DocumentHit]) -> None:
+        table = self.query_one(DataTable)
+        for h in hits:
+            table.add_row(h.id, f"{h.length:,}", str(h.elements), marked(h.snippet), key=h.id)
+
+    def _count(self) -> None:
+        """The label names the query the rows were found for, and how many of its results
+        are listed when not all of them are (the rest load on reaching the end)."""
+        query = self.hits_for or ""
+        what = f" matching {query!r}" if query else ""
+        shown = f" ({len(self.hits)} listed; more below)" if len(self.hits) < self.total else ""
+        count = f"{self.total} document(s){what}{shown}"
+        if not self.total and not query:  # the empty state names the command that fills it
+            count = f"no pages in {self.labeler.database} yet: labeler ingest PATH... stores them"
+        self.query_one("#doc-count", Static).update(Text(count))
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """Reaching the last listed row reads the next page of results, if there is one."""
+        if (
+            event.cursor_row >= len(self.hits) - 1
+            and len(self.hits) < self.total
+            and not self.loading_more
+            and self.hits_for is not None
+        ):
+            self.loading_more = True
+            self._search(self.hits_for, offset=len(self.hits))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self._search(event.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Open the best match; if the search for this text is still running, when it ends."""
-        if self.hits_for == event.value:
+        if self.hits_for == event.value and self.wanted == event.value:
             self._open_first()
         else:
             self.open_when_found = True

@@ -185,16 +185,17 @@ def test_search_documents_by_id_and_text(store: Store) -> None:
     with store.write() as s:
         upsert_document(s, doc_id="other.txt", source_path="o", sha256="y", profile="t", text="zz")
     with store.session() as s:
-        assert [h.id for h in search_documents(s)] == ["other.txt", "p.html"]
-        assert [h.id for h in search_documents(s, "OTHER")] == ["other.txt"]
-        (hit,) = search_documents(s, "source of record")
+        assert [h.id for h in search_documents(s).hits] == ["other.txt", "p.html"]
+        assert [h.id for h in search_documents(s, "OTHER").hits] == ["other.txt"]
+        (hit,) = search_documents(s, "source of record").hits
     assert hit.id == "p.html" and hit.position == PAGE.index("source of record")
-    assert "source of record" in hit.snippet
+    assert "«source» «of» «record»" in hit.snippet  # each matched word marked
 
 
 @pytest.mark.backends("sqlite", "postgresql")
 def test_search_documents_ranks_exact_id_first(store: Store) -> None:
-    """Exact id (or last path part), id prefix, id contains, text only; then by id."""
+    """Exact id (or last path part), id prefix, id contains (a needle's _ and % literal),
+    then words matches, by rank; ties by id."""
     with store.write() as s:
         for doc_id, text in [
             ("a/b.html", "one"),
@@ -208,5 +209,13 @@ def test_search_documents_ranks_exact_id_first(store: Store) -> None:
                 s, doc_id=doc_id, source_path=doc_id, sha256=doc_id, profile="t", text=text
             )
     with store.session() as s:
-        found = [h.id for h in search_documents(s, "B.html")]
-    assert found == ["a/b.html", "b.html", "b.html.bak", "ab.html", "aaa.txt"]
+        hits = search_documents(s, "B.html").hits
+    found = [h.id for h in hits]
+    assert found[:4] == ["a/b.html", "b.html", "b.html.bak", "ab.html"]
+    assert all(h.rank is None for h in hits[:4])  # found by id
+    # then the text matches, aaa.txt's text holding B.html; b_html's id is not b.html (its _
+    # is no wildcard), though SQLite's index, which splits ids into words as it splits text,
+    # finds the words b, html in it as a words match (PostgreSQL reads b.html as one word)
+    words = [h for h in hits[4:] if h.id != "b_html"]
+    assert [h.id for h in words] == ["aaa.txt"] and words[0].rank is not None
+    assert set(found) - {"b_html"} == {"a/b.html", "b.html", "b.html.bak", "ab.html", "aaa.txt"}

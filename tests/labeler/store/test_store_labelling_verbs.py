@@ -148,7 +148,7 @@ def test_find_documents_counts_only_what_the_annotator_sees(store: Store) -> Non
     attach_span(store, 1, "w.html", 0, 10, annotator="ana")
     attach_span(store, 1, "w.html", 12, 31, annotator="bo")
     attach_span(store, 1, "w.html", 33, 37, annotator="bo")
-    assert [(h.id, h.elements) for h in find_documents(store, "", "ana", 1)] == [("w.html", 1)]
-    assert [(h.id, h.elements) for h in find_documents(store, "", "bo", 1)] == [("w.html", 2)]
+    assert [(h.id, h.elements) for h in find_documents(store, "", "ana", 1).hits] == [("w.html", 1)]
+    assert [(h.id, h.elements) for h in find_documents(store, "", "bo", 1).hits] == [("w.html", 2)]
     # another gold set's counts are not this one's (the gold-set scope)
-    assert [(h.id, h.elements) for h in find_documents(store, "", "bo", 2)] == [("w.html", 0)]
+    assert [(h.id, h.elements) for h in find_documents(store, "", "bo", 2).hits] == [("w.html", 0)]

@@ -31,7 +31,14 @@ from sqlmodel import SQLModel
 from labeler.store import SCHEMA_VERSION, open_store
 from labeler.store import models as store_models
 from labeler.store.migrations import DEDUP_ACTOR
-from labeler.store.models import STORE_MODELS, TRIGGERS, store_tables
+from labeler.store.models import (
+    PG_SEARCH_COLUMN,
+    SEARCH_INDEX,
+    SQLITE_FTS_SHADOW_TABLES,
+    STORE_MODELS,
+    TRIGGERS,
+    store_tables,
+)
 from labeler.store.postgres import with_driver
 
 DATA = Path(__file__).parent / "data" / "schema_versions"
@@ -245,10 +252,11 @@ def audit_entries(version: int) -> int:
     """2 questions and 3 elements imported, bob's add, add and remove (8); bob's undo from
     version 3 (9); the removal of carl's duplicate by the version 5 step (version 4 only);
     from version 7 the team work: 2 questions, 3 assignments, 3 own elements, 2 done marks,
-    the accepted element and the adjudication (12); from version 8 two key changes."""
+    the accepted element and the adjudication (12); from version 8 two key changes; from
+    version 10 the registration of ana and bob (audited from then on)."""
     n = 8 + (version >= 3) + (version == 4)
     n += 12 if version >= 7 else 0
-    return n + (2 if version >= 8 else 0)
+    return n + (2 if version >= 8 else 0) + (2 if version >= 10 else 0)
 
 
 #: (question, page, start, end, annotator, layer, provenance, key_start, key_end)
@@ -361,14 +369,37 @@ def check_rows(db: str, version: int) -> None:
     dedup = f"SELECT entity, action FROM audit_entry WHERE actor = '{DEDUP_ACTOR}'"
     assert rows(db, dedup) == ([("element", "remove")] if version == 4 else [])
     # roles (version 10): every annotator registered before is an annotator; no older audit
-    # entry has a recorded role
+    # entry has a recorded role. A version 10 database records one on every entry: each
+    # actor acted as the owner (ana and bob were registered last, by lead, a name never
+    # registered)
     assert rows(db, "SELECT name, role, revoked_at IS NOT NULL FROM annotator ORDER BY 1") == (
         [("ana", "annotator", False), ("bob", "annotator", True)] if version >= 9 else []
     )
-    assert rows(db, "SELECT count(*) FROM audit_entry WHERE actor_role IS NOT NULL") == [(0,)]
+    assert rows(db, "SELECT actor_role, count(*) FROM audit_entry GROUP BY 1") == (
+        [("owner", 25)] if version >= 10 else [(None, audit_entries(version))]
+    )
+    # the search index (version 11) is built from the pages already stored
+    assert search_hits(db, "locked accounts") == ["beta.html"]
+    assert search_hits(db, "ticket") == ["alpha.txt"]
     assert [v for (v,) in rows(db, "SELECT version FROM schema_version ORDER BY 1")] == list(
         range(1, SCHEMA_VERSION + 1)
     )
+
+
+def search_hits(db: str, words: str) -> list[str]:
+    """The pages whose text holds the phrase ``words``, found through the search index
+    alone (FTS5's MATCH, PostgreSQL's @@ on the indexed expression)."""
+    if db.startswith("postgresql"):
+        sql = (
+            "SELECT id FROM document WHERE search @@ "
+            f"phraseto_tsquery('simple', '{words}') ORDER BY id"
+        )
+    else:
+        sql = (
+            "SELECT d.id FROM document_fts f JOIN document d ON d.rowid = f.rowid "
+            f"WHERE document_fts MATCH '\"{words}\"' ORDER BY d.id"
+        )
+    return [doc_id for (doc_id,) in rows(db, sql)]
 
 
 def check_upgrade(
@@ -388,12 +419,17 @@ def check_upgrade(
 # --- tests --------------------------------------------------------------------------------
 
 
+def _version_of(path: Path) -> int:
+    """The version of a stored file's name (``v10.sqlite.sql``: 10), to sort 9 before 10."""
+    return int(path.name.split(".")[0][1:])
+
+
 def test_a_stored_database_of_every_earlier_version() -> None:
     """A schema change must add the stored database of the version it leaves behind."""
-    assert sorted(DATA.glob("v*.sqlite.sql")) == [
+    assert sorted(DATA.glob("v*.sqlite.sql"), key=_version_of) == [
         DATA / f"v{n}.sqlite.sql" for n in SQLITE_VERSIONS
     ]
-    assert sorted(DATA.glob("v*.postgresql.sql")) == [
+    assert sorted(DATA.glob("v*.postgresql.sql"), key=_version_of) == [
         DATA / f"v{n}.postgresql.sql" for n in POSTGRESQL_VERSIONS
     ]
 
@@ -458,6 +494,10 @@ def test_new_sqlite_database_is_the_models_ddl(backend: str, db_url: str) -> Non
     for trigger in TRIGGERS:
         if trigger.dialect == "sqlite":
             expected[("trigger", trigger.name)] = _ws(trigger.sql)
+    for statement in SEARCH_INDEX:
+        if statement.dialect == "sqlite":
+            kind = "trigger" if statement.sql.startswith("CREATE TRIGGER") else "table"
+            expected[(kind, statement.name)] = _ws(statement.sql)
     conn = sqlite3.connect(db_url)
     try:
         stored = {
@@ -468,7 +508,10 @@ def test_new_sqlite_database_is_the_models_ddl(backend: str, db_url: str) -> Non
         }
     finally:
         conn.close()
-    assert stored == expected
+    # FTS5 makes its own tables behind the virtual table; their SQL is FTS5's, not ours
+    shadow = {key for key in stored if key[1] in SQLITE_FTS_SHADOW_TABLES}
+    assert {name for _, name in shadow} == set(SQLITE_FTS_SHADOW_TABLES)
+    assert {k: v for k, v in stored.items() if k not in shadow} == expected
 
 
 @pytest.mark.backends("postgresql")
@@ -488,12 +531,19 @@ def test_new_postgresql_database_is_the_models_ddl(
     columns: dict[str, list[str]] = {}
     for table, _, column, *_ in rows(db_url, _PG_QUERIES["columns"]):
         columns.setdefault(table, []).append(column)
-    assert columns == {name: [c.name for c in t.columns] for name, t in tables.items()}
+    # the search vector is the one column no model declares (a tsvector, PostgreSQL only)
+    assert columns.pop("document")[-1] == PG_SEARCH_COLUMN
+    assert columns == {
+        name: [c.name for c in t.columns] for name, t in tables.items() if name != "document"
+    }
     indexes = {name: d for _, name, d in rows(db_url, _PG_QUERIES["indexes"])}
     for table in tables.values():
         for index in table.indexes:
             partial = index.dialect_options["postgresql"]["where"] is not None
             assert (" WHERE " in indexes[str(index.name)]) == partial, index.name
+    # the search index (on the generated column) is one the models' Index objects do not
+    # describe
+    assert "USING gin (search)" in indexes["ix_document_search"]
     named_checks = {
         str(c.name)
         for t in tables.values()

@@ -105,7 +105,7 @@ def make(version: int, db: str) -> None:
     if version >= 7:
         team(store, version)
     if version >= 9:
-        annotators(store)
+        annotators(store, version)
     store.close()
     assert store_version(db) == version
 
@@ -153,13 +153,16 @@ def team(store: Any, version: int) -> None:
             set_adjudicated(s, t1.id, by="lead")
 
 
-def annotators(store: Any) -> None:
-    """Annotators ana and bob registered for ``labeler serve``; bob's link revoked."""
+def annotators(store: Any, version: int) -> None:
+    """Annotators ana and bob registered for ``labeler serve``; bob's link revoked. From
+    version 10 on registering is audited and needs a lead: the owner (lead, a name not
+    registered) registers them."""
     from labeler.store.annotators import add_annotator, revoke
 
+    by: dict[str, str] = {"actor": "lead"} if version >= 10 else {}
     with store.write() as s:
-        add_annotator(s, "ana")
-        add_annotator(s, "bob")
+        add_annotator(s, "ana", **by)
+        add_annotator(s, "bob", **by)
         revoke(s, "bob")
 
 
