@@ -243,6 +243,8 @@ class Store:
         #: the newest audit entry a write of this store committed (0: none yet); a change
         #: signal whose newest entry is this one is this store's own (labeler.store.change_signal)
         self.last_own_audit_id = 0
+        #: the newest audit entry of each write transaction of this store (see :meth:`write`)
+        self.own_audit_ids: set[int] = set()
 
     def _lock_holder(self) -> str | None:
         """Who holds the write lock, when the database can tell (PostgreSQL only)."""
@@ -310,8 +312,17 @@ class Store:
                 # The change signal (labeler.store.change_signal): delivered to every listener at
                 # the commit, never for a transaction rolled back.
                 session.connection().exec_driver_sql(NOTIFY_CHANGE)
-            session.commit()
-            self.last_own_audit_id = max(self.last_own_audit_id, session.info.get("audit_id", 0))
+            # Known as this store's own before the commit: a listener may hear of the commit
+            # (and ask whose it was) before commit() returns (labeler.tui.live.is_own).
+            written = session.info.get("audit_id", 0)
+            if written:
+                self.own_audit_ids.add(written)
+            try:
+                session.commit()
+            except BaseException:
+                self.own_audit_ids.discard(written)  # never committed: an id others may reuse
+                raise
+            self.last_own_audit_id = max(self.last_own_audit_id, written)
             if self._file is not None:
                 confirm_wal(fairy.info, self.location, committed=True)
 

@@ -132,4 +132,4 @@ def is_own(store: Store, stamp: ChangeStamp) -> bool:
     """True when the stamp's newest entry was written by ``store`` itself (this app's own
     write, after which it redrew already). Another window of the same annotator is another
     store: its changes are not own."""
-    return stamp.audit_id != 0 and stamp.audit_id == store.last_own_audit_id
+    return stamp.audit_id != 0 and stamp.audit_id in store.own_audit_ids

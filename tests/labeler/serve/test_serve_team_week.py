@@ -88,9 +88,11 @@ def browser() -> object:
         chromium.close()
 
 
-def label_and_mark_done(page: object) -> None:
+def label_and_mark_done(page: object, db: str, name: str) -> None:
     """F3, search "readers", open wal.html at the match, ``s`` (the sentence WAL), ``a``
-    (attach to q1), ``D`` (q1 done)."""
+    (attach to q1), and once the element is stored ``D`` (q1 done): ``D`` pressed while the
+    attach is still on its way to the screen would ask "no answer?" (the screen decides
+    on what it shows)."""
     page.click("#terminal")  # type: ignore[attr-defined]
     press(page, "F3", "search")
     mark = frame_count(page)
@@ -98,8 +100,12 @@ def label_and_mark_done(page: object) -> None:
     wait_for_text(page, "readers", mark)
     press(page, "Enter", "Attach")
     press(page, "s", f"{len(WAL)} chars")
-    press(page, "a", "attached")
-    press(page, "D", "done")
+    mark = frame_count(page)
+    page.keyboard.press("a")  # type: ignore[attr-defined]
+    sql = f"SELECT count(*) FROM element WHERE annotator = '{name}'"
+    wait_until(f"{name}'s element", lambda: rows(db, sql) == [(1,)])
+    wait_for_text(page, "n_gold 1", mark)  # the header counts it: the questions reloaded
+    press(page, "D", "marked done")
 
 
 def test_two_annotators_and_a_lead_settle_reopen_and_settle_again(
@@ -116,8 +122,8 @@ def test_two_annotators_and_a_lead_settle_reopen_and_settle_again(
         lena = open_link(browser, served.link(tokens["lena"]))
         for page, name in ((alice, "alice"), (bob, "bob"), (lena, "lena")):
             wait_for_text(page, f"demo · {name}")
-        label_and_mark_done(alice)
-        label_and_mark_done(bob)
+        label_and_mark_done(alice, db_url, "alice")
+        label_and_mark_done(bob, db_url, "bob")
         wait_until(
             "both done marks",
             lambda: rows(db_url, "SELECT count(*) FROM question_done") == [(2,)],
