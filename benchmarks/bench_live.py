@@ -23,10 +23,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
-from sqlalchemy import Engine
+from pg_bench import pg_database
 from textual.widgets import Static
 
 from labeler.store import Store, flip_done, open_store
@@ -116,24 +115,6 @@ def report(name: str, delays: list[float]) -> None:
         f"{name:<11} {len(ms):>3} changes   median {statistics.median(ms):6.0f} ms   "
         f"max {max(ms):6.0f} ms"
     )
-
-
-def pg_database(url: str) -> tuple[str, Engine, str]:
-    from sqlalchemy import create_engine
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.pool import NullPool
-
-    from labeler.store.postgres import with_driver
-
-    base = make_url(url)
-    admin = create_engine(with_driver(base), isolation_level="AUTOCOMMIT", poolclass=NullPool)
-    name = f"labeler_bench_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as conn:
-        conn.exec_driver_sql(
-            f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8' "
-            "LC_COLLATE 'C' LC_CTYPE 'C'"
-        )
-    return base.set(database=name).render_as_string(hide_password=False), admin, name
 
 
 def main() -> None:

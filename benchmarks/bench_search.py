@@ -23,10 +23,10 @@ import re
 import statistics
 import tempfile
 import time
-import uuid
 from collections import Counter
 from pathlib import Path
 
+from pg_bench import pg_database
 from sqlalchemy import Engine
 
 from labeler.store import Store, find_documents, open_store
@@ -107,24 +107,6 @@ def report(
         f"  typing journal_mode key by key: median {statistics.median(r[1] for r in typed) * 1000:.1f}"
         f" ms, worst {max(r[2] for r in typed) * 1000:.1f} ms per search"
     )
-
-
-def pg_database(url: str) -> tuple[str, Engine, str]:
-    from sqlalchemy import create_engine
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.pool import NullPool
-
-    from labeler.store.postgres import with_driver
-
-    base = make_url(url)
-    admin = create_engine(with_driver(base), isolation_level="AUTOCOMMIT", poolclass=NullPool)
-    name = f"labeler_bench_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as conn:
-        conn.exec_driver_sql(
-            f"CREATE DATABASE \"{name}\" TEMPLATE template0 ENCODING 'UTF8' "
-            "LC_COLLATE 'C' LC_CTYPE 'C'"
-        )
-    return base.set(database=name).render_as_string(hide_password=False), admin, name
 
 
 def drop(admin: Engine, name: str) -> None:
