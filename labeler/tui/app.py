@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.binding import BindingType
 from textual.reactive import var
 from textual.worker import Worker
@@ -58,6 +58,7 @@ from labeler.tui.screens.help import HelpScreen
 from labeler.tui.screens.questions import QuestionsScreen
 from labeler.tui.screens.scores import ScoresScreen
 from labeler.tui.undo_keys import reverse
+from labeler.tui.widgets.notice import NoticeLine
 
 T = TypeVar("T")
 
@@ -92,6 +93,18 @@ class LabelerApp(App[int]):
     #: bumped when another process changed the database (:mod:`labeler.tui.live`); every
     #: such change bumps ``revision`` too, so screens re-read their rows
     data_generation: var[int] = var(0)
+
+    def _refresh_notifications(self) -> None:
+        """Notifications go to the screen's own notice line when it has one (the page
+        screen: a toast there would cover the text just labelled), else to Textual's toasts."""
+        try:
+            lines = list(self.screen.query(NoticeLine))
+        except ScreenStackError:  # no screen yet (starting, or exiting)
+            lines = []
+        if lines:
+            self.call_later(lines[0].show, self._notifications)
+            return
+        super()._refresh_notifications()
 
     def __init__(
         self,

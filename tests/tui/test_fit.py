@@ -76,7 +76,7 @@ def test_80x24_page_pane_is_wider_panel_shrinks_then_folds_footer_keys_first(
     async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
         await pilot.press("f2")
         await settle(app, pilot)
-        assert footer_keys(app)[:3] == ["Next unlabelled", "Filter", "Add question"]
+        assert footer_keys(app)[:3] == ["Unlabelled", "Filter", "Add"]  # short labels
         screen = PageScreen("policy.html")
         await app.push_screen(screen)
         await settle(app, pilot)
@@ -84,7 +84,7 @@ def test_80x24_page_pane_is_wider_panel_shrinks_then_folds_footer_keys_first(
         assert screen.view.size.width >= 45
         side = screen.query_one("#side")
         assert side.display and side.size.width < 44
-        assert footer_keys(app)[:4] == ["Attach", "Next Q", "Next unlabelled", "Remove"]
+        assert footer_keys(app)[:4] == ["Attach", "Next Q", "Unlabelled", "Remove"]
         await pilot.resize_terminal(64, 24)
         await settle(app, pilot)
         assert not side.display

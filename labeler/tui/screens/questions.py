@@ -15,7 +15,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Header, Input, Static
 from textual.widgets.data_table import ColumnKey, RowKey
 
 from labeler.report import plural
@@ -32,6 +32,7 @@ from labeler.tui.keys import most_important_first, team_labels
 from labeler.tui.question_edit import open_question_editor
 from labeler.tui.screens.forms import ConfirmDialog, QuestionDialog, QuestionForm
 from labeler.tui.teamwork import final_note, team_state
+from labeler.tui.widgets.footer import LabelerFooter
 from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ class QuestionsScreen(Screen[None]):
         )
         yield RowTable(id="questions", cursor_type="row", zebra_stripes=True)
         yield Static("", id="notes")
-        yield Footer()
+        yield LabelerFooter()
 
     def on_mount(self) -> None:
         table = self.query_one("#questions", DataTable)

@@ -51,9 +51,9 @@ PAGE_FOOTER_FIRST: tuple[str, ...] = (
     "toggle_done",  # team gold sets only
     "remove",
     "grade(3)",
-    "extend('sentence')",
     "find",
     "element_step(1)",
     "back",
+    "extend('sentence')",
     "undo",
 )

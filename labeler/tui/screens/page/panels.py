@@ -17,6 +17,7 @@ from textual.widgets import Static
 
 from labeler.store import ElementRow, Store, seen_question_elements
 from labeler.tui import span_marks
+from labeler.tui.fit import Part, fit_parts
 from labeler.tui.grade_keys import GRADE_LEGEND, grade_meaning
 from labeler.tui.teamwork import team_state
 from labeler.tui.widgets.page_view import (
@@ -164,33 +165,54 @@ def show_readout(screen: PageContext) -> None:
         ),
         None,
     )
+    # the readout's room: the line less its padding (fit_parts keeps every hint whole)
+    width = readout.size.width - 2 if readout.size.width else 0
     if inside is not None and found is None:
         # What the grade means, where the annotator is about to press 1-3.
         key = (
-            f"key {inside.key_start}–{inside.key_end}"
+            [f"key {inside.key_start}–{inside.key_end}"]
             if inside.key_start is not None
-            else "K on a selection inside: key clause"
+            else ["K on a selection inside: key clause", "K: key clause"]
         )
+        meaning = grade_meaning(inside.grade)
         readout.update(
-            f"{inside.start}–{inside.end}  ·  {grade_meaning(inside.grade)}  ·  "
-            f"1-3: {GRADE_LEGEND}  ·  {key}"
+            fit_parts(
+                [
+                    f"{inside.start}–{inside.end}",
+                    [meaning, meaning.split(":")[0]],
+                    [f"1-3: {GRADE_LEGEND}", "1-3: grade"],
+                    key,
+                ],
+                width,
+            )
         )
         readout.set_class(False, "-warning")
         return
     if start == end:
         readout.update(
-            f"cursor {start} of {len(screen.page)}  ·  select with shift+arrows, "
-            "mouse drag, w/s/b (extend), W/S/B (shrink), t (trim)"
+            fit_parts(
+                [
+                    [f"cursor {start} of {len(screen.page)}", f"cursor {start}"],
+                    [
+                        "select with shift+arrows, mouse drag, w/s/b (extend), "
+                        "W/S/B (shrink), t (trim)",
+                        "select: shift+arrows, w/s/b, W/S/B, t",
+                        "select: shift+arrows",
+                    ],
+                ],
+                width,
+            )
         )
         readout.set_class(False, "-warning")
         return
     selected = screen.page.stored[start:end]
     n = span_marks.count_occurrences(screen.page.stored, selected)
     many = f"{n}+" if n >= span_marks.COUNT_CAP else str(n)
-    text = f"{start}–{end}  ·  {end - start} chars  ·  {many}× on page"
+    place: list[str] = [f"{start}–{end}"]
     if found is not None:  # the match's place first; the repetition still warns
-        text = f"{found}  ·  {end - start} chars  ·  {many}× on page"
+        place = [found, found.split("  ·  ")[0]]
+    parts: list[Part] = [place, f"{end - start} chars", f"{many}× on page"]
     if n > 1:
-        text += "  ⚠ repeated text: scoring will flag this element"
-    readout.update(text)
+        parts.insert(1, ["⚠ repeated text: scoring will flag this element", "⚠ repeated text"])
+    readout.update(fit_parts(parts, width))
     readout.set_class(n > 1, "-warning")

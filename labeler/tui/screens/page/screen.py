@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import ActiveBinding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 
 from labeler.store import ElementRow, LabellingPage, Store, labelling_page, seen_page_elements
 from labeler.tui.assist import AssistChunk
@@ -24,6 +24,8 @@ from labeler.tui.keys import most_important_first, team_labels
 from labeler.tui.pagemap import DISPLAY_LINE, PageMap
 from labeler.tui.screens.page import assist_panel, labelling, panels, selection
 from labeler.tui.screens.page.bindings import PAGE_BINDINGS, PAGE_FOOTER_FIRST
+from labeler.tui.widgets.footer import LabelerFooter
+from labeler.tui.widgets.notice import NoticeLine
 from labeler.tui.widgets.page_view import PageView
 
 if TYPE_CHECKING:
@@ -81,9 +83,10 @@ class PageScreen(Screen[None]):
             with Vertical(id="side"):
                 yield Static("", id="elements")
                 yield Static("", id="assist")
+        yield NoticeLine(id="notice")
         yield Static("loading…", id="readout")
         yield Input(placeholder=selection.find_placeholder(False), id="find")
-        yield Footer()
+        yield LabelerFooter()
 
     @property
     def view(self) -> PageView:
@@ -94,6 +97,8 @@ class PageScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self.query_one("#side").display = self.size.width >= self.FOLD_SIDE_BELOW
+        # the readout is fitted to its width: fit it again once the new width is laid out
+        self.call_after_refresh(panels.show_readout, self)
 
     def on_mount(self) -> None:
         self.query_one("#find", Input).display = False

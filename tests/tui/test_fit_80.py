@@ -1,0 +1,159 @@
+"""The page screen at 80x24 and 120x36 (issue 22, "80 columns"): the footer keeps the
+labelling keys and esc with no key cut, the readout never cuts a hint mid-word, and a
+notification gets a line of its own instead of covering the page text.
+
+Pilot tests on a real SQLite file (see ``tui_support``).
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Static
+from textual.widgets._footer import FooterKey
+from tui_support import PAGE, run_app, settle
+
+from labeler.store import Store
+from labeler.tui.app import LabelerApp
+from labeler.tui.fit import fit_parts
+from labeler.tui.screens.page import PageScreen
+
+FR = "FR-001: The index is never the source of record."
+
+
+async def open_policy(app: LabelerApp, pilot: Pilot[int]) -> PageScreen:
+    await pilot.press("f2")
+    await settle(app, pilot)
+    screen = PageScreen("policy.html")
+    await app.push_screen(screen)
+    await settle(app, pilot)
+    return screen
+
+
+def footer(app: LabelerApp) -> tuple[list[str], list[FooterKey]]:
+    """The descriptions of the footer's keys left to right, and the keys cut by the edge
+    (drawn only in part)."""
+    width = app.size.width
+    keys = sorted(app.screen.query(FooterKey), key=lambda k: k.region.x)
+    shown = [k for k in keys if k.display and k.region.width]
+    cut = [k for k in shown if k.region.right > width]
+    return [k.description for k in shown], cut
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+def test_page_footer_keeps_labelling_keys_and_esc_whole(
+    store: Store, size: tuple[int, int]
+) -> None:
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await open_policy(app, pilot)
+        names, cut = footer(app)
+        assert not cut, [k.description for k in cut]
+        assert names[:4] == [
+            "Attach",
+            "Next Q",
+            "Unlabelled" if size[0] < 110 else "Next unlabelled",
+            "Remove",
+        ]
+        for wanted in ("Grade", "Find", "Back"):
+            assert wanted in names, names
+        assert ("Elem" if size[0] < 110 else "Next element") in names
+        # no two keys overlap, and the palette key is whole at the right edge
+        keys = sorted(app.screen.query(FooterKey), key=lambda k: k.region.x)
+        drawn = [k for k in keys if k.display and k.region.width]
+        for left, right in pairwise(drawn):
+            assert left.region.right <= right.region.x
+        assert drawn[-1].has_class("-command-palette") and drawn[-1].region.right <= size[0]
+
+    run_app(store, body, size=size)
+
+
+def test_other_screens_footer_never_cuts_a_key(store: Store) -> None:
+    """The questions list at 120 columns used to end in ``f2 Ques▏``."""
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        for width in (80, 100, 120, 160):
+            await pilot.resize_terminal(width, 30)
+            await settle(app, pilot)
+            names, cut = footer(app)
+            assert not cut, (width, [k.description for k in cut])
+            assert names, width
+
+    run_app(store, body, size=(120, 36))
+
+
+def readout(app: LabelerApp) -> str:
+    return str(app.screen.query_one("#readout", Static).render())
+
+
+def test_readout_at_80_columns_keeps_whole_hints(store: Store) -> None:
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        screen = await open_policy(app, pilot)
+        width = screen.query_one("#readout").size.width - 2  # its padding
+        # the cursor: where it is, then as much of the selection hint as fits whole
+        screen.view.select_offsets(3, 3)
+        await settle(app, pilot)
+        line = readout(app)
+        assert len(line) <= width, line
+        assert line == f"cursor 3 of {len(PAGE)}  ·  select: shift+arrows, w/s/b, W/S/B, t"
+        # an element under the cursor: its grade in words, the legend shortened
+        start = PAGE.index(FR)
+        screen.view.select_offsets(start, start + len(FR))
+        await pilot.press("a")
+        await settle(app, pilot)
+        screen.view.select_offsets(start + 3, start + 3)
+        await settle(app, pilot)
+        line = readout(app)
+        assert len(line) <= width, line
+        assert line.startswith(f"{start}–{start + len(FR)}  ·  g1 relevant")
+        # every part is whole: each one is one of the forms the readout offers
+        for part in line.split("  ·  "):
+            assert part in {
+                f"{start}–{start + len(FR)}",
+                "g1 relevant: supports or completes the answer",
+                "g1 relevant",
+                "1-3: grade",
+                "1-3: 1 relevant · 2 important · 3 essential",
+                "K: key clause",
+                "K on a selection inside: key clause",
+            }, part
+        # wider: the long forms come back
+        await pilot.resize_terminal(160, 36)
+        await settle(app, pilot)
+        assert "1-3: 1 relevant · 2 important · 3 essential" in readout(app)
+
+    run_app(store, body, size=(80, 24))
+
+
+def test_a_notification_on_the_page_has_a_line_of_its_own(store: Store) -> None:
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        screen = await open_policy(app, pilot)
+        start = PAGE.index(FR)
+        screen.view.select_offsets(start, start + len(FR))
+        await pilot.press("a")
+        await settle(app, pilot)
+        notice = screen.query_one("#notice")
+        assert notice.display and "saved" in str(notice.render())
+        # under the page, above the readout: the page's region ends where it begins
+        page = screen.view.region
+        assert notice.region.y >= page.bottom
+        assert notice.region.bottom <= screen.query_one("#readout").region.y
+        # no toast anywhere on this screen
+        assert not list(screen.query("Toast"))
+        app.clear_notifications()
+        await settle(app, pilot)
+        assert not notice.display
+
+    run_app(store, body, size=(80, 24))
+
+
+def test_fit_parts_drops_whole_parts_in_order() -> None:
+    parts = ["12–40", ["g2 important: a main part", "g2 important"], "tail"]
+    assert fit_parts(parts, 80) == "12–40  ·  g2 important: a main part  ·  tail"
+    # 5 + 5 + 12 = 22: the short form, and "tail" no longer fits (22 + 5 + 4 = 31 > 25)
+    assert fit_parts(parts, 25) == "12–40  ·  g2 important"
+    assert fit_parts(parts, 8) == "12–40"
+    # the first part alone, in its shortest form, even when it is too long
+    assert fit_parts([["abcdefgh", "abcd"]], 2) == "abcd"
+    assert fit_parts(parts, 0) == "12–40  ·  g2 important: a main part  ·  tail"
