@@ -19,6 +19,7 @@ from labeler.store import Store
 from labeler.tui.app import LabelerApp
 from labeler.tui.fit import fit_parts
 from labeler.tui.screens.page import PageScreen
+from labeler.tui.widgets.row_table import RowTable
 
 FR = "FR-001: The index is never the source of record."
 
@@ -157,3 +158,33 @@ def test_fit_parts_drops_whole_parts_in_order() -> None:
     # the first part alone, in its shortest form, even when it is too long
     assert fit_parts([["abcdefgh", "abcd"]], 2) == "abcd"
     assert fit_parts(parts, 0) == "12–40  ·  g2 important: a main part  ·  tail"
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_questions_list_gives_the_question_text_half_the_width(store: Store, width: int) -> None:
+    """Long ids and many annotators used to squeeze the question to ~28 of 80 columns."""
+    from labeler.store import add_query, attach_element, get_gold_set
+
+    long_text = "What does the register say about who approves [exceptions] to the policy?"
+    with store.write() as s:
+        gs = get_gold_set(s, "demo")
+        add_query(s, gs, "a-rather-long-question-id-42", long_text, actor="seed")
+        for n, name in enumerate(("ana", "bob", "carmen", "dmitri")):
+            attach_element(s, 1, "policy.html", 7 + n, 55, annotator=name)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await settle(app, pilot)
+        table = app.screen.query_one("#questions", RowTable)
+        question = list(table.columns.values())[-1]
+        assert question.get_render_width(table) >= width // 2
+        # every column still fits the table: nothing runs off its right edge
+        total = sum(c.get_render_width(table) for c in table.columns.values())
+        assert total <= table.scrollable_content_region.width
+        # a cut cell ends in … ; the text is never read as markup ([exceptions] stays)
+        row = [str(c) for c in table.get_row(str(3))]
+        assert row[-1] == long_text
+        lines = app.export_screenshot()
+        assert "a-rather-long" in lines and "…" in lines
+
+    run_app(store, body, size=(width, 24))

@@ -135,10 +135,12 @@ class QuestionsScreen(Screen[None]):
         yield LabelerFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one("#questions", DataTable)
+        table = self.query_one("#questions", RowTable)
         self._id_column, _, self._who_column, _ = table.add_columns(
             "id", "n_gold", "labelled by", "question"
         )
+        # the question's text gets at least half the width, at 80 columns too
+        table.last_column_share = 0.5
         table.focus()
         self.query_one("#qfilter", Input).display = False
         self.watch(self.app, "questions", self._show_questions, init=False)
@@ -200,7 +202,13 @@ class QuestionsScreen(Screen[None]):
                 n_gold.append(f" ({q.n_stale} stale)", style="red")
             mark = "▶ " if q.id == app.current_query_id else ""
             who = team_state(q) if team else _annotators(q.by_annotator)
-            table.add_row(mark + q.external_id, n_gold, who, q.text, key=str(q.id))
+            table.add_row(
+                Text(mark + q.external_id, overflow="ellipsis", no_wrap=True),
+                n_gold,
+                Text(who, overflow="ellipsis", no_wrap=True),
+                Text(q.text, overflow="ellipsis", no_wrap=True),  # never read as markup
+                key=str(q.id),
+            )
         self._show_current()
         self.call_after_refresh(self._keep_scroll, scrolled)
 
@@ -248,7 +256,11 @@ class QuestionsScreen(Screen[None]):
                 if key not in table.rows:
                     continue
                 mark = "▶ " if q.id == app.current_query_id else ""
-                table.update_cell(key, self._id_column, mark + q.external_id)
+                table.update_cell(
+                    key,
+                    self._id_column,
+                    Text(mark + q.external_id, overflow="ellipsis", no_wrap=True),
+                )
         ids = [q.id for q in self.shown()]
         if app.current_query_id in ids:
             row = ids.index(app.current_query_id)

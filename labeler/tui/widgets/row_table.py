@@ -38,12 +38,53 @@ class RowTable(DataTable[Any]):
         Binding("end", "scroll_bottom", "Last row", show=False),
     ]
 
+    #: with a share, the last column gets at least that share of the width (:meth:`_fit`)
+    last_column_share: float | None = None
+    #: the narrowest the other columns are made to give the last one its share
+    column_floor: int = 6
+
     def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
         widths = [column.content_width for column in self.columns.values()]
         super()._update_dimensions(new_rows)
         if widths != [column.content_width for column in self.columns.values()]:
+            self._fit()
             self._clear_caches()
             self.refresh()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """With :attr:`last_column_share`, fit the columns to the table's width so that the
+        last one (a question's text, say) takes at least that share of it (padding in): the
+        other columns keep their natural width (what they hold, as measured) while that
+        leaves the share, else the widest of them gives up a cell at a time, down to
+        :attr:`column_floor` cells (or its natural width, when smaller); the last column
+        gets what is left. Cut cells end in ``…`` when they are ``Text`` with
+        ``overflow="ellipsis"``. Before the table is laid out (no width yet) nothing
+        changes."""
+        share = self.last_column_share
+        columns = list(self.columns.values())
+        room = self.scrollable_content_region.width - 2 * self.cell_padding * len(columns)
+        if share is None or not columns or room <= 0:
+            return
+        natural = [c.content_width for c in columns[:-1]]
+        widths = list(natural)
+        # the share is of the whole table (its scrollbar too), the last column's padding in
+        keep = max(1, round(self.size.width * share) - 2 * self.cell_padding)
+        while sum(widths) > room - keep:
+            widest = max(range(len(widths)), key=lambda i: widths[i])
+            if widths[widest] <= min(self.column_floor, natural[widest]):
+                break
+            widths[widest] -= 1
+        for column, width, was in zip(columns, widths, natural, strict=False):
+            column.auto_width = width == was
+            column.width = width
+        last = columns[-1]
+        last.auto_width = False
+        last.width = max(1, room - sum(widths))
+        self._clear_caches()
+        self.refresh()
 
     def render_line(self, y: int) -> Strip:
         self._measure_pending()
