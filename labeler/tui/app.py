@@ -25,9 +25,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
+from textual import events, on
 from textual.app import App, ScreenStackError
 from textual.binding import BindingType
 from textual.reactive import var
+from textual.timer import Timer
+from textual.widgets import Input, TextArea
 from textual.worker import Worker
 
 from labeler.store import (
@@ -47,7 +50,7 @@ from labeler.store import (
     role_refusal,
     undo_change,
 )
-from labeler.tui import assist_mode, live, navigation
+from labeler.tui import assist_mode, key_hold, live, navigation
 from labeler.tui.app_bindings import APP_BINDINGS
 from labeler.tui.assist import ASSIST_TOP_K
 from labeler.tui.commands import LabelerCommands
@@ -94,6 +97,67 @@ class LabelerApp(App[int]):
     #: such change bumps ``revision`` too, so screens re-read their rows
     data_generation: var[int] = var(0)
 
+    # -- keys typed behind a key that moves the focus (labeler.tui.key_hold) -------------
+
+    _held: list[events.Key] | None
+    _hold_timer: Timer | None
+
+    async def on_event(self, event: events.Event) -> None:
+        if not isinstance(event, events.Key) or event.is_forwarded:
+            await super().on_event(event)
+            return
+        if self._held is not None:
+            self._held.append(event)
+            return
+        target = self.focused or self.screen
+        holds = self._moves_focus(event)
+        await super().on_event(event)
+        if holds and self._held is None:
+            self._held = []
+            self._hold_timer = self.set_timer(key_hold.HOLD_AT_MOST, self._release_keys)
+            target.post_message(key_hold.KeyTurn())
+
+    def _moves_focus(self, event: events.Key) -> bool:
+        """Whether ``event`` runs an action of the screen or the app (which may open a
+        dialog or move the focus): not a character typed into a text field, not a key of
+        the focused widget's own."""
+        focused = self.focused
+        if isinstance(focused, Input | TextArea) and event.is_printable:
+            return False
+        for namespace, bindings in self.screen._modal_binding_chain:
+            for binding in bindings.key_to_bindings.get(event.key, ()):
+                if not binding.priority:
+                    return namespace is not focused
+        return False
+
+    @on(key_hold.KeyTurn)
+    def _key_turn(self) -> None:
+        # The key's action ran, here, when the key came back up unhandled; what it asked
+        # for (a focus, a screen) is queued behind this message: release after it.
+        self.call_after_refresh(self._after_key_turn)
+
+    async def _after_key_turn(self) -> None:
+        screen = self.screen
+        if isinstance(screen, key_hold.TakesEarlyKeys) and not screen.keys_ready:
+            return  # the dialog's KeysReady releases them
+        await self._release_keys()
+
+    @on(key_hold.KeysReady)
+    async def _keys_ready(self) -> None:
+        await self._release_keys()
+
+    async def _release_keys(self) -> None:
+        """Read the held keys again, in order; one that holds again keeps the rest held."""
+        held, self._held = self._held, None
+        if self._hold_timer is not None:
+            self._hold_timer.stop()
+            self._hold_timer = None
+        for n, event in enumerate(held or ()):
+            await self.on_event(event)
+            if self._held is not None:
+                self._held.extend((held or [])[n + 1 :])
+                return
+
     def _refresh_notifications(self) -> None:
         """Notifications go to the screen's own notice line when it has one (the page
         screen: a toast there would cover the text just labelled), else to Textual's toasts."""
@@ -116,6 +180,9 @@ class LabelerApp(App[int]):
         resume: bool = True,
     ) -> None:
         super().__init__()
+        #: keys read while a key that may move the focus waits for its turn (key_hold)
+        self._held = None
+        self._hold_timer = None
         self.store = store
         self.annotator = annotator
         self.corpus = corpus

@@ -105,3 +105,52 @@ def test_enter_in_a_burst_saves_what_was_typed(store: Store) -> None:
 
     run_app(store, body)
     assert questions(store) == [*BEFORE, ("q9", "Typed then enter?")]
+
+
+def test_keys_typed_with_the_a_that_opens_the_dialog_land_in_it(store: Store) -> None:
+    """``a``, the id, tab, the text and ctrl+s in one burst from the questions list: the
+    keys read before the dialog was up went to the list (``e`` of ``tabtest`` opened the
+    editor of another question) instead of the dialog."""
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.press("f2")
+        await settle(app, pilot)
+        assert isinstance(app.screen, QuestionsScreen)
+        burst(app, ["a", *TYPED])
+        await pilot.pause(0.3)
+        await settle(app, pilot)
+        assert isinstance(app.screen, QuestionsScreen)  # saved and closed, nothing else open
+        assert "question tabtest added" in said(app)
+
+    run_app(store, body)
+    assert questions(store) == [*BEFORE, ("tabtest", "Fast typist question?")]
+    with store.session() as s:
+        added = s.exec(select(Query).where(Query.external_id == "tabtest")).one()
+        assert added.notes == "a note"
+
+
+def test_keys_behind_an_e_that_opens_nothing_are_not_lost(store: Store) -> None:
+    """When the opening key opens no dialog (``e`` in a gold set with no questions), the
+    keys held behind it go where they would have gone: ``/`` and a filter."""
+    import asyncio
+
+    from textual.widgets import Input
+
+    from labeler.store import create_gold_set
+
+    with store.write() as s:
+        create_gold_set(s, "empty", "no questions yet")
+    app = LabelerApp(store, annotator="ana", gold_set="empty", resume=False)
+
+    async def main() -> None:
+        async with app.run_test(size=(120, 36)) as pilot:
+            await settle(app, pilot)
+            await pilot.press("f2")
+            await settle(app, pilot)
+            burst(app, ["e", "slash", *"who"])
+            await pilot.pause(0.3)
+            await settle(app, pilot)
+            assert isinstance(app.screen, QuestionsScreen)
+            assert app.screen.query_one("#qfilter", Input).value == "who"
+
+    asyncio.run(main())

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, TextArea
 
 from labeler.errors import LabelerError
+from labeler.tui.key_hold import KeysReady
 
 if TYPE_CHECKING:
     from labeler.store import Store
@@ -69,6 +70,8 @@ class QuestionDialog(ModalScreen[QuestionForm | None]):
         self.store_form = store
         self.stored = stored
         self.saving = False
+        #: the id field has the focus (labeler.tui.key_hold.TakesEarlyKeys)
+        self.keys_ready = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -87,6 +90,10 @@ class QuestionDialog(ModalScreen[QuestionForm | None]):
     def on_mount(self) -> None:
         self.query_one("#qerror", Label).display = False
         self.query_one("#qid", Input).focus()
+        # the keys typed while the dialog opened come now, to the id (labeler.tui.key_hold);
+        # the focus is set from the app's queue, ahead of this message
+        self.keys_ready = True
+        self.app.post_message(KeysReady())
 
     def error(self, message: str) -> None:
         """Say what is wrong inside the dialog (empty to clear)."""

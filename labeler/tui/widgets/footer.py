@@ -15,6 +15,7 @@ from typing import ClassVar
 from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
@@ -68,6 +69,25 @@ class LabelerFooter(Footer):
     def __init__(self) -> None:
         super().__init__()
         self._laid_out_for = -1
+        #: what the keys now drawn were composed from (:meth:`_signature`)
+        self._composed: tuple[object, ...] | None = None
+
+    def _signature(self) -> tuple[object, ...]:
+        """The width and the screen's keys as the footer would show them."""
+        keys = tuple(
+            (key, b.binding.action, b.binding.description, b.binding.show, b.enabled, b.tooltip)
+            for key, b in self.screen.active_bindings.items()
+        )
+        return (self._width(), keys)
+
+    def bindings_changed(self, screen: Screen[object]) -> None:
+        """Textual recomposes the footer whenever any binding may have changed (a focus
+        move, a ``refresh_bindings`` after a database job): drop the keys and mount them
+        again, a picture taken in between showing an empty footer. Recompose only when the
+        keys to show, or the width, really changed."""
+        if self._bindings_ready and self._composed == self._signature():
+            return
+        super().bindings_changed(screen)
 
     def _width(self) -> int:
         return self.size.width or self.app.size.width
@@ -75,6 +95,8 @@ class LabelerFooter(Footer):
     def compose(self) -> ComposeResult:
         width = self._width()
         self._laid_out_for = width
+        if self._bindings_ready:
+            self._composed = self._signature()
         compact = width < self.COMPACT_BELOW
         self.set_reactive(Footer.compact, compact)
         self.set_class(compact, "-compact")
