@@ -78,19 +78,6 @@ def team_store(any_db: str) -> Iterator[Store]:
         opened.close()
 
 
-#: A snapshot test runs again, up to this many times, when its picture differs: Textual's
-#: headless renders on a loaded machine have, rarely, been taken while the screen was still
-#: settling. A real change of the screen differs every time and still fails; each
-#: difference seen is reported as a warning (below), so a flake stays visible.
-SNAPSHOT_RERUNS = 2
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if "snap_compare" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.flaky(reruns=SNAPSHOT_RERUNS))
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
