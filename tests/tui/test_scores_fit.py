@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from test_snapshots import SnapCompare, labelled, prepare
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -28,6 +29,7 @@ from tui_support import make_app, seed_store, settle
 from labeler.store import open_store
 from labeler.tui.app import LabelerApp
 from labeler.tui.screens.scores import ScoresScreen
+from labeler.tui.widgets.chart import hit_partial_chart
 
 #: (k label, kind, value, gap) of each chart row, hand-worked (module docstring)
 CHART = [
@@ -66,10 +68,10 @@ def chart_rows(screen: ScoresScreen) -> list[tuple[str, str, str, str, int]]:
     """The chart's rows parsed whole (a row that does not parse fails the test), with
     each bar's length in cells."""
     lines = rendered(screen.query_one("#chart"))
+    assert not [line for line in lines if "…" in line]  # nothing cut
     assert lines[0] == "Hit@k and Partial@k of bm25 (the gap is the chunking loss)"
     out = []
     for line in lines[1:]:
-        assert "…" not in line, line
         match = ROW.fullmatch(line)
         assert match is not None, line
         label, kind, bar, value, gap = match.groups()
@@ -128,6 +130,26 @@ def test_runs_list_goes_above_below_100_columns_following_resizes(db: Path) -> N
         assert bars[120] == 58 and bars[80] == 46
 
     run(labelled(db), (80, 24), body)
+
+
+@pytest.mark.parametrize(("width", "cells"), [(200, 60), (90, 60), (60, 30), (40, 10)])
+def test_chart_bars_take_the_width_left_by_the_text(width: int, cells: int) -> None:
+    """Text columns: ``k=10`` 4 + 1, ``Partial`` 7 + 1, 1 + ``1.000`` 5, 2 + ``gap 0.500``
+    9 = 30; the bar gets ``width - 30`` cells, at most 60."""
+    console = Console(width=width, color_system=None)
+    with console.capture() as captured:
+        console.print(hit_partial_chart("bm25", [1, 10], [0.5, 1.0], [1.0, 1.0]))
+    lines = captured.get().splitlines()
+    # the title first, wrapped at spaces at 40 columns
+    title = " ".join(line.strip() for line in lines[:-4])
+    assert title == "Hit@k and Partial@k of bm25 (the gap is the chunking loss)"
+    assert [line.rstrip() for line in lines[-4:]] == [
+        " k=1 Hit     " + "█" * (cells // 2) + " " * (cells - cells // 2) + " 0.500",
+        "     Partial " + "█" * cells + " 1.000  gap 0.500",
+        "k=10 Hit     " + "█" * cells + " 1.000",
+        "     Partial " + "█" * cells + " 1.000",
+    ]
+    assert max(len(line) for line in lines) <= width
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
