@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from rich.text import Text
 from test_snapshots import SnapCompare, labelled, prepare
 from textual.geometry import Region
 from textual.pilot import Pilot
@@ -28,6 +29,7 @@ from tui_support import make_app, seed_store, settle
 
 from labeler.store import open_store
 from labeler.tui.app import LabelerApp
+from labeler.tui.hanging import Hanging
 from labeler.tui.screens.scores import ScoresScreen
 from labeler.tui.widgets.chart import hit_partial_chart
 
@@ -201,3 +203,27 @@ def test_empty_scores_snapshot(
         await pilot.press("f4")
 
     assert snap_compare(no_runs, terminal_size=size, run_before=prepare(go))
+
+
+def test_hanging_indent_continues_lines_under_their_text() -> None:
+    """The empty state's numbered commands wrap under their own text, so does an indented
+    line; with under 20 columns left by the indent, at the left edge."""
+    text = Text(
+        "no runs: to fill it\n"
+        "  'alpha beta gamma delta epsilon'\n"
+        "  1. labeler chunks make -o chunks.jsonl\n"
+        "            twelve spaces leave eighteen columns here"
+    )
+    console = Console(width=30, color_system=None)
+    with console.capture() as captured:
+        console.print(Hanging(text))
+    assert captured.get().splitlines() == [
+        "no runs: to fill it",
+        "  'alpha beta gamma delta",
+        "  epsilon'",
+        "  1. labeler chunks make -o",
+        "     chunks.jsonl",
+        "            twelve spaces",
+        "leave eighteen columns here",
+    ]
+    assert str(Hanging(text)) == text.plain  # what a reader of the Static's content gets
