@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Footer, Header, OptionList, Static
 from labeler.evaluation import runs_to_score
 from labeler.store import RunSummary, Store
 from labeler.tui.bars import coverage_bar
+from labeler.tui.hanging import Hanging
 from labeler.tui.scoredata import ScoredRun, element_matrix, score_stored_run
 from labeler.tui.widgets.chart import hit_partial_chart
 from labeler.tui.widgets.row_table import RowTable
@@ -44,6 +45,29 @@ def no_runs_text(database: str, gold_set: str) -> Text:
     return text
 
 
+def summary_text(scored: ScoredRun, k: int) -> Text:
+    """What was scored, then the diagnoses at ``k``, then what was left out: one short line
+    each (a line wraps at spaces only when names are long). Plain text: a run or gold set
+    name is never read as markup."""
+    result = scored.result
+    counts = result.diagnosis_counts(k)
+    text = Text()
+    text.append(result.run, style="bold")
+    text.append(" on ")
+    text.append(result.gold_set, style="bold")
+    text.append(f": {len(result.queries)} question(s) scored, θ={result.threshold}\n")
+    text.append(
+        f"at k={k}: {counts['full']} full, {counts['chunking']} chunking, "
+        f"{counts['retrieval']} retrieval\n"
+    )
+    text.append(
+        f"{len(result.missing_from_run)} missing from run, "
+        f"{len(result.without_elements)} without elements, "
+        f"{scored.stale_excluded} stale element(s) left out"
+    )
+    return text
+
+
 class ScoresScreen(Screen[None]):
     """Score a stored run against the current gold set, in place."""
 
@@ -51,6 +75,27 @@ class ScoresScreen(Screen[None]):
         Binding("r", "rescore", "Rescore"),
         Binding("enter", "drill", "Drill in", show=False),
     ]
+
+    #: below this many columns the runs list goes above the scores, which get the whole
+    #: width (side by side at 80 columns the scores had ~48 and the chart's labels were cut)
+    STACK_BELOW: ClassVar[int] = 100
+
+    # Screen CSS (not DEFAULT_CSS) so that these rules, more specific, win over app.tcss's
+    # #runs-pane width and border in the stacked layout.
+    CSS = """
+    ScoresScreen #scores-body { height: 1fr; }
+    ScoresScreen.-stacked #scores-body { layout: vertical; }
+    ScoresScreen.-stacked #runs-pane {
+        width: 1fr;
+        height: auto;
+        border-right: none;
+    }
+    ScoresScreen.-stacked #runs { height: auto; max-height: 5; }
+    ScoresScreen.-stacked #score-pane { height: 1fr; }
+    ScoresScreen #chart { height: auto; margin-top: 1; }
+    ScoresScreen.-empty #runs-pane, ScoresScreen.-empty #metrics, ScoresScreen.-empty #chart,
+    ScoresScreen.-empty #worst-title, ScoresScreen.-empty #worst { display: none; }
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -65,33 +110,44 @@ class ScoresScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        with Horizontal():
+        with Horizontal(id="scores-body"):
             with Vertical(id="runs-pane"):
-                yield Static("Runs", classes="pane-title")
-                yield OptionList(id="runs")
+                runs = OptionList(id="runs")
+                runs.border_title = "Runs"  # in the border: a row saved when stacked
+                yield runs
             with VerticalScroll(id="score-pane"):
                 yield Static("pick a run", id="score-summary")
                 yield RowTable(id="metrics", cursor_type="none")
                 yield Static("", id="chart")
-                yield Static("Worst questions first (enter: drill in)", classes="pane-title")
+                yield Static(
+                    "Worst questions first (enter: drill in)",
+                    id="worst-title",
+                    classes="pane-title",
+                )
                 yield RowTable(id="worst", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
         self.reload()
 
+    def on_resize(self) -> None:
+        self.set_class(self.size.width < self.STACK_BELOW, "-stacked")
+
     def reload(self) -> None:
         self.labeler.db(runs_to_score, self._show_runs, what="load runs")
 
     def _show_runs(self, runs: list[RunSummary]) -> None:
         self.runs = runs
+        # nothing to pick and no scores: the pane and the empty tables leave the room to
+        # the text naming the commands that store a run
+        self.set_class(not runs, "-empty")
         options = self.query_one("#runs", OptionList)
         options.clear_options()
         for r in runs:
             options.add_option(f"{r.name} ({r.questions} q)")
         if not runs:
             self.query_one("#score-summary", Static).update(
-                no_runs_text(self.labeler.database, self.labeler.gold_set_name)
+                Hanging(no_runs_text(self.labeler.database, self.labeler.gold_set_name))
             )
         elif self.scored is None:
             options.highlighted = 0
@@ -125,15 +181,7 @@ class ScoresScreen(Screen[None]):
         self.scored = scored
         result = scored.result
         k_worst = 5 if 5 in result.ks else result.ks[-1]
-        counts = result.diagnosis_counts(k_worst)
-        self.query_one("#score-summary", Static).update(
-            f"[b]{result.run}[/b] on [b]{result.gold_set}[/b]: {len(result.queries)} question(s) "
-            f"scored, θ={result.threshold}; at k={k_worst}: {counts['full']} full, "
-            f"{counts['chunking']} chunking, {counts['retrieval']} retrieval; "
-            f"{len(result.missing_from_run)} missing from run, "
-            f"{len(result.without_elements)} without elements, "
-            f"{scored.stale_excluded} stale element(s) left out"
-        )
+        self.query_one("#score-summary", Static).update(summary_text(scored, k_worst))
         metrics = self.query_one("#metrics", DataTable)
         metrics.clear(columns=True)
         metrics.add_columns("metric", *[f"@{k}" for k in result.ks])
@@ -141,6 +189,7 @@ class ScoresScreen(Screen[None]):
             metrics.add_row(name, *[f"{result.value(name, k):.3f}" for k in result.ks])
         self.query_one("#chart", Static).update(
             hit_partial_chart(
+                result.run,
                 result.ks,
                 [result.value("hit", k) for k in result.ks],
                 [result.value("partial", k) for k in result.ks],
