@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Header, OptionList, Static
+from textual.widgets import DataTable, Header, OptionList, Static
 
 from labeler.evaluation import runs_to_score
 from labeler.store import RunSummary, Store
@@ -18,6 +18,7 @@ from labeler.tui.bars import coverage_bar
 from labeler.tui.hanging import Hanging
 from labeler.tui.scoredata import ScoredRun, element_matrix, score_stored_run
 from labeler.tui.widgets.chart import hit_partial_chart
+from labeler.tui.widgets.footer import LabelerFooter
 from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ class ScoresScreen(Screen[None]):
                     classes="pane-title",
                 )
                 yield RowTable(id="worst", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield LabelerFooter()
 
     def on_mount(self) -> None:
         self.reload()
