@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from labeler.report import LEAD_HEADER, LeadView, lead_rows, lead_summary, lead_view
+from labeler.report.lead_render import DASH
 from labeler.store import Store, read_lead_input
 
 if TYPE_CHECKING:
@@ -41,6 +42,14 @@ COMPACT = (
 )
 
 
+#: below this much active time (seconds) labels/h and s/q are shown as "—": a layer imported
+#: from a file has all its labels within a second, which would read as a million labels an
+#: hour and 0 s a question
+MIN_MEASURED_SECONDS = 60.0
+#: the columns of :data:`labeler.report.LEAD_HEADER` measured on active time
+_TIMED = (LEAD_HEADER.index("labels/h"), LEAD_HEADER.index("median s/q"))
+
+
 def _short(moment: str) -> str:
     """``2026-03-02 14:05 UTC`` as ``03-02 14:05`` (the narrow panel's "done by")."""
     parts = moment.split()
@@ -51,7 +60,9 @@ def lead_renderable(view: LeadView, width: int | None = None) -> Table:
     """The panel's table: :data:`labeler.report.LEAD_HEADER` columns, one row
     per annotator, the set's counts and the questions differing most as its caption. Under
     :data:`WIDE` columns (``width``), the :data:`COMPACT` columns, so that every figure shown
-    is readable at 80 columns (exact F1 as F1; the rest stays in ``gold progress``)."""
+    is readable at 80 columns (exact F1 as F1; the rest stays in ``gold progress``).
+    An annotator with less than :data:`MIN_MEASURED_SECONDS` of active time has "—" for
+    labels/h and s/q (zero active time: "—" already)."""
     narrow = width is not None and width < WIDE
     header = [h for h, _ in COMPACT] if narrow else list(LEAD_HEADER)
     table = Table(
@@ -61,8 +72,11 @@ def lead_renderable(view: LeadView, width: int | None = None) -> Table:
         expand=True,
         show_edge=False,
     )
-    for row in lead_rows(view):
+    for row, person in zip(lead_rows(view), view.annotators, strict=True):
         cells = [str(v) for v in row]
+        if person.active_seconds < MIN_MEASURED_SECONDS:
+            for i in _TIMED:
+                cells[i] = DASH
         if narrow:
             cells = [cells[i] for _, i in COMPACT]
             cells[-1] = _short(cells[-1])
