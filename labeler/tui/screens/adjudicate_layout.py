@@ -5,7 +5,8 @@ From :data:`WIDE` terminal columns on, every figure in a column of its own, as a
 
 * queue: question, done by, α, exact F1, settled (who and when);
 * span groups: page, offsets, chosen by (with the key and a grade tie in words), accepted
-  (the grade and the accepted key's offsets), the text (60 characters).
+  (the grade and the accepted key's offsets), the text (up to 60 characters, in what width
+  the other columns leave, cut with "…").
 
 Narrower (half of 80 columns for the left pane), columns that fit whole:
 
@@ -96,22 +97,16 @@ def _accepted(group: SpanGroup, state: QuestionForAdjudication, wide: bool) -> s
 
 def groups_layout(state: QuestionForAdjudication, wide: bool, width: int) -> TableLayout:
     """The span groups table of ``state`` in a table ``width`` cells wide (module
-    docstring; ``width`` matters to the narrow layout only)."""
+    docstring)."""
     n = len(state.spans.done_by)
     groups = state.spans.groups
     if wide:
         rows = [
-            [
-                g.document_id,
-                f"{g.start}–{g.end}",
-                _chosen(g, n, wide),
-                _accepted(g, state, wide),
-                repr(g.text if len(g.text) <= WIDE_TEXT else g.text[: WIDE_TEXT - 1] + "…"),
-            ]
+            [g.document_id, f"{g.start}–{g.end}", _chosen(g, n, wide), _accepted(g, state, wide)]
             for g in groups
         ]
-        header = ["page", "offsets", "chosen by", "accepted", "text"]
-        return TableLayout([(h, None) for h in header], [(r, 1) for r in rows])
+        header = ["page", "offsets", "chosen by", "accepted"]
+        return _with_text(header, rows, groups, width, WIDE_TEXT)
     pages = len({g.document_id for g in groups}) > 1
     spans = [f"{g.start}–{g.end}" for g in groups]
     span_w = cells_width("span", spans)
@@ -125,12 +120,30 @@ def groups_layout(state: QuestionForAdjudication, wide: bool, width: int) -> Tab
         ]
         for g, span in zip(groups, spans, strict=True)
     ]
-    header = ["span", "by", "final"]
-    widths = [span_w] + [cells_width(h, [c[i] for c in cells]) for i, h in enumerate(header) if i]
+    layout = _with_text(["span", "by", "final"], cells, groups, width, None, span_w)
+    return TableLayout(layout.columns, [(row, 2 if pages else 1) for row, _ in layout.rows])
+
+
+def _with_text(
+    header: list[str],
+    rows: list[list[str]],
+    groups: tuple[SpanGroup, ...],
+    width: int,
+    longest: int | None,
+    first: int | None = None,
+) -> TableLayout:
+    """Columns ``header`` as wide as their cells (the first ``first`` wide when given), and
+    the groups' text (``repr``, at most ``longest`` characters of it) in the width left of
+    ``width``, cut with "…"; no text column with less than :data:`MIN_TEXT` cells left."""
+    widths = [cells_width(h, [row[i] for row in rows]) for i, h in enumerate(header)]
+    if first is not None:
+        widths[0] = first
     columns: list[tuple[str, int | None]] = list(zip(header, widths, strict=True))
     text_w = width - SCROLLBAR - columns_width(widths) - PADDING
+    if longest is not None:
+        text_w = min(text_w, longest + 2)  # the quotes of repr
     if text_w >= MIN_TEXT:
         columns.append(("text", text_w))
-        for row, g in zip(cells, groups, strict=True):
+        for row, g in zip(rows, groups, strict=True):
             row.append(elide(repr(g.text), text_w))
-    return TableLayout(columns, [(row, 2 if pages else 1) for row in cells])
+    return TableLayout(columns, [(row, 1) for row in rows])
