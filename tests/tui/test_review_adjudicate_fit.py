@@ -35,6 +35,7 @@ from labeler.store import (
     open_store,
     question_elements,
     set_key,
+    upsert_document,
 )
 from labeler.store.labels import add_element
 from labeler.store.models import LAYER_ANNOTATOR
@@ -43,6 +44,7 @@ from labeler.tui.app import LabelerApp
 from labeler.tui.screens.adjudicate import AdjudicationScreen
 from labeler.tui.screens.page import PageScreen
 from labeler.tui.screens.review import ReviewScreen
+from labeler.tui.screens.review_layout import CUT
 from labeler.tui.widgets.lead_panel import LeadPanel
 
 FR = "FR-001: The index is never the source of record."
@@ -107,6 +109,67 @@ def test_review_shows_the_key_clause_and_the_whole_text(
         assert table.rows[table.coordinate_to_cell_key((1, 0)).row_key].height > 1
 
     run_app(store, body, size=size)
+
+
+#: a 2000-character element (200 times "word word "), taller than any pane at 80x24
+HUGE = "word word " * 200
+
+
+def test_review_cuts_an_element_taller_than_the_pane_and_says_so(store: Store) -> None:
+    """At 80x24 the text column is about 30 cells: 2002 characters of ``repr`` take some 70
+    lines, the table shows under 20; the row is cut to the pane, its last line saying so."""
+    with store.write() as s:
+        upsert_document(
+            s, doc_id="huge.html", source_path="huge.html", sha256="h", profile="text", text=HUGE
+        )
+        attach_element(s, 1, "huge.html", 0, len(HUGE), annotator="ana")
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await app.push_screen(PageScreen("huge.html"))
+        await settle(app, pilot)
+        await pilot.press("v")
+        await settle(app, pilot)
+        table = app.screen.query_one("#review", DataTable)
+        lines = drawn(table)
+        row = table.rows[table.coordinate_to_cell_key((0, 0)).row_key]
+        assert row.height == table.size.height - 1  # every line under the header
+        assert column_text(table, "text").endswith(CUT), lines
+        await pilot.press("enter")  # and enter opens the page at it
+        await settle(app, pilot)
+        assert isinstance(app.screen, PageScreen) and app.screen.document_id == "huge.html"
+
+    run_app(store, body, size=(80, 24))
+
+
+def test_review_and_adjudication_lay_out_again_on_resize(store: Store) -> None:
+    """120x36 → 80x24: the review view stacks page over offsets ("element"), the span table
+    has its narrow columns; and back."""
+    seed_review(store)
+    make_team(store)
+    seed_labels(store)
+
+    def headers(table: DataTable[Any]) -> list[str]:
+        return [str(c.label) for c in table.ordered_columns]
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await app.push_screen(PageScreen("policy.html"))
+        await settle(app, pilot)
+        await pilot.press("v")
+        await settle(app, pilot)
+        review = app.screen.query_one("#review", DataTable)
+        assert headers(review)[0] == "page"
+        await pilot.resize_terminal(80, 24)
+        await settle(app, pilot)
+        assert headers(review) == ["element", "grade · by", "key clause", "text"]
+        await pilot.press("escape", "f5")
+        await settle(app, pilot)
+        groups = app.screen.query_one("#adj-groups", DataTable)
+        assert headers(groups) == ["span", "by", "final"]
+        await pilot.resize_terminal(120, 36)
+        await settle(app, pilot)
+        assert headers(groups)[:4] == ["page", "offsets", "chosen by", "accepted"]
+
+    run_app(store, body, annotator="lead")
 
 
 def seed_queue(store: Store) -> None:

@@ -1,9 +1,10 @@
 """Review a question across all its pages (``v`` on a page, palette "Review question").
 
 The elements panel of the page view shows one page; this screen lists every element of
-the current question on every page (page, offsets, grade, annotator, assisted, text), so
-an annotator can check a question whole, jump to any element (``enter`` opens its page with
-the element selected) and grade or remove it from here. The list follows the app's current
+the current question on every page (page, offsets, grade, annotator, assisted, key clause
+and the text, wrapped: :mod:`labeler.tui.screens.review_layout`), so an annotator can check
+a question whole, jump to any element (``enter`` opens its page with the element selected)
+and grade or remove it from here. The list follows the app's current
 question and is re-read after every committed write (``revision``).
 """
 
