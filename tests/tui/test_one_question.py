@@ -133,7 +133,7 @@ def test_acceptance_session(store: Store) -> None:
         assert isinstance(app.screen, ReviewScreen)
         review = app.screen.query_one("#review", DataTable)
         rows = [[str(c) for c in review.get_row_at(i)] for i in range(review.row_count)]
-        assert rows == [["wal.html", "41–72", "g1", "ana", "", repr(WAL)]]
+        assert rows == [["wal.html", "41–72", "g1", "ana", "", "", repr(WAL)]]
         await pilot.press("enter")  # back on the page with that element selected
         await settle(app, pilot)
         assert app.screen is screen and screen.view.offsets == (41, 72)

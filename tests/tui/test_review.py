@@ -64,9 +64,9 @@ def test_review_lists_every_page_and_jumps_grades_removes(store: Store) -> None:
         await settle(app, pilot)
         assert isinstance(app.screen, ReviewScreen)
         assert table_rows(app) == [
-            ["policy.html", "7–55", "g1", "bob", "", repr(FR)],
-            ["policy.html", "63–105", "g2", "ana", "assisted", repr(EXC)],
-            ["wal.html", "41–72", "g1", "ana", "", repr(WAL)],
+            ["policy.html", "7–55", "g1", "bob", "", "", repr(FR)],
+            ["policy.html", "63–105", "g2", "ana", "assisted", "", repr(EXC)],
+            ["wal.html", "41–72", "g1", "ana", "", "", repr(WAL)],
         ]
         title = str(app.screen.query_one("#review-title", Static).render())
         assert "3 element(s) on 2 page(s)" in title

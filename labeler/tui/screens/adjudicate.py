@@ -36,6 +36,12 @@ from labeler.store import (
 )
 from labeler.tui.pagemap import DISPLAY_LINE, PageMap
 from labeler.tui.screens.adjudicate_edits import AdjudicationEdits, group_key, settled_words
+from labeler.tui.screens.adjudicate_layout import (
+    WIDE,
+    TableLayout,
+    groups_layout,
+    queue_layout,
+)
 from labeler.tui.widgets.lead_panel import LeadPanel
 from labeler.tui.widgets.page_view import PageView, Span
 from labeler.tui.widgets.row_table import RowTable
@@ -56,8 +62,23 @@ ALL = Style(color="white", bgcolor="green4", bold=True)
 ACCEPTED = Style(color="black", bgcolor="bright_green", bold=True, underline=True)
 
 
-def _alpha(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
+HINT = (
+    "a accept · U accept unanimous · x reject · 1-3 grade · w/W end ±word · "
+    "e use page selection (tab to the page, shift+arrows) · m mark adjudicated · "
+    "s show settled · r reopen · ctrl+z undo"
+)
+#: one line under :data:`WIDE` columns: the keys the footer has no room for there (every
+#: key is in F1 and the palette)
+NARROW_HINT = "w/W ±word · e selection · m settle · s settled · r reopen · p lead · F1 all"
+
+
+def _fill(table: DataTable[object], layout: TableLayout, keys: list[str]) -> None:
+    """Replace ``table``'s columns and rows with ``layout``'s (rows keyed ``keys``)."""
+    table.clear(columns=True)
+    for header, width in layout.columns:
+        table.add_column(header, width=width)
+    for (cells, height), key in zip(layout.rows, keys, strict=True):
+        table.add_row(*cells, key=key, height=height)
 
 
 class AdjudicationScreen(AdjudicationEdits):
@@ -75,6 +96,8 @@ class AdjudicationScreen(AdjudicationEdits):
     AdjudicationScreen #adj-title, AdjudicationScreen #adj-question { padding: 0 1; }
     AdjudicationScreen #adj-question { background: $boost; height: auto; }
     AdjudicationScreen #adj-hint { padding: 0 1; color: $text-muted; }
+    AdjudicationScreen.narrow #adj-groups { height: 1fr; }
+    AdjudicationScreen.narrow #adj-title, AdjudicationScreen.narrow #adj-hint { height: 1; }
     """
 
     def compose(self) -> ComposeResult:
@@ -87,25 +110,38 @@ class AdjudicationScreen(AdjudicationEdits):
                 yield Static("", id="adj-question")
                 yield RowTable(id="adj-groups", cursor_type="row", zebra_stripes=True)
             yield PageView(id="adj-page")
-        yield Static(
-            "a accept · U accept unanimous · x reject · 1-3 grade · w/W end ±word · "
-            "e use page selection (tab to the page, shift+arrows) · m mark adjudicated · "
-            "s show settled · r reopen · ctrl+z undo",
-            id="adj-hint",
-        )
+        yield Static(HINT, id="adj-hint")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#adj-queue", DataTable).add_columns(
-            "question", "done by", "α", "exact F1", "settled"
-        )
-        self.query_one("#adj-groups", DataTable).add_columns(
-            "page", "offsets", "chosen by", "accepted", "text"
-        )
+        self._fit()
         self.query_one("#adj-groups", DataTable).focus()
         self.watch(self.app, "revision", self.reload, init=False)
         self.watch(self.app, "gold_set_id", self.reload, init=False)
         self.reload()
+
+    @property
+    def wide(self) -> bool:
+        """The terminal has :data:`WIDE` columns or more (before the first layout: the
+        app's)."""
+        return (self.size.width or self.app.size.width) >= WIDE
+
+    def _fit(self) -> None:
+        """The narrow or the wide layout's class and hint, for the current width."""
+        self.set_class(not self.wide, "narrow")
+        self.query_one("#adj-hint", Static).update(HINT if self.wide else NARROW_HINT)
+
+    def on_resize(self) -> None:
+        # the tables' columns depend on the width: draw them again once laid out anew
+        self.call_after_refresh(self._refit)
+
+    def _refit(self) -> None:
+        changed = self.has_class("narrow") == self.wide  # narrow class, wide terminal, or so
+        if (changed or not self.wide) and (self.queue or self.state is not None):
+            self._fit()
+            self._loaded((self.queue, self.query_id, self.state))
+        elif changed:
+            self._fit()
 
     def action_lead_panel(self) -> None:
         """``p``: show or hide the per-annotator summary."""
@@ -135,29 +171,26 @@ class AdjudicationScreen(AdjudicationEdits):
         n_settled = sum(w.settled for w in self.queue)
         n = len(self.queue) - n_settled
         # hidden, the hint line names s (the title stays one line on a narrow terminal)
-        settled = (
-            f" · {n_settled} settled listed after them (s hides them, r reopens one)"
-            if self.show_settled
-            else ""
-        )
-        self.query_one("#adj-title", Static).update(
-            Text.assemble(
-                ("Adjudication", "bold"),
+        if self.wide:
+            settled = (
+                f" · {n_settled} settled listed after them (s hides them, r reopens one)"
+                if self.show_settled
+                else ""
+            )
+            about = (
                 f" · {self.labeler.gold_set_name} · {n} question(s) waiting "
-                f"(done by 2+ annotators, lowest agreement first){settled}",
+                f"(done by 2+ annotators, lowest agreement first){settled}"
             )
-        )
+        else:
+            settled = f" · {n_settled} settled after them" if self.show_settled else ""
+            about = f" · {self.labeler.gold_set_name} · {n} waiting, least agreed first{settled}"
+        title = Text.assemble(("Adjudication", "bold"), about)
+        if not self.wide:
+            title.no_wrap, title.overflow = True, "ellipsis"
+        self.query_one("#adj-title", Static).update(title)
         table = self.query_one("#adj-queue", DataTable)
-        table.clear()
-        for w in self.queue:
-            table.add_row(
-                w.external_id,
-                ", ".join(w.done_by),
-                _alpha(w.char_alpha),
-                _alpha(w.exact_f1),
-                settled_words(w).removeprefix("settled by ") if w.settled else "",
-                key=str(w.query_id),
-            )
+        layout = queue_layout(self.queue, self.wide, self.show_settled)
+        _fill(table, layout, [str(w.query_id) for w in self.queue])
         ids = [w.query_id for w in self.queue]
         if self.query_id in ids:
             table.move_cursor(row=ids.index(self.query_id))
@@ -183,8 +216,8 @@ class AdjudicationScreen(AdjudicationEdits):
         head = self.query_one("#adj-question", Static)
         table = self.query_one("#adj-groups", DataTable)
         cursor = table.cursor_row
-        table.clear()
         if w is None or state is None:
+            table.clear()
             head.update(
                 "nothing waits for adjudication in this gold set"
                 + ("" if self.show_settled else " (s shows the settled questions)")
@@ -202,28 +235,11 @@ class AdjudicationScreen(AdjudicationEdits):
         legend.append(" ")
         legend.append(" accepted ", style=ACCEPTED)
         head.update(legend)
-        n = len(state.spans.done_by)
-        for g in state.spans.groups:
-            final = state.final_of(g)
-            accepted = f"✓ g{final.grade}" if final is not None else ""
-            if final is not None and final.key_start is not None:
-                accepted += f" key {final.key_start}–{final.key_end}"
-            shown = g.text if len(g.text) <= 60 else g.text[:59] + "…"
-            chosen = f"{len(g.annotators)}/{n} {', '.join(g.annotators)}".strip()
-            if g.key_conflict():
-                chosen += " · keys differ"
-            elif g.key is not None:
-                chosen += f" · key {g.key[0]}–{g.key[1]}"
-            if g.tie_words():
-                chosen += f" · {g.tie_words()}"
-            table.add_row(
-                g.document_id,
-                f"{g.start}–{g.end}",
-                chosen,
-                accepted,
-                repr(shown),
-                key=group_key(g),
-            )
+        width = (
+            self.query_one("#adj-left").size.width or (self.size.width or self.app.size.width) // 2
+        )
+        layout = groups_layout(state, self.wide, width)
+        _fill(table, layout, [group_key(g) for g in state.spans.groups])
         if state.spans.groups:
             keys = [(g.document_id, g.start, g.end) for g in state.spans.groups]
             if self.follow in keys:

@@ -1,9 +1,10 @@
 """Review a question across all its pages (``v`` on a page, palette "Review question").
 
 The elements panel of the page view shows one page; this screen lists every element of
-the current question on every page (page, offsets, grade, annotator, assisted, text), so
-an annotator can check a question whole, jump to any element (``enter`` opens its page with
-the element selected) and grade or remove it from here. The list follows the app's current
+the current question on every page (page, offsets, grade, annotator, assisted, key clause
+and the text, wrapped: :mod:`labeler.tui.screens.review_layout`), so an annotator can check
+a question whole, jump to any element (``enter`` opens its page with the element selected)
+and grade or remove it from here. The list follows the app's current
 question and is re-read after every committed write (``revision``).
 """
 
@@ -20,10 +21,15 @@ from textual.widgets import DataTable, Footer, Header, Static
 from labeler.store import ElementRow, Store, grade_span, remove_span, seen_question_elements
 from labeler.tui.attach import element_words, gone_as, quote, removed_words
 from labeler.tui.grade_keys import GRADE_LEGEND
+from labeler.tui.screens.review_layout import review_layout
 from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
     from labeler.tui.context import AppContext
+
+HINT = f"enter: open the page at this element · 1-3: grade ({GRADE_LEGEND}) · x: remove"
+#: the hint on one line of a narrow terminal
+NARROW_HINT = f"enter open · 1-3 grade ({GRADE_LEGEND}) · x remove"
 
 
 class ReviewScreen(Screen[None]):
@@ -49,6 +55,8 @@ class ReviewScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[ElementRow] = []
+        #: the screen size the rows were last laid out for (None: not drawn yet)
+        self._drawn_for: tuple[int, int] | None = None
 
     @property
     def labeler(self) -> AppContext:
@@ -59,16 +67,11 @@ class ReviewScreen(Screen[None]):
         yield Header()
         yield Static("", id="review-title")
         yield RowTable(id="review", cursor_type="row", zebra_stripes=True)
-        yield Static(
-            f"enter: open the page at this element · 1-3: grade ({GRADE_LEGEND}) · x: remove",
-            id="review-hint",
-        )
+        yield Static(HINT, id="review-hint")
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one("#review", DataTable)
-        table.add_columns("page", "offsets", "grade", "annotator", "assisted", "text")
-        table.focus()
+        self.query_one("#review", DataTable).focus()
         self.watch(self.app, "current_query_id", self.reload, init=False)
         self.watch(self.app, "revision", self.reload, init=False)
         self.reload()
@@ -106,24 +109,40 @@ class ReviewScreen(Screen[None]):
         # the element under the cursor stays under it when rows come or go (another
         # window's change, labeler.tui.live); else the same row number
         was = self.selected()
-        table.clear()
-        for e in rows:
-            shown = e.text if len(e.text) <= 80 else e.text[:79] + "…"
-            stale = e.status == "stale"
-            table.add_row(
-                e.document_id,
-                f"{e.start}–{e.end}",
-                f"g{e.grade}",
-                e.annotator,
-                "assisted" if e.assisted else "",
-                Text(repr(shown) + ("  STALE" if stale else ""), style="red" if stale else ""),
-                key=str(e.id),
-            )
+        layout = review_layout(rows, self._width(), self._lines(), self.app.console)
+        self._drawn_for = (self.size.width, self.size.height)
+        self.query_one("#review-hint", Static).update(HINT if layout.wide else NARROW_HINT)
+        table.clear(columns=True)
+        for header, width in layout.columns:
+            table.add_column(header, width=width)
+        for e, (cells, height) in zip(rows, layout.rows, strict=True):
+            table.add_row(*cells, key=str(e.id), height=height)
         ids = [e.id for e in rows]
         if was is not None and was.id in ids:
             cursor = ids.index(was.id)
         if rows:
             table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
+
+    def _width(self) -> int:
+        """The table's width in cells (it spans the screen; before the first layout, the
+        terminal's)."""
+        return self.size.width or self.app.size.width
+
+    def _lines(self) -> int:
+        """How many lines the table shows under its header (at least 3)."""
+        height = self.query_one("#review", DataTable).size.height
+        if height <= 1:  # not laid out yet: the screen less header, title, hint and footer
+            height = (self.size.height or self.app.size.height) - 5
+        return max(height - 1, 3)
+
+    def on_resize(self) -> None:
+        # the columns and the wrapping depend on the width, the cut of a long text on the
+        # height: lay the rows out again once the table has its new size
+        self.call_after_refresh(self._relayout)
+
+    def _relayout(self) -> None:
+        if self._drawn_for not in (None, (self.size.width, self.size.height)):
+            self._show(self.rows)
 
     def selected(self) -> ElementRow | None:
         """The element under the table's cursor, by row key."""

@@ -14,18 +14,21 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, cast
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
 from labeler.report import LEAD_HEADER, LeadView, lead_rows, lead_summary, lead_view
+from labeler.report.lead_render import DASH
 from labeler.store import Store, read_lead_input
 
 if TYPE_CHECKING:
     from labeler.tui.context import AppContext
 
 
-#: below this many columns the panel shows :data:`COMPACT` instead of every column
+#: below this many columns the panel shows :data:`COMPACT` instead of every column (and
+#: from it on too when every column would not fit whole: :func:`_fits`)
 WIDE = 110
 
 #: the narrow panel's columns: (heading, index into :data:`labeler.report.LEAD_HEADER`)
@@ -41,18 +44,44 @@ COMPACT = (
 )
 
 
+#: below this much active time (seconds) labels/h and s/q are shown as "—": a layer imported
+#: from a file has all its labels within a second, which would read as a million labels an
+#: hour and 0 s a question
+MIN_MEASURED_SECONDS = 60.0
+#: the columns of :data:`labeler.report.LEAD_HEADER` measured on active time
+_TIMED = (LEAD_HEADER.index("labels/h"), LEAD_HEADER.index("median s/q"))
+
+
 def _short(moment: str) -> str:
     """``2026-03-02 14:05 UTC`` as ``03-02 14:05`` (the narrow panel's "done by")."""
     parts = moment.split()
     return f"{parts[0][5:]} {parts[1]}" if len(parts) == 3 and len(parts[0]) == 10 else moment
 
 
+def _fits(header: list[str], rows: list[list[str]], width: int) -> bool:
+    """Every cell of ``header`` and ``rows`` fits on one line in a table ``width`` cells
+    wide: the widest cell of each column, plus 1 padding each side and a 1-cell rule
+    between columns (no outer edge), at most ``width``."""
+    widths = [max(cell_len(h), *(cell_len(row[i]) for row in rows)) for i, h in enumerate(header)]
+    return sum(widths) + 3 * len(widths) - 1 <= width
+
+
 def lead_renderable(view: LeadView, width: int | None = None) -> Table:
     """The panel's table: :data:`labeler.report.LEAD_HEADER` columns, one row
     per annotator, the set's counts and the questions differing most as its caption. Under
     :data:`WIDE` columns (``width``), the :data:`COMPACT` columns, so that every figure shown
-    is readable at 80 columns (exact F1 as F1; the rest stays in ``gold progress``)."""
-    narrow = width is not None and width < WIDE
+    is readable at 80 columns (exact F1 as F1; the rest stays in ``gold progress``); so too
+    from :data:`WIDE` on when the full table would not fit whole (headers cut).
+    An annotator with less than :data:`MIN_MEASURED_SECONDS` of active time has "—" for
+    labels/h and s/q (zero active time: "—" already)."""
+    rows = []
+    for row, person in zip(lead_rows(view), view.annotators, strict=True):
+        cells = [str(v) for v in row]
+        if person.active_seconds < MIN_MEASURED_SECONDS:
+            for i in _TIMED:
+                cells[i] = DASH
+        rows.append(cells)
+    narrow = width is not None and (width < WIDE or not _fits(list(LEAD_HEADER), rows, width))
     header = [h for h, _ in COMPACT] if narrow else list(LEAD_HEADER)
     table = Table(
         *header,
@@ -61,8 +90,7 @@ def lead_renderable(view: LeadView, width: int | None = None) -> Table:
         expand=True,
         show_edge=False,
     )
-    for row in lead_rows(view):
-        cells = [str(v) for v in row]
+    for cells in rows:
         if narrow:
             cells = [cells[i] for _, i in COMPACT]
             cells[-1] = _short(cells[-1])
