@@ -188,3 +188,23 @@ def test_questions_list_gives_the_question_text_half_the_width(store: Store, wid
         assert "a-rather-long" in lines and "…" in lines
 
     run_app(store, body, size=(width, 24))
+
+
+def test_the_adjudication_screen_shows_notifications_under_its_page_pane(store: Store) -> None:
+    """The lead's page pane is text being judged too: no toast over it."""
+    from tui_support import make_team
+
+    make_team(store)
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        await pilot.press("f5")
+        await settle(app, pilot)
+        screen = app.screen
+        notice = screen.query_one("#adj-notice")
+        app.notify("q1 settled", title="saved")
+        await settle(app, pilot)
+        assert notice.display and str(notice.render()) == "saved: q1 settled"
+        assert notice.region.y >= screen.query_one("#adj-page").region.bottom
+        assert not list(screen.query("Toast"))
+
+    run_app(store, body, annotator="lead", size=(80, 24))

@@ -23,7 +23,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from labeler.store import (
     QuestionForAdjudication,
@@ -42,7 +42,9 @@ from labeler.tui.screens.adjudicate_layout import (
     groups_layout,
     queue_layout,
 )
+from labeler.tui.widgets.footer import LabelerFooter
 from labeler.tui.widgets.lead_panel import LeadPanel
+from labeler.tui.widgets.notice import NoticeLine
 from labeler.tui.widgets.page_view import PageView, Span
 from labeler.tui.widgets.row_table import RowTable
 
@@ -110,8 +112,9 @@ class AdjudicationScreen(AdjudicationEdits):
                 yield Static("", id="adj-question")
                 yield RowTable(id="adj-groups", cursor_type="row", zebra_stripes=True)
             yield PageView(id="adj-page")
+        yield NoticeLine(id="adj-notice")  # not a toast over the page pane
         yield Static(HINT, id="adj-hint")
-        yield Footer()
+        yield LabelerFooter()
 
     def on_mount(self) -> None:
         self._fit()

@@ -24,8 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from labeler.store import QuestionForAdjudication, SpanGroup, WaitingQuestion
+from labeler.tui.fit import PADDING, SCROLLBAR, cells_width, columns_width, elide
 from labeler.tui.screens.adjudicate_edits import settled_words
-from labeler.tui.widgets.fit import PADDING, SCROLLBAR, cells_width, columns_width, elide
 
 #: from this many terminal columns on, the wide layout (module docstring)
 WIDE = 100

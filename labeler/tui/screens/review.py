@@ -16,12 +16,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from labeler.store import ElementRow, Store, grade_span, remove_span, seen_question_elements
 from labeler.tui.attach import element_words, gone_as, quote, removed_words
 from labeler.tui.grade_keys import GRADE_LEGEND
 from labeler.tui.screens.review_layout import review_layout
+from labeler.tui.widgets.footer import LabelerFooter
 from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ class ReviewScreen(Screen[None]):
         yield Static("", id="review-title")
         yield RowTable(id="review", cursor_type="row", zebra_stripes=True)
         yield Static(HINT, id="review-hint")
-        yield Footer()
+        yield LabelerFooter()
 
     def on_mount(self) -> None:
         self.query_one("#review", DataTable).focus()

@@ -1,6 +1,6 @@
 """The review view's table laid out for a width (:mod:`labeler.tui.screens.review`).
 
-Columns, in a table of ``width`` cells (less :data:`labeler.tui.widgets.fit.SCROLLBAR`):
+Columns, in a table of ``width`` cells (less :data:`labeler.tui.fit.SCROLLBAR`):
 
 * at least :data:`WIDE` cells: page, offsets, grade, annotator, assisted, key clause, text;
 * narrower: "element" (the page over its offsets) and "grade · by" (grade and annotator
@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.text import Text
 
 from labeler.store import ElementRow
-from labeler.tui.widgets.fit import SCROLLBAR, cells_width, columns_width, wrapped
+from labeler.tui.fit import SCROLLBAR, cells_width, columns_width, wrapped
 
 #: from this table width on, every figure has a column of its own
 WIDE = 100

@@ -32,7 +32,7 @@ SHORT_LABELS: dict[str, str] = {
     "Next element": "Elem",
     "+Sentence": "+Sent",
     "Add question": "Add",
-    "Accept unanimous": "All",
+    "Accept unanimous": "Agreed",
     "Questions": "Qs",
     "Documents": "Docs",
     "palette": "",
