@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the store loads the ORM: import it only when the command runs
@@ -89,14 +88,11 @@ def to_json(query: str, total: int, results: list[SearchResult], gold_set: str |
 
 
 def run(args: argparse.Namespace) -> int:
-    from labeler.errors import StoreError
     from labeler.store import open_store, resolve_db, search_pages
 
-    db = resolve_db(args.db)
-    # a search only reads: it never creates the database it was pointed at
-    if "://" not in db and not os.path.exists(db):
-        raise StoreError(f"no database at {db} (create one with labeler ingest ...)")
-    with open_store(db) as store:
+    # a search only reads: it never creates the database it was pointed at (the shared
+    # "no database at PATH" refusal of every read-only command)
+    with open_store(resolve_db(args.db), create=False) as store:
         total, results = search_pages(store, args.query, gold_set=args.gold_set, limit=args.limit)
     if args.format == "json":
         print(
