@@ -34,6 +34,7 @@ from labeler.store import (
     search_pages,
     upsert_document,
 )
+from labeler.store import pg_search
 from labeler.store.postgres import with_driver
 
 CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs"
@@ -259,3 +260,27 @@ def test_the_index_follows_every_write_of_a_page(store: Store) -> None:
     with store.session() as s:
         assert search_documents(s, "beta").hits == []
         assert search_documents(s, "beta").total == 0
+
+
+def test_a_capped_ranking_keeps_named_pages_first_and_pages_through_all(
+    corpus: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL ranks at most RANK_CAP matches (a word on every one of 100,000 pages
+    would read every page's vector): with the caps made small, the page named for the
+    query still comes first, the ranked part falls by rank, the count says "at least", and
+    paging still reaches every match once, its last page counting them exactly."""
+    if backend_of(corpus) != "postgresql":
+        pytest.skip("SQLite ranks every match (its index holds what bm25 needs)")
+    uncapped = set(all_hits(corpus, "pragma page_size"))
+    assert len(uncapped) > 8  # the issue's 11 pages: more than both caps below
+    monkeypatch.setattr(pg_search, "RANK_CAP", 3)
+    monkeypatch.setattr(pg_search, "COUNT_CAP", 6)
+    with corpus.session() as s:
+        first = search_documents(s, "pragma page_size", limit=4)
+    assert first.hits[0].id == "pragma.html"
+    assert (first.total, first.exact) == (6, False)
+    assert first.ranked == 4  # the first three stored matches, and pragma.html
+    ranks = [h.rank for h in first.hits[1:] if h.rank is not None]
+    assert ranks[:2] == sorted(ranks[:2], reverse=True)
+    found = all_hits(corpus, "pragma page_size", page=2)
+    assert len(found) == len(set(found)) and set(found) == uncapped
