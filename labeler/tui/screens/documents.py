@@ -47,6 +47,10 @@ class DocumentsScreen(Screen[None]):
         self.hits_for: str | None = None
         #: how many pages match ``hits_for`` in all (``hits`` holds the first of them)
         self.total = 0
+        #: whether ``total`` is exact (False: at least that many; PostgreSQL counts up to a cap)
+        self.exact = True
+        #: how many text matches were ranked when not all were (None: all)
+        self.ranked: int | None = None
         #: the query asked for last; a search for any other is stale and never shown
         self.wanted: str | None = None
         #: enter was pressed in the box before the search for its text came back
@@ -120,12 +124,14 @@ class DocumentsScreen(Screen[None]):
                 return  # a page for a list that was replaced meanwhile
             self._add_rows(found.hits)
             self.hits.extend(found.hits)
+            # a later page may count what the first could only bound ("at least")
+            self.total, self.exact, self.ranked = found.total, found.exact, found.ranked
             self._count()
             return
         refresh = found.query == self.hits_for
         self.hits = list(found.hits)
         self.hits_for = found.query
-        self.total = found.total
+        self.total, self.exact, self.ranked = found.total, found.exact, found.ranked
         # the same search again (after a write, or another process's: labeler.tui.live)
         # keeps the cursor on its page; a new search starts at the top
         was = None
@@ -152,7 +158,9 @@ class DocumentsScreen(Screen[None]):
         query = self.hits_for or ""
         what = f" matching {query!r}" if query else ""
         shown = f" ({len(self.hits)} listed; more below)" if len(self.hits) < self.total else ""
-        count = f"{self.total} document(s){what}{shown}"
+        many = f"{self.total}" if self.exact else f"at least {self.total}"
+        ranked = f"; best of the first {self.ranked} ranked" if self.ranked is not None else ""
+        count = f"{many} document(s){what}{shown}{ranked}"
         if not self.total and not query:  # the empty state names the command that fills it
             count = f"no pages in {self.labeler.database} yet: labeler ingest PATH... stores them"
         self.query_one("#doc-count", Static).update(Text(count))

@@ -30,11 +30,11 @@ from labeler.store import (
     create_gold_set,
     get_gold_set,
     open_store,
+    pg_search,
     search_documents,
     search_pages,
     upsert_document,
 )
-from labeler.store import pg_search
 from labeler.store.postgres import with_driver
 
 CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs"
@@ -226,7 +226,8 @@ def test_search_pages_lists_the_gold_sets_elements(corpus: Store) -> None:
         start = page.index("journal_mode")
         assert query.id is not None
         attach_element(s, query.id, "wal.html", start, start + 12, annotator="t")
-    total, results = search_pages(corpus, "journal_mode", gold_set="search-test", limit=100)
+    found, results = search_pages(corpus, "journal_mode", gold_set="search-test", limit=100)
+    total = found.total
     by_id = {r.hit.id: r.elements for r in results}
     assert by_id["wal.html"] == [("s1", start, start + 12)]
     assert all(not e for doc, e in by_id.items() if doc != "wal.html")
