@@ -148,9 +148,16 @@ def search_documents(
     phrase of :func:`search_phrases` (``"the default page size"`` in quotes is one
     phrase; words outside quotes may stand anywhere on the page). Case never matters;
     words match whole (``page`` does not find ``pages``). An empty ``needle`` lists every
-    page by id. Nothing is capped: ``total`` counts every result, and ``offset`` pages
-    through them. Only a window of each listed page's text leaves the database, for its
-    snippet (:func:`snippet_of`).
+    page by id. Nothing is left out: ``offset`` pages through every result. Only a window
+    of each listed page's text leaves the database, for its snippet (:func:`snippet_of`).
+
+    SQLite ranks every text match and counts them exactly. PostgreSQL ranks at most
+    :data:`labeler.store.pg_search.RANK_CAP` of them (ranking reads each page's stored
+    vector): past that many, the ranked part is the first ``RANK_CAP`` matches in storing
+    order plus the pages named for a phrase, and the other matches follow in storing order
+    (each still with its rank; ``ranked`` says how many were ranked). Its count stops at
+    :data:`labeler.store.pg_search.COUNT_CAP`: ``exact`` False, ``total`` then a lower bound
+    ("at least"), until a page past the ranked part is read (that read counts exactly).
     """
     if offset < 0 or limit < 1:
         raise ValueError(f"offset must be >= 0 and limit >= 1 (got {offset} and {limit})")
