@@ -32,6 +32,9 @@ SNIPPET_WORDS = 12
 WINDOW_BEFORE = 120
 #: ...in a window this long
 WINDOW_LENGTH = 600
+#: the fewest bytes a page's text has when a PostgreSQL tsvector of it reaches the last
+#: position it keeps (16383 words, one character each, one between)
+LONG_PAGE = 2 * 16383 - 1
 #: the page of results a search returns unless asked for another size
 PAGE_SIZE = 50
 
@@ -247,13 +250,15 @@ def search_documents(
         words_found = " && ".join(
             f"plainto_tsquery('{PG_SEARCH_CONFIG}', :p{i})" for i in range(len(phrases))
         )
+        # (the text is read only on a page long enough for positions past 16383: as many
+        # words, each a character with one between, fill LONG_PAGE bytes at the least)
         # a phrase of one word needs no check of the word order (reading every matching
         # page's vector again): the index alone answers it
         params.update({f"l{i}": p.lower() for i, p in enumerate(phrases)})
         in_order = " AND ".join(
             [
                 f"({vector} @@ phraseto_tsquery('{PG_SEARCH_CONFIG}', :p{i}) "
-                f"OR strpos(lower(d.text), :l{i}) > 0)"
+                f"OR (octet_length(d.text) >= {LONG_PAGE} AND strpos(lower(d.text), :l{i}) > 0))"
                 for i in range(len(phrases))
                 if not re.fullmatch(r"[A-Za-z0-9]+", params[f"p{i}"].strip())
             ]
