@@ -285,3 +285,24 @@ def test_a_capped_ranking_keeps_named_pages_first_and_pages_through_all(
     assert ranks[:2] == sorted(ranks[:2], reverse=True)
     found = all_hits(corpus, "pragma page_size", page=2)
     assert len(found) == len(set(found)) and set(found) == uncapped
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_a_phrase_past_the_vectors_last_position_and_no_longer_word(store: Store) -> None:
+    """A phrase 20,000 words down a page (past the 16383 positions a PostgreSQL tsvector
+    keeps) is found; a short page holding only the longer word journal_modes is not
+    (words match whole)."""
+    pages = {
+        "long.txt": "filler " * 20_000 + "set journal_mode here",
+        "plural.txt": "the journal_modes of SQLite, one mode each",
+        "short.txt": "the journal_mode pragma",
+    }
+    with store.write() as s:
+        for doc_id, body in pages.items():
+            upsert_document(
+                s, doc_id=doc_id, source_path=doc_id, sha256=doc_id, profile="t", text=body
+            )
+    with store.session() as s:
+        found = search_documents(s, "journal_mode")
+    assert sorted(h.id for h in found.hits) == ["long.txt", "short.txt"]
+    assert found.total == 2 and found.exact
