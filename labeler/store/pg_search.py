@@ -125,7 +125,8 @@ def text_matches(
                     {**params, "tids": ranked_tids, "limit": limit, "offset": offset},
                 ).all()
             ]
-        total = len(seen) + len(named_extra) if exact else COUNT_CAP
+        # counted exactly, seen holds every match (named ones too); else at least COUNT_CAP
+        total = len(seen)
         if boundary is None or len(rows) == limit:
             return TextMatches(rows, total, exact, None if boundary is None else len(ranked_tids))
         # past the ranked part: the rest in storing order, counted exactly on the way

@@ -186,7 +186,7 @@ class DocumentsScreen(Screen[None]):
     def _add_rows(self, hits: list[DocumentHit]) -> None:
         table = self.query_one(DataTable)
         if table.row_count and self._snippet_width(hits) != self.fitted_to:
-            self._refit()  # the new rows widen another column: every snippet is cut anew
+            self._refit(hits)  # the new rows widen another column: every snippet is cut anew
         width = self._snippet_width(hits)
         for h in hits:
             snippet = fit_snippet(h.snippet, width)
@@ -210,12 +210,12 @@ class DocumentsScreen(Screen[None]):
         bar = table.styles.scrollbar_size_vertical
         return max(MIN_SNIPPET, (table.size.width or self.app.size.width) - others - pad - bar)
 
-    def _refit(self) -> None:
+    def _refit(self, more: list[DocumentHit] | None = None) -> None:
         """Cut every listed snippet to the room there is now (after a resize, or when new
-        rows widen another column). The rows are listed anew, the cursor kept on its row:
-        the table caches its drawn lines at the old widths."""
+        rows, ``more``, widen another column). The rows are listed anew, the cursor kept on
+        its row: the table caches its drawn lines at the old widths."""
         table = self.query_one(DataTable)
-        width = self._snippet_width([])
+        width = self._snippet_width(more or [])
         if width == self.fitted_to or not table.row_count:
             return
         self.fitted_to = width

@@ -285,6 +285,11 @@ def test_a_capped_ranking_keeps_named_pages_first_and_pages_through_all(
     assert ranks[:2] == sorted(ranks[:2], reverse=True)
     found = all_hits(corpus, "pragma page_size", page=2)
     assert len(found) == len(set(found)) and set(found) == uncapped
+    # ranked in part but counted in full: each match counts once (pragma.html too)
+    monkeypatch.setattr(pg_search, "COUNT_CAP", 1000)
+    with corpus.session() as s:
+        counted = search_documents(s, "pragma page_size", limit=4)
+    assert (counted.total, counted.exact, counted.ranked) == (len(uncapped), True, 4)
 
 
 @pytest.mark.backends("sqlite", "postgresql")
