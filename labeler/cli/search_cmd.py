@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the store loads the ORM: import it only when the command runs
-    from labeler.store import SearchResult
+    from labeler.store import SearchPage, SearchResult
 
 #: results printed unless --limit says otherwise
 DEFAULT_LIMIT = 20
@@ -49,8 +48,14 @@ def _elements(result: SearchResult) -> list[str]:
     return [f"{qid}:{start}-{end}" for qid, start, end in result.elements]
 
 
-def render_table(query: str, total: int, results: list[SearchResult], gold_set: bool) -> str:
+def counted(found: SearchPage) -> str:
+    """How many pages match: ``N`` or, past the count's cap (PostgreSQL), ``at least N``."""
+    return f"{found.total}" if found.exact else f"at least {found.total}"
+
+
+def render_table(found: SearchPage, results: list[SearchResult], gold_set: bool) -> str:
     """One line per page (id, rank, snippet), its gold-set elements indented under it."""
+    query = found.query
     if not results:
         return f"no page matches {query!r}"
     lines = []
@@ -60,15 +65,21 @@ def render_table(query: str, total: int, results: list[SearchResult], gold_set: 
         if gold_set:
             shown = ", ".join(_elements(r)) or "none"
             lines.append(f"    elements: {shown}")
-    more = f" (the best {len(results)} shown; --limit for more)" if total > len(results) else ""
-    lines.append(f"{total} page(s) match {query!r}{more}")
+    more = (
+        f" (the best {len(results)} shown; --limit for more)" if found.total > len(results) else ""
+    )
+    if found.ranked is not None:
+        more += f" (ranked among the first {found.ranked} found; the rest in storing order)"
+    lines.append(f"{counted(found)} page(s) match {query!r}{more}")
     return "\n".join(lines)
 
 
-def to_json(query: str, total: int, results: list[SearchResult], gold_set: str | None) -> Any:
+def to_json(found: SearchPage, results: list[SearchResult], gold_set: str | None) -> Any:
     return {
-        "query": query,
-        "total": total,
+        "query": found.query,
+        "total": found.total,
+        "total_exact": found.exact,
+        "ranked": found.ranked,
         "gold_set": gold_set,
         "results": [
             {
@@ -89,21 +100,14 @@ def to_json(query: str, total: int, results: list[SearchResult], gold_set: str |
 
 
 def run(args: argparse.Namespace) -> int:
-    from labeler.errors import StoreError
     from labeler.store import open_store, resolve_db, search_pages
 
-    db = resolve_db(args.db)
-    # a search only reads: it never creates the database it was pointed at
-    if "://" not in db and not os.path.exists(db):
-        raise StoreError(f"no database at {db} (create one with labeler ingest ...)")
-    with open_store(db) as store:
-        total, results = search_pages(store, args.query, gold_set=args.gold_set, limit=args.limit)
+    # a search only reads: it never creates the database it was pointed at (the shared
+    # "no database at PATH" refusal of every read-only command)
+    with open_store(resolve_db(args.db), create=False) as store:
+        found, results = search_pages(store, args.query, gold_set=args.gold_set, limit=args.limit)
     if args.format == "json":
-        print(
-            json.dumps(
-                to_json(args.query, total, results, args.gold_set), ensure_ascii=False, indent=2
-            )
-        )
+        print(json.dumps(to_json(found, results, args.gold_set), ensure_ascii=False, indent=2))
     else:
-        print(render_table(args.query, total, results, args.gold_set is not None))
+        print(render_table(found, results, args.gold_set is not None))
     return 0 if results else 1

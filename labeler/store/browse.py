@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, text
+from sqlalchemy import Connection, func, text
 from sqlmodel import Session, col, select
 
 from labeler.store.models import (
@@ -21,6 +21,7 @@ from labeler.store.models import (
     Run,
     RunResult,
 )
+from labeler.store.pg_search import text_matches
 
 SNIPPET_LENGTH = 90
 #: the marks around each matched word in a text hit's snippet
@@ -31,6 +32,9 @@ SNIPPET_WORDS = 12
 WINDOW_BEFORE = 120
 #: ...in a window this long
 WINDOW_LENGTH = 600
+#: the fewest bytes a page's text has when a PostgreSQL tsvector of it reaches the last
+#: position it keeps (16383 words, one character each, one between)
+LONG_PAGE = 2 * 16383 - 1
 #: the page of results a search returns unless asked for another size
 PAGE_SIZE = 50
 
@@ -58,8 +62,13 @@ class SearchPage:
     query: str
     offset: int
     hits: list[DocumentHit]
-    #: every result of the query (id matches and text matches), not only this page's
+    #: every result of the query (id matches and text matches), not only this page's;
+    #: a lower bound when not ``exact``
     total: int
+    #: whether ``total`` is the exact count (False: "at least", see :mod:`labeler.store.pg_search`)
+    exact: bool = True
+    #: None when every text match was ranked; else how many were (the rest follow unranked)
+    ranked: int | None = None
 
 
 def search_phrases(query: str) -> list[str]:
@@ -142,9 +151,16 @@ def search_documents(
     phrase of :func:`search_phrases` (``"the default page size"`` in quotes is one
     phrase; words outside quotes may stand anywhere on the page). Case never matters;
     words match whole (``page`` does not find ``pages``). An empty ``needle`` lists every
-    page by id. Nothing is capped: ``total`` counts every result, and ``offset`` pages
-    through them. Only a window of each listed page's text leaves the database, for its
-    snippet (:func:`snippet_of`).
+    page by id. Nothing is left out: ``offset`` pages through every result. Only a window
+    of each listed page's text leaves the database, for its snippet (:func:`snippet_of`).
+
+    SQLite ranks every text match and counts them exactly. PostgreSQL ranks at most
+    :data:`labeler.store.pg_search.RANK_CAP` of them (ranking reads each page's stored
+    vector): past that many, the ranked part is the first ``RANK_CAP`` matches in storing
+    order plus the pages named for a phrase, and the other matches follow in storing order
+    (each still with its rank; ``ranked`` says how many were ranked). Its count stops at
+    :data:`labeler.store.pg_search.COUNT_CAP`: ``exact`` False, ``total`` then a lower bound
+    ("at least"), until a page past the ranked part is read (that read counts exactly).
     """
     if offset < 0 or limit < 1:
         raise ValueError(f"offset must be >= 0 and limit >= 1 (got {offset} and {limit})")
@@ -234,66 +250,107 @@ def search_documents(
         words_found = " && ".join(
             f"plainto_tsquery('{PG_SEARCH_CONFIG}', :p{i})" for i in range(len(phrases))
         )
-        in_order = " AND ".join(
-            f"({vector} @@ phraseto_tsquery('{PG_SEARCH_CONFIG}', :p{i}) "
-            f"OR strpos(lower(d.text), :l{i}) > 0)"
-            for i in range(len(phrases))
-        )
+        # (the text is read only on a page long enough for positions past 16383: as many
+        # words, each a character with one between, fill LONG_PAGE bytes at the least)
+        # a phrase of one word needs no check of the word order (reading every matching
+        # page's vector again): the index alone answers it
         params.update({f"l{i}": p.lower() for i, p in enumerate(phrases)})
-        matched = (
-            f"FROM document d, (SELECT {tsq} AS q) AS q WHERE {vector} @@ ({words_found}) "
-            f"AND {in_order} AND NOT {by_id}"
+        in_order = " AND ".join(
+            [
+                f"({vector} @@ phraseto_tsquery('{PG_SEARCH_CONFIG}', :p{i}) "
+                f"OR (octet_length(d.text) >= {LONG_PAGE} AND strpos(lower(d.text), :l{i}) > 0))"
+                for i in range(len(phrases))
+                if not re.fullmatch(r"[A-Za-z0-9]+", params[f"p{i}"].strip())
+            ]
+            or ["true"]
         )
         score = f"ts_rank({vector}, q.q, 1)"  # 1: divided by 1 + log(page length)
-        ranked = (
-            f"SELECT d.id, {named} AS named, {score} AS score {matched} "
-            "ORDER BY named DESC, score DESC, d.id"
+        found = text_matches(
+            conn,
+            where=f"{vector} @@ ({words_found}) AND {in_order} AND NOT {by_id}",
+            named=f"({named})",
+            not_by_id=f"NOT {by_id}",
+            tsq=tsq,
+            score=score,
+            params=params,
+            offset=max(0, offset - n_ids),
+            limit=max(0, limit - len(hits)),
         )
-        page = (
-            f"SELECT d.id, length(d.text), coalesce(c.n, 0), r.score, {window}, {at} "
-            f"FROM ({ranked} LIMIT :limit OFFSET :offset) r JOIN document d ON d.id = r.id "
-            f"LEFT JOIN {counts} c ON c.document_id = d.id "
-            "ORDER BY r.named DESC, r.score DESC, d.id"
+        if limit > len(hits):
+            hits.extend(_detailed(conn, found.rows, window, at, counts, params, phrases))
+        return SearchPage(
+            needle, offset, hits, n_ids + found.total, exact=found.exact, ranked=found.ranked
         )
-    else:
-        params["q"] = _fts5_query(phrases)
-        # Everything the order needs comes from the index and the id index alone: looking
-        # up each match's document row would read every matching page (the rows hold the
-        # text). Pages named for a phrase are those whose indexed id holds it (the id
-        # column's words, as with the id_words test above); ties go by storing order.
-        params.update({f"idq{i}": "id : " + _fts5_query([p]) for i, p in enumerate(phrases)})
-        named_fts = " + ".join(
-            f"(f.rowid IN (SELECT rowid FROM document_fts WHERE document_fts MATCH :idq{i}))"
-            for i in range(len(phrases))
-        )
-        ids = f"SELECT d.rowid FROM document d WHERE {by_id}"
-        matched = f"FROM document_fts f WHERE document_fts MATCH :q AND f.rowid NOT IN ({ids})"
-        # bm25() is lower for a better match; the rank shown is its negation. Only the
-        # page's own rows then read their text (length, snippet window, first match).
-        ranked = (
-            f"SELECT f.rowid AS rid, {named_fts} AS named, -bm25(document_fts) AS score "
-            f"{matched} ORDER BY named DESC, score DESC, rid LIMIT :limit OFFSET :offset"
-        )
-        page = (
-            f"SELECT d.id, length(d.text), coalesce(c.n, 0), r.score, {window}, {at} "
-            f"FROM ({ranked}) r JOIN document d ON d.rowid = r.rid "
-            f"LEFT JOIN {counts} c ON c.document_id = d.id "
-            "ORDER BY r.named DESC, r.score DESC, r.rid"
-        )
+    params["q"] = _fts5_query(phrases)
+    # Everything the order needs comes from the index and the id index alone: looking
+    # up each match's document row would read every matching page (the rows hold the
+    # text). Pages named for a phrase are those whose indexed id holds it (the id
+    # column's words, as with the id_words test above); ties go by storing order.
+    params.update({f"idq{i}": "id : " + _fts5_query([p]) for i, p in enumerate(phrases)})
+    named_fts = " + ".join(
+        f"(f.rowid IN (SELECT rowid FROM document_fts WHERE document_fts MATCH :idq{i}))"
+        for i in range(len(phrases))
+    )
+    ids = f"SELECT d.rowid FROM document d WHERE {by_id}"
+    matched = f"FROM document_fts f WHERE document_fts MATCH :q AND f.rowid NOT IN ({ids})"
+    # bm25() is lower for a better match; the rank shown is its negation. Only the
+    # page's own rows then read their text (length, snippet window, first match).
+    ranked = (
+        f"SELECT f.rowid AS rid, {named_fts} AS named, -bm25(document_fts) AS score "
+        f"{matched} ORDER BY named DESC, score DESC, rid LIMIT :limit OFFSET :offset"
+    )
+    page = (
+        f"SELECT d.id, length(d.text), coalesce(c.n, 0), r.score, {window}, {at} "
+        f"FROM ({ranked}) r JOIN document d ON d.rowid = r.rid "
+        f"LEFT JOIN {counts} c ON c.document_id = d.id "
+        "ORDER BY r.named DESC, r.score DESC, r.rid"
+    )
     n_text = int(conn.execute(text(f"SELECT count(*) {matched}"), params).scalar_one())
     wanted = limit - len(hits)
     if wanted > 0 and n_text:
         rows = conn.execute(
             text(page), {**params, "limit": wanted, "offset": max(0, offset - n_ids)}
         ).all()
-        marks = {w for p in phrases for w in _words(p)}
-        for doc_id, n_chars, n, score, cut, pos in rows:
-            lead = int(pos) > WINDOW_BEFORE
-            tail = max(int(pos) - WINDOW_BEFORE, 0) + len(cut or "") < int(n_chars)
-            focus = min(max(int(pos), 0), WINDOW_BEFORE)  # the match's offset in the window
-            snip = snippet_of(str(cut or ""), marks, at=focus, lead=lead, tail=tail)
-            hits.append(DocumentHit(doc_id, int(n_chars), int(n), int(pos), snip, float(score)))
+        hits.extend(_hit(tuple(r), phrases) for r in rows)
     return SearchPage(needle, offset, hits, n_ids + n_text)
+
+
+def _hit(row: tuple[Any, ...], phrases: list[str]) -> DocumentHit:
+    """A text hit from (id, length, elements, score, window, first match's offset)."""
+    doc_id, n_chars, n, score, cut, pos = row
+    marks = {w for p in phrases for w in _words(p)}
+    lead = int(pos) > WINDOW_BEFORE
+    tail = max(int(pos) - WINDOW_BEFORE, 0) + len(cut or "") < int(n_chars)
+    focus = min(max(int(pos), 0), WINDOW_BEFORE)  # the match's offset in the window
+    snip = snippet_of(str(cut or ""), marks, at=focus, lead=lead, tail=tail)
+    return DocumentHit(doc_id, int(n_chars), int(n), int(pos), snip, float(score))
+
+
+def _detailed(
+    conn: Connection,
+    ranked: list[tuple[str, float]],
+    window: str,
+    at: str,
+    counts: str,
+    params: dict[str, Any],
+    phrases: list[str],
+) -> list[DocumentHit]:
+    """The hits of ``ranked`` (page id, rank), in its order, each page's own row read for
+    its length, element count and snippet window."""
+    if not ranked:
+        return []
+    rows = {
+        r[0]: tuple(r)
+        for r in conn.execute(
+            text(
+                f"SELECT d.id, length(d.text), coalesce(c.n, 0), 0.0, {window}, {at} "
+                f"FROM document d LEFT JOIN {counts} c ON c.document_id = d.id "
+                "WHERE d.id = ANY(:ids)"
+            ),
+            {**params, "ids": [i for i, _ in ranked]},
+        ).all()
+    }
+    return [_hit((*rows[i][:3], score, *rows[i][4:]), phrases) for i, score in ranked]
 
 
 def final_elements_on(

@@ -197,9 +197,9 @@ class SearchResult:
 
 def search_pages(
     store: Store, query: str, *, gold_set: str | None = None, limit: int = PAGE_SIZE
-) -> tuple[int, list[SearchResult]]:
+) -> tuple[SearchPage, list[SearchResult]]:
     """The first ``limit`` pages matching ``query`` (as :func:`find_documents` orders them)
-    and how many match in all; with ``gold_set``, each with that set's elements on it (its
+    and the search's page (its ``total``, ``exact`` and ``ranked``: how many match in all); with ``gold_set``, each with that set's elements on it (its
     final layer: what it scores). An unknown gold set is :class:`NotFoundError`; an
     empty query or ``limit`` below 1 :class:`UsageError`. Reads only."""
     if not query.strip():
@@ -214,7 +214,7 @@ def search_pages(
             if gold_set_id is None
             else final_elements_on(s, gold_set_id, [h.id for h in found.hits])
         )
-    return found.total, [SearchResult(h, on_page.get(h.id, [])) for h in found.hits]
+    return found, [SearchResult(h, on_page.get(h.id, [])) for h in found.hits]
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,45 @@ if TYPE_CHECKING:
     from labeler.tui.context import AppContext
 
 
-def marked(snippet: str) -> Text:
-    """A snippet with its matched words (between the store's match marks) in bold."""
-    out = Text()
-    for i, part in enumerate(snippet.replace(MATCH_END, MATCH_START).split(MATCH_START)):
-        out.append(part, style="bold reverse" if i % 2 else "")
+#: the narrowest a snippet is cut to, however little room the other columns leave
+MIN_SNIPPET = 16
+#: the columns of the list; the snippet is the last, cut to the room the others leave
+COLUMNS = ("document", "chars", "elements", "match")
+
+
+def fit_snippet(snippet: str, width: int) -> Text:
+    """``snippet`` (the store's, its matched words between the match marks) cut to
+    ``width`` characters around its first matched word, the matched words in bold.
+
+    Fits already: as it is. Else a window of ``width`` characters holding the first match
+    with about a third of the room left over before it (less at the snippet's start, and
+    ending at most at its end); ``…`` replaces the window's first character where it cuts
+    the snippet's start and its last where it cuts the end. A match longer than the window
+    starts it. No match (a page listed without a query: its start): as it is, the table's
+    edge cutting it. Widths count characters (the text is mostly one cell a character)."""
+    parts = snippet.replace(MATCH_END, MATCH_START).split(MATCH_START)
+    plain = "".join(parts)
+    spans, at = [], 0
+    for i, part in enumerate(parts):
+        if i % 2 and part:
+            spans.append((at, at + len(part)))
+        at += len(part)
+    if not spans:
+        return Text(plain)
+    start = 0
+    if len(plain) > width:
+        first, end = spans[0]
+        room = width - (end - first)
+        start = first if room < 0 else max(0, min(first - room // 3, len(plain) - width))
+    stop = min(len(plain), start + width)
+    out = Text(plain[start:stop])
+    for a, b in spans:
+        if a < stop and b > start:
+            out.stylize("bold reverse", max(a, start) - start, min(b, stop) - start)
+    if start > 0 and len(out) > 1:
+        out = Text("\u2026").append_text(out[1:])
+    if stop < len(plain) and len(out) > 1:
+        out = out[:-1].append("\u2026")
     return out
 
 
@@ -47,6 +81,10 @@ class DocumentsScreen(Screen[None]):
         self.hits_for: str | None = None
         #: how many pages match ``hits_for`` in all (``hits`` holds the first of them)
         self.total = 0
+        #: whether ``total`` is exact (False: at least that many; PostgreSQL counts up to a cap)
+        self.exact = True
+        #: how many text matches were ranked when not all were (None: all)
+        self.ranked: int | None = None
         #: the query asked for last; a search for any other is stale and never shown
         self.wanted: str | None = None
         #: enter was pressed in the box before the search for its text came back
@@ -68,7 +106,9 @@ class DocumentsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("document", "chars", "elements", "match")
+        self.query_one(DataTable).add_columns(*COLUMNS)
+        #: the width the listed snippets are cut to (0: none listed yet)
+        self.fitted_to = 0
         # Element counts change with every write, whichever screen made it. A search
         # reads every page (~0.1 s on the demo corpus), so a screen not on view only
         # notes that it is out of date and searches again when it is shown.
@@ -120,12 +160,14 @@ class DocumentsScreen(Screen[None]):
                 return  # a page for a list that was replaced meanwhile
             self._add_rows(found.hits)
             self.hits.extend(found.hits)
+            # a later page may count what the first could only bound ("at least")
+            self.total, self.exact, self.ranked = found.total, found.exact, found.ranked
             self._count()
             return
         refresh = found.query == self.hits_for
         self.hits = list(found.hits)
         self.hits_for = found.query
-        self.total = found.total
+        self.total, self.exact, self.ranked = found.total, found.exact, found.ranked
         # the same search again (after a write, or another process's: labeler.tui.live)
         # keeps the cursor on its page; a new search starts at the top
         was = None
@@ -143,8 +185,51 @@ class DocumentsScreen(Screen[None]):
 
     def _add_rows(self, hits: list[DocumentHit]) -> None:
         table = self.query_one(DataTable)
+        if table.row_count and self._snippet_width(hits) != self.fitted_to:
+            self._refit(hits)  # the new rows widen another column: every snippet is cut anew
+        width = self._snippet_width(hits)
         for h in hits:
-            table.add_row(h.id, f"{h.length:,}", str(h.elements), marked(h.snippet), key=h.id)
+            snippet = fit_snippet(h.snippet, width)
+            table.add_row(h.id, f"{h.length:,}", str(h.elements), snippet, key=h.id)
+        self.fitted_to = width
+
+    def _snippet_width(self, more: list[DocumentHit]) -> int:
+        """The room the snippet has: the table's width less the other columns' (each as
+        wide as its header or its widest cell, ``more`` included, with the cell padding on
+        both sides), the snippet's own padding and a vertical scrollbar's width, at least
+        :data:`MIN_SNIPPET`."""
+        table = self.query_one(DataTable)
+        listed = [*self.hits, *more]  # (a hit in both counts once: widths are maxima)
+        cells = [
+            [len(COLUMNS[0]), *(len(h.id) for h in listed)],
+            [len(COLUMNS[1]), *(len(f"{h.length:,}") for h in listed)],
+            [len(COLUMNS[2]), *(len(str(h.elements)) for h in listed)],
+        ]
+        pad = 2 * table.cell_padding
+        others = sum(max(c) + pad for c in cells)
+        bar = table.styles.scrollbar_size_vertical
+        return max(MIN_SNIPPET, (table.size.width or self.app.size.width) - others - pad - bar)
+
+    def _refit(self, more: list[DocumentHit] | None = None) -> None:
+        """Cut every listed snippet to the room there is now (after a resize, or when new
+        rows, ``more``, widen another column). The rows are listed anew, the cursor kept on
+        its row: the table caches its drawn lines at the old widths."""
+        table = self.query_one(DataTable)
+        width = self._snippet_width(more or [])
+        if width == self.fitted_to or not table.row_count:
+            return
+        self.fitted_to = width
+        row = table.cursor_row
+        table.clear()
+        for h in self.hits:
+            snippet = fit_snippet(h.snippet, width)
+            table.add_row(h.id, f"{h.length:,}", str(h.elements), snippet, key=h.id)
+        if 0 <= row < table.row_count:
+            table.move_cursor(row=row, animate=False)
+
+    def on_resize(self) -> None:
+        # the table takes its new size in this layout pass: cut the snippets after it
+        self.call_after_refresh(self._refit)
 
     def _count(self) -> None:
         """The label names the query the rows were found for, and how many of its results
@@ -152,7 +237,9 @@ class DocumentsScreen(Screen[None]):
         query = self.hits_for or ""
         what = f" matching {query!r}" if query else ""
         shown = f" ({len(self.hits)} listed; more below)" if len(self.hits) < self.total else ""
-        count = f"{self.total} document(s){what}{shown}"
+        many = f"{self.total}" if self.exact else f"at least {self.total}"
+        ranked = f"; best of the first {self.ranked} ranked" if self.ranked is not None else ""
+        count = f"{many} document(s){what}{shown}{ranked}"
         if not self.total and not query:  # the empty state names the command that fills it
             count = f"no pages in {self.labeler.database} yet: labeler ingest PATH... stores them"
         self.query_one("#doc-count", Static).update(Text(count))

@@ -112,8 +112,8 @@ def test_bad_input_says_why_and_exits_non_zero(store: Store, db_url: str, tmp_pa
     missing = tmp_path / "none.db"
     done = labeler("search", "x", "--db", str(missing))
     assert done.returncode == 1
-    assert (
-        done.stderr.strip()
-        == f"labeler: error: no database at {missing} (create one with labeler ingest ...)"
+    assert done.stderr.strip() == (
+        f"labeler: error: no database at {missing} "
+        "(create one with labeler ingest PATH..., or labeler demo)"
     )
     assert not missing.exists()  # a search only reads: no database is made

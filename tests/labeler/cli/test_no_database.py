@@ -52,6 +52,7 @@ COMMANDS: dict[str, list[str]] = {
     "evaluate": ["evaluate", "--gold-set", "g", "--retriever", "labeler.evaluation:bm25_retriever"],
     "agreement": ["agreement", "--gold-set", "g"],
     "doctor": ["doctor"],
+    "search": ["search", "journal_mode"],
 }
 
 

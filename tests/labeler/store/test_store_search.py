@@ -30,6 +30,7 @@ from labeler.store import (
     create_gold_set,
     get_gold_set,
     open_store,
+    pg_search,
     search_documents,
     search_pages,
     upsert_document,
@@ -225,7 +226,8 @@ def test_search_pages_lists_the_gold_sets_elements(corpus: Store) -> None:
         start = page.index("journal_mode")
         assert query.id is not None
         attach_element(s, query.id, "wal.html", start, start + 12, annotator="t")
-    total, results = search_pages(corpus, "journal_mode", gold_set="search-test", limit=100)
+    found, results = search_pages(corpus, "journal_mode", gold_set="search-test", limit=100)
+    total = found.total
     by_id = {r.hit.id: r.elements for r in results}
     assert by_id["wal.html"] == [("s1", start, start + 12)]
     assert all(not e for doc, e in by_id.items() if doc != "wal.html")
@@ -259,3 +261,53 @@ def test_the_index_follows_every_write_of_a_page(store: Store) -> None:
     with store.session() as s:
         assert search_documents(s, "beta").hits == []
         assert search_documents(s, "beta").total == 0
+
+
+def test_a_capped_ranking_keeps_named_pages_first_and_pages_through_all(
+    corpus: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL ranks at most RANK_CAP matches (a word on every one of 100,000 pages
+    would read every page's vector): with the caps made small, the page named for the
+    query still comes first, the ranked part falls by rank, the count says "at least", and
+    paging still reaches every match once, its last page counting them exactly."""
+    if backend_of(corpus) != "postgresql":
+        pytest.skip("SQLite ranks every match (its index holds what bm25 needs)")
+    uncapped = set(all_hits(corpus, "pragma page_size"))
+    assert len(uncapped) > 8  # the issue's 11 pages: more than both caps below
+    monkeypatch.setattr(pg_search, "RANK_CAP", 3)
+    monkeypatch.setattr(pg_search, "COUNT_CAP", 6)
+    with corpus.session() as s:
+        first = search_documents(s, "pragma page_size", limit=4)
+    assert first.hits[0].id == "pragma.html"
+    assert (first.total, first.exact) == (6, False)
+    assert first.ranked == 4  # the first three stored matches, and pragma.html
+    ranks = [h.rank for h in first.hits[1:] if h.rank is not None]
+    assert ranks[:2] == sorted(ranks[:2], reverse=True)
+    found = all_hits(corpus, "pragma page_size", page=2)
+    assert len(found) == len(set(found)) and set(found) == uncapped
+    # ranked in part but counted in full: each match counts once (pragma.html too)
+    monkeypatch.setattr(pg_search, "COUNT_CAP", 1000)
+    with corpus.session() as s:
+        counted = search_documents(s, "pragma page_size", limit=4)
+    assert (counted.total, counted.exact, counted.ranked) == (len(uncapped), True, 4)
+
+
+@pytest.mark.backends("sqlite", "postgresql")
+def test_a_phrase_past_the_vectors_last_position_and_no_longer_word(store: Store) -> None:
+    """A phrase 20,000 words down a page (past the 16383 positions a PostgreSQL tsvector
+    keeps) is found; a short page holding only the longer word journal_modes is not
+    (words match whole)."""
+    pages = {
+        "long.txt": "filler " * 20_000 + "set journal_mode here",
+        "plural.txt": "the journal_modes of SQLite, one mode each",
+        "short.txt": "the journal_mode pragma",
+    }
+    with store.write() as s:
+        for doc_id, body in pages.items():
+            upsert_document(
+                s, doc_id=doc_id, source_path=doc_id, sha256=doc_id, profile="t", text=body
+            )
+    with store.session() as s:
+        found = search_documents(s, "journal_mode")
+    assert sorted(h.id for h in found.hits) == ["long.txt", "short.txt"]
+    assert found.total == 2 and found.exact
