@@ -79,3 +79,16 @@ def test_team_page(snap_compare: SnapCompare, db: Path, size: tuple[int, int]) -
         screen.view.select_offsets(20, 20)
 
     assert snap_compare(team(db), terminal_size=size, run_before=prepare(go))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_documents_search(snap_compare: SnapCompare, db: Path, size: tuple[int, int]) -> None:
+    """F3 and a query: the ranked list with each snippet cut around its match."""
+
+    async def go(app: LabelerApp, pilot: Pilot[Any]) -> None:
+        await pilot.press("f3")
+        await settle(app, pilot)
+        await pilot.press(*"owner")
+        await pilot.pause(0.3)  # the search runs once typing pauses
+
+    assert snap_compare(labelled(db), terminal_size=size, run_before=prepare(go))

@@ -8,9 +8,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Header, Input, Static
 
 from labeler.store import MATCH_END, MATCH_START, DocumentHit, SearchPage, Store, find_documents
+from labeler.tui.widgets.footer import LabelerFooter
 from labeler.tui.widgets.row_table import RowTable
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ class DocumentsScreen(Screen[None]):
         yield Input(placeholder="search document ids and page text", id="search")
         yield Static("", id="doc-count")
         yield RowTable(id="documents", cursor_type="row", zebra_stripes=True)
-        yield Footer()
+        yield LabelerFooter()
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns(*COLUMNS)
