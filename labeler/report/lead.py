@@ -15,7 +15,9 @@ alone, or a file import (all its labels at one instant), adds no time.
 
 **Labels per hour** = labels / active time × 3600, where labels = the annotator's ordinary
 additions of an element to their own layer of this set (a label later removed still
-counts: it was work; undo and redo are not new labels). None ("—") when active time is 0.
+counts: it was work; undo and redo are not new labels). None ("—") when active time is under
+:data:`MIN_MEASURED_SECONDS` (a minute): labels imported in a burst a few milliseconds long
+are not a rate of a million an hour.
 
 **Seconds per question.** Each working gap gᵢ goes to the question of the event that ends
 it (the time before an action was spent on that action's question: reading the page, then
@@ -23,7 +25,8 @@ labelling, then marking done). A question's time = the sum of the gaps it was gi
 *median seconds per question* is the median (mean of the middle two for an even count) over
 the questions the annotator has marked done whose time is above 0 (a question whose only
 events each came after a break, or an import, has no measured time and is left out;
-``timed`` says how many were measured). None when no done question was timed.
+``timed`` says how many were measured). None when no done question was timed, or when the
+active time is under :data:`MIN_MEASURED_SECONDS`.
 
 **Agreement with the final layer**, on the settled (adjudicated) questions the annotator
 marked done: their own spans (not stale) against the final layer's, as one pair
@@ -41,7 +44,7 @@ first, then lowest partial F1, then lowest α; at most ``worst`` (default 5).
 **Pace** = questions done / (now − first work event), in questions per hour of wall-clock
 time: breaks, nights and days off included, so the forecast says when the work ends if the
 annotator goes on as they have so far, not if they work without stopping. None ("—") with
-no done question or no elapsed time. **Done by** = now + remaining / pace (to the second); None
+no done question or under :data:`MIN_MEASURED_SECONDS` of elapsed time. **Done by** = now + remaining / pace (to the second); None
 when there is no pace or nothing remains (shown "done" then).
 """
 
@@ -63,6 +66,8 @@ __all__ = ["IDLE_MINUTES", "WORST", "AnnotatorLead", "LeadView", "QuestionDiff",
 
 #: default longest gap between two events that still counts as working time
 IDLE_MINUTES = 10.0
+#: less active time than this (seconds) measures no rate: labels/h and s/q are None
+MIN_MEASURED_SECONDS = 60.0
 #: default number of questions listed as differing most from the final layer
 WORST = 5
 #: agreement's names for the two sides compared (not annotator names: no clash possible)
@@ -189,6 +194,7 @@ def lead_view(
         done = data.done.get(p.annotator, frozenset())
         labels = sum(1 for e in events if e.kind == "label")
         active, per_question = active_time(events, idle)
+        measured = active >= MIN_MEASURED_SECONDS
         timed = sorted(per_question[q] for q in done if per_question.get(q, 0.0) > 0)
         compared = {
             q.query_id: (q.annotators[p.annotator], q.final)
@@ -199,7 +205,7 @@ def lead_view(
         pace: float | None = None
         if events and p.done:
             elapsed = (now - min(e.at for e in events)).total_seconds()
-            pace = p.done / elapsed * 3600 if elapsed > 0 else None
+            pace = p.done / elapsed * 3600 if elapsed >= MIN_MEASURED_SECONDS else None
         finish = (
             now + timedelta(seconds=round(p.remaining / pace * 3600))
             if pace is not None and p.remaining > 0
@@ -214,8 +220,8 @@ def lead_view(
                 p.remaining,
                 labels,
                 active,
-                labels / active * 3600 if active > 0 else None,
-                median(timed) if timed else None,
+                labels / active * 3600 if measured else None,
+                median(timed) if timed and measured else None,
                 len(timed),
                 len(compared),
                 exact,

@@ -20,7 +20,6 @@ from rich.text import Text
 from textual.widgets import Static
 
 from labeler.report import LEAD_HEADER, LeadView, lead_rows, lead_summary, lead_view
-from labeler.report.lead_render import DASH
 from labeler.store import Store, read_lead_input
 
 if TYPE_CHECKING:
@@ -44,14 +43,6 @@ COMPACT = (
 )
 
 
-#: below this much active time (seconds) labels/h and s/q are shown as "—": a layer imported
-#: from a file has all its labels within a second, which would read as a million labels an
-#: hour and 0 s a question
-MIN_MEASURED_SECONDS = 60.0
-#: the columns of :data:`labeler.report.LEAD_HEADER` measured on active time
-_TIMED = (LEAD_HEADER.index("labels/h"), LEAD_HEADER.index("median s/q"))
-
-
 def _short(moment: str) -> str:
     """``2026-03-02 14:05 UTC`` as ``03-02 14:05`` (the narrow panel's "done by")."""
     parts = moment.split()
@@ -72,15 +63,9 @@ def lead_renderable(view: LeadView, width: int | None = None) -> Table:
     :data:`WIDE` columns (``width``), the :data:`COMPACT` columns, so that every figure shown
     is readable at 80 columns (exact F1 as F1; the rest stays in ``gold progress``); so too
     from :data:`WIDE` on when the full table would not fit whole (headers cut).
-    An annotator with less than :data:`MIN_MEASURED_SECONDS` of active time has "—" for
-    labels/h and s/q (zero active time: "—" already)."""
-    rows = []
-    for row, person in zip(lead_rows(view), view.annotators, strict=True):
-        cells = [str(v) for v in row]
-        if person.active_seconds < MIN_MEASURED_SECONDS:
-            for i in _TIMED:
-                cells[i] = DASH
-        rows.append(cells)
+    Under a minute of active time labels/h and s/q are "—"
+    (:data:`labeler.report.lead.MIN_MEASURED_SECONDS`)."""
+    rows = [[str(v) for v in row] for row in lead_rows(view)]
     narrow = width is not None and (width < WIDE or not _fits(list(LEAD_HEADER), rows, width))
     header = [h for h, _ in COMPACT] if narrow else list(LEAD_HEADER)
     table = Table(

@@ -219,3 +219,34 @@ def test_finish_time_from_remaining_and_pace() -> None:
     now = T0 + timedelta(hours=2)  # 4 done in 2 h: 2 per hour, 6 left: 3 h
     (row,) = lead_view(_input([fay], events), now).annotators
     assert (row.pace, row.finish) == (2.0, now + timedelta(hours=3))
+
+
+@pytest.mark.backends("sqlite")
+def test_under_a_minute_of_active_time_measures_no_rate() -> None:
+    """An imported layer's labels milliseconds apart read as a million labels an hour: under
+    a minute of active time labels/h and s/q are None (the CLI and the panel print "—");
+    from a minute on they are measured (2 labels in 60 s: 120 an hour)."""
+    fay = AnnotatorProgress("fay", 1, 1, 0, 0)
+    burst = [ev("fay", 0, "q1"), ev("fay", 0.001, "q1"), ev("fay", 0.5, "q1", "done")]
+    (row,) = lead_view(_input([fay], burst, {"fay": frozenset({"q1"})}), T0).annotators
+    assert row.active_seconds == pytest.approx(30.0)
+    assert (row.labels, row.labels_per_hour, row.median_seconds) == (2, None, None)
+    minute = [ev("fay", 0, "q1"), ev("fay", 0.5, "q1"), ev("fay", 1, "q1", "done")]
+    (row,) = lead_view(_input([fay], minute, {"fay": frozenset({"q1"})}), T0).annotators
+    assert row.active_seconds == pytest.approx(60.0)
+    assert row.labels_per_hour == pytest.approx(120.0)
+    assert row.median_seconds == pytest.approx(60.0)
+
+
+@pytest.mark.backends("sqlite")
+def test_no_pace_from_a_burst_of_seconds() -> None:
+    """2 done 30 s after the first event would be a pace of 240 an hour and a forecast of
+    the remaining 2 within 30 s: under a minute elapsed, no pace and no forecast; at 2
+    minutes, 2 done is 60 an hour and the other 2 take 2 more minutes."""
+    gus = AnnotatorProgress("gus", 4, 2, 0, 2)
+    events = [ev("gus", 0, "q1", "done"), ev("gus", 0.25, "q2", "done")]
+    (row,) = lead_view(_input([gus], events), T0 + timedelta(seconds=30)).annotators
+    assert (row.pace, row.finish) == (None, None)
+    (row,) = lead_view(_input([gus], events), T0 + timedelta(minutes=2)).annotators
+    assert row.pace == pytest.approx(60.0)
+    assert row.finish == T0 + timedelta(minutes=4)
