@@ -8,6 +8,7 @@ Pilot tests on a real SQLite file (see ``tui_support``).
 from __future__ import annotations
 
 from itertools import pairwise
+from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
@@ -208,3 +209,32 @@ def test_the_adjudication_screen_shows_notifications_under_its_page_pane(store: 
         assert not list(screen.query("Toast"))
 
     run_app(store, body, annotator="lead", size=(80, 24))
+
+
+def test_the_first_run_dialog_wraps_a_long_corpus_path(tmp_path: Path) -> None:
+    """At 80 columns ``ingesting /a/long/path …`` was cut at the dialog's edge."""
+    import asyncio
+
+    from textual.widgets import Label
+
+    from labeler.store import open_store
+    from labeler.tui.screens.ingest import IngestScreen
+
+    corpus = tmp_path / ("a-rather-long-folder-name-for-a-corpus-of-pages-" * 2)
+    corpus.mkdir()
+    app = LabelerApp(open_store(str(tmp_path / "e.db")), annotator="ana", resume=False)
+
+    async def main() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(app, pilot)
+            await app._db_lock.acquire()  # the ingest waits: the dialog stays up
+            await app.push_screen(IngestScreen(corpus))
+            await pilot.pause()
+            label = app.screen.query(Label).first()
+            shown = app.export_screenshot()
+            assert label.size.height >= 2
+            # the last part of the path, whole, is on screen
+            assert "for-a-corpus-of-pages-" in shown.replace("&#160;", " ")
+            assert str(label.render()).endswith(f"{corpus} …")
+
+    asyncio.run(main())

@@ -92,3 +92,55 @@ def test_documents_search(snap_compare: SnapCompare, db: Path, size: tuple[int, 
         await pilot.pause(0.3)  # the search runs once typing pauses
 
     assert snap_compare(labelled(db), terminal_size=size, run_before=prepare(go))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_scores_drill_in(snap_compare: SnapCompare, db: Path, size: tuple[int, int]) -> None:
+    """enter on the worst question: its elements against the top chunks."""
+    from textual.widgets import DataTable
+
+    async def go(app: LabelerApp, pilot: Pilot[Any]) -> None:
+        await pilot.press("f4")
+        await settle(app, pilot)
+        app.screen.query_one("#worst", DataTable).focus()
+        await pilot.press("enter")
+
+    assert snap_compare(labelled(db), terminal_size=size, run_before=prepare(go))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_delete_confirmation(snap_compare: SnapCompare, db: Path, size: tuple[int, int]) -> None:
+    async def go(app: LabelerApp, pilot: Pilot[Any]) -> None:
+        await pilot.press("f2")
+        await settle(app, pilot)
+        await pilot.press("x")
+
+    assert snap_compare(labelled(db), terminal_size=size, run_before=prepare(go))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_first_run_ingest(
+    snap_compare: SnapCompare,
+    tmp_path: Path,
+    size: tuple[int, int],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first run's ingest screen, frozen at 3 of 7 pages: the database jobs wait for the
+    lock the test holds (the ingest would otherwise be over before the picture)."""
+    from labeler.tui.screens.ingest import IngestScreen
+
+    monkeypatch.chdir(tmp_path)  # the paths shown are the same on every run
+    corpus = Path("corpus")
+    corpus.mkdir()
+    store = open_store("empty.db")
+    app = LabelerApp(store, annotator="ana", corpus=corpus, resume=False)
+
+    async def go(pilot: Pilot[Any]) -> None:
+        await app._db_lock.acquire()  # released when the app exits with the test
+        screen = IngestScreen(corpus)
+        await app.push_screen(screen)
+        await pilot.pause()
+        screen._progress(3, 7, "corpus/lang_transaction.html")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=size, run_before=go)
