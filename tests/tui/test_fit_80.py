@@ -238,3 +238,20 @@ def test_the_first_run_dialog_wraps_a_long_corpus_path(tmp_path: Path) -> None:
             assert str(label.render()).endswith(f"{corpus} …")
 
     asyncio.run(main())
+
+
+def test_a_notice_with_brackets_that_are_no_style_shows_them(store: Store) -> None:
+    """An accept's message holds ``[grades 3, 2 tie: ...]``: read as Rich markup it raised
+    in the notice line and the app stopped answering; it is text, as in a toast."""
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        screen = await open_policy(app, pilot)
+        app.notify("accepted 7–55 g2 [grades 3, 2 tie: final 2] into q1", title="saved")
+        await settle(app, pilot)
+        notice = screen.query_one("#notice")
+        assert str(notice.render()) == "saved: accepted 7–55 g2 [grades 3, 2 tie: final 2] into q1"
+        await pilot.press("f2")  # the app still answers
+        await settle(app, pilot)
+        assert not isinstance(app.screen, PageScreen)
+
+    run_app(store, body, size=(80, 24))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.text import Text
+from textual.content import Content
 from textual.notifications import Notification, Notifications
 from textual.timer import Timer
 from textual.widgets import Static
@@ -14,18 +14,20 @@ from textual.widgets import Static
 SEVERITY_CLASS = {"information": "-information", "warning": "-warning", "error": "-error"}
 
 
-def notice_text(live: list[Notification]) -> Text:
+def notice_text(live: list[Notification]) -> Content:
     """The line for the live notifications, newest last: ``title: message`` of the newest
-    (title bold), and ``(+N more)`` when others are still live."""
+    (title bold), and ``(+N more)`` when others are still live. The message is read as
+    Textual's content markup as a toast reads it (text in brackets that is no style, such
+    as ``[grades 3, 2 tie]``, stays text)."""
     newest = live[-1]
-    line = Text()
+    message = Content.from_markup(newest.message) if newest.markup else Content(newest.message)
+    parts: list[Content | tuple[str, str]] = []
     if newest.title:
-        line.append(f"{newest.title}: ", style="bold")
-    message = newest.message
-    line.append_text(Text.from_markup(message) if newest.markup else Text(message))
+        parts.append((f"{newest.title}: ", "bold"))
+    parts.append(message)
     if len(live) > 1:
-        line.append(f"  (+{len(live) - 1} more)", style="dim")
-    return line
+        parts.append((f"  (+{len(live) - 1} more)", "dim"))
+    return Content.assemble(*parts)
 
 
 class NoticeLine(Static):
