@@ -186,7 +186,7 @@ def test_questions_list_gives_the_question_text_half_the_width(store: Store, wid
         row = [str(c) for c in table.get_row(str(3))]
         assert row[-1] == long_text
         lines = app.export_screenshot()
-        assert "a-rather-long" in lines and "…" in lines
+        assert "a-rather-" in lines and "…" in lines
 
     run_app(store, body, size=(width, 24))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from tui_support import PAGE, make_app, settle
+from tui_support import PAGE, footer_recomposing, make_app, settle
 
 from labeler.store import attach_element, open_store
 from labeler.store.models import Run, RunResult
@@ -62,7 +62,7 @@ def prepare(then: Callable[[LabelerApp, Pilot[Any]], Awaitable[None]] | None = N
         previous = ""
         for _ in range(10):
             picture = app.export_screenshot()
-            if picture == previous:
+            if picture == previous and not footer_recomposing(app):
                 break
             previous = picture
             await settle(app, pilot)

@@ -115,6 +115,19 @@ async def settle(app: LabelerApp, pilot: Pilot[int]) -> None:
     for _ in range(2):
         await app.screen.wait_for_refresh()
         await pilot.pause()
+    # a footer asked to show other keys drops them before mounting the new ones: wait
+    for _ in range(20):
+        if not footer_recomposing(app):
+            break
+        await pilot.pause(0.05)
+
+
+def footer_recomposing(app: LabelerApp) -> bool:
+    """Whether a footer of any screen on the stack (one under a dialog is drawn too) has a
+    recompose asked for and not done."""
+    from labeler.tui.widgets.footer import LabelerFooter
+
+    return any(f.recomposing for s in app.screen_stack for f in s.query(LabelerFooter))
 
 
 def run_app(

@@ -71,6 +71,8 @@ class LabelerFooter(Footer):
         self._laid_out_for = -1
         #: what the keys now drawn were composed from (:meth:`_signature`)
         self._composed: tuple[object, ...] | None = None
+        #: a recompose is asked for and not done (the footer may be drawn empty meanwhile)
+        self.recomposing = False
 
     def _signature(self) -> tuple[object, ...]:
         """The width and the screen's keys as the footer would show them."""
@@ -87,7 +89,17 @@ class LabelerFooter(Footer):
         keys to show, or the width, really changed."""
         if self._bindings_ready and self._composed == self._signature():
             return
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            self.recomposing = True  # Textual's footer recomposes after the next refresh
         super().bindings_changed(screen)
+
+    async def recompose(self) -> None:
+        """Compose again; :attr:`recomposing` is true from the moment one is asked for until
+        the new keys are mounted (tests wait for it before taking a picture)."""
+        try:
+            await super().recompose()
+        finally:
+            self.recomposing = False
 
     def _width(self) -> int:
         return self.size.width or self.app.size.width
@@ -121,4 +133,5 @@ class LabelerFooter(Footer):
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size.width != self._laid_out_for:
+            self.recomposing = True
             self.call_after_refresh(self.recompose)

@@ -65,7 +65,11 @@ class RowTable(DataTable[Any]):
         changes."""
         share = self.last_column_share
         columns = list(self.columns.values())
-        room = self.scrollable_content_region.width - 2 * self.cell_padding * len(columns)
+        # the room as if the vertical scrollbar were shown: it comes and goes with the rows,
+        # and a fit for the wider room would then need a horizontal one (drawn or not
+        # depending on when the picture is taken)
+        scrollbar = self.styles.scrollbar_size_vertical
+        room = self.size.width - scrollbar - 2 * self.cell_padding * len(columns)
         if share is None or not columns or room <= 0:
             return
         natural = [c.content_width for c in columns[:-1]]
