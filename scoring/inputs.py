@@ -79,11 +79,19 @@ class Chunk(NamedTuple):
     tuple is built several times faster. ``text`` may be None (not read) only for a chunk
     that placements with lengths put on every page its question's elements cite (see
     ``Placement``): scoring then needs its length alone.
+
+    ``start`` and ``end``, when the retriever or chunker knew them, are the chunk's
+    code-point offsets in the stored text of page ``doc`` (both or neither). Where
+    ``page[start:end]`` equals the text the chunk is placed there, whatever other copies the
+    page holds; where it does not, the chunk is placed by its text and flagged
+    ``offset_mismatch``.
     """
 
     text: str | None
     doc: str | None = None
     score: float | None = None
+    start: int | None = None
+    end: int | None = None
 
 
 class Placement(NamedTuple):

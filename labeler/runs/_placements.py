@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import starmap
 
 from labeler.store.fastread import SqliteReader
 from scoring import Chunk, GoldQuestion, PageIndex, Placement
@@ -201,12 +202,11 @@ def load_placed_run(
         if any(text is None for text, _, _ in ranked):
             unread.append(qid)
     texts = source.chunk_texts(run, unread) if unread else {}
-    make = Chunk._make
     chunks: dict[str, list[Chunk]] = {}
     for qid, ranked in rows.items():
         full = texts.get(qid)
         if full is None:
-            chunks[qid] = list(map(make, ranked))
+            chunks[qid] = list(starmap(Chunk, ranked))
         else:
             chunks[qid] = [Chunk(t, d, s) for t, (_, d, s) in zip(full, ranked, strict=True)]
     return chunks, known
