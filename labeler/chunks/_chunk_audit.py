@@ -16,18 +16,24 @@ the questions with at least one element, the share that has an element whole is 
 ceiling on Hit@k any retriever can reach with these chunks (chunks judged by position, as
 scoring does), and the share with an element kept the ceiling on Partial@k.
 
-The character-level ceilings are Chroma's (chunking_evaluation, ``base_evaluation.py``;
-its report's Precision_Ω): per question, G is the union of its element spans and R every
-chunk of the file that overlaps G, C = G ∩ ⋃R;
+The character-level ceilings follow Chroma's chunking evaluation (``chunking_evaluation``,
+``base_evaluation.py``, the figure its report prints as Precision_Ω). Per question, G is the
+union of its element spans; R is every chunk of the file that overlaps *or touches* one of
+its elements (shares a code point with it, or ends where it starts, or starts where it
+ends: Chroma's test is ``max(starts) <= min(ends)``), each chunk once; U = ⋃R, the union of
+their ranges, and C = G ∩ U:
 
-* ``precision_omega`` = |C| / Σ_{r ∈ R} |r|: the ``span_precision`` of a retriever that
-  brings back exactly the chunks holding some of G (all of G these chunks can give, and no
-  chunk without any of it);
-* ``iou_omega`` = |C| / (Σ_{r ∈ R} |r| + |G ∖ ⋃R|): the same for ``span_iou``. (Chroma's
-  code reports this ratio, with the chunks' union for their sum, under the name
-  Precision_Ω; for chunks that do not overlap each other the two agree.)
+* ``iou_omega`` = |C| / |G ∪ U| = |C| / (|U| + |G ∖ U|): what Chroma's code reports as
+  Precision_Ω, per question (it is an IoU of the question's highlights against the chunks);
+* ``precision_omega`` = |C| / |U|: the share of the chunks' text that is gold. It equals
+  ``iou_omega`` unless some code point of G lies outside every chunk (G ∖ U non-empty);
+* ``precision_omega_paid`` = |C| / Σ_{r ∈ R} |r|: the same chunks with each counted at its
+  own length, overlapping windows twice, as a generator handed all of them reads them (and
+  as ``span_precision`` counts a run's chunks). It is at most ``precision_omega``.
 
-Each is 0 for a question no chunk overlaps, and both are averaged over the questions.
+A touching chunk brings no gold and only widens U, so it lowers the ratios; it is counted
+because Chroma's code counts it. Each value is 0 for a question no chunk overlaps (0/0
+included), and each is averaged over the questions.
 """
 
 from __future__ import annotations
@@ -53,6 +59,18 @@ class AuditElement:
     grade: int
     #: key span, page offsets inside ``[start, end)`` (None: no key)
     key: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class OmegaCeilings:
+    """The three character-level ceilings of one question (see the module docstring)."""
+
+    #: |C| / |U|
+    precision: float
+    #: |C| / |G ∪ U| (Chroma's Precision_Ω)
+    iou: float
+    #: |C| / Σ_{r ∈ R} |r|
+    paid: float
 
 
 @dataclass(frozen=True)
@@ -105,6 +123,9 @@ class AuditReport:
     fates: list[ElementFate] = field(default_factory=list)
     precision_omega: float = 0.0
     iou_omega: float = 0.0
+    precision_omega_paid: float = 0.0
+    #: per question id, in gold-set order
+    omega_by_question: dict[str, OmegaCeilings] = field(default_factory=dict)
 
     @property
     def cut(self) -> list[ElementFate]:
@@ -121,6 +142,15 @@ class AuditReport:
             "partial_ceiling": self.partial_ceiling,
             "precision_omega": self.precision_omega,
             "iou_omega": self.iou_omega,
+            "precision_omega_paid": self.precision_omega_paid,
+            "omega_by_question": {
+                qid: {
+                    "precision_omega": o.precision,
+                    "iou_omega": o.iou,
+                    "precision_omega_paid": o.paid,
+                }
+                for qid, o in self.omega_by_question.items()
+            },
             "elements": asdict(self.overall),
             "by_doc": {doc: asdict(t) for doc, t in sorted(self.by_doc.items())},
             "cut_elements": [
@@ -155,6 +185,13 @@ class _PageChunks:
         hi = bisect_right(self.starts, end - 1)
         return [c for c in self.chunks[lo:hi] if c.end > start]
 
+    def touching(self, start: int, end: int) -> list[Chunk]:
+        """Chunks overlapping ``[start, end)`` or meeting it at one of its ends
+        (``c.start <= end`` and ``start <= c.end``)."""
+        lo = bisect_left(self.starts, start - self.longest)
+        hi = bisect_right(self.starts, end)
+        return [c for c in self.chunks[lo:hi] if c.end >= start]
+
 
 def element_fate(element: AuditElement, chunks: Sequence[Chunk], threshold: float) -> ElementFate:
     """The fate of ``element`` given the chunks of its page that overlap it."""
@@ -173,24 +210,26 @@ def element_fate(element: AuditElement, chunks: Sequence[Chunk], threshold: floa
     return ElementFate(element, len(chunks), share, whole, whole or kept)
 
 
-def omega(elements: Sequence[AuditElement], overlapping: Sequence[Chunk]) -> tuple[float, float]:
-    """(precision_Ω, IoU_Ω) of one question: its ``elements`` and every chunk that overlaps
-    one of them (each chunk once); see the module docstring."""
+def omega(elements: Sequence[AuditElement], touching: Iterable[Chunk]) -> OmegaCeilings:
+    """The Ω ceilings of one question: its ``elements`` and the chunks that overlap or touch
+    one of them (a chunk given twice, same page and range, counts once); see the module
+    docstring for the formulas. Each ratio is 0 when its denominator is."""
     gold: dict[str, list[tuple[int, int]]] = {}
     for e in elements:
         gold.setdefault(e.doc, []).append((e.start, e.end))
-    chunks = {(c.doc, c.start, c.end) for c in overlapping}
+    chunks = {(c.doc, c.start, c.end) for c in touching}
     spans: dict[str, list[tuple[int, int]]] = {}
     for doc, start, end in chunks:
         spans.setdefault(doc, []).append((start, end))
-    size = sum(end - start for _, start, end in chunks)
+    paid = sum(end - start for _, start, end in chunks)
+    union = sum(b - a for s in spans.values() for a, b in merge_intervals(s))
     total = covered = 0
     for doc, g in gold.items():
         merged = merge_intervals(g)
         total += sum(b - a for a, b in merged)
         covered += intersection_length(merged, merge_intervals(spans.get(doc, ())))
-    _, precision, iou = span_ratios(covered, size, total)
-    return precision, iou
+    _, precision, iou = span_ratios(covered, union, total)
+    return OmegaCeilings(precision, iou, covered / paid if paid else 0.0)
 
 
 def audit_chunks(
@@ -223,7 +262,7 @@ def audit_chunks(
         near = index.get(e.doc, empty).overlapping(e.start, e.end)
         own, seen = mine.setdefault(e.query_id, ([], []))
         own.append(e)
-        seen.extend(near)
+        seen.extend(index.get(e.doc, empty).touching(e.start, e.end))
         fate = element_fate(e, near, threshold)
         fates.append(fate)
         overall.add(fate)
@@ -231,7 +270,11 @@ def audit_chunks(
         hit[e.query_id] = hit.get(e.query_id, False) or fate.whole
         partial[e.query_id] = partial.get(e.query_id, False) or fate.kept
     questions = len(hit)
-    omegas = [omega(own, seen) for own, seen in mine.values()]
+    omegas = {qid: omega(own, seen) for qid, (own, seen) in mine.items()}
+
+    def mean(values: Iterable[float]) -> float:
+        return sum(values) / questions if questions else 0.0
+
     return AuditReport(
         threshold=threshold,
         chunks=count,
@@ -241,6 +284,8 @@ def audit_chunks(
         overall=overall,
         by_doc=by_doc,
         fates=fates,
-        precision_omega=sum(p for p, _ in omegas) / questions if questions else 0.0,
-        iou_omega=sum(i for _, i in omegas) / questions if questions else 0.0,
+        precision_omega=mean(o.precision for o in omegas.values()),
+        iou_omega=mean(o.iou for o in omegas.values()),
+        precision_omega_paid=mean(o.paid for o in omegas.values()),
+        omega_by_question=omegas,
     )

@@ -51,9 +51,10 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "For every stored element of the gold set: is it whole in some chunk, or cut "
             "(into how many pieces, with what largest share in one piece)? Reports counts by "
             "document and overall, the ceilings on Hit@k and Partial@k these chunks allow, "
-            "the character-level ceilings precision_omega and iou_omega (Chroma's "
-            "Precision_Ω: per question, every chunk overlapping its elements), "
-            "and the cut elements. Chunks are placed by their offsets, else by their text."
+            "the character-level ceilings iou_omega (Chroma's Precision_Ω), precision_omega "
+            "and precision_omega_paid (per question, every chunk overlapping or touching "
+            "its elements), and the cut elements; JSON adds the ceilings per question. "
+            "Chunks are placed by their offsets, else by their text."
         ),
     )
     audit.add_argument("file", metavar="FILE", help="chunk JSONL")
@@ -143,9 +144,10 @@ def _table(report: AuditReport, gold_set: str, unplaced: int) -> str:
         + (f" ({unplaced} not found on their page)" if unplaced else ""),
         f"ceiling  Hit@k {report.hit_ceiling:.2f}   Partial@k {report.partial_ceiling:.2f}"
         f"   (threshold {report.threshold:g})",
-        f"ceiling  precision_omega {report.precision_omega:.3f}   iou_omega "
-        f"{report.iou_omega:.3f}   (Chroma's Precision_Ω: every chunk overlapping a question's "
-        "elements)",
+        f"ceiling  iou_omega {report.iou_omega:.3f}   precision_omega "
+        f"{report.precision_omega:.3f}   precision_omega_paid {report.precision_omega_paid:.3f}"
+        "   (iou_omega is Chroma's Precision_Ω: every chunk overlapping or touching a "
+        "question's elements)",
         f"elements whole {t.whole}   cut {t.cut}   uncovered {t.uncovered}   "
         f"kept >= threshold {t.kept}",
         "",
