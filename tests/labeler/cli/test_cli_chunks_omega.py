@@ -1,5 +1,5 @@
 """``labeler chunks audit``: the Ω ceilings as Chroma's chunking evaluation defines them,
-end to end on a real SQLite file, with values worked by hand."""
+end to end on both database backends, with values worked by hand."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ PAGE = "alpha beta gamma delta epsilon zeta eta theta"
 
 
 @pytest.fixture()
-def db(tmp_path: Path) -> str:
+def db(tmp_path: Path, db_url: str) -> str:
     (tmp_path / "p.txt").write_text(PAGE, encoding="utf-8")
-    path = str(tmp_path / "labels.db")
+    path = db_url
     assert main(["ingest", str(tmp_path / "p.txt"), "--db", path, "-q"]) == 0
     gold = [
         {"query_id": "q1", "query": "?", "elements": [
@@ -38,6 +38,7 @@ def chunk_file(tmp_path: Path, spans: list[tuple[int, int]]) -> str:
     return str(path)
 
 
+@pytest.mark.backends()
 def test_audit_counts_touching_chunks_and_divides_by_their_union(
     db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
