@@ -26,6 +26,12 @@ The module is loaded from its file with stand-ins for the packages it imports at
 (chromadb, its embedding helpers, pandas, numpy). The two functions used need none of them.
 The script then prints, per window, both means and the largest difference per question.
 Without it, only the project's figures are printed. Nothing is written outside ``--work``.
+
+A labeller whose run import does not keep results' offsets places each chunk at the first
+occurrence of its text, and its span metrics then differ from Chroma's on pages that repeat
+text. For each span line, "N without repeated text" counts the differing questions whose top
+k hold no chunk whose text occurs earlier on its page. It is 0 when repeated text explains
+every difference.
 """
 
 from __future__ import annotations
