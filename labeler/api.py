@@ -305,6 +305,7 @@ class GoldSet:
         concurrency: int = 1,
         timeout: float | None = None,
         fail_fast: bool = False,
+        max_results: int = 1000,
         store_run: str | None = None,
         replace: bool = False,
         label: str | None = None,
@@ -320,7 +321,10 @@ class GoldSet:
         """Call ``retriever`` on every question of the gold set and score what it returns
         (``labeler evaluate``; see :mod:`labeler.evaluation` for what a retriever may be
         and return, concurrency, timeouts and failures). A failed question scores as one
-        missing from the run (0, listed in ``missing_from_run`` and ``failures``).
+        missing from the run (0, listed in ``missing_from_run`` and ``failures``); so does
+        one answered with more than ``max_results`` results. A vector store is asked for
+        ``max(k)`` results. Anything that is no retriever raises
+        :class:`~labeler.errors.UsageError` before any question is asked.
 
         Reads the questions, labels and pages. Writes nothing unless ``store_run``: then
         the answers are stored as that run with placements (an existing one only with
@@ -339,6 +343,7 @@ class GoldSet:
             from labeler.store import check_new_run_name
 
             check_new_run_name(self.db.store, store_run, replace=replace)
+        label = label or retriever_label(retriever)
         asked = [(q.query_id, q.text) for q in self.questions()]
         answers = call_retriever(
             retriever,
@@ -347,8 +352,10 @@ class GoldSet:
             timeout=timeout,
             fail_fast=fail_fast,
             allow_nul=text_holds_nul(self.db.store.engine),
+            max_results=max_results,
+            depth=max(k, default=10),
+            where=f"retriever {label}",
         )
-        label = label or retriever_label(retriever)
         if store_run is not None:
             from labeler.runs import import_run_chunks
 

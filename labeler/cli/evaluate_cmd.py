@@ -44,22 +44,24 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         parents=[common],
         help="call a retriever on every question of a gold set and score its answers",
         description=(
-            "Import package.module:callable, call it with each question's text (and its id "
-            "when its second positional parameter has no default) and score the ranked "
-            "results it returns: strings, mappings with text/page_content, LangChain "
-            "Documents, LlamaIndex nodes or NodeWithScore. Coroutine functions are awaited, "
-            "--concurrency at a time. A question whose call raises or times out is reported "
-            "as failed and scored as missing from the run (0)."
+            "Import package.module:attr, a callable (called with each question's text, and "
+            "its id when its second positional parameter has no default) or a LangChain or "
+            "LlamaIndex retriever, vector store or index as it is, ask it every question and "
+            "score the ranked results it returns: strings, mappings with text/page_content, "
+            "LangChain Documents, LlamaIndex nodes or NodeWithScore, with their offsets. "
+            "Coroutines are awaited, --concurrency at a time. A question whose call raises, "
+            "times out or returns more than --max-results results is reported as failed and "
+            "scored as missing from the run (0)."
         ),
     )
     p.add_argument("--gold-set", required=True, metavar="NAME")
-    p.add_argument("--retriever", required=True, metavar="MODULE:CALLABLE")
+    p.add_argument("--retriever", required=True, metavar="MODULE:ATTR")
     p.add_argument(
         "--retriever-arg",
         action="append",
         default=None,
         metavar="KEY=VALUE",
-        help="(repeatable) MODULE:CALLABLE is a factory: called once with these keyword "
+        help="(repeatable) MODULE:ATTR is a factory: called once with these keyword "
         "arguments (strings), it returns the retriever",
     )
     p.add_argument(
@@ -79,6 +81,13 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         default=None,
         metavar="S",
         help="seconds a question's call may take before it counts as failed (default: none)",
+    )
+    p.add_argument(
+        "--max-results",
+        type=_positive_int,
+        default=1000,
+        metavar="N",
+        help="results a question may return before it counts as failed (default 1000)",
     )
     p.add_argument("--fail-fast", action="store_true", help="stop at the first failed question")
     p.add_argument("--format", choices=FORMATS, default="table")
@@ -104,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
     from labeler.evaluation import load_retriever
     from labeler.store import resolve_db
 
+    # ends without the interpreter's teardown, which waits for non-daemon threads: one a
+    # retriever started and left running would hold the process after its report
+    args.exit_fast = True
     factory_args = _factory_args(args.retriever_arg)
     # a gold set must be stored already: no database is refused, never created
     with open_db(resolve_db(args.db), create=False) as db:  # a bad --db fails before user code runs
@@ -116,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
             concurrency=args.concurrency,
             timeout=args.timeout,
             fail_fast=args.fail_fast,
+            max_results=args.max_results,
             store_run=args.store_run,
             replace=args.replace,
             label=args.retriever,

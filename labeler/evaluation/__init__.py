@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         to_chunks,
     )
     from labeler.evaluation._retrievers import (
+        MAX_RESULTS,
         Answers,
         Failure,
         Latency,
@@ -102,6 +103,7 @@ _HOMES: dict[str, str] = {
     "Intervals": "labeler.evaluation._entry",
     "K1": "labeler.evaluation._bm25",
     "Latency": "labeler.evaluation._retrievers",
+    "MAX_RESULTS": "labeler.evaluation._retrievers",
     "MIN_QUESTIONS_PER_PROCESS": "labeler.evaluation._shards",
     "QualityGateError": "labeler.evaluation._entry",
     "Question": "labeler.evaluation._bm25",
@@ -155,6 +157,7 @@ __all__ = [
     "DEFAULT_KS",
     "IN_MEMORY",
     "K1",
+    "MAX_RESULTS",
     "MIN_QUESTIONS_PER_PROCESS",
     "STOPWORDS",
     "Answers",

@@ -14,6 +14,11 @@ A retriever (or an in-memory run) may give, for one question, a sequence whose i
 * a pair ``(item, score)`` of one of the above and a number (LangChain's
   ``similarity_search_with_score``).
 
+Where a result says where its chunk sits in its page (``start``/``end``; LlamaIndex's
+``start_char_idx``/``end_char_idx``; LangChain's ``metadata["start_index"]``), the offsets
+are read by :func:`labeler.formats.offsets.chunk_offsets` into ``Chunk.start``/``end``; a
+result with offsets but no document id is refused (offsets into which page?).
+
 No framework is imported: items are recognised by their attributes alone. Text that the
 store cannot hold (lone surrogates; NUL on PostgreSQL) and scores that are not finite are
 refused here, as the run importer refuses them in a file.
@@ -27,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from labeler.errors import InputError
+from labeler.formats.offsets import OffsetProblem, chunk_offsets
 from scoring import Chunk
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -61,47 +67,69 @@ def _score(value: Any) -> float | None:
     return number
 
 
+def _placed(text: str, doc: str | None, score: float | None, get: Any, metadata: Any) -> Chunk:
+    """The chunk with the offsets the result gives, if any (read by the one rule)."""
+    try:
+        offsets = chunk_offsets(get, metadata, text)
+    except OffsetProblem as err:
+        raise ResultShapeError(str(err)) from None
+    if offsets is None:
+        return Chunk(text, doc, score)
+    if doc is None:
+        raise ResultShapeError(
+            f"offsets {offsets[0]}..{offsets[1]} without a document id "
+            "('doc' or metadata['source']): offsets into which page?"
+        )
+    return Chunk(text, doc, score, offsets[0], offsets[1])
+
+
+def _attribute(item: Any) -> Any:
+    return lambda name: getattr(item, name, None)
+
+
 def _mapping(item: Mapping[Any, Any]) -> Chunk:
     text = item.get("text", item.get("page_content"))
     if not isinstance(text, str):
         raise ResultShapeError("a mapping result needs a string 'text' or 'page_content'")
     doc = item.get("doc")
+    metadata = item.get("metadata")
     if doc is None:
-        doc_id = _source(item.get("metadata"))
+        doc_id = _source(metadata)
     elif isinstance(doc, str | int) and not isinstance(doc, bool):
         doc_id = str(doc)
     else:
         raise ResultShapeError(f"'doc' must be a string, got {type(doc).__name__}")
-    return Chunk(text, doc_id, _score(item.get("score")))
+    return _placed(text, doc_id, _score(item.get("score")), item.get, metadata)
 
 
 def to_chunk(item: Any) -> Chunk:
-    """One result in any accepted shape (module docstring) as a :class:`scoring.Chunk`.
+    """One result in any accepted shape (module docstring) as a :class:`scoring.Chunk`,
+    with ``start``/``end`` when the result gives its offsets.
 
-    Raises :class:`ResultShapeError` naming what was found instead.
+    Raises :class:`ResultShapeError` naming what was found instead, offset fields that
+    cannot be read, or offsets without a document id.
     """
     if isinstance(item, str):
         return Chunk(item)
     if isinstance(item, Mapping):
         return _mapping(item)
     if isinstance(item, tuple) and len(item) == 2 and not isinstance(item[1], str):
-        inner = to_chunk(item[0])
-        return Chunk(inner.text, inner.doc, _score(item[1]))
+        return to_chunk(item[0])._replace(score=_score(item[1]))
     node = getattr(item, "node", None)
     if node is not None:  # NodeWithScore
         inner = to_chunk(node)
         score = getattr(item, "score", None)
-        return Chunk(inner.text, inner.doc, inner.score if score is None else _score(score))
+        return inner if score is None else inner._replace(score=_score(score))
     metadata = getattr(item, "metadata", None)
     content = getattr(item, "page_content", None)
     if isinstance(content, str):  # LangChain Document
-        return Chunk(content, _source(metadata))
+        return _placed(content, _source(metadata), None, _attribute(item), metadata)
     text = getattr(item, "text", None)
     if not isinstance(text, str):
         get_content = getattr(item, "get_content", None)
         text = get_content() if callable(get_content) else None
     if isinstance(text, str):  # LlamaIndex node
-        return Chunk(text, _source(metadata))
+        return _placed(text, _source(metadata), None, _attribute(item), metadata)
     raise ResultShapeError(
         f"a result of type {type(item).__name__} is none of: a string, a mapping with "
         "'text' or 'page_content', an object with 'page_content', 'text', 'get_content()' "
@@ -109,13 +137,18 @@ def to_chunk(item: Any) -> Chunk:
     )
 
 
-def to_chunks(results: Any, *, allow_nul: bool = True) -> list[Chunk]:
-    """A question's results (a sequence, best first) as chunks in rank order.
+def to_chunks(
+    results: Any, *, allow_nul: bool = True, max_results: int | None = None
+) -> list[Chunk]:
+    """A question's results (a sequence or any iterable, best first) as chunks in rank order.
+
+    An iterable is read lazily, one result at a time, and with ``max_results`` no further
+    than result ``max_results + 1``: a generator that never ends costs that many results.
 
     Raises :class:`ResultShapeError` for something that is not a sequence of results
-    (a string or mapping on its own, None), a result in no accepted shape, text the store
-    cannot hold (a lone surrogate; NUL unless ``allow_nul``) or a score that is not finite;
-    the message names the rank.
+    (a string or mapping on its own, None), more than ``max_results`` results, a result in
+    no accepted shape, text the store cannot hold (a lone surrogate; NUL unless
+    ``allow_nul``) or a score that is not finite; the message names the rank.
     """
     if results is None or isinstance(results, str | bytes | Mapping):
         raise ResultShapeError(
@@ -125,6 +158,8 @@ def to_chunks(results: Any, *, allow_nul: bool = True) -> list[Chunk]:
         raise ResultShapeError(f"expected a list of results, got {type(results).__name__}")
     chunks: list[Chunk] = []
     for rank, item in enumerate(results, 1):
+        if max_results is not None and rank > max_results:
+            raise ResultShapeError(f"more than {max_results} results (--max-results)")
         try:
             chunk = to_chunk(item)
             text = chunk.text or ""

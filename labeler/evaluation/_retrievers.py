@@ -1,45 +1,56 @@
 """Retrievers called in the loop: each gold question's text in, ranked results out.
 
-A *retriever* is any callable taking the question text, or the text and the question's id
-when its second positional parameter has no default (``def retrieve(text, query_id)``), and
-returning the question's results best first, in any shape of :mod:`labeler.evaluation`
-(strings, mappings, LangChain ``Document``, LlamaIndex nodes or ``NodeWithScore``).
-Coroutine functions are awaited in one event loop; plain functions run in worker threads
-(daemon threads, so one that never returns cannot keep the process alive). At most
-``concurrency`` calls are in flight at a time.
+A *retriever* is a callable (sync or async) taking the question text, or the text and the
+question's id when its second positional parameter has no default (``def retrieve(text,
+query_id)``), or an object with ``invoke``/``ainvoke``, ``retrieve``/``aretrieve``,
+``similarity_search_with_score`` or ``as_retriever()`` (LangChain and LlamaIndex, read by
+those names; the order is :mod:`labeler.evaluation._adapters`'). It returns the question's
+results best first, in any shape of :mod:`labeler.evaluation._results` (strings, mappings,
+LangChain ``Document``, LlamaIndex nodes or ``NodeWithScore``, with their offsets), as a
+list or any iterable. Coroutines run in one event loop, plain calls in worker threads
+(daemon threads); at most ``concurrency`` calls are in flight at a time.
 
-Per question the wall-clock time of the call is measured. A call that raises, returns
-something that is not a list of results, or takes longer than ``timeout`` seconds makes
-that question *failed*: its error is reported and it is left out of the run, so scoring
-counts it as a question missing from the run (0, listed), unless ``fail_fast``, which
-stops at the first failure with :class:`RetrieverError`. A thread that times out is left
-running (Python cannot stop it); its late answer is dropped.
+Per question the wall-clock time of the call is measured. A call that raises (anything,
+``SystemExit`` included), returns something that is not a list of results or more than
+``max_results`` of them, or takes longer than ``timeout`` seconds (also a coroutine that
+blocks the event loop, and a generator that never ends) makes that question *failed*: its
+error is reported and it is left out of the run, so scoring counts it as a question missing
+from the run (0, listed), unless ``fail_fast``, which stops at the first failure with
+:class:`RetrieverError`. How the bounds hold is in :mod:`labeler.evaluation._calls`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import importlib
-import inspect
 import math
 import os
 import sys
-import threading
-import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from labeler.errors import LabelerError, UsageError
-from labeler.evaluation._results import ResultShapeError, to_chunks
+from labeler.evaluation._adapters import adapt, recognised, takes_id
+from labeler.evaluation._calls import RetrieverError, ask_all
 from scoring import Chunk
 
-Retriever = Callable[..., Any]
+#: a callable or an object with one of the methods above (checked by :func:`adapt`)
+Retriever = Any
+#: results read per question at most (``--max-results``)
+MAX_RESULTS = 1000
 
-
-class RetrieverError(LabelerError):
-    """A retriever failed on a question and the caller asked to stop (``fail_fast``)."""
+__all__ = [
+    "MAX_RESULTS",
+    "Answers",
+    "Failure",
+    "Latency",
+    "Retriever",
+    "RetrieverError",
+    "call_retriever",
+    "load_retriever",
+    "retriever_label",
+    "takes_id",
+]
 
 
 @dataclass(frozen=True)
@@ -103,11 +114,12 @@ class Answers:
 
 
 def load_retriever(spec: str, factory_args: Mapping[str, str] | None = None) -> Retriever:
-    """The callable ``package.module:name`` (``name`` may be dotted: ``module:Class.method``).
+    """The retriever ``package.module:name`` (``name`` may be dotted: ``module:Class.method``).
 
     The current directory is searched for the module too (as ``python -m`` does). With
     ``factory_args`` the object found is a factory: it is called once with them as keyword
-    arguments and returns the retriever. Raises :class:`UsageError` saying what is wrong.
+    arguments and returns the retriever. Raises :class:`UsageError` saying what is wrong,
+    also for an object that is no retriever (module docstring), listing what is accepted.
     """
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
@@ -134,114 +146,14 @@ def load_retriever(spec: str, factory_args: Mapping[str, str] | None = None) -> 
             raise UsageError(
                 f"--retriever {spec}: making the retriever failed: {type(err).__name__}: {err}"
             ) from None
-    if not callable(target):
-        raise UsageError(f"--retriever {spec}: {type(target).__name__} is not callable")
-    return target  # type: ignore[no-any-return]
+    recognised(target, where=f"--retriever {spec}")
+    return target
 
 
 def retriever_label(retriever: Retriever) -> str:
     """``module:qualified.name`` of a callable (its class's for an instance)."""
     named = retriever if hasattr(retriever, "__qualname__") else type(retriever)
     return f"{getattr(named, '__module__', '?')}:{getattr(named, '__qualname__', '?')}"
-
-
-def takes_id(retriever: Retriever) -> bool:
-    """True when ``retriever``'s second positional parameter has no default: it is then
-    called with ``(text, query_id)``, else with ``(text,)``."""
-    try:
-        params = list(inspect.signature(retriever).parameters.values())
-    except (TypeError, ValueError):
-        return False
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return len(positional) >= 2 and positional[1].default is inspect.Parameter.empty
-
-
-def _is_coroutine(retriever: Retriever) -> bool:
-    call = getattr(retriever, "__call__", None)  # noqa: B004 (an instance's async __call__)
-    return inspect.iscoroutinefunction(retriever) or inspect.iscoroutinefunction(call)
-
-
-def _settle(future: asyncio.Future[Any], value: Any, error: BaseException | None) -> None:
-    if future.done():  # timed out meanwhile
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(value)
-
-
-def _in_thread(retriever: Retriever, args: tuple[str, ...]) -> asyncio.Future[Any]:
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[Any] = loop.create_future()
-
-    def work() -> None:
-        value: Any = None
-        error: BaseException | None = None
-        try:
-            value = retriever(*args)
-        except BaseException as exc:
-            error = exc
-        with contextlib.suppress(RuntimeError):  # a closed loop: a late answer, timed out
-            loop.call_soon_threadsafe(_settle, future, value, error)
-
-    threading.Thread(target=work, name="labeler-retriever", daemon=True).start()
-    return future
-
-
-async def _ask(retriever: Retriever, args: tuple[str, ...], coroutine: bool) -> Any:
-    result = retriever(*args) if coroutine else await _in_thread(retriever, args)
-    while inspect.isawaitable(result):  # also a plain function returning an awaitable
-        result = await result
-    return result
-
-
-async def _call_all(
-    retriever: Retriever,
-    questions: Sequence[tuple[str, str]],
-    concurrency: int,
-    timeout: float | None,
-    fail_fast: bool,
-    allow_nul: bool,
-) -> tuple[dict[str, list[Chunk]], dict[str, float], dict[str, Failure]]:
-    gate = asyncio.Semaphore(concurrency)
-    with_id, coroutine = takes_id(retriever), _is_coroutine(retriever)
-    answered: dict[str, list[Chunk]] = {}
-    seconds: dict[str, float] = {}
-    failed: dict[str, Failure] = {}
-
-    async def one(qid: str, text: str) -> None:
-        async with gate:
-            args = (text, qid) if with_id else (text,)
-            started = time.perf_counter()
-            try:
-                results = await asyncio.wait_for(_ask(retriever, args, coroutine), timeout)
-                chunks = to_chunks(results, allow_nul=allow_nul)
-            except TimeoutError:
-                error = f"timed out after {timeout:g} s"
-            except ResultShapeError as err:
-                error = f"unreadable results: {err}"
-            except Exception as exc:
-                error = f"{type(exc).__name__}: {exc}"
-            else:
-                seconds[qid] = time.perf_counter() - started
-                answered[qid] = chunks
-                return
-            failed[qid] = Failure(qid, error, time.perf_counter() - started)
-            if fail_fast:
-                raise RetrieverError(f"question {qid!r}: {error} (stopped: --fail-fast)")
-
-    tasks = [asyncio.create_task(one(qid, text)) for qid, text in questions]
-    if not tasks:
-        return answered, seconds, failed
-    done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-    for task in pending:
-        task.cancel()
-    if pending:
-        await asyncio.wait(pending)
-    for task in done:
-        if not task.cancelled() and task.exception() is not None:
-            raise task.exception()  # type: ignore[misc]
-    return answered, seconds, failed
 
 
 def call_retriever(
@@ -252,46 +164,38 @@ def call_retriever(
     timeout: float | None = None,
     fail_fast: bool = False,
     allow_nul: bool = True,
+    max_results: int = MAX_RESULTS,
+    depth: int = 10,
+    where: str = "retriever",
 ) -> Answers:
     """Ask ``retriever`` every ``(query_id, text)`` of ``questions`` (module docstring).
 
-    Reads and writes nothing but what the retriever does. Works from inside a running event
-    loop too (a notebook): the calls then run in an event loop of their own thread. Raises
-    :class:`UsageError` for ``concurrency < 1`` or ``timeout <= 0``, and
-    :class:`RetrieverError` at the first failure when ``fail_fast``.
+    ``depth`` is the ``k`` asked of a vector store's ``similarity_search_with_score``.
+    Reads and writes nothing but what the retriever does; works from inside a running event
+    loop too (a notebook), the calls running in threads and a loop of their own. Raises
+    :class:`UsageError` before any call for a retriever of no accepted kind (the message
+    starts with ``where``), ``concurrency < 1``, ``timeout <= 0`` or ``max_results < 1``,
+    and :class:`RetrieverError` at the first failure when ``fail_fast``.
     """
     if concurrency < 1:
         raise UsageError(f"--concurrency must be at least 1, got {concurrency}")
-    if timeout is not None and not timeout > 0:
+    if timeout is not None and not (timeout > 0 and math.isfinite(timeout)):
         raise UsageError(f"--timeout must be a positive number of seconds, got {timeout}")
-    job = _call_all(retriever, questions, concurrency, timeout, fail_fast, allow_nul)
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        answered, seconds, failed = asyncio.run(job)
-    else:
-        answered, seconds, failed = _run_elsewhere(job)
+    if max_results < 1:
+        raise UsageError(f"--max-results must be at least 1, got {max_results}")
+    asked = adapt(retriever, depth=depth, where=where)
+    answered, seconds, failed = ask_all(
+        asked,
+        questions,
+        concurrency=concurrency,
+        timeout=timeout,
+        fail_fast=fail_fast,
+        allow_nul=allow_nul,
+        max_results=max_results,
+    )
     order = [qid for qid, _ in questions]
     return Answers(
         run={qid: answered[qid] for qid in order if qid in answered},
         seconds={qid: seconds[qid] for qid in order if qid in seconds},
-        failures=tuple(failed[qid] for qid in order if qid in failed),
+        failures=tuple(Failure(qid, *failed[qid]) for qid in order if qid in failed),
     )
-
-
-def _run_elsewhere(job: Any) -> Any:
-    """``asyncio.run(job)`` in a thread of its own (this thread's loop is running)."""
-    box: dict[str, Any] = {}
-
-    def work() -> None:
-        try:
-            box["value"] = asyncio.run(job)
-        except BaseException as exc:
-            box["error"] = exc
-
-    thread = threading.Thread(target=work, name="labeler-retrievers")
-    thread.start()
-    thread.join()
-    if "error" in box:
-        raise box["error"]
-    return box["value"]

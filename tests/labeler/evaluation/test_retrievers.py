@@ -57,6 +57,12 @@ SOURCE = {text: ELEMENTS[i][0] for i, text in enumerate(QUESTIONS.values())}
 
 @pytest.fixture
 def db(tmp_path: Path, db_url: str) -> Iterator[labeler.api.Database]:
+    yield from gold_database(tmp_path, db_url)
+
+
+def gold_database(tmp_path: Path, db_url: str) -> Iterator[labeler.api.Database]:
+    """The two pages ingested and the three questions imported as gold set ``g`` (the
+    fixture ``db``, shared with the other retriever test modules)."""
     open_store(db_url).close()
     docs = tmp_path / "docs"
     docs.mkdir()
