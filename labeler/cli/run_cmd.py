@@ -91,6 +91,12 @@ def run_import(args: argparse.Namespace) -> int:
         f"imported run {report.name!r}: {plural(report.questions, 'question')}, "
         f"{plural(report.results, 'result')} in {report.seconds:.2f} s ({rate:,.0f} lines/s)"
     )
+    if report.offset_mismatch:
+        print(
+            f"{plural(report.offset_mismatch, 'result')} with offsets that do not hold "
+            "their text on their page (offset_mismatch): placed by their text",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -125,7 +125,7 @@ class SqliteReader:
         return int(row[0])
 
     def run_rows(self, run: str, *, since: str | None = None, until: str | None = None) -> RunRows:
-        """Query id → ``(chunk text, doc, score)`` in rank order for run ``run``, query ids
+        """Query id → ``(chunk text, doc, score, start, end)`` in rank order for run ``run``, query ids
         in ascending order; only ids ``>= since`` and ``< until`` where those are given."""
         return cast(RunRows, self._run_rows(run, since, until, lean=False))
 
