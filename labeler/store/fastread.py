@@ -32,7 +32,7 @@ from labeler.store.rows import (
 )
 
 #: the schema version this reader understands; equal to ``migrations.SCHEMA_VERSION``
-READS_SCHEMA = 11
+READS_SCHEMA = 12
 
 #: how much of the file the reader maps into memory (address space, not RAM)
 MMAP_BYTES = 1 << 30
