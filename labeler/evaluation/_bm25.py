@@ -242,7 +242,10 @@ def bm25_retriever(chunks: str | Path, k: str | int = 10) -> BM25Retriever:
         raise InputError("--retriever-arg k", f"must be at least 1, got {top}")
     lines = list(read_chunks(chunks))
     index = build_index(
-        (Chunk(c.doc, c.start or 0, c.end if c.end is not None else len(c.text), c.text) for c in lines),
+        (
+            Chunk(c.doc, c.start or 0, c.end if c.end is not None else len(c.text), c.text)
+            for c in lines
+        ),
         unplaced=(n for n, c in enumerate(lines) if c.start is None),
     )
     return BM25Retriever(index, top)

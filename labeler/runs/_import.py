@@ -127,9 +127,7 @@ def import_run_lines(
 
     stage = RunStage()
     try:
-        questions, mismatched = _stage_run(
-            store, where, lines(), stage, Placer(labels, load_pages)
-        )
+        questions, mismatched = _stage_run(store, where, lines(), stage, Placer(labels, load_pages))
         with store.write() as session:
             run = create_run(
                 session, name, source_file=input_name(where), parameters=parameters, replace=replace

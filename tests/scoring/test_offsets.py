@@ -86,7 +86,9 @@ def repeating_case(
 ) -> tuple[dict[str, str], list[GoldElement], list[Chunk]]:
     """Pages made of a few repeated pieces, elements at random spans of them, and chunks at
     random slices with their offsets (so most chunk texts occur more than once)."""
-    pieces = draw(st.lists(st.text(alphabet="ab. ", min_size=1, max_size=6), min_size=1, max_size=3))
+    pieces = draw(
+        st.lists(st.text(alphabet="ab. ", min_size=1, max_size=6), min_size=1, max_size=3)
+    )
     pages = {}
     for doc in ("d0", "d1"):
         order = draw(st.lists(st.integers(0, len(pieces) - 1), min_size=2, max_size=8))
@@ -132,6 +134,10 @@ def test_span_metrics_with_offsets_equal_the_position_sets(
     (row,) = score_run(gold, pages, {"q": chunks}, ks=ks).queries
     for k in ks:
         expected = position_sets(elements, chunks, k)
-        got = (row.value("span_recall", k), row.value("span_precision", k), row.value("span_iou", k))
+        got = (
+            row.value("span_recall", k),
+            row.value("span_precision", k),
+            row.value("span_iou", k),
+        )
         assert got == expected, k
     assert row.flags.offset_mismatch == 0

@@ -99,7 +99,9 @@ def test_every_offset_form_reads_the_same(tmp_path: Path, result: str) -> None:
 
 
 def test_metadata_source_gives_the_doc_without_offsets(tmp_path: Path) -> None:
-    path = write(tmp_path, '{"query_id": "q", "results": [{"text": "a", "metadata": {"source": 7}}]}')
+    path = write(
+        tmp_path, '{"query_id": "q", "results": [{"text": "a", "metadata": {"source": 7}}]}'
+    )
     (line,) = read_run(path)
     assert (line.chunks[0].doc, line.chunks[0].start) == ("7", None)
 

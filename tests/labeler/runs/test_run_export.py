@@ -74,7 +74,9 @@ def test_chunks_make_to_bm25_run_to_import_to_export_keeps_offsets(
     made = {(c["doc"], c["start"], c["end"]): c["text"] for c in lines(chunk_file)}
     assert made[("p.txt", 23, 48)] == made[("p.txt", SECOND, SECOND + 25)] == PARAGRAPHS[1]
     run_file = tmp_path / "bm25.jsonl"
-    assert write_run([Asked("q", "beta repeats")], bm25_retriever(chunk_file).index, 3, run_file) == 1
+    assert (
+        write_run([Asked("q", "beta repeats")], bm25_retriever(chunk_file).index, 3, run_file) == 1
+    )
     ((written,),) = [[line["results"]] for line in lines(run_file)]
     assert [(r["start"], r["end"]) for r in written] == [(23, 48), (SECOND, SECOND + 25)]
     assert main(["run", "import", str(run_file), "--name", "bm25", "--db", page_db, "-q"]) == 0

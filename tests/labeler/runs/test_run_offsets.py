@@ -65,7 +65,9 @@ def page_db(db_url: str, tmp_path: Path) -> str:
 def test_a_chunk_at_the_second_copy_scores_there_through_import(
     page_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import_run(page_db, tmp_path, "at", [{"text": "Beta one.", "doc": "p.txt", "start": 24, "end": 33}])
+    import_run(
+        page_db, tmp_path, "at", [{"text": "Beta one.", "doc": "p.txt", "start": 24, "end": 33}]
+    )
     import_run(page_db, tmp_path, "plain", [{"text": "Beta one.", "doc": "p.txt"}])
     store = open_store(page_db)
     try:
