@@ -36,7 +36,7 @@ PlainQueryScore = tuple[
     int,
     tuple[float, ...],
     tuple[tuple[int, str, float, int | None], ...],
-    tuple[int, int, int, int, int],
+    tuple[int, int, int, int, int, int],
     tuple[
         tuple[int, ...],
         tuple[tuple[int, ...], ...],
@@ -115,13 +115,16 @@ class Flags:
     where rule 3 gave some element Partial or Full (the grade rests on the fallback);
     ``chunk_repeated`` = ranks whose chunk occurs more than once in some element's page;
     ``element_not_in_page`` = elements whose text is not in its page (or the page is
-    unknown). Per run: the sums over questions."""
+    unknown); ``offset_mismatch`` = ranks whose chunk carries offsets into one of the
+    question's cited pages (its ``doc``) where ``page[start:end]`` is not the chunk's text
+    (placed by its text instead). Per run: the sums over questions."""
 
     repeated: int = 0
     fallback: int = 0
     chunk_repeated: int = 0
     element_not_in_page: int = 0
     fallback_graded: int = 0
+    offset_mismatch: int = 0
 
     def __add__(self, other: Flags) -> Flags:
         return Flags(
@@ -130,6 +133,7 @@ class Flags:
             self.chunk_repeated + other.chunk_repeated,
             self.element_not_in_page + other.element_not_in_page,
             self.fallback_graded + other.fallback_graded,
+            self.offset_mismatch + other.offset_mismatch,
         )
 
     def to_dict(self) -> dict[str, int]:
@@ -140,6 +144,7 @@ class Flags:
             "chunk_repeated": self.chunk_repeated,
             "element_not_in_page": self.element_not_in_page,
             "fallback_graded": self.fallback_graded,
+            "offset_mismatch": self.offset_mismatch,
         }
 
 
@@ -194,6 +199,7 @@ class QueryScore:
                 self.flags.chunk_repeated,
                 self.flags.element_not_in_page,
                 self.flags.fallback_graded,
+                self.flags.offset_mismatch,
             ),
             (
                 j.element_grades,

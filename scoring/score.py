@@ -83,6 +83,9 @@ def judge_question(
     n_ranks = len(chunks)
     n_gold = question.n_gold
     texts = [c.text for c in chunks]
+    # ranks whose chunk carries offsets (none in most runs: then nothing below looks at them)
+    pinned = [r for r, c in enumerate(chunks) if c[3] is not None]
+    mismatched: set[int] = set()
     graded: dict[int, list[int]] = {}  # rank index → grade per element, ranks with a grade
     best_cov = [0.0] * n_ranks
     first_full: list[int | None] = [None] * n_gold
@@ -114,6 +117,8 @@ def judge_question(
         spots = placed.get(element.doc)
         if spots is None:
             spots = placed[element.doc] = _spots(question, texts, index, known)
+            if pinned:
+                _pin(spots, chunks, pinned, element.doc, index.text, mismatched)
         head, tail = fallback_split(text)
         single = len(starts) == 1
         e0 = starts[0] if starts else 0
@@ -192,7 +197,14 @@ def judge_question(
         relevant=tuple(map(graded.__contains__, range(n_ranks))),
         first_partial_unkeyed=tuple(first_unkeyed) if keyed_question else (),
     )
-    flags = Flags(repeated, len(fallback_ranks), len(repeated_ranks), missing, len(graded_ranks))
+    flags = Flags(
+        repeated,
+        len(fallback_ranks),
+        len(repeated_ranks),
+        missing,
+        len(graded_ranks),
+        len(mismatched),
+    )
     return judgement, tuple(best_cov), flags
 
 
@@ -224,6 +236,41 @@ def _spots(
         missing = next(r for r, t in enumerate(texts) if t is None)
         raise ValueError(f"{question.query_id}: rank {missing + 1} needs its chunk text")
     return [(r, t, c0, twice, len(t)) for r, t, c0, twice in index.place(full)]
+
+
+def _pin(
+    spots: list[Spot],
+    chunks: Sequence[Chunk],
+    pinned: Sequence[int],
+    doc: str,
+    page: str,
+    mismatched: set[int],
+) -> None:
+    """Put each chunk of ``pinned`` (ranks with offsets) whose ``doc`` is this page at its
+    own offsets, in place in ``spots``, when they hold its text: ``page[start:end] == text``
+    (for a chunk read without its text, a placement made at import, which applied the same
+    test, put it at ``start`` with length ``end − start``). Such a chunk is not repeated:
+    its position is known. A chunk whose offsets do not hold its text keeps the spot its
+    text gives and its rank is added to ``mismatched``."""
+    at = {spot[0]: i for i, spot in enumerate(spots)}
+    for r in pinned:
+        chunk = chunks[r]
+        if chunk.doc != doc:
+            continue
+        i = at.get(r)
+        if i is None:  # an empty chunk: never scored
+            continue
+        start, end = chunk.start, chunk.end
+        assert start is not None and end is not None
+        _, text, c0, _, length = spots[i]
+        if text is None:
+            held = c0 == start and length == end - start
+        else:
+            held = end - start == len(text) and page.startswith(text, start)
+        if held:
+            spots[i] = (r, text, start, False, end - start)
+        else:
+            mismatched.add(r)
 
 
 def _diagnoses(

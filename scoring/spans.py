@@ -5,7 +5,8 @@ chunker by position: the gold *highlights* against the characters of the retriev
 The same three formulas are applied here to any stored run, per question and at each k:
 
 Let G be the union of the question's element spans (per page), R_k the spans of the top-k
-chunks placed on those pages as scoring places them (first occurrence), and
+chunks placed on those pages as scoring places them (at a chunk's own offsets on its page
+when ``page[start:end]`` is its text, else its text's first occurrence), and
 C = G ∩ ⋃R_k. A chunk not found on any cited page adds its length to the denominators and
 nothing to C.
 

@@ -1,4 +1,5 @@
-"""``labeler run import|list|place``: retrieval runs (run JSONL v1 and Ragas-style lines)."""
+"""``labeler run import|export|list|place``: retrieval runs (run JSONL v1 and Ragas-style
+lines)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,21 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     imp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     imp.set_defaults(handler=run_import)
+
+    exp = verbs.add_parser(
+        "export",
+        parents=[common],
+        help="write a stored run as run JSONL v1",
+        description=(
+            "Write stored run NAME as run JSONL v1, one line per question, results in rank "
+            "order, with doc, score and start/end where they are stored."
+        ),
+    )
+    exp.add_argument("--name", required=True, metavar="NAME")
+    exp.add_argument(
+        "-o", "--output", default="-", metavar="PATH", help="the file to write (default: stdout)"
+    )
+    exp.set_defaults(handler=run_export)
 
     ls = verbs.add_parser("list", parents=[common], help="list runs")
     ls.set_defaults(handler=run_list)
@@ -91,6 +107,28 @@ def run_import(args: argparse.Namespace) -> int:
         f"imported run {report.name!r}: {plural(report.questions, 'question')}, "
         f"{plural(report.results, 'result')} in {report.seconds:.2f} s ({rate:,.0f} lines/s)"
     )
+    if report.offset_mismatch:
+        print(
+            f"{plural(report.offset_mismatch, 'result')} with offsets that do not hold "
+            "their text on their page (offset_mismatch): placed by their text",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from labeler.cli.output import open_output
+    from labeler.runs import run_export_lines
+    from labeler.store import open_store, resolve_db
+
+    store = open_store(resolve_db(args.db), create=False)
+    lines = run_export_lines(store, args.name)
+    first = next(lines, None)  # an unknown run fails before the output is opened
+    with open_output(args.output) as out:
+        if first is not None:
+            out.write(first + "\n")
+        for line in lines:
+            out.write(line + "\n")
     return 0
 
 

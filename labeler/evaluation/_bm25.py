@@ -66,6 +66,9 @@ class BM25Index:
     avgdl: float = 0.0
     #: ``k1 · (1 - b + b · dl / avgdl)`` per chunk, computed once
     norms: list[float] = field(default_factory=list, repr=False)
+    #: numbers of the chunks whose offsets are not known (read from a chunk file without
+    #: them): their results carry no ``start``/``end``
+    unplaced: frozenset[int] = frozenset()
     _idf: dict[str, float] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -84,8 +87,15 @@ class BM25Index:
         return value
 
 
-def build_index(chunks: Iterable[Chunk], *, k1: float = K1, b: float = B) -> BM25Index:
-    """Index ``chunks`` (in the order given; that order breaks score ties).
+def build_index(
+    chunks: Iterable[Chunk],
+    *,
+    k1: float = K1,
+    b: float = B,
+    unplaced: Iterable[int] = (),
+) -> BM25Index:
+    """Index ``chunks`` (in the order given; that order breaks score ties); ``unplaced``
+    numbers those (0-based, in that order) whose ``start``/``end`` are not known.
 
     An empty list gives an index that retrieves nothing. Raises :class:`ValueError` for a
     negative ``k1`` or ``b`` outside ``[0, 1]``.
@@ -101,7 +111,7 @@ def build_index(chunks: Iterable[Chunk], *, k1: float = K1, b: float = B) -> BM2
         for term, tf in Counter(terms).items():
             postings.setdefault(term, []).append((number, tf))
     avgdl = sum(lengths) / len(lengths) if lengths else 0.0
-    return BM25Index(kept, postings, lengths, k1, b, avgdl)
+    return BM25Index(kept, postings, lengths, k1, b, avgdl, unplaced=frozenset(unplaced))
 
 
 def scores(index: BM25Index, query_text: str) -> dict[int, float]:
@@ -129,9 +139,29 @@ def retrieve(index: BM25Index, query_text: str, k: int) -> list[tuple[Chunk, flo
     """
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
+    return [(index.chunks[number], score) for number, score in _best(index, query_text, k)]
+
+
+def _best(index: BM25Index, query_text: str, k: int) -> list[tuple[int, float]]:
     acc = scores(index, query_text)
-    best = heapq.nsmallest(k, acc.items(), key=lambda item: (-item[1], item[0]))
-    return [(index.chunks[number], score) for number, score in best]
+    return heapq.nsmallest(k, acc.items(), key=lambda item: (-item[1], item[0]))
+
+
+def results(index: BM25Index, query_text: str, k: int) -> list[dict[str, object]]:
+    """The top ``k`` chunks for ``query_text`` (as :func:`retrieve`) as run results:
+    ``{"text", "doc", "score", "start", "end"}``, the score rounded to 6 places; a chunk
+    whose offsets are not known (``index.unplaced``) has no ``start``/``end``."""
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    rows: list[dict[str, object]] = []
+    unplaced = index.unplaced
+    for number, score in _best(index, query_text, k):
+        chunk = index.chunks[number]
+        row: dict[str, object] = {"text": chunk.text, "doc": chunk.doc, "score": round(score, 6)}
+        if number not in unplaced:
+            row["start"], row["end"] = chunk.start, chunk.end
+        rows.append(row)
+    return rows
 
 
 class Question(Protocol):
@@ -145,13 +175,11 @@ class Question(Protocol):
 
 
 def run_lines(questions: Iterable[Question], index: BM25Index, k: int) -> Iterable[str]:
-    """Run JSONL v1 lines: per question, its top ``k`` chunks with ``doc`` and ``score``."""
+    """Run JSONL v1 lines: per question, its top ``k`` chunks with ``doc``, ``score`` and,
+    where known, ``start``/``end`` (see :func:`results`)."""
     for q in questions:
-        results = [
-            {"text": chunk.text, "doc": chunk.doc, "score": round(score, 6)}
-            for chunk, score in retrieve(index, q.query, k)
-        ]
-        yield json.dumps({"query_id": q.query_id, "results": results}, ensure_ascii=False)
+        rows = results(index, q.query, k)
+        yield json.dumps({"query_id": q.query_id, "results": rows}, ensure_ascii=False)
 
 
 def write_run(
@@ -163,7 +191,8 @@ def write_run(
     """Retrieve the top ``k`` chunks for every question and write run JSONL v1 to ``path``.
 
     ``chunks`` is a list of chunks (indexed here) or an index already built. Each line is
-    ``{"query_id", "results": [{"text", "doc", "score"}, ...]}`` in rank order; a question
+    ``{"query_id", "results": [{"text", "doc", "score", "start", "end"}, ...]}`` in rank
+    order (no offsets for chunks whose offsets are not known); a question
     nothing matches gets ``"results": []``. Returns the number of lines written. Raises
     :class:`InputError` when ``path`` cannot be written.
     """
@@ -182,8 +211,8 @@ def write_run(
 class BM25Retriever:
     """A retriever (see :mod:`labeler.evaluation`) over a BM25 index: called with a
     question's text, it returns the top ``k`` chunks as run results
-    (``{"text", "doc", "score"}``, score rounded to 6 places as :func:`run_lines` writes),
-    best first."""
+    (``{"text", "doc", "score", "start", "end"}`` as :func:`results` gives them), best
+    first."""
 
     def __init__(self, index: BM25Index, k: int = 10) -> None:
         if k < 1:
@@ -192,10 +221,7 @@ class BM25Retriever:
         self.k = k
 
     def __call__(self, text: str) -> list[dict[str, object]]:
-        return [
-            {"text": chunk.text, "doc": chunk.doc, "score": round(score, 6)}
-            for chunk, score in retrieve(self.index, text, self.k)
-        ]
+        return results(self.index, text, self.k)
 
 
 def bm25_retriever(chunks: str | Path, k: str | int = 10) -> BM25Retriever:
@@ -214,9 +240,12 @@ def bm25_retriever(chunks: str | Path, k: str | int = 10) -> BM25Retriever:
         raise InputError("--retriever-arg k", f"expected a whole number, got {k!r}") from None
     if top < 1:
         raise InputError("--retriever-arg k", f"must be at least 1, got {top}")
-    lines = read_chunks(chunks)
+    lines = list(read_chunks(chunks))
     index = build_index(
-        Chunk(c.doc, c.start or 0, c.end if c.end is not None else len(c.text), c.text)
-        for c in lines
+        (
+            Chunk(c.doc, c.start or 0, c.end if c.end is not None else len(c.text), c.text)
+            for c in lines
+        ),
+        unplaced=(n for n, c in enumerate(lines) if c.start is None),
     )
     return BM25Retriever(index, top)

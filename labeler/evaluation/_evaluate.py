@@ -292,8 +292,7 @@ def load_gold(
 def load_run(source: ScoringSource | Store, run: str) -> dict[str, list[Chunk]]:
     """Query id → chunks in rank order for stored run ``run``."""
     return {
-        qid: [Chunk(text, doc, score) for text, doc, score in rows]
-        for qid, rows in _source(source).run_rows(run).items()
+        qid: [Chunk(*row) for row in rows] for qid, rows in _source(source).run_rows(run).items()
     }
 
 

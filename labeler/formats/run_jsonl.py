@@ -5,7 +5,11 @@
 ```
 
 A ``rank`` field on results, where present, orders them (it must then be on every result of
-the line). A Ragas-style line ``{"user_input": ..., "retrieved_contexts": [...]}`` is accepted
+the line). A result may say where its chunk sits in its page: ``start``/``end`` (code points
+in the stored page text), or the frameworks' own fields, read by
+:func:`labeler.formats.offsets.chunk_offsets` (``start_char_idx``/``end_char_idx``;
+``metadata.start_index`` with the text's length); a result with offsets needs a ``doc``,
+which ``metadata.source`` gives when ``doc`` is absent. A Ragas-style line ``{"user_input": ..., "retrieved_contexts": [...]}`` is accepted
 too; it is matched to a question by its text (or by ``query_id`` when it has one).
 """
 
@@ -20,16 +24,20 @@ from typing import Any
 from labeler.errors import InputError
 from labeler.formats.jsonlines import optional, read_objects, require
 from labeler.formats.jsontext import finite_problem
+from labeler.formats.offsets import OffsetProblem, chunk_offsets
 
 
 @dataclass(frozen=True)
 class RunChunk:
-    """One retrieved chunk; ``rank`` is 1-based after ordering."""
+    """One retrieved chunk; ``rank`` is 1-based after ordering; ``start``/``end``: its
+    offsets in page ``doc`` when the run gave them (both or neither)."""
 
     rank: int
     text: str
     doc: str | None
     score: float | None
+    start: int | None = None
+    end: int | None = None
 
 
 @dataclass(frozen=True)
@@ -80,16 +88,30 @@ def _query_id(obj: dict[str, Any], path: str | Path, number: int, needed: bool) 
 def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
     qid = _query_id(obj, path, number, needed=True)
     results = require(obj, "results", list, path, number)
-    ranked: list[tuple[int | None, int, str, str | None, float | None]] = []
+    ranked: list[tuple[int | None, int, str, str | None, float | None, tuple[int, int] | None]] = []
     for i, item in enumerate(results):
         where = f"results[{i}]."
         if isinstance(item, str):
-            ranked.append((None, i, item, None, None))
+            ranked.append((None, i, item, None, None, None))
             continue
         if not isinstance(item, dict):
             raise InputError(path, f"results[{i}] must be an object or a string", number)
         text = require(item, "text", str, path, number, where)
         doc = optional(item, "doc", (str, int), path, number, where)
+        metadata = optional(item, "metadata", dict, path, number, where)
+        if doc is None and metadata is not None:
+            doc = optional(metadata, "source", (str, int), path, number, f"{where}metadata.")
+        try:
+            offsets = chunk_offsets(item.get, metadata, text)
+        except OffsetProblem as err:
+            raise InputError(path, f"results[{i}]: {err}", number) from None
+        if offsets is not None and doc is None:
+            raise InputError(
+                path,
+                f"results[{i}] gives offsets but no 'doc' (or 'metadata.source'): "
+                "offsets into which page?",
+                number,
+            )
         score = optional(item, "score", (int, float), path, number, where)
         if score is not None:
             try:
@@ -109,6 +131,7 @@ def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
                 text,
                 None if doc is None else str(doc),
                 score,
+                offsets,
             )
         )
     with_rank = [r for r in ranked if r[0] is not None]
@@ -120,8 +143,8 @@ def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
             raise InputError(path, "two results have the same 'rank'", number)
         ranked.sort(key=lambda r: (r[0], r[1]))
     chunks = tuple(
-        RunChunk(rank=i + 1, text=text, doc=doc, score=score)
-        for i, (_, _, text, doc, score) in enumerate(ranked)
+        RunChunk(i + 1, text, doc, score, *(offsets or (None, None)))
+        for i, (_, _, text, doc, score, offsets) in enumerate(ranked)
     )
     return RunLine(number, qid, None, chunks)
 

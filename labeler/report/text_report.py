@@ -25,6 +25,7 @@ FLAG_MEANINGS = {
     "chunk_repeated": "ranks whose chunk occurs more than once on an element's page",
     "element_not_in_page": "elements whose text is not on its stored page",
     "fallback_graded": "ranks where such a chunk still held an element (Partial or Full)",
+    "offset_mismatch": "ranks whose chunk's offsets do not point at its text (placed by text)",
 }
 
 

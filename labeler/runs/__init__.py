@@ -11,6 +11,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from labeler.runs._export import run_export_lines
     from labeler.runs._import import (
         BATCH_RESULTS,
         PlaceReport,
@@ -50,6 +51,7 @@ _HOMES: dict[str, str] = {
     "page_keys": "labeler.runs._placements",
     "place_run": "labeler.runs._import",
     "placements_for": "labeler.runs._placements",
+    "run_export_lines": "labeler.runs._export",
     "text_key": "labeler.runs._placements",
 }
 
@@ -70,6 +72,7 @@ __all__ = [
     "page_keys",
     "place_run",
     "placements_for",
+    "run_export_lines",
     "text_key",
 ]
 

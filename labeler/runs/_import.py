@@ -44,6 +44,9 @@ class RunImportReport:
     seconds: float
     #: staging files of earlier, killed imports removed before this one staged
     orphans: tuple[str, ...] = ()
+    #: results whose offsets do not hold their text on their stored page (``page[start:end]``
+    #: is other text): scoring places them by their text and flags them ``offset_mismatch``
+    offset_mismatch: int = 0
 
 
 def import_run_file(
@@ -124,7 +127,7 @@ def import_run_lines(
 
     stage = RunStage()
     try:
-        questions = _stage_run(store, where, lines(), stage, Placer(labels, load_pages))
+        questions, mismatched = _stage_run(store, where, lines(), stage, Placer(labels, load_pages))
         with store.write() as session:
             run = create_run(
                 session, name, source_file=input_name(where), parameters=parameters, replace=replace
@@ -140,6 +143,7 @@ def import_run_lines(
         size,
         time.perf_counter() - started,
         tuple(str(p) for p in stage.orphans),
+        mismatched,
     )
 
 
@@ -154,12 +158,12 @@ def import_run_chunks(
 ) -> RunImportReport:
     """Store ``run`` (query id → chunks in rank order, in memory) as run ``name`` through
     :func:`import_run_lines`: the same checks, placements and single write as a file
-    import. Every chunk needs its text."""
+    import. Every chunk needs its text; a chunk's offsets (``start``/``end``) are kept."""
 
     def lines() -> Iterator[RunLine]:
         for number, (qid, chunks) in enumerate(run.items(), 1):
             ranked = tuple(
-                RunChunk(rank, chunk.text or "", chunk.doc, chunk.score)
+                RunChunk(rank, chunk.text or "", chunk.doc, chunk.score, chunk.start, chunk.end)
                 for rank, chunk in enumerate(chunks, 1)
             )
             yield RunLine(number, qid, None, ranked)
@@ -173,12 +177,13 @@ def _stage_run(
     lines: Iterable[RunLine],
     stage: RunStage,
     placer: Placer,
-) -> int:
+) -> tuple[int, int]:
     """Check and place every line of ``lines`` (read from ``path``) into ``stage``; the
-    question count."""
+    question count and the count of results whose offsets miss their text."""
     seen: set[str] = set()
     by_text: dict[str, set[str]] | None = None
-    rows: list[tuple[str, int, str, str | None, float | None, bool]] = []
+    mismatched = 0
+    rows: list[tuple[str, int, str, str | None, float | None, bool, int | None, int | None]] = []
     placed: list[tuple[str, str, str, str, str, str]] = []
     for line in lines:
         qid = line.query_id
@@ -195,10 +200,17 @@ def _stage_run(
             raise InputError(path, f"query_id {qid!r} appears twice", line.line)
         seen.add(qid)
         ranked = sorted(line.chunks, key=lambda c: c.rank)
-        pages, everywhere = placer.place(qid, [c.text for c in ranked])
+        texts = [c.text for c in ranked]
+        if any(c.start is not None for c in ranked):
+            docs = [c.doc for c in ranked]
+            offsets = [None if c.start is None else (c.start, c.end or 0) for c in ranked]
+            pages, everywhere = placer.place(qid, texts, docs, offsets)
+            mismatched += placer.mismatched(texts, docs, offsets)
+        else:
+            pages, everywhere = placer.place(qid, texts)
         placed.extend((qid, *p) for p in pages)
         rows.extend(
-            (qid, c.rank, c.text, c.doc, c.score, found)
+            (qid, c.rank, c.text, c.doc, c.score, found, c.start, c.end)
             for c, found in zip(ranked, everywhere, strict=True)
         )
         if len(rows) >= BATCH_RESULTS:
@@ -207,7 +219,7 @@ def _stage_run(
             rows, placed = [], []
     stage.add_results(rows)
     stage.add_placements(placed)
-    return len(seen)
+    return len(seen), mismatched
 
 
 @dataclass(frozen=True)
@@ -232,7 +244,12 @@ def place_run(store: Store, name: str) -> PlaceReport:
         placed: list[tuple[str, str, str, str, str, str]] = []
         located: list[tuple[str, int]] = []
         for qid, ranked in chunks.items():
-            pages, everywhere = placer.place(qid, [text for text, _, _ in ranked])
+            pages, everywhere = placer.place(
+                qid,
+                [row[0] for row in ranked],
+                [row[1] for row in ranked],
+                [None if row[3] is None or row[4] is None else (row[3], row[4]) for row in ranked],
+            )
             placed.extend((qid, *p) for p in pages)
             located.extend((qid, r + 1) for r, found in enumerate(everywhere) if found)
         add_run_placements(session, run, placed)

@@ -25,10 +25,12 @@ from labeler.store.fastread import SqliteReader
 from scoring import Chunk, GoldQuestion, PageIndex, Placement
 
 __all__ = [
+    "Offsets",
     "PageKeys",
     "Placer",
     "decode",
     "encode",
+    "holds",
     "load_placed_run",
     "page_keys",
     "placements_for",
@@ -50,17 +52,42 @@ def text_key(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def encode(index: PageIndex, chunks: Sequence[str], labels: Iterable[str]) -> Stored:
-    """The stored form of a question's placement on one page: comma-separated first offsets
+Offsets = tuple[int, int] | None
+"""A chunk's ``(start, end)`` in the stored text of its own page, or None."""
+
+
+def holds(page: str, text: str, offsets: tuple[int, int]) -> bool:
+    """Whether ``page[start:end]`` is ``text`` (the test that pins a chunk at its offsets)."""
+    start, end = offsets
+    return end - start == len(text) and page.startswith(text, start)
+
+
+def encode(
+    index: PageIndex,
+    chunks: Sequence[str],
+    labels: Iterable[str],
+    pins: Mapping[int, tuple[int, int]] | None = None,
+) -> Stored:
+    """The stored form of a question's placement on one page: comma-separated offsets
     of ``chunks`` in rank order (−1: not on the page, or an empty chunk), one ``0``/``1`` per
     chunk (occurs more than once), a JSON object from each label text's key to all its
-    start offsets on the page, and the chunks' lengths, comma-separated."""
+    start offsets on the page, and the chunks' lengths, comma-separated.
+
+    A chunk's offset is its first occurrence, except for the ranks of ``pins`` (rank index
+    → the chunk's own offsets, for chunks whose document is this page) where
+    ``page[start:end]`` is the chunk's text: those are at ``start``, not repeated, as
+    scoring places them."""
     starts = ["-1"] * len(chunks)
     repeated = ["0"] * len(chunks)
     for r, _, c0, twice in index.place(chunks):
         starts[r] = str(c0)
         if twice:
             repeated[r] = "1"
+    if pins:
+        for r, offsets in pins.items():
+            if chunks[r] and holds(index.text, chunks[r], offsets):
+                starts[r] = str(offsets[0])
+                repeated[r] = "0"
     found = {text_key(t): list(index.occurrences(t)) for t in sorted(set(labels)) if t}
     return (
         ",".join(starts),
@@ -146,12 +173,32 @@ class Placer:
             self._indexes[doc] = None if text is None else (text_key(text), PageIndex(text))
         return self._indexes[doc]
 
+    def mismatched(
+        self, chunks: Sequence[str], docs: Sequence[str | None], offsets: Sequence[Offsets]
+    ) -> int:
+        """How many of ``chunks`` carry offsets into a stored page (their ``docs``) where
+        ``page[start:end]`` is not their text; chunks of pages not stored are not counted."""
+        count = 0
+        for text, doc, at in zip(chunks, docs, offsets, strict=True):
+            if at is None or doc is None:
+                continue
+            found = self._index(doc)
+            if found is not None and not holds(found[1].text, text, at):
+                count += 1
+        return count
+
     def place(
-        self, qid: str, chunks: Sequence[str]
+        self,
+        qid: str,
+        chunks: Sequence[str],
+        docs: Sequence[str | None] = (),
+        offsets: Sequence[Offsets] = (),
     ) -> tuple[list[tuple[str, str, str, str, str]], list[bool]]:
         """``(page key, starts, repeated, occurrences, lengths)`` for each page the
         question's labels cite, and for each chunk whether it was found on all of them
-        (never when they cite none): scoring needs no text for such a chunk."""
+        (never when they cite none): scoring needs no text for such a chunk. ``docs`` and
+        ``offsets`` (per chunk, when known) pin chunks at their own offsets on their page
+        (see ``encode``)."""
         out = []
         labels = self._labels_of.get(qid, {})
         everywhere = [bool(labels) and bool(c) for c in chunks]
@@ -161,7 +208,12 @@ class Placer:
                 everywhere = [False] * len(chunks)
                 continue
             key, index = found
-            stored = encode(index, chunks, labels[doc])
+            pins = {
+                r: at
+                for r, (d, at) in enumerate(zip(docs, offsets, strict=True))
+                if at is not None and d == doc
+            }
+            stored = encode(index, chunks, labels[doc], pins)
             out.append((key, *stored))
             for r, c0 in enumerate(stored[0].split(",")):
                 if c0 == "-1":
@@ -199,7 +251,7 @@ def load_placed_run(
         n = len(ranked)
         if all(e.doc in covered and len(covered[e.doc].lengths) >= n for e in question.elements):
             continue  # scoring has every chunk's place, and length where it has no text
-        if any(text is None for text, _, _ in ranked):
+        if any(row[0] is None for row in ranked):
             unread.append(qid)
     texts = source.chunk_texts(run, unread) if unread else {}
     chunks: dict[str, list[Chunk]] = {}
@@ -208,5 +260,7 @@ def load_placed_run(
         if full is None:
             chunks[qid] = list(starmap(Chunk, ranked))
         else:
-            chunks[qid] = [Chunk(t, d, s) for t, (_, d, s) in zip(full, ranked, strict=True)]
+            chunks[qid] = [
+                Chunk(t, d, s, a, b) for t, (_, d, s, a, b) in zip(full, ranked, strict=True)
+            ]
     return chunks, known

@@ -32,7 +32,7 @@ from labeler.store.rows import (
 )
 
 #: the schema version this reader understands; equal to ``migrations.SCHEMA_VERSION``
-READS_SCHEMA = 11
+READS_SCHEMA = 12
 
 #: how much of the file the reader maps into memory (address space, not RAM)
 MMAP_BYTES = 1 << 30
@@ -125,7 +125,7 @@ class SqliteReader:
         return int(row[0])
 
     def run_rows(self, run: str, *, since: str | None = None, until: str | None = None) -> RunRows:
-        """Query id → ``(chunk text, doc, score)`` in rank order for run ``run``, query ids
+        """Query id → ``(chunk text, doc, score, start, end)`` in rank order for run ``run``, query ids
         in ascending order; only ids ``>= since`` and ``< until`` where those are given."""
         return cast(RunRows, self._run_rows(run, since, until, lean=False))
 

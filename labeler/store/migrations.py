@@ -496,6 +496,20 @@ SEARCH_VERSION = 11
 _V11_SQLITE = (*search_index("sqlite"), "INSERT INTO document_fts(document_fts) VALUES ('rebuild')")
 _V11_POSTGRESQL = search_index("postgresql")
 
+#: the schema version whose step adds run results' chunk offsets
+OFFSETS_VERSION = 12
+
+# Version 12: a run result's chunk offsets in its page (the check is models.OFFSETS_CHECK,
+# written out here so that the step stays what it was if the model changes); both NULL for
+# the results stored before, which gave none. The check is a column constraint of chunk_end.
+_V12_SQL = (
+    "ALTER TABLE run_result ADD COLUMN chunk_start INTEGER",
+    "ALTER TABLE run_result ADD COLUMN chunk_end INTEGER CONSTRAINT ck_run_result_offsets "
+    "CHECK ((chunk_start IS NULL AND chunk_end IS NULL) OR "
+    "(chunk_start IS NOT NULL AND chunk_end IS NOT NULL "
+    "AND chunk_start >= 0 AND chunk_start <= chunk_end))",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -542,6 +556,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         SEARCH_VERSION,
         "full-text index of page text",
         DialectSQL(sqlite=_V11_SQLITE, postgresql=_V11_POSTGRESQL),
+    ),
+    Migration(
+        OFFSETS_VERSION,
+        "chunk offsets of run results",
+        DialectSQL(sqlite=_V12_SQL, postgresql=_V12_SQL),
     ),
 )
 

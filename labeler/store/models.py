@@ -277,6 +277,14 @@ class Run(SQLModel, table=True):
     parameters: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
 
 
+OFFSETS_CHECK = (
+    "(chunk_start IS NULL AND chunk_end IS NULL) OR "
+    "(chunk_start IS NOT NULL AND chunk_end IS NOT NULL "
+    "AND chunk_start >= 0 AND chunk_start <= chunk_end)"
+)
+"""A run result's offsets: both NULL, or ``0 <= chunk_start <= chunk_end``."""
+
+
 class RunResult(SQLModel, table=True):
     """One ranked chunk of a run for one question (matched by the query's external id)."""
 
@@ -284,6 +292,8 @@ class RunResult(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("run_id", "query_external_id", "rank", name="uq_run_result_rank"),
         CheckConstraint("rank >= 1", name="ck_run_result_rank"),
+        # Added by schema version 12 (as a column constraint of chunk_end there).
+        CheckConstraint(OFFSETS_CHECK, name="ck_run_result_offsets"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -298,6 +308,10 @@ class RunResult(SQLModel, table=True):
         sa_column_kwargs={"server_default": sql_text("0")},
         description="1: found on every page its question's labels cited at import",
     )
+    # Added by schema version 12: the chunk's code-point offsets in its page's stored text,
+    # as the run gave them (both None when it did not).
+    chunk_start: int | None = Field(default=None)
+    chunk_end: int | None = Field(default=None)
 
 
 class RunPlacement(SQLModel, table=True):

@@ -92,10 +92,11 @@ def layer_questions(
     ]
 
 
-RunRows = dict[str, list[tuple[str, str | None, float | None]]]
-"""Query id → ``(chunk text, doc, score)`` in rank order."""
+RunRows = dict[str, list[tuple[str, str | None, float | None, int | None, int | None]]]
+"""Query id → ``(chunk text, doc, score, start, end)`` in rank order (``start``/``end``: the
+chunk's offsets in its page, None when the run did not give them)."""
 
-LeanRunRows = dict[str, list[tuple[str | None, str | None, float | None]]]
+LeanRunRows = dict[str, list[tuple[str | None, str | None, float | None, int | None, int | None]]]
 """``RunRows`` where a chunk found at import on every page its question's labels cited has
 no text (None): see :mod:`labeler.runs`."""
 
@@ -103,20 +104,21 @@ LEAN_TEXT = "CASE WHEN located = 1 THEN NULL ELSE chunk_text END"
 """The text column of a lean read."""
 
 RUN_ROWS_SQL = (
-    "SELECT query_external_id, chunk_text, doc_id, score FROM run_result "
+    "SELECT query_external_id, chunk_text, doc_id, score, chunk_start, chunk_end FROM run_result "
     "WHERE run_id = {mark} ORDER BY query_external_id, rank"
 )
 """The run's results in scoring order; ``{mark}`` is the driver's placeholder."""
 
 
 def group_run_rows(
-    rows: Iterable[tuple[str, str | None, str | None, float | None]],
+    rows: Iterable[tuple[str, str | None, str | None, float | None, int | None, int | None]],
 ) -> LeanRunRows:
-    """Group ``(query id, text, doc, score)`` rows, already in rank order, by query id."""
+    """Group ``(query id, text, doc, score, start, end)`` rows, already in rank order, by
+    query id."""
     grouped: LeanRunRows = {}
-    for qid, text, doc, score in rows:
+    for qid, text, doc, score, start, end in rows:
         chunks = grouped.get(qid)
         if chunks is None:
             chunks = grouped[qid] = []
-        chunks.append((text, doc, score))
+        chunks.append((text, doc, score, start, end))
     return grouped

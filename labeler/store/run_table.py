@@ -82,7 +82,17 @@ def _driver_cursor(session: Session) -> Iterator[tuple[Any, str]]:
 
 
 #: the columns of ``run_result`` and ``run_placement`` an import fills, run id first
-RESULT_COLUMNS = ("run_id", "query_external_id", "rank", "chunk_text", "doc_id", "score", "located")
+RESULT_COLUMNS = (
+    "run_id",
+    "query_external_id",
+    "rank",
+    "chunk_text",
+    "doc_id",
+    "score",
+    "located",
+    "chunk_start",
+    "chunk_end",
+)
 PLACEMENT_COLUMNS = (
     "run_id",
     "query_external_id",
@@ -109,11 +119,12 @@ def insert_rows(
 def add_run_results(
     session: Session,
     run: Run,
-    rows: Iterable[tuple[str, int, str, str | None, float | None, bool]],
+    rows: Iterable[tuple[str, int, str, str | None, float | None, bool, int | None, int | None]],
 ) -> int:
-    """Insert ``(query_id, rank, text, doc, score, located)`` rows for ``run``; returns the
-    count. ``located``: the chunk was found on every page its question's labels cite."""
-    batch = [(run.id, q, r, t, d, s, int(found)) for q, r, t, d, s, found in rows]
+    """Insert ``(query_id, rank, text, doc, score, located, start, end)`` rows for ``run``;
+    returns the count. ``located``: the chunk was found on every page its question's labels
+    cite; ``start``/``end``: the chunk's offsets in its page (both None when unknown)."""
+    batch = [(run.id, q, r, t, d, s, int(found), a, b) for q, r, t, d, s, found, a, b in rows]
     insert_rows(session, "run_result", RESULT_COLUMNS, batch)
     return len(batch)
 
@@ -212,7 +223,8 @@ def run_listings(session: Session) -> list[RunListing]:
 
 
 def run_rows(session: Session, run: Run) -> RunRows:
-    """Query id → ``(chunk text, doc, score)`` in rank order, for every question of ``run``.
+    """Query id → ``(chunk text, doc, score, start, end)`` in rank order, for every question
+    of ``run``.
 
     Reads through the driver's cursor: scoring reads every row of a run, and SQLAlchemy's
     per-row processing would cost more than the scoring itself.

@@ -43,7 +43,7 @@ _ORDER = {"result": "query_external_id, rank", "placement": "query_external_id, 
 
 PREFIX = "labeler-run-stage-"
 
-ResultRow = tuple[str, int, str, str | None, float | None, bool]
+ResultRow = tuple[str, int, str, str | None, float | None, bool, int | None, int | None]
 PlacementRow = tuple[str, str, str, str, str, str]
 
 
@@ -87,7 +87,7 @@ class RunStage:
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
 
     def add_results(self, rows: Sequence[ResultRow]) -> None:
-        """Stage ``(query_id, rank, text, doc, score, located)`` rows."""
+        """Stage ``(query_id, rank, text, doc, score, located, start, end)`` rows."""
         self._insert("result", len(RESULT_COLUMNS) - 1, rows)
         self.results += len(rows)
 

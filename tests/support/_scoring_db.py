@@ -22,11 +22,17 @@ SENTENCE = re.compile(r"[A-Z][^.]{30,160}\.")
 
 
 def build(
-    tmp_path: Path, seed: int = 11, *, runs_first: bool = False, db: str | None = None
+    tmp_path: Path,
+    seed: int = 11,
+    *,
+    runs_first: bool = False,
+    db: str | None = None,
+    offsets: bool = False,
 ) -> str:
     """Ingest the pages, import the gold set "g" and the runs "a" and "b" (after the gold
     set, or before it with ``runs_first``) into ``db`` (default: a new SQLite file in
-    ``tmp_path``); the ``--db`` value."""
+    ``tmp_path``); the ``--db`` value. With ``offsets`` every result carries its page and
+    offsets, one in eight of them off by one (another extractor's offsets)."""
     docs = tmp_path / "docs"
     docs.mkdir()
     texts = {}
@@ -55,11 +61,18 @@ def build(
                 continue  # missing from this run
             results = []
             for _ in range(rng.randint(1, 12)):
-                page = texts[rng.choice(docs_used if rng.random() < 0.7 else PAGES)]
+                name = rng.choice(docs_used if rng.random() < 0.7 else PAGES)
+                page = texts[name]
                 anchor = rng.choice(elements)["text"]
                 at = page.find(anchor)
                 start = max(0, at - rng.randint(0, 300)) if at >= 0 else rng.randint(0, 5000)
-                results.append({"text": page[start : start + rng.choice((120, 400, 800))]})
+                text = page[start : start + rng.choice((120, 400, 800))]
+                if offsets:
+                    shift = 1 if rng.random() < 0.125 else 0
+                    at = start + shift
+                    results.append({"text": text, "doc": name, "start": at, "end": at + len(text)})
+                else:
+                    results.append({"text": text})
             run.append({"query_id": qid, "results": results})
     for name, run in runs.items():
         run.append({"query_id": f"extra-{name}", "results": [{"text": "not in the gold set"}]})

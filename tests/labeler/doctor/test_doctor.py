@@ -153,11 +153,21 @@ def test_run_questions_in_no_gold_set_are_a_warning_counted_per_run(
     with open_store(db) as store, store.write() as s:
         a = create_run(s, "bm25")
         add_run_results(
-            s, a, [("q1", 1, "x", None, None, False), ("q9", 1, "y", None, None, False)]
+            s,
+            a,
+            [
+                ("q1", 1, "x", None, None, False, None, None),
+                ("q9", 1, "y", None, None, False, None, None),
+            ],
         )
         b = create_run(s, "dense")
         add_run_results(
-            s, b, [("q7", 1, "x", None, None, False), ("q8", 2, "y", None, None, False)]
+            s,
+            b,
+            [
+                ("q7", 1, "x", None, None, False, None, None),
+                ("q8", 2, "y", None, None, False, None, None),
+            ],
         )
     code, out = doctor(db, capsys, "--format", "json")
     report = json.loads(out)

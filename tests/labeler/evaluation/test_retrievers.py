@@ -153,7 +153,7 @@ def test_each_result_shape_scores_as_plain_strings(db: Any, shape: str) -> None:
         rows = run_rows(session, get_run(session, f"run-{shape}"))
     has_doc = shape not in ("strings", "llamaindex-get-content")
     has_score = shape.endswith("score") or shape == "text-mapping"
-    assert rows["q1"][1] == (
+    assert rows["q1"][1][:3] == (
         ANSWER[QUESTIONS["q1"]],
         SOURCE[QUESTIONS["q1"]] if has_doc else None,
         2.5 if has_score else None,

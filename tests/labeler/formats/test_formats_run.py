@@ -75,3 +75,65 @@ def test_utf8_bom_and_blank_lines_accepted(tmp_path: Path) -> None:
     )
     lines = list(read_run(path))
     assert [(x.line, x.query_id) for x in lines] == [(1, "q"), (3, "r")]
+
+
+# --- chunk offsets ----------------------------------------------------------------------
+
+OFFSET_FORMS = [
+    '{"text": "one two", "doc": "d", "start": 4, "end": 11}',
+    '{"text": "one two", "doc": "d", "start_char_idx": 4, "end_char_idx": 11}',
+    '{"text": "one two", "doc": "d", "metadata": {"start_index": 4}}',
+    '{"text": "one two", "metadata": {"source": "d", "start_index": 4}}',
+]
+
+
+@pytest.mark.parametrize("result", OFFSET_FORMS)
+def test_every_offset_form_reads_the_same(tmp_path: Path, result: str) -> None:
+    # LangChain's start_index gives the end as start + len(text): 4 + 7
+    path = write(tmp_path, f'{{"query_id": "q", "results": [{result}, {{"text": "x"}}]}}')
+    (line,) = read_run(path)
+    assert [(c.text, c.doc, c.start, c.end) for c in line.chunks] == [
+        ("one two", "d", 4, 11),
+        ("x", None, None, None),
+    ]
+
+
+def test_metadata_source_gives_the_doc_without_offsets(tmp_path: Path) -> None:
+    path = write(
+        tmp_path, '{"query_id": "q", "results": [{"text": "a", "metadata": {"source": 7}}]}'
+    )
+    (line,) = read_run(path)
+    assert (line.chunks[0].doc, line.chunks[0].start) == ("7", None)
+
+
+@pytest.mark.parametrize(
+    ("result", "message"),
+    [
+        ('{"text": "a", "start": 0, "end": 1}', r"results\[1\] gives offsets but no 'doc'"),
+        ('{"text": "a", "metadata": {"start_index": 3}}', r"results\[1\] gives offsets but no"),
+        ('{"text": "a", "doc": "d", "start": 0}', r"results\[1\]: 'start' is given without 'end'"),
+        ('{"text": "a", "doc": "d", "start": "0", "end": 1}', r"results\[1\]: 'start' must be an"),
+        ('{"text": "a", "doc": "d", "start": 2, "end": 1}', r"results\[1\]: 'end' 1 is before"),
+        ('{"text": "a", "doc": "d", "start": true, "end": 1}', r"'start' must be an integer"),
+        ('{"text": "a", "doc": "d", "start": -1, "end": 1}', r"'start' must be 0 or more"),
+        (
+            '{"text": "a", "doc": "d", "metadata": {"start_index": 1.5}}',
+            r"'metadata.start_index' must be an integer",
+        ),
+        ('{"text": "a", "metadata": ["d"]}', r"field results\[1\].'metadata' must be an object"),
+        (
+            '{"text": "a", "metadata": {"source": ["d"]}}',
+            r"field results\[1\].metadata.'source' must be",
+        ),
+    ],
+)
+def test_bad_offsets_named_by_line_and_result(tmp_path: Path, result: str, message: str) -> None:
+    path = write(
+        tmp_path,
+        '{"query_id": "ok", "results": []}',
+        f'{{"query_id": "q", "results": [{{"text": "fine"}}, {result}]}}',
+    )
+    with pytest.raises(InputError, match=message) as info:
+        list(read_run(path))
+    assert info.value.line == 2
+    assert str(path) in str(info.value)

@@ -60,7 +60,7 @@ def test_import_stores_where_each_chunk_is_on_each_labelled_page(db: str) -> Non
             page = pages[doc]
             labels = [e.text for e in q.elements if e.doc == doc]
             placement = decode(stored[q.query_id][text_key(page)], labels)
-            for r, (text, _, _) in enumerate(chunks[q.query_id]):
+            for r, (text, *_) in enumerate(chunks[q.query_id]):
                 start = page.find(text)
                 twice = start >= 0 and page.find(text, start + 1) >= 0
                 assert (placement.starts[r], bool(placement.repeated[r])) == (start, twice)
@@ -104,7 +104,7 @@ def test_chunks_found_everywhere_are_read_without_text(db: str) -> None:
     docs = {q.query_id: {e.doc for e in q.elements} for q in questions}
     omitted = 0
     for qid, ranked in full.items():
-        for (text, doc, score), (lean_text, lean_doc, lean_score) in zip(
+        for (text, doc, score, _, _), (lean_text, lean_doc, lean_score, _, _) in zip(
             ranked, lean[qid], strict=True
         ):
             cited = docs.get(qid, set())

@@ -348,14 +348,15 @@ def check_rows(db: str, version: int) -> None:
     # located (version 4): found on every page the question's labels cited at import
     # (q1: alpha.txt only; q2: alpha.txt and beta.html, where "Admins..." is not on alpha)
     located = [1, 1, 0] if version >= 4 else [0, 0, 0]
+    # chunk offsets (version 12): no earlier run gave any, so both columns are NULL
     assert rows(
         db,
-        "SELECT query_external_id, rank, chunk_text, doc_id, score, located FROM run_result "
-        "ORDER BY query_external_id, rank",
+        "SELECT query_external_id, rank, chunk_text, doc_id, score, located, chunk_start, "
+        "chunk_end FROM run_result ORDER BY query_external_id, rank",
     ) == [
-        ("q1", 1, "Backups run nightly at 02:00.", "alpha.txt", 3.5, located[0]),
-        ("q1", 2, "Restores need a ticket.", "alpha.txt", 1.25, located[1]),
-        ("q2", 1, "Admins reset locked accounts.", "beta.html", 2.0, located[2]),
+        ("q1", 1, "Backups run nightly at 02:00.", "alpha.txt", 3.5, located[0], None, None),
+        ("q1", 2, "Restores need a ticket.", "alpha.txt", 1.25, located[1], None, None),
+        ("q2", 1, "Admins reset locked accounts.", "beta.html", 2.0, located[2], None, None),
     ]
     placements = "SELECT query_external_id, starts FROM run_placement ORDER BY 1, page_sha256"
     # one placement per question and cited page; q1's chunks start at 0 and 30 on alpha
