@@ -169,10 +169,11 @@ def import_run_chunks(
     where: str,
     replace: bool = False,
     parameters: dict[str, Any] | None = None,
+    allow_empty: bool = True,
 ) -> RunImportReport:
     """Store ``run`` (query id → chunks in rank order, in memory) as run ``name`` through
     :func:`import_run_lines`: the same checks, placements and single write as a file
-    import. Every chunk needs its text."""
+    import (``allow_empty`` as there). Every chunk needs its text."""
 
     def lines() -> Iterator[RunLine]:
         for number, (qid, chunks) in enumerate(run.items(), 1):
@@ -182,7 +183,15 @@ def import_run_chunks(
             )
             yield RunLine(number, qid, None, ranked)
 
-    return import_run_lines(store, lines, name, where=where, replace=replace, parameters=parameters)
+    return import_run_lines(
+        store,
+        lines,
+        name,
+        where=where,
+        replace=replace,
+        parameters=parameters,
+        allow_empty=allow_empty,
+    )
 
 
 def _stage_run(
