@@ -135,19 +135,26 @@ class Database:
         *,
         replace: bool = False,
         parameters: dict[str, Any] | None = None,
+        allow_empty: bool = False,
     ) -> RunImportReport:
         """Store ``rows`` (query id → results best first, in any shape
         :mod:`labeler.evaluation` reads) as run ``name`` (``labeler run import``): all or
         nothing, with placements on the labelled pages. Writes run ``name`` (an existing
         one only with ``replace``); reads the labels and their pages. Raises
         :class:`~labeler.errors.InputError` naming the question of a result it cannot
-        read."""
+        read, and (unless ``allow_empty``) for questions without a single result."""
         from labeler.runs import import_run_chunks
         from labeler.store import text_holds_nul
 
         run = run_from_mapping(rows, allow_nul=text_holds_nul(self.store.engine))
         return import_run_chunks(
-            self.store, run, name, where="rows", replace=replace, parameters=parameters
+            self.store,
+            run,
+            name,
+            where="rows",
+            replace=replace,
+            parameters=parameters,
+            allow_empty=allow_empty,
         )
 
 

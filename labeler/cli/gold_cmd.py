@@ -50,10 +50,34 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         default="jsonl",
         help=(
             "jsonl (gold JSONL v1, default), labelstudio (JSON export with 'labels' spans) or "
-            "doccano (JSONL with [start, end, label] spans); for the last two each label "
-            "name becomes a question, pages are matched by their exact text or a 'doc' field, "
-            "and UTF-16 offsets are detected and converted"
+            "doccano (JSONL with [start, end, label] spans or 'annotations' with label ids); "
+            "for the last two each label name becomes a question, pages are matched by their "
+            "exact text or a 'doc' field, and offsets are read in UTF-16 code units"
         ),
+    )
+    imp.add_argument(
+        "--offset-unit",
+        choices=("codepoint", "utf16"),
+        default=None,
+        help=(
+            "labelstudio and doccano: what the file's offsets count (default utf16, what "
+            "both tools write); codepoint for files made by Python tools"
+        ),
+    )
+    imp.add_argument(
+        "--prefer",
+        choices=("offsets", "text"),
+        default=None,
+        help=(
+            "labelstudio and doccano: when a span's offsets and its text disagree, or a "
+            "task's text is not its stored page's (refused without this), store what the "
+            "offsets cut (offsets) or place the text at its first occurrence (text)"
+        ),
+    )
+    imp.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="accept a file that stores nothing (refused by default: a wrong format or field)",
     )
     imp.add_argument("--gold-set", required=True, metavar="NAME")
     imp.add_argument("--description", default="")
@@ -115,6 +139,15 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     exp.add_argument("--chunks", metavar="FILE", help="chunk JSONL (trec and beir)")
+    exp.add_argument(
+        "--run",
+        metavar="NAME",
+        default=None,
+        help=(
+            "ragas: add each question's retrieved_contexts, run NAME's chunk texts in rank "
+            "order ([] for a question the run lacks)"
+        ),
+    )
     exp.add_argument(
         "-o", "--output", default="-", metavar="PATH", help="default: stdout (beir: a folder)"
     )

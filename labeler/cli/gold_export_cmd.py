@@ -26,6 +26,8 @@ def run_export(args: argparse.Namespace) -> int:
         raise UsageError(f"--layer is for --format jsonl, not {args.format}")
     if args.format == "ragas":
         return _export_ragas(args)
+    if args.run is not None:
+        raise UsageError(f"--run is for --format ragas, not {args.format}")
     from labeler.gold import export_gold_layer
     from labeler.store import open_store, parse_layer, resolve_db
 
@@ -52,6 +54,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def _export_projection(args: argparse.Namespace) -> int:
+    if args.run is not None:
+        raise UsageError(f"--run is for --format ragas, not {args.format}")
     from labeler.formats import corpus_chunks, project, write_beir, write_trec_qrels
     from labeler.gold import read_scored_gold
     from labeler.store import open_store, resolve_db
@@ -99,11 +103,22 @@ def _export_ragas(args: argparse.Namespace) -> int:
     from labeler.gold import read_scored_gold
     from labeler.store import open_store, resolve_db
 
-    gold = read_scored_gold(open_store(resolve_db(args.db), create=False), args.gold_set, note=warn)
-    questions, stale = gold.questions, gold.stale
+    gold = read_scored_gold(
+        open_store(resolve_db(args.db), create=False), args.gold_set, note=warn, run=args.run
+    )
+    questions, stale, contexts = gold.questions, gold.stale, gold.contexts
     with open_output(args.output) as out:
-        count = write_lines(out, ragas_lines(questions))
+        count = write_lines(out, ragas_lines(questions, contexts))
     skipped = sum(not q.spans for q in questions)
+    if contexts is not None:
+        lacking = [q.query_id for q in questions if q.spans and q.query_id not in contexts]
+        if lacking:
+            shown = ", ".join(lacking[:10]) + (", ..." if len(lacking) > 10 else "")
+            print(
+                f"labeler: {len(lacking)} question(s) not in run {args.run!r} written with "
+                f'"retrieved_contexts": [] ({shown})',
+                file=sys.stderr,
+            )
     if stale:
         print(f"labeler: {stale} stale element(s) left out", file=sys.stderr)
     if skipped:

@@ -30,6 +30,12 @@ def run_import(args: argparse.Namespace) -> int:
         raise UsageError("--actor goes with --layer (a plain import is recorded under --annotator)")
     if args.format != "jsonl":
         return _import_spans(args)
+    for flag, value in (("--offset-unit", args.offset_unit), ("--prefer", args.prefer)):
+        if value is not None:
+            raise UsageError(
+                f"{flag} is for --format labelstudio and doccano (gold JSONL "
+                "counts code points and re-anchors by text)"
+            )
     from labeler.gold import import_gold_file
     from labeler.store import open_store, resolve_annotator, resolve_db
 
@@ -91,6 +97,8 @@ def _import_layer(args: argparse.Namespace) -> int:
 
     if args.format != "jsonl":
         raise UsageError("--layer reads gold JSONL (--format jsonl)")
+    if args.offset_unit is not None or args.prefer is not None:
+        raise UsageError("--offset-unit and --prefer are for --format labelstudio and doccano")
     if args.annotator is None or not args.annotator.strip():
         raise UsageError("--layer needs --annotator NAME (whose labels the file holds)")
     if args.replace or args.force:
@@ -102,6 +110,7 @@ def _import_layer(args: argparse.Namespace) -> int:
         annotator=args.annotator.strip(),
         description=args.description,
         actor=resolve_annotator(args.actor),
+        allow_empty=args.allow_empty,
     )
     shown = input_name(args.file)
     for q in done.resolved:
@@ -144,6 +153,9 @@ def _import_spans(args: argparse.Namespace) -> int:
         replace=args.replace,
         force=args.force,
         hint=_force_hint(args),
+        unit=args.offset_unit,
+        prefer=args.prefer,
+        allow_empty=args.allow_empty,
     )
     result, removed = done.resolved, done.removed
     _report_removed(args, removed, annotator)
@@ -154,8 +166,9 @@ def _import_spans(args: argparse.Namespace) -> int:
         f"imported gold set {args.gold_set!r} from {args.format}: "
         f"{plural(len(result.questions), 'question')} (one per label), {plural(elements, 'element')} "
         f"from {plural(result.spans, 'span')} "
-        f"({result.utf16} UTF-16 offsets converted, {result.reanchored} re-anchored, "
-        f"{result.repeated} repeated on their page)"
+        f"({result.utf16} UTF-16 offsets converted, {result.reanchored} placed by text, "
+        f"{result.kept} kept at offsets against their text, {result.repeated} repeated on "
+        "their page)"
     )
     return 0
 

@@ -41,6 +41,11 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         help="record a run parameter (repeatable), e.g. --param chunker=fixed-800",
     )
     imp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    imp.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help="accept a file whose lines hold no result at all (refused by default)",
+    )
     imp.set_defaults(handler=run_import)
 
     exp = verbs.add_parser(
@@ -94,7 +99,13 @@ def run_import(args: argparse.Namespace) -> int:
     store = open_store(resolve_db(args.db))
     with progress_bar(not args.quiet) as progress:
         report = import_run_file(
-            store, args.file, args.name, replace=args.replace, parameters=params, progress=progress
+            store,
+            args.file,
+            args.name,
+            replace=args.replace,
+            parameters=params,
+            progress=progress,
+            allow_empty=args.allow_empty,
         )
     if report.orphans:
         print(

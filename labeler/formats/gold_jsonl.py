@@ -84,16 +84,25 @@ class GoldLine:
 def read_gold(path: str | Path, *, allow_nul: bool = True) -> Iterator[GoldLine]:
     """Parse a gold JSONL file line by line (``-``: standard input).
 
-    Checks shape only (fields, types, 1 ≤ grade ≤ :data:`MAX_GRADE`, offsets paired and
-    ordered, unique ``query_id``, ``status`` ``ok`` or ``stale``, offsets present on a stale
-    element, a ``key`` object inside its element's offsets, storable text: see :func:`~labeler.formats.jsonlines.read_objects` for
+    Checks shape only (fields, types: ``query_id`` a string, never a number; 1 ≤ grade ≤
+    :data:`MAX_GRADE`, offsets paired and ordered, unique ``query_id``, ``status`` ``ok`` or
+    ``stale``, offsets present on a stale element, a ``key`` object inside its element's
+    offsets, storable text: see :func:`~labeler.formats.jsonlines.read_objects` for
     ``allow_nul``); whether documents exist and texts are on their pages is the importer's
     job. Raises :class:`InputError` with the line number on the first problem.
     """
     seen: set[str] = set()
     for number, obj in read_objects(path, allow_nul=allow_nul):
-        qid = require(obj, "query_id", (str, int), path, number)
-        qid = str(qid)
+        raw_id = obj.get("query_id")
+        if isinstance(raw_id, int) and not isinstance(raw_id, bool):
+            # a number is not stored as text behind the file's back: say what to write
+            raise InputError(
+                path,
+                f"field 'query_id' must be a string, got the integer {raw_id} (write "
+                f'"query_id": "{raw_id}")',
+                number,
+            )
+        qid = require(obj, "query_id", str, path, number)
         if not qid.strip():
             raise InputError(path, "field 'query_id' is empty", number)
         if qid in seen:

@@ -6,11 +6,12 @@ The export is a JSON list of tasks::
       "annotations": [{"result": [{"type": "labels",
           "value": {"start": 7, "end": 55, "text": "...", "labels": ["q1"]}}]}]}]
 
-Only results of type ``labels`` are read (other types are skipped); cancelled annotations
-(``was_cancelled``) are skipped; a result with several labels gives one span per label.
-Older exports' ``completions`` are read like ``annotations``. The page is named by
-``data.doc``, ``meta.doc`` or a top-level ``doc``, else matched by ``data.text``. Offsets are
-JavaScript string indices (UTF-16 units): see :mod:`labeler.formats.span_import`.
+Only results of type ``labels`` are read (other types are skipped and counted); cancelled
+annotations (``was_cancelled``) are skipped; a result with several labels gives one span per
+label. Older exports' ``completions`` are read like ``annotations``. The page is named by
+``data.doc``, ``meta.doc`` or a top-level ``doc``, else matched by ``data.text``. Every
+field read is type-checked, present or not in the example above. Offsets are JavaScript
+string indices (:data:`OFFSET_UNIT`, UTF-16 units): see :mod:`labeler.formats.span_import`.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ from labeler.errors import InputError
 from labeler.formats.jsonlines import decode_json, open_input
 from labeler.formats.jsontext import bad_text
 from labeler.formats.span_import import RawSpan, RawTask
+from labeler.formats.span_units import OffsetUnit
+
+#: what Label Studio's offsets count (the browser's string indices)
+OFFSET_UNIT: OffsetUnit = "utf16"
 
 
 def read_labelstudio(path: str | Path, *, allow_nul: bool = True) -> list[RawTask]:
@@ -56,27 +61,56 @@ def _task(path: str | Path, index: int, item: Any) -> RawTask:
     data = item.get("data")
     if not isinstance(data, dict):
         raise InputError(path, f"{where}: missing object 'data'")
-    text = data.get("text")
-    if text is not None and not isinstance(text, str):
-        raise InputError(path, f"{where}: 'data.text' must be a string")
-    meta = item["meta"] if isinstance(item.get("meta"), dict) else {}
-    doc = data.get("doc") or meta.get("doc") or item.get("doc")
-    if doc is not None and not isinstance(doc, str):
-        raise InputError(path, f"{where}: the 'doc' field must be a string")
+    text = _string(path, where, data, "text", "data.")
+    meta = item.get("meta")
+    if meta is not None and not isinstance(meta, dict):
+        raise InputError(path, f"{where}: 'meta' must be an object")
+    docs = [
+        _string(path, where, data, "doc", "data."),
+        _string(path, where, meta or {}, "doc", "meta."),
+        _string(path, where, item, "doc", ""),
+    ]
+    doc = next((d for d in docs if d is not None), None)
     spans: list[RawSpan] = []
-    annotations = item.get("annotations", item.get("completions", []))
+    skipped: list[str] = []
+    key = "annotations" if "annotations" in item else "completions"
+    annotations = item.get(key, [])
     if not isinstance(annotations, list):
-        raise InputError(path, f"{where}: 'annotations' must be a list")
+        raise InputError(path, f"{where}: {key!r} must be a list")
     for a, ann in enumerate(annotations, start=1):
-        if not isinstance(ann, dict) or ann.get("was_cancelled"):
+        if not isinstance(ann, dict):
+            raise InputError(path, f"{where}: annotation {a} must be an object")
+        cancelled = ann.get("was_cancelled", False)
+        if not isinstance(cancelled, bool):
+            raise InputError(path, f"{where}: annotation {a}: 'was_cancelled' must be true/false")
+        if cancelled:
+            skipped.append("cancelled annotation")
             continue
         results = ann.get("result", [])
         if not isinstance(results, list):
             raise InputError(path, f"{where}: annotation {a}: 'result' must be a list")
         for r, result in enumerate(results, start=1):
-            if isinstance(result, dict) and result.get("type") == "labels":
-                spans.extend(_spans(path, where, f"annotation {a}, result {r}", result))
-    return RawTask(where, None, text, doc, tuple(spans))
+            sub = f"annotation {a}, result {r}"
+            if not isinstance(result, dict):
+                raise InputError(path, f"{where}, {sub}: expected an object")
+            kind = result.get("type")
+            if not isinstance(kind, str):
+                raise InputError(path, f"{where}, {sub}: 'type' must be a string")
+            if kind == "labels":
+                got = _spans(path, where, sub, result)
+                spans.extend(got)
+                if not got:
+                    skipped.append("'labels' result with no label")
+            else:
+                skipped.append(f"result of type {kind!r}")
+    return RawTask(where, None, text, doc, tuple(spans), tuple(skipped))
+
+
+def _string(path: str | Path, where: str, obj: dict[str, Any], key: str, prefix: str) -> str | None:
+    value = obj.get(key)
+    if value is not None and not isinstance(value, str):
+        raise InputError(path, f"{where}: '{prefix}{key}' must be a string")
+    return value
 
 
 def _spans(path: str | Path, task: str, sub: str, result: dict[str, Any]) -> list[RawSpan]:

@@ -67,12 +67,14 @@ class ScoredGold:
     (``questions``, in the order added; a team gold set's pending questions left out), the
     stale elements left out (``stale``); with a chunk file, its chunks placed on the stored
     pages (``placed``, in file order; a chunk whose text is not on its page has ``chunk``
-    None); with ``keys``, each element's key span (:data:`ElementKeys`)."""
+    None); with ``keys``, each element's key span (:data:`ElementKeys`); with a run, its
+    chunk texts by question id in rank order (``contexts``)."""
 
     questions: list[Question]
     stale: int
     placed: list[PlacedChunk] | None = None
     keys: ElementKeys | None = None
+    contexts: dict[str, list[str]] | None = None
 
 
 def read_scored_gold(
@@ -82,25 +84,38 @@ def read_scored_gold(
     note: Callable[[str], None],
     chunk_file: str | None = None,
     keys: bool = False,
+    run: str | None = None,
 ) -> ScoredGold:
     """Gold set ``gold_set`` as scoring reads it; with ``keys`` its elements' key spans too;
     with ``chunk_file`` (a chunk JSONL path, ``-`` for standard input) that file's chunks
     placed on the stored pages: by their offsets when the text there is theirs, else by their
-    text. All in one read-only session.
+    text; with ``run``, that stored run's chunk texts per question in rank order (for
+    ``gold export --format ragas --run``). All in one read-only session.
 
     ``note`` receives, in this order: how many pending questions were left out (with the
     first ten ids), how many chunks were placed by text although they had offsets, and how
     many chunks are not on their page (with the first ten line numbers); nothing when there
     are none.
 
-    :class:`~labeler.errors.NotFoundError` for an unknown gold set,
-    :class:`~labeler.errors.InputError` naming the line for a bad chunk file.
+    :class:`~labeler.errors.NotFoundError` for an unknown gold set or run (naming the runs
+    there are), :class:`~labeler.errors.InputError` naming the line for a bad chunk file.
     """
     with store.session() as session:
+        contexts = _run_contexts(session, run) if run is not None else None
         questions, stale = _scored_questions(session, gold_set, note)
         element_keys = _element_keys(session, gold_set) if keys else None
         placed = _placed_chunks(session, chunk_file, note) if chunk_file is not None else None
-    return ScoredGold(questions, stale, placed, element_keys)
+    return ScoredGold(questions, stale, placed, element_keys, contexts)
+
+
+def _run_contexts(session: Session, name: str) -> dict[str, list[str]]:
+    """Stored run ``name``'s chunk texts by question id, in rank order."""
+    from labeler.store.run_table import get_run, run_rows
+
+    return {
+        qid: [row[0] for row in ranked]
+        for qid, ranked in run_rows(session, get_run(session, name)).items()
+    }
 
 
 def _scored_questions(

@@ -69,6 +69,7 @@ def import_layer_file(
     annotator: str,
     description: str = "",
     actor: str | None = None,
+    allow_empty: bool = False,
 ) -> LayerImport:
     """Import ``path`` as ``annotator``'s layer of gold set ``gold_set`` (created when
     missing; made a team gold set). :class:`InputError` naming the line on any problem,
@@ -78,7 +79,10 @@ def import_layer_file(
     ``actor`` (default: ``annotator``) is who imports: an annotator imports only their own
     layer; another's needs the lead role (:func:`labeler.store.roles.require_self_or_lead`,
     :class:`~labeler.errors.RoleError` before anything is written). The entries are audited
-    under ``annotator``, whose labels they are (so their undo works as for labelling)."""
+    under ``annotator``, whose labels they are (so their undo works as for labelling).
+
+    A file whose every line is skipped (none is ``annotator``'s) would store nothing: that
+    raises :class:`InputError` unless ``allow_empty``."""
     from labeler.store.goldsets import page_texts
     from labeler.store.layer_write import OwnSpan, team_gold_set, write_own_labels
     from labeler.store.postgres import text_holds_nul
@@ -105,6 +109,13 @@ def import_layer_file(
                 )
         lines.append(part[0])
         done_of[line.query_id] = part[1]
+    if skipped and not lines and not allow_empty:
+        raise InputError(
+            path,
+            f"nothing to import: {skipped} line(s), none with {annotator}'s labels or done "
+            f"mark (each has a 'done_by' list without {annotator} and no element of their "
+            "layer); check --annotator (--allow-empty accepts the file anyway)",
+        )
     with store.session() as session:
         cache: dict[str, str | None] = {}
 

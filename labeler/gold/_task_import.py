@@ -1,10 +1,11 @@
 """``gold import --format labelstudio|doccano``: a Label Studio or doccano span export as a
 gold set, all or nothing (one question per label, one element per span).
 
-Every span is placed on its stored page first, in a read-only session (by its offsets, UTF-16
-offsets converted, else by its text: :func:`labeler.formats.resolve_tasks`); only then is the
-gold set written, in one transaction (:func:`labeler.store.import_gold_set`), so a bad task
-leaves the database as it was.
+Every span is placed on its stored page first, in a read-only session (by its offsets read
+in the format's unit, or as ``prefer`` says when they disagree with its text:
+:func:`labeler.formats.resolve_tasks`); only then is the gold set written, in one
+transaction (:func:`labeler.store.import_gold_set`), so a bad task leaves the database as
+it was. A file with tasks but no span to store is refused unless ``allow_empty``.
 """
 
 from __future__ import annotations
@@ -13,8 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from labeler.errors import InputError
+
 if TYPE_CHECKING:
-    from labeler.formats.span_import import SpanImport
+    from labeler.formats.span_import import Prefer, RawTask, SpanImport
+    from labeler.formats.span_units import OffsetUnit
     from labeler.store import Dropped, Store
 
 
@@ -39,6 +43,9 @@ def import_span_file(
     replace: bool = False,
     force: bool = False,
     hint: str = "",
+    unit: OffsetUnit | None = None,
+    prefer: Prefer | None = None,
+    allow_empty: bool = False,
 ) -> SpanFileImport:
     """Import the ``fmt`` (``labelstudio`` or ``doccano``) file ``path`` (``-``: standard
     input) as gold set ``gold_set``: each label becomes a question (id and text the label),
@@ -51,8 +58,16 @@ def import_span_file(
     hold raises :class:`~labeler.store.goldsets.DropRefused` (``hint`` appended) unless
     ``force``. :class:`~labeler.errors.InputError` names the task (and line) of a span that
     cannot be placed. Nothing is written on any error.
+
+    ``unit`` is what the file's offsets count (default: the format's own,
+    :data:`labeler.formats.labelstudio.OFFSET_UNIT` / :data:`labeler.formats.doccano.OFFSET_UNIT`);
+    ``prefer`` settles spans whose offsets and text disagree (refused without it). A file
+    holding tasks (lines) of which no span is stored raises :class:`InputError` saying what
+    was read and skipped, unless ``allow_empty`` (then an empty gold set is made).
     """
     from labeler.formats import read_doccano, read_labelstudio, resolve_tasks
+    from labeler.formats.doccano import OFFSET_UNIT as DOCCANO_UNIT
+    from labeler.formats.labelstudio import OFFSET_UNIT as LABELSTUDIO_UNIT
     from labeler.store import (
         NewElement,
         NewQuestion,
@@ -64,7 +79,10 @@ def import_span_file(
     )
 
     read = read_labelstudio if fmt == "labelstudio" else read_doccano
+    own = LABELSTUDIO_UNIT if fmt == "labelstudio" else DOCCANO_UNIT
     tasks = read(path, allow_nul=text_holds_nul(store.engine))
+    if tasks and not allow_empty and not any(t.spans for t in tasks):
+        raise InputError(path, _nothing_stored(fmt, tasks))
     with store.session() as session:
         by_text: dict[str, list[str]] | None = None
 
@@ -77,7 +95,14 @@ def import_span_file(
                     by_text.setdefault(page, []).append(doc_id)
             return by_text.get(text, [])
 
-        resolved = resolve_tasks(path, tasks, lambda doc: page_text(session, doc), docs_with_text)
+        resolved = resolve_tasks(
+            path,
+            tasks,
+            lambda doc: page_text(session, doc),
+            docs_with_text,
+            unit=own if unit is None else unit,
+            prefer=prefer,
+        )
     new = [
         NewQuestion(
             q.query_id,
@@ -99,3 +124,21 @@ def import_span_file(
             hint=hint,
         )
     return SpanFileImport(resolved, removed)
+
+
+def _nothing_stored(fmt: str, tasks: list[RawTask]) -> str:
+    """Why a file of ``tasks`` gives no element: what each task held that is not a span."""
+    from collections import Counter
+
+    what = "task" if fmt == "labelstudio" else "line"
+    skipped = Counter(reason for t in tasks for reason in t.skipped)
+    if fmt == "labelstudio":
+        wanted = "no result of type 'labels' with a label"
+    else:
+        wanted = "no span under 'label', 'labels', 'entities' or 'annotations'"
+    seen = "; read and skipped: " + ", ".join(f"{n} {r}" for r, n in sorted(skipped.items()))
+    return (
+        f"nothing to import: {len(tasks)} {what}(s), {wanted}"
+        + (seen if skipped else "")
+        + " (--allow-empty imports an empty gold set)"
+    )

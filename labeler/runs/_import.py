@@ -57,6 +57,7 @@ def import_run_file(
     replace: bool = False,
     parameters: dict[str, Any] | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    allow_empty: bool = False,
 ) -> RunImportReport:
     """Import run JSONL ``path`` as a new run ``name``, all or nothing.
 
@@ -68,7 +69,8 @@ def import_run_file(
     to the one question whose text equals its ``user_input``. Any bad line raises
     :class:`InputError` naming it, before anything is written. An existing run ``name`` is
     an error unless ``replace``. ``progress(bytes_read, total_bytes, file_name)`` is
-    called as lines are read.
+    called as lines are read. Lines that hold no result at all would store nothing: that
+    is an :class:`InputError` unless ``allow_empty``.
     """
     path = Path(path)
     size = input_size(path)  # 0 for standard input
@@ -81,7 +83,14 @@ def import_run_file(
         return read_run(path, report, allow_nul=text_holds_nul(store.engine))
 
     result = import_run_lines(
-        store, lines, name, where=path, replace=replace, parameters=parameters, size=size
+        store,
+        lines,
+        name,
+        where=path,
+        replace=replace,
+        parameters=parameters,
+        size=size,
+        allow_empty=allow_empty,
     )
     report(size)
     return result
@@ -96,6 +105,7 @@ def import_run_lines(
     replace: bool = False,
     parameters: dict[str, Any] | None = None,
     size: int = 0,
+    allow_empty: bool = True,
 ) -> RunImportReport:
     """Store the run lines ``lines()`` yields as a new run ``name``, all or nothing: the
     one path of every run import (a file, the Python API's in-memory rows, a retriever
@@ -105,7 +115,9 @@ def import_run_lines(
     stages the lines in ``$TMPDIR``, then writes run ``name`` with its results and
     placements in one short write transaction (see :func:`import_run_file`). ``where``
     names the input in messages (a bad line raises :class:`InputError` on it, before
-    anything is written). ``lines`` is called once, after the name is checked.
+    anything is written). ``lines`` is called once, after the name is checked. Unless
+    ``allow_empty``, lines without a single result raise :class:`InputError` before the
+    write (the run would hold nothing).
     """
     started = time.perf_counter()
     # The labels are read in one snapshot before staging, the pages as placing needs them,
@@ -128,6 +140,12 @@ def import_run_lines(
     stage = RunStage()
     try:
         questions, mismatched = _stage_run(store, where, lines(), stage, Placer(labels, load_pages))
+        if questions and not stage.results and not allow_empty:
+            raise InputError(
+                where,
+                f"nothing to import: {questions} question line(s), none with a result (every "
+                "'results' or 'retrieved_contexts' list is empty); --allow-empty imports it",
+            )
         with store.write() as session:
             run = create_run(
                 session, name, source_file=input_name(where), parameters=parameters, replace=replace
@@ -155,10 +173,12 @@ def import_run_chunks(
     where: str,
     replace: bool = False,
     parameters: dict[str, Any] | None = None,
+    allow_empty: bool = True,
 ) -> RunImportReport:
     """Store ``run`` (query id → chunks in rank order, in memory) as run ``name`` through
     :func:`import_run_lines`: the same checks, placements and single write as a file
-    import. Every chunk needs its text; a chunk's offsets (``start``/``end``) are kept."""
+    import (``allow_empty`` as there). Every chunk needs its text; a chunk's offsets
+    (``start``/``end``) are kept."""
 
     def lines() -> Iterator[RunLine]:
         for number, (qid, chunks) in enumerate(run.items(), 1):
@@ -168,7 +188,15 @@ def import_run_chunks(
             )
             yield RunLine(number, qid, None, ranked)
 
-    return import_run_lines(store, lines, name, where=where, replace=replace, parameters=parameters)
+    return import_run_lines(
+        store,
+        lines,
+        name,
+        where=where,
+        replace=replace,
+        parameters=parameters,
+        allow_empty=allow_empty,
+    )
 
 
 def _stage_run(

@@ -115,6 +115,23 @@ CASES = [
      ":2: field results[0].'score' must be a finite number, got infinite (or beyond a float's range, like 1e400)"),
     ("offset-5000-digits", "labelstudio", ls_file(ls_task(start=DIGITS_5000)),
      ": a number with more than 4,300 digits"),
+    # --- nothing guessed: ids typed, offsets and text agreeing, something stored ---
+    ("gold-query-id-number", "gold", GOLD_OK + '\n{"query_id": 2, "elements": []}\n',
+     ':2: field \'query_id\' must be a string, got the integer 2 (write "query_id": "2")'),
+    ("labelstudio-text-disagrees", "labelstudio", ls_file(ls_task(text="FR-002")),
+     ": task 2 (id 5), annotation 1, result 1, span 7-13: offsets 7-13 (UTF-16 code units) "
+     "cut 'FR-001' but its text says 'FR-002'; give --prefer offsets to store what the "
+     "offsets cut, or --prefer text to place the text at its first occurrence"),
+    ("labelstudio-nothing", "labelstudio", "[" + ls_task().replace('"labels"', '"choices"', 1) + "]",
+     ": nothing to import: 1 task(s), no result of type 'labels' with a label; read and "
+     "skipped: 1 result of type 'choices' (--allow-empty imports an empty gold set)"),
+    ("doccano-nothing", "doccano", DOCCANO_OK.replace('"label"', '"spans"') + "\n",
+     ": nothing to import: 1 line(s), no span under 'label', 'labels', 'entities' or "
+     "'annotations'; read and skipped: 1 line without a span field (--allow-empty imports an "
+     "empty gold set)"),
+    ("run-nothing", "run", '{"query_id": "q1", "results": []}\n',
+     ": nothing to import: 1 question line(s), none with a result (every 'results' or "
+     "'retrieved_contexts' list is empty); --allow-empty imports it"),
 ]  # fmt: skip
 
 

@@ -42,7 +42,7 @@ def test_reads_the_design_example(tmp_path: Path) -> None:
 def test_offsets_and_grade_optional_and_empty_elements_allowed(tmp_path: Path) -> None:
     path = write(
         tmp_path,
-        '{"query_id": 7, "query": "a", "elements": [{"doc": "d", "text": "t"}]}',
+        '{"query_id": "7", "query": "a", "elements": [{"doc": "d", "text": "t"}]}',
         '{"query_id": "q2", "query": "b", "elements": []}',
     )
     first, second = read_gold(path)
@@ -66,6 +66,13 @@ def test_offsets_and_grade_optional_and_empty_elements_allowed(tmp_path: Path) -
         ('{"query_id": "q", "elements": [{"doc": "d", "text": "t", "start": 3, "end": 3}]}', "<"),
         ('{"query_id": "q", "offset_unit": "utf16", "elements": []}', "code points"),
         ('{"query_id": "", "elements": []}', "empty"),
+        # a number would be stored as text behind the file's back, unlike every other field
+        (
+            '{"query_id": 7, "elements": []}',
+            "field 'query_id' must be a string, got the integer 7 \\(write \"query_id\": \"7\"\\)",
+        ),
+        ('{"query_id": 7.5, "elements": []}', "field 'query_id' must be a string, got a number"),
+        ('{"query_id": true, "elements": []}', "field 'query_id' must be a string, got true/false"),
         (
             '{"query_id": "q", "elements": [{"doc": "d", "text": "t", "status": "gone"}]}',
             "elements\\[0\\].'status' must be 'ok' or 'stale', got 'gone'",

@@ -1,5 +1,6 @@
 """Label Studio and doccano span imports: import → export JSONL gives the expected spans,
-UTF-16 offsets (emoji page) are detected and converted, bad files change nothing."""
+UTF-16 offsets (emoji page) are read as the formats' unit and converted, bad files change
+nothing."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import pytest
 
 from labeler.cli import main
 from labeler.extract import page_text
+from labeler.errors import InputError
 from labeler.formats.span_import import RawSpan, RawTask, resolve_tasks, utf16_map
+from labeler.formats.span_units import OffsetUnit
 
 EMOJI = "<p>Party 🎉 time. The 🚀 rocket launches at noon.</p><p>Second 😀 para.</p>"
 PLAIN = "<p>Plain page with a span.</p>"
@@ -72,7 +75,7 @@ def labelstudio_export(emoji: str) -> list[dict[str, object]]:
             {"was_cancelled": True, "result": [result(0, 5, "Party", "q9")]},
         ]},
         {"id": 12, "data": {"doc": "plain.html"}, "meta": {}, "annotations": [
-            {"result": [result(0, 5, "a span", "q1")]},  # wrong offsets: re-anchored by text
+            {"result": [result(0, 5, "a span", "q1")]},  # wrong offsets: --prefer text
         ]},
     ]  # fmt: skip
 
@@ -85,10 +88,14 @@ def test_labelstudio_round_trip_with_utf16_offsets(
     path = tmp_path / "ls.json"
     path.write_text(json.dumps(labelstudio_export(emoji), ensure_ascii=False), encoding="utf-8")
     args = ["gold", "import", str(path), "--format", "labelstudio", "--gold-set", "ls"]
-    assert main([*args, "--db", db]) == 0
+    assert main([*args, "--db", db]) == 1  # task 12's offsets cut "Plain", not its text
+    assert "task 2 (id 12), annotation 1, result 1, span 0-5: offsets 0-5 (UTF-16 code " in (
+        capsys.readouterr().err
+    )
+    assert main([*args, "--db", db, "--prefer", "text"]) == 0
     out, err = capsys.readouterr()
-    assert "2 span(s) count offsets in UTF-16 code units" in err
-    assert "1 span(s) had offsets matching neither" in err
+    assert "2 span(s) on pages with characters outside the BMP: offsets read as UTF-16" in err
+    assert "1 span(s) placed by their text at its first occurrence" in err
     assert "2 questions (one per label), 3 elements" in out
     r = emoji.index("rocket")
     s = emoji.index("Second")
@@ -115,7 +122,7 @@ def test_doccano_round_trip_with_both_span_shapes(
     args = ["gold", "import", str(path), "--format", "doccano", "--gold-set", "dc"]
     assert main([*args, "--db", db]) == 0
     err = capsys.readouterr().err
-    assert "2 span(s) count offsets in UTF-16" in err  # read as code points, both cut words
+    assert "2 span(s) on pages with characters outside the BMP: offsets read as UTF-16" in err
     r, t = emoji.index("rocket"), emoji.index("time.")
     assert spans(exported(db, tmp_path, "dc")) == {
         "q1": [("emoji.html", r, r + 15, "rocket launches")],
@@ -144,38 +151,48 @@ def test_bad_imports_change_nothing(
                                                  "labels": ["q1"]}}]}]}]))  # fmt: skip
     args = ["gold", "import", str(ls), "--format", "labelstudio", "--gold-set", "y", "--db", db]
     assert main(args) == 1
-    assert "task 1 (id 3), annotation 1, result 1, span 0-3: text 'nope' is not on page" in (
-        capsys.readouterr().err
-    )
+    assert (
+        "task 1 (id 3), annotation 1, result 1, span 0-3: offsets 0-3 (UTF-16 code units) "
+        "cut 'Pla' but its text says 'nope'; give --prefer offsets"
+    ) in capsys.readouterr().err
+    assert main([*args, "--prefer", "text"]) == 1
+    assert "span 0-3: text 'nope' is not on page 'plain.html'" in capsys.readouterr().err
     ls.write_text("[{")
     assert main(args) == 1
     assert "broken JSON" in capsys.readouterr().err
 
 
 def test_offset_readings() -> None:
+    """Offsets are read in the unit asked for, never chosen by what they cut: the same
+    numbers give different spans under the two units, and disagreeing text is refused."""
     text = "a😀b cde"
     assert utf16_map(text) == {0: 0, 1: 1, 3: 2, 4: 3, 5: 4, 6: 5, 7: 6, 8: 7}
     page = {"d": text}
-    task = RawTask(
-        "t",
-        None,
-        text,
-        None,
-        (
-            RawSpan("cp", 4, 7, "cde", "s1"),  # code points, matching their text
-            RawSpan("js", 5, 8, "cde", "s2"),  # UTF-16 units
-            RawSpan("nt", 5, 8, None, "s3"),  # no text: read as UTF-16 ("cde", not "de")
-            RawSpan("nt2", 2, 3, None, "s4"),  # 2 falls inside the emoji in UTF-16: code points
-        ),
-    )
-    result = resolve_tasks("f", [task], page.get, lambda t: ["d"] if t == text else [])
-    got = {q.query_id: [(e.start, e.end, e.unit) for e in q.elements] for q in result.questions}
-    assert got == {
-        "cp": [(4, 7, "codepoint")],
-        "js": [(4, 7, "utf16")],
-        "nt": [(4, 7, "utf16")],
-        "nt2": [(2, 3, "codepoint")],
-    }
+
+    def placed(unit: OffsetUnit, *raw: RawSpan) -> dict[str, list[tuple[int, int, str]]]:
+        task = RawTask("t", None, text, None, raw)
+        result = resolve_tasks("f", [task], page.get, lambda t: ["d"], unit=unit)
+        return {
+            q.query_id: [(e.start, e.end, e.text) for e in q.elements] for q in result.questions
+        }
+
+    # no text: the same numbers read as asked (" cd" and "cde" by hand from the map above)
+    assert placed("utf16", RawSpan("nt", 4, 7, None, "s")) == {"nt": [(3, 6, " cd")]}
+    assert placed("codepoint", RawSpan("nt", 4, 7, None, "s")) == {"nt": [(4, 7, "cde")]}
+    # with text, in the right unit
+    assert placed("utf16", RawSpan("js", 5, 8, "cde", "s")) == {"js": [(4, 7, "cde")]}
+    assert placed("codepoint", RawSpan("cp", 4, 7, "cde", "s")) == {"cp": [(4, 7, "cde")]}
+    # with text, in the other unit: refused, saying which unit would fit
+    with pytest.raises(
+        InputError,
+        match=r"offsets 4-7 \(UTF-16 code units\) cut ' cd' but its "
+        r"text says 'cde' \(read as code points they cut exactly its text",
+    ):
+        placed("utf16", RawSpan("cp", 4, 7, "cde", "s"))
+    # 2 is inside the emoji's surrogate pair in UTF-16 (units 1-3): refused, not moved
+    with pytest.raises(InputError, match="start 2 falls between the two UTF-16 units of U\\+1F600"):
+        placed("utf16", RawSpan("nt2", 2, 3, None, "s"))
+    assert placed("codepoint", RawSpan("nt2", 2, 3, None, "s")) == {"nt2": [(2, 3, "b")]}
 
 
 def dump(db: str) -> list[str]:

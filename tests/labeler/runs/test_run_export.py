@@ -114,10 +114,6 @@ def test_a_chunk_file_without_offsets_gives_results_without_them(tmp_path: Path)
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="needs to_chunk to read a retriever result's offsets (labeler/evaluation/_results.py)",
-)
 def test_evaluate_store_run_keeps_the_bm25_offsets(
     page_db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

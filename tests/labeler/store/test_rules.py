@@ -28,6 +28,10 @@ the rule through. The rules (docs/architecture.md, "Rules and where they live", 
   redo (of a removal, an add, an adjusted span) and raw SQL (the unique index); Label
   Studio and doccano files keep a repeated span once (docs/formats.md); an overlap asks
   first in the TUI and ``n`` stores nothing;
+* ``guess``: an import guesses nothing: a span whose offsets and text disagree is refused
+  (naming both readings), a number where an id string belongs is refused, and a file that
+  holds something but would store nothing is refused (Label Studio, doccano, ``--layer``,
+  run import by the CLI and the Python API), each with the database unchanged;
 * ``role``: a registered annotator (role ``annotator``, or a revoked lead) may not assign,
   adjudicate (any adjudication verb, ``adjudicate --auto``), delete a question, import a
   layer or mark done for someone else, nor undo lead work (a settlement) of their own; the
@@ -60,7 +64,7 @@ from textual.pilot import Pilot
 
 import labeler
 from labeler.cli import main
-from labeler.errors import IntegrityError, RemovedError, RoleError
+from labeler.errors import InputError, IntegrityError, RemovedError, RoleError
 from labeler.evaluation import compare_many
 from labeler.store import (
     Store,
@@ -1421,6 +1425,57 @@ def stale_done_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
     assert dump(w.store) == before
 
 
+def guess_labelstudio_disagreeing_text(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    value = {"start": A[0], "end": A[1], "text": "Beta rule two.", "labels": ["q1"]}
+    task = {"id": 4, "data": {"doc": DOC}, "annotations": [{"result": [
+        {"type": "labels", "value": value}]}]}  # fmt: skip
+    path = w.tmp / "shifted.ls.json"
+    path.write_text(json.dumps([task]), encoding="utf-8")
+    err = refused_unchanged(
+        w, cap, "gold", "import", str(path), "--format", "labelstudio", "--gold-set", "N"
+    )
+    assert "offsets 0-15 (UTF-16 code units) cut 'Alpha rule one.' but its text says " in err
+    assert "'Beta rule two.'; give --prefer offsets" in err
+
+
+def guess_doccano_nothing(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    path = w.file("spans.doccano.jsonl", [{"doc": DOC, "spans": [[0, 15, "q1"]]}])
+    err = refused_unchanged(
+        w, cap, "gold", "import", path, "--format", "doccano", "--gold-set", "N"
+    )
+    assert f"{path}: nothing to import: 1 line(s), no span under 'label'" in err
+
+
+def guess_jsonl_number_id(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    path = w.file(
+        "n.jsonl", [{"query_id": 3, "elements": [{"doc": DOC, "text": "Beta rule two."}]}]
+    )
+    err = refused_unchanged(w, cap, "gold", "import", path, "--gold-set", "N")
+    assert f"{path}:1: field 'query_id' must be a string, got the integer 3" in err
+
+
+def guess_layer_nothing(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    path = w.file("bob.jsonl", [{"query_id": "q1", "done_by": ["bob"], "elements": []}])
+    err = refused_unchanged(
+        w, cap, "gold", "import", path, "--gold-set", "T", "--layer", "--annotator", "ana"
+    )
+    assert f"{path}: nothing to import: 1 line(s), none with ana's labels" in err
+
+
+def guess_run_nothing_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    path = w.file("empty-run.jsonl", [{"query_id": "q1", "results": []}])
+    err = refused_unchanged(w, cap, "run", "import", "-q", path, "--name", "e")
+    assert f"{path}: nothing to import: 1 question line(s), none with a result" in err
+
+
+def guess_run_nothing_api(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    before = dump(w.store)
+    with labeler.open(w.db) as db:
+        with pytest.raises(InputError, match="rows: nothing to import: 2 question line"):
+            db.import_run("e", {"q1": [], "q2": []})
+    assert dump(w.store) == before
+
+
 Check = Callable[[World, pytest.CaptureFixture[str]], None]
 
 ROWS: list[tuple[str, str, Check]] = [
@@ -1481,6 +1536,12 @@ ROWS: list[tuple[str, str, Check]] = [
     ("duplicate", "tui-ctrl+z-remove", duplicate_undo_tui),
     ("duplicate", "store-redo-add", duplicate_redo_store),
     ("duplicate", "store-undo-adjust", duplicate_undo_adjust_store),
+    ("guess", "cli-labelstudio-offsets-vs-text", guess_labelstudio_disagreeing_text),
+    ("guess", "cli-doccano-nothing-stored", guess_doccano_nothing),
+    ("guess", "cli-jsonl-number-id", guess_jsonl_number_id),
+    ("guess", "cli-import-layer-nothing-stored", guess_layer_nothing),
+    ("guess", "cli-run-nothing-stored", guess_run_nothing_cli),
+    ("guess", "api-import_run-nothing-stored", guess_run_nothing_api),
     ("role", "store-adjudication-verbs", role_store_adjudication),
     ("role", "store-revoked-lead", role_revoked_lead),
     ("role", "cli-adjudicate-and-assign", role_cli_adjudicate_assign),
