@@ -69,7 +69,7 @@ def test_offsets_and_grade_optional_and_empty_elements_allowed(tmp_path: Path) -
         # a number would be stored as text behind the file's back, unlike every other field
         (
             '{"query_id": 7, "elements": []}',
-            "field 'query_id' must be a string, got the integer 7 \\(write \"query_id\": \"7\"\\)",
+            'field \'query_id\' must be a string, got the integer 7 \\(write "query_id": "7"\\)',
         ),
         ('{"query_id": 7.5, "elements": []}', "field 'query_id' must be a string, got a number"),
         ('{"query_id": true, "elements": []}', "field 'query_id' must be a string, got true/false"),

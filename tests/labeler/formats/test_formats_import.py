@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from labeler.cli import main
-from labeler.extract import page_text
 from labeler.errors import InputError
+from labeler.extract import page_text
 from labeler.formats.span_import import RawSpan, RawTask, resolve_tasks, utf16_map
 from labeler.formats.span_units import OffsetUnit
 

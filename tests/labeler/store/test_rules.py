@@ -1470,9 +1470,11 @@ def guess_run_nothing_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
 
 def guess_run_nothing_api(w: World, cap: pytest.CaptureFixture[str]) -> None:
     before = dump(w.store)
-    with labeler.open(w.db) as db:
-        with pytest.raises(InputError, match="rows: nothing to import: 2 question line"):
-            db.import_run("e", {"q1": [], "q2": []})
+    with (
+        labeler.open(w.db) as db,
+        pytest.raises(InputError, match="rows: nothing to import: 2 question line"),
+    ):
+        db.import_run("e", {"q1": [], "q2": []})
     assert dump(w.store) == before
 
 
