@@ -38,6 +38,25 @@ def test_a_chunk_at_the_second_copy_scores_there_in_every_metric() -> None:
     assert (row.flags.chunk_repeated, row.flags.offset_mismatch, row.flags.fallback) == (0, 0, 0)
 
 
+def test_a_repeated_element_is_held_by_either_copy_but_spans_are_positional() -> None:
+    # the element is the second "Beta one." (24..33). By the classification rule a chunk
+    # holding any copy of the element's text holds the element (its text is flagged
+    # repeated), so the element metrics are 1 at either copy; the span metrics count code
+    # points, so the chunk at 24..33 has all 9 and the chunk at 7..16 none.
+    element = GoldElement("p", "Beta one.", start=24, end=33)
+    gold = [GoldQuestion("q", "where is the second beta?", (element,))]
+    by_element = ["hit", "partial", "mrr", "recall", "partial_recall", "precision",
+                  "context_precision", "ndcg"]  # fmt: skip
+    by_span = ["span_recall", "span_precision", "span_iou"]
+    for (start, end), spans in (((24, 33), 1.0), ((7, 16), 0.0)):
+        chunk = Chunk("Beta one.", "p", 1.0, start, end)
+        result = score_run(gold, {"p": PAGE}, {"q": [chunk]}, ks=[1])
+        metrics = {name: result.metrics[f"{name}@1"] for name in by_element + by_span}
+        assert metrics == {**dict.fromkeys(by_element, 1.0), **dict.fromkeys(by_span, spans)}
+        assert (result.flags.repeated, result.flags.offset_mismatch) == (1, 0)
+        assert result.flags.chunk_repeated == 0  # its offsets place it
+
+
 def test_without_offsets_the_chunk_is_at_the_first_copy_and_gives_nothing() -> None:
     result = score_run(GOLD, {"p": PAGE}, {"q": [Chunk("Beta one.", "p", 1.0)]}, ks=[1])
     (row,) = result.queries

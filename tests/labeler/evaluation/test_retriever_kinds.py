@@ -187,6 +187,25 @@ def test_cli_takes_an_object_as_it_is_and_refuses_anything_else(
         assert "Traceback" not in proc.stderr and proc.stdout == ""
 
 
+def test_no_framework_is_imported_by_the_labeller(db: Any, db_url: str, tmp_path: Path) -> None:
+    """The adapters recognise methods; they never import LangChain or LlamaIndex (both are
+    installed here, so an import anywhere on the evaluate path would show in sys.modules)."""
+    (tmp_path / "kinds.py").write_text(MODULE)
+    code = (
+        "import sys, labeler, kinds\n"
+        f"db = labeler.open({db_url!r})\n"
+        "result = db.gold_set('g').evaluate(kinds.retriever, k=(1,))\n"
+        "print(result.metrics['hit@1'])\n"
+        "print(sorted(m.split('.')[0] for m in sys.modules\n"
+        "             if m.split('.')[0] in ('langchain', 'langchain_core', 'llama_index')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120, check=True,
+    )  # fmt: skip
+    assert out.stdout.splitlines() == ["1.0", "[]"]
+
+
 # --- offsets --------------------------------------------------------------------------
 
 
