@@ -15,8 +15,9 @@ about 1.4x CPU and flatters us). Two figures, each ours / jar (below 1.0 we are 
   round the jar and every engine run one after the other (interleaved), so load on the
   machine weighs on all alike.
 * warm: per page, in one process that has already run over the files once: the jar's
-  harness runs ``--passes`` passes in one JVM and the best later pass counts; ours, the best
-  of ``--passes`` in-process passes after one untimed pass.
+  harness runs ``--passes`` passes in one JVM and the best later pass counts (wall, and the
+  main thread's CPU: the JIT and the collector run on others); ours, the best of
+  ``--passes`` in-process passes after one untimed pass.
 
 ``--profile ENGINE`` then runs that engine once more over the files under cProfile and
 prints the 15 functions with the most own time (cProfile slows the run, so only the shares
@@ -94,23 +95,26 @@ def ours_cold(engine: str, listing: bytes) -> Run:
     return run_measured([sys.executable, "-c", _COLD, str(ROOT), engine], listing)
 
 
-def jar_warm(classes: Path, listing: bytes, passes: int) -> float:
-    """Seconds of the jar's best pass after the first, in one JVM."""
+def jar_warm(classes: Path, listing: bytes, passes: int) -> tuple[float, float]:
+    """Wall and main-thread CPU seconds of the jar's best pass after the first, one JVM."""
     run = run_measured(runner.class_command(classes, "--passes", str(passes)), listing)
-    times = [int(part[3:]) / 1e9 for part in run.out.split() if part.startswith("ns=")]
-    return min(times[1:] or times)
+    rows = [dict(part.split("=") for part in line.split()) for line in run.out.splitlines()]
+    later = rows[1:] or rows
+    return min(int(r["ns"]) / 1e9 for r in later), min(int(r["cpu"]) / 1e9 for r in later)
 
 
-def ours_warm(datas: list[bytes], engine: str, passes: int) -> tuple[float, int]:
-    """Seconds of our best in-process pass after one untimed pass, and the text length."""
+def ours_warm(datas: list[bytes], engine: str, passes: int) -> tuple[float, float, int]:
+    """Wall and CPU seconds of our best in-process pass after one untimed pass, and the
+    text length."""
     chars = sum(len(jsoup_body_text(d, engine)) for d in datas)
-    best = float("inf")
+    wall = cpu = float("inf")
     for _ in range(passes):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         for data in datas:
             jsoup_body_text(data, engine)
-        best = min(best, time.perf_counter() - start)
-    return best, chars
+        wall = min(wall, time.perf_counter() - start)
+        cpu = min(cpu, time.process_time() - start_cpu)
+    return wall, cpu, chars
 
 
 def profile(paths: list[Path], engine: str, top: int = 15) -> None:
@@ -171,12 +175,17 @@ def main() -> int:
         )
     n = len(paths)
     print(f"\nwarm: per page, in one process (best of {args.passes} passes after a first)")
-    print(f"  {'jsoup 1.15.3 jar':<18}{warm_jar / n * 1e3:7.2f} ms/page")
+    jar_wall, jar_cpu = warm_jar
+    print(
+        f"  {'jsoup 1.15.3 jar':<18}{jar_wall / n * 1e3:7.2f} ms/page wall "
+        f"{jar_cpu / n * 1e3:7.2f} ms/page CPU (main thread)"
+    )
     for engine in engines:
-        seconds, chars = warm[engine]
+        wall, cpu, chars = warm[engine]
         print(
-            f"  {'ours ' + engine:<18}{seconds / n * 1e3:7.2f} ms/page   "
-            f"ratio {seconds / warm_jar:5.2f}   {chars} chars"
+            f"  {'ours ' + engine:<18}{wall / n * 1e3:7.2f} ms/page wall {cpu / n * 1e3:7.2f} "
+            f"ms/page CPU   ratio wall {wall / jar_wall:5.2f}  CPU {cpu / jar_cpu:5.2f}   "
+            f"{chars} chars"
         )
     fastest = min(engines, key=lambda e: _best(cold[e]).wall)
     print(f"\nfastest engine here (cold wall): {fastest}")

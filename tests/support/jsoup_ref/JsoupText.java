@@ -6,7 +6,8 @@
 // lone surrogates included) or "ERR <exception>". With "--quiet" it prints only a final count
 // (used by the benchmark, so output encoding does not weigh on jsoup's time). With
 // "--passes N" (implies --quiet) it runs over all paths N times in this JVM and prints each
-// pass's wall time ("pass=K ns=T"): the later passes are the warm, JIT-compiled figure.
+// pass's wall time and the main thread's CPU time ("pass=K ns=T cpu=C chars=N"): the later
+// passes are the warm, JIT-compiled figure.
 //
 // Run: java -cp /usr/share/java/jsoup-1.15.3.jar JsoupText.java [--quiet] [--passes N] (- | FILE...)
 // (or compile it once with javac and run the class: the benchmark does, so that the harness's
@@ -15,6 +16,8 @@ import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -44,13 +47,17 @@ public class JsoupText {
             }
         }
         PrintStream out = new PrintStream(System.out, false, StandardCharsets.US_ASCII);
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         for (int pass = 1; pass <= passes; pass++) {
             long started = System.nanoTime();
+            long cpu = threads.getCurrentThreadCpuTime();
             long passChars = 0;
             for (String p : paths) {
                 passChars += Jsoup.parse(new File(p), null).body().text().length();
             }
-            out.println("pass=" + pass + " ns=" + (System.nanoTime() - started) + " chars=" + passChars);
+            long wall = System.nanoTime() - started;
+            cpu = threads.getCurrentThreadCpuTime() - cpu;
+            out.println("pass=" + pass + " ns=" + wall + " cpu=" + cpu + " chars=" + passChars);
         }
         if (passes > 0) {
             out.flush();

@@ -55,6 +55,7 @@ def compile_harness(folder: Path) -> Path:
         if found is None:
             raise JsoupUnavailable("`javac` not found: install openjdk-17-jdk-headless")
         javac = Path(found)
+    folder.mkdir(parents=True, exist_ok=True)
     subprocess.run(
         [str(javac), "-cp", str(jar), "-d", str(folder), str(HARNESS)],
         check=True,
