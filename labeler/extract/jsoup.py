@@ -20,8 +20,9 @@ the others in lexbor's). Then:
 
 Speed, as ``benchmarks/bench_extract.py`` measures it on the bundled corpus against the jar
 (its harness precompiled, timed in the same run): ``lexbor`` is the fastest engine (about
-0.5x the jar's wall time cold, JVM start included; 0.65x its per-page time warm, in one
-process), ``jsoup`` about 1.0x cold and 1.3x warm, ``html5lib`` about 5x.
+0.7x the jar's wall time cold, JVM start included; 1.6x its per-page time warm, in one
+process), ``jsoup`` about 1.3x cold and 3.5x warm, ``html5lib`` about 5x cold. No engine
+is faster than the jar warm.
 
 The text rules are jsoup's ``Element.text()`` (:mod:`labeler.extract.walk` for the WHATWG
 engines); the engines and their limits: docs/formats.md, Engines and limits.
