@@ -1,34 +1,45 @@
 """Benchmark: our jsoup-1.15.3 extraction against the real jsoup jar, same files, same run.
 
-Usage: ``python benchmarks/bench_extract.py [DIR] [--engines lexbor,jsoup] [--repeat N]
-[--profile ENGINE]`` (default DIR: corpora/sqlite-docs, every ``*.html``/``*.htm``/``*.xhtml``
-below it; default engines: all of ``ENGINES``).
+Usage: ``python benchmarks/bench_extract.py [DIR] [--engines jsoup,lexbor] [--repeat N]
+[--passes N] [--profile ENGINE]`` (default DIR: corpora/sqlite-docs, every
+``*.html``/``*.htm``/``*.xhtml`` below it; default engines: all of ``ENGINES``).
 
-What is timed (wall clock, best of ``--repeat`` runs):
+The jar runs ``tests/support/jsoup_ref/JsoupText.java`` compiled once with ``javac`` before
+any timing (a JVM launching the source file would compile it every time, which costs the jar
+about 1.4x CPU and flatters us). Two figures, each ours / jar (below 1.0 we are faster):
 
-* jsoup: one JVM over all files, JVM start and the harness's compilation included, via
-  ``tests/support/jsoup_ref/JsoupText.java --quiet`` (texts are computed, not printed).
-* ours, per engine, in-process: read every file and extract its text. Python start-up and
-  imports are reported separately ("cold" = a fresh interpreter doing the same work).
+* cold: one fresh process over all files, start included: the JVM (start, class loading,
+  JIT warm-up) against a fresh Python interpreter (imports, reading, extracting). Wall and
+  CPU (user + system, all threads: the JVM compiles and collects on other threads) and peak
+  RSS, each process measured on its own (``os.wait4``). Best of ``--repeat`` rounds; in each
+  round the jar and every engine run one after the other (interleaved), so load on the
+  machine weighs on all alike.
+* warm: per page, in one process that has already run over the files once: the jar's
+  harness runs ``--passes`` passes in one JVM and the best later pass counts (wall, and the
+  main thread's CPU: the JIT and the collector run on others); ours, the best of
+  ``--passes`` in-process passes after one untimed pass.
 
-The ratio is ours / jsoup: below 1.0 we are faster. ``--profile ENGINE`` then runs that
-engine once more over the files under cProfile and prints the 15 functions with the most
-own time (the hot spots; cProfile slows the run, so only the shares mean anything).
+``--profile ENGINE`` then runs that engine once more over the files under cProfile and
+prints the 15 functions with the most own time (cProfile slows the run, so only the shares
+mean anything).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import subprocess
 import sys
+import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "labeler"))
+sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from jsoup_ref import runner  # noqa: E402
 
@@ -36,37 +47,74 @@ from labeler.extract.jsoup import ENGINES, jsoup_body_text  # noqa: E402
 
 SUFFIXES = {".html", ".htm", ".xhtml"}
 
+# A fresh interpreter doing the whole job: paths on stdin, the total length on stdout.
+_COLD = (
+    "import sys; sys.path.insert(0, sys.argv[1]);"
+    "from pathlib import Path; from labeler.extract.jsoup import jsoup_body_text;"
+    "print(sum(len(jsoup_body_text(Path(p).read_bytes(), sys.argv[2]))"
+    " for p in sys.stdin.read().splitlines()))"
+)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One process's figures: wall and CPU seconds, peak RSS in MB, its stdout."""
+
+    wall: float
+    cpu: float
+    peak_mb: float
+    out: str
+
 
 def files_under(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.suffix.lower() in SUFFIXES and p.is_file())
 
 
-def time_jsoup(paths: list[Path]) -> float:
-    listing = "\n".join(str(p.resolve()) for p in paths).encode()
+def run_measured(cmd: list[str], stdin: bytes) -> Run:
+    """Run ``cmd`` with ``stdin``: its own wall time, CPU time and peak RSS (the child is
+    reaped with ``wait4``, so the figures are that process's alone)."""
     start = time.perf_counter()
-    subprocess.run(runner.command(quiet=True), input=listing, check=True, capture_output=True)
-    return time.perf_counter() - start
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(stdin)
+    proc.stdin.close()
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{cmd[0]} failed (exit {proc.returncode})")
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.decode())
 
 
-def time_ours(paths: list[Path], engine: str) -> tuple[float, int]:
-    start = time.perf_counter()
-    chars = 0
-    for path in paths:
-        chars += len(jsoup_body_text(path.read_bytes(), engine))
-    return time.perf_counter() - start, chars
+def jar_cold(classes: Path, listing: bytes) -> Run:
+    return run_measured(runner.class_command(classes, "--quiet"), listing)
 
 
-def time_cold(folder: Path, engine: str) -> float:
-    """A fresh interpreter: imports + reading + extraction (the whole-process figure)."""
-    code = (
-        "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
-        "from labeler.extract.jsoup import jsoup_body_text;"
-        "[jsoup_body_text(Path(p).read_bytes(), sys.argv[2]) for p in sys.argv[3:]]"
-    )
-    paths = [str(p) for p in files_under(folder)]
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code, str(ROOT), engine, *paths], check=True)
-    return time.perf_counter() - start
+def ours_cold(engine: str, listing: bytes) -> Run:
+    return run_measured([sys.executable, "-c", _COLD, str(ROOT), engine], listing)
+
+
+def jar_warm(classes: Path, listing: bytes, passes: int) -> tuple[float, float]:
+    """Wall and main-thread CPU seconds of the jar's best pass after the first, one JVM."""
+    run = run_measured(runner.class_command(classes, "--passes", str(passes)), listing)
+    rows = [dict(part.split("=") for part in line.split()) for line in run.out.splitlines()]
+    later = rows[1:] or rows
+    return min(int(r["ns"]) / 1e9 for r in later), min(int(r["cpu"]) / 1e9 for r in later)
+
+
+def ours_warm(datas: list[bytes], engine: str, passes: int) -> tuple[float, float, int]:
+    """Wall and CPU seconds of our best in-process pass after one untimed pass, and the
+    text length."""
+    chars = sum(len(jsoup_body_text(d, engine)) for d in datas)
+    wall = cpu = float("inf")
+    for _ in range(passes):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        for data in datas:
+            jsoup_body_text(data, engine)
+        wall = min(wall, time.perf_counter() - start)
+        cpu = min(cpu, time.process_time() - start_cpu)
+    return wall, cpu, chars
 
 
 def profile(paths: list[Path], engine: str, top: int = 15) -> None:
@@ -81,28 +129,66 @@ def profile(paths: list[Path], engine: str, top: int = 15) -> None:
     pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(top)
 
 
+def _best(runs: list[Run]) -> Run:
+    return min(runs, key=lambda r: r.wall)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", nargs="?", default=str(ROOT / "corpora" / "sqlite-docs"))
     parser.add_argument("--engines", default=",".join(ENGINES))
-    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="cold rounds (best counts)")
+    parser.add_argument("--passes", type=int, default=4, help="warm passes (best counts)")
     parser.add_argument("--profile", metavar="ENGINE", help="cProfile this engine afterwards")
     args = parser.parse_args()
     folder = Path(args.folder)
     paths = files_under(folder)
+    engines = args.engines.split(",")
     size = sum(p.stat().st_size for p in paths)
-    print(f"{len(paths)} files, {size / 1e6:.1f} MB, from {folder}")
+    listing = "\n".join(str(p.resolve()) for p in paths).encode()
+    load = os.getloadavg()[0]
+    print(f"{len(paths)} files, {size / 1e6:.1f} MB, from {folder}; load average {load:.1f}")
 
-    jsoup_s = min(time_jsoup(paths) for _ in range(args.repeat))
-    print(f"{'jsoup 1.15.3 (1 JVM)':<28}{jsoup_s:8.2f} s")
-    for engine in args.engines.split(","):
-        ours_s, chars = min(time_ours(paths, engine) for _ in range(args.repeat))
-        cold_s = time_cold(folder, engine)
+    with tempfile.TemporaryDirectory() as tmp:
+        classes = runner.compile_harness(Path(tmp))  # once, before anything is timed
+        cold: dict[str, list[Run]] = {"jar": [], **{e: [] for e in engines}}
+        for _ in range(args.repeat):  # interleaved rounds
+            cold["jar"].append(jar_cold(classes, listing))
+            for engine in engines:
+                cold[engine].append(ours_cold(engine, listing))
+        datas = [p.read_bytes() for p in paths]
+        warm_jar = jar_warm(classes, listing, args.passes)
+        warm = {e: ours_warm(datas, e, args.passes) for e in engines}
+
+    jar = _best(cold["jar"])
+    print(f"\ncold: one fresh process over all files, start included (best of {args.repeat})")
+    print(
+        f"  {'jsoup 1.15.3 jar':<18}{jar.wall:7.2f} s wall {jar.cpu:7.2f} s CPU "
+        f"{jar.peak_mb:7.0f} MB peak"
+    )
+    for engine in engines:
+        r = _best(cold[engine])
         print(
-            f"{'ours ' + engine + ' (in-process)':<28}{ours_s:8.2f} s   "
-            f"ratio {ours_s / jsoup_s:5.2f}   whole process {cold_s:6.2f} s "
-            f"(ratio {cold_s / jsoup_s:5.2f})   {chars} chars"
+            f"  {'ours ' + engine:<18}{r.wall:7.2f} s wall {r.cpu:7.2f} s CPU "
+            f"{r.peak_mb:7.0f} MB peak   ratio wall {r.wall / jar.wall:5.2f}  "
+            f"CPU {r.cpu / jar.cpu:5.2f}  peak {r.peak_mb / jar.peak_mb:5.2f}"
         )
+    n = len(paths)
+    print(f"\nwarm: per page, in one process (best of {args.passes} passes after a first)")
+    jar_wall, jar_cpu = warm_jar
+    print(
+        f"  {'jsoup 1.15.3 jar':<18}{jar_wall / n * 1e3:7.2f} ms/page wall "
+        f"{jar_cpu / n * 1e3:7.2f} ms/page CPU (main thread)"
+    )
+    for engine in engines:
+        wall, cpu, chars = warm[engine]
+        print(
+            f"  {'ours ' + engine:<18}{wall / n * 1e3:7.2f} ms/page wall {cpu / n * 1e3:7.2f} "
+            f"ms/page CPU   ratio wall {wall / jar_wall:5.2f}  CPU {cpu / jar_cpu:5.2f}   "
+            f"{chars} chars"
+        )
+    fastest = min(engines, key=lambda e: _best(cold[e]).wall)
+    print(f"\nfastest engine here (cold wall): {fastest}")
     if args.profile:
         profile(paths, args.profile)
     return 0

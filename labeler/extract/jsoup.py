@@ -18,6 +18,13 @@ the others in lexbor's). Then:
     in nesting depth, so a page nested deeper than their bound (:mod:`labeler.extract.depth`)
     is handed to the ``jsoup`` engine; html5lib also gives up past its CPU-time budget.
 
+Speed, as ``benchmarks/bench_extract.py`` measures it on the bundled corpus against the jar
+(its harness precompiled, timed in the same run): ``lexbor`` is the fastest engine (0.6-0.7x
+the jar's wall time cold, JVM start included; 1.4-1.6x its per-page time warm, in one
+process), ``jsoup`` 1.2-1.3x cold and 2.9-3.6x warm (5x the jar's CPU per page),
+``html5lib`` about 5x cold. No engine
+is faster than the jar warm.
+
 The text rules are jsoup's ``Element.text()`` (:mod:`labeler.extract.walk` for the WHATWG
 engines); the engines and their limits: docs/formats.md, Engines and limits.
 """

@@ -23,6 +23,9 @@ Behaviour worth knowing:
 * Each stored page gets its block starts (:func:`labeler.extract.blocks.block_starts`:
   the structure chunker's boundaries, which the TUI's ``b``/``s`` keys follow too); a page
   whose block walk fails or does not reproduce its text is stored without them, with a note.
+  The default profile (on its default engine) and ``bs4-get-text`` parse each page once for
+  both its text and its blocks; another engine or a pipeline's own profile extracts the
+  text, then walks the page again for its blocks (checked against that text).
 * A changed file replaces the page text; its labelled elements are re-anchored by text and
   context (:mod:`labeler.anchoring`): moved ones and ones marked stale are listed in the
   report, and stale ones whose exact text is back at their offsets become ok again
@@ -61,7 +64,10 @@ from labeler.extract import (
     profile_for_path,
 )
 from labeler.extract.blocks import block_starts, reports_blocks
+from labeler.extract.bs4text import NAME as BS4_NAME
+from labeler.extract.bs4text import bs4_blocks
 from labeler.extract.jsoup import DEFAULT_ENGINE, jsoup_text_and_blocks
+from labeler.extract.profiles import split_stored
 from labeler.store import StaleElement, Store, document_fingerprint, upsert_document
 from labeler.store.browse import page_text as stored_text
 from labeler.store.document_table import SourceConflict, same_source
@@ -259,20 +265,20 @@ def _ingest_one(
                 _fill_blocks(store, cand, data, sha, profile, tally)
             tally.unchanged.append(cand.doc_id)
             return
-    one_walk = profile == DEFAULT_PROFILE and engine in (None, DEFAULT_ENGINE)
-    blocks: list[int] | None
     try:
-        if one_walk:  # text and block starts from one parse
-            text, blocks = jsoup_text_and_blocks(data)
-        else:
+        walked = _one_walk(data, profile, engine)
+        if walked is None:
             text = page_text(data, profile, engine=engine)
     except Exception as exc:  # the extractor must never take the whole ingest down
         tally.fail(cand.path, f"cannot extract text ({profile}): {type(exc).__name__}: {exc}")
         return
-    if not one_walk:
+    blocks: list[int] | None
+    if walked is None:
         blocks = _blocks(cand, data, profile, text, tally)
-    elif blocks is not None and not _storable_blocks(cand, blocks, text, tally):
-        blocks = None
+    else:
+        text, blocks = walked
+        if not _storable_blocks(cand, blocks, text, tally):
+            blocks = None
     del data
     try:
         with store.write() as session:
@@ -298,6 +304,23 @@ def _ingest_one(
     tally.restored.extend(result.restored)
     if not text and result.outcome != "unchanged":
         tally.empty.append(cand.doc_id)
+
+
+def _one_walk(data: bytes, profile: str, engine: str | None) -> tuple[str, list[int]] | None:
+    """The page text and its block starts from one parse, where the profile's walk gives
+    both: the default profile on its default engine (the jsoup port's walk) and
+    ``bs4-get-text`` (one soup; its walk checks itself against ``get_text()``). None for
+    the rest (another engine, a profile of a pipeline's own whose ``blocks`` text is only
+    checked against its ``extract``), and for a bs4 walk that fails that check: then the
+    text is extracted on its own and :func:`_blocks` notes why the page has no blocks."""
+    if profile == DEFAULT_PROFILE and engine in (None, DEFAULT_ENGINE):
+        return jsoup_text_and_blocks(data)
+    if engine is None and split_stored(profile)[0] == BS4_NAME:
+        try:
+            return bs4_blocks(data)
+        except ExtractError:
+            return None
+    return None
 
 
 def _blocks(

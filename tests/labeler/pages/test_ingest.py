@@ -236,3 +236,57 @@ def test_many_runs_accumulate_in_separate_transactions(
     report = ingest_paths(store, [root])
     assert len(report.added_ids) == count
     assert statements.count(write_begin(store)) == count  # one short transaction per document
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    """Count calls of ``module.name`` (the real function still runs)."""
+    calls: list[int] = []
+    real = getattr(module, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+PAGES = {
+    "a.html": HTML,
+    "b.html": b"<div><h1>Title</h1><p>one</p>two<ul><li>x</li><li>y</li></ul></div>",
+    "c.html": b"<p>only</p>",
+}
+
+
+def test_ingest_parses_each_page_once_on_the_default_profile(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Text and block starts come from one parse of each page (the port's tree)."""
+    from labeler.extract import block_starts, jsoup_parser
+
+    calls = _counting(monkeypatch, jsoup_parser.tree_builder.HtmlTreeBuilder, "parse")
+    report = ingest_paths(store, [tree(tmp_path / "d", PAGES)])
+    assert report.added == 3
+    assert len(calls) == 3
+    with store.session() as s:
+        for name, data in PAGES.items():
+            doc = get_document(s, name)
+            assert doc is not None and doc.text == page_text(data)
+            assert doc.blocks == ",".join(map(str, block_starts(data)))
+
+
+def test_ingest_parses_each_page_once_on_bs4(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bs4-get-text: one soup per page gives both its text and its block starts."""
+    from labeler.extract import bs4text
+
+    calls = _counting(monkeypatch, bs4text, "_soup")
+    report = ingest_paths(store, [tree(tmp_path / "d", PAGES)], profile="bs4-get-text")
+    assert report.added == 3
+    assert len(calls) == 3
+    with store.session() as s:
+        doc = get_document(s, "b.html")
+        assert doc is not None
+        assert doc.text == "Titleonetwoxy"  # get_text() by hand: the strings joined
+        assert doc.blocks == "0,5,11,12"  # div/h1, p ("two" is in no block of its own), li, li
