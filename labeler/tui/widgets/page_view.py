@@ -8,16 +8,23 @@ for extra styling); the selection is drawn on top of them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual._cells import cell_len
+from textual._wrap import compute_wrap_offsets
+from textual.document._document import Document, DocumentBase
+from textual.document._document_navigator import DocumentNavigator
 from textual.document._wrapped_document import WrappedDocument
+from textual.expand_tabs import get_tab_widths
 from textual.widgets import TextArea
 from textual.widgets.text_area import Selection
 
-from labeler.tui.pagemap import PLACEHOLDER_CHARS, PageMap
+from labeler.tui.pagemap import PLACEHOLDER_RE, PageMap
 from labeler.tui.span_marks import word_bounds
 
 CURRENT = Style(color="black", bgcolor="yellow", bold=True)
@@ -32,26 +39,145 @@ PLACEHOLDER = Style(color="grey50", italic=True)
 BLOCK_START = Style(color="cyan")
 
 
-class CachedHeightWrapped(WrappedDocument):
-    """WrappedDocument whose ``height`` is cached between wraps.
+#: the tab widths of a line without tabs (upstream: one section, no tab after it)
+_NO_TABS: tuple[int] = (0,)
 
-    Upstream recomputes a sum over all lines once per painted row (O(lines × rows) per
-    repaint); on a 1 MB page that made scrolling visibly slow. Tied to Textual 8.2's private
-    ``_wrap_offsets``; the cache is dropped on every (re)wrap.
+
+class PageWrapped(WrappedDocument):
+    """WrappedDocument made cheap for a page whose lines are already broken to the width.
+
+    Upstream wraps every line with a Python word-chunking loop on each wrap (a 1 MB page:
+    about 15,000 lines, ~0.25 s, and TextArea wraps three times while a screen opens:
+    at width 0, before and after the scrollbar shows), and recomputes its height with a sum
+    over all lines once per painted row. Here:
+
+    - a wrap only notes the width; the lines are wrapped when the wrapping is first read
+      (drawing, a cursor move), so the wraps TextArea asks for while it lays itself out
+      cost nothing, and only the last one is done;
+    - a line that fits (no tab, and its cells no more than the width: every line of the
+      display copy but an over-long word) gets the "no break" entries directly, which is
+      what upstream's ``compute_wrap_offsets`` returns for it (a test compares the two);
+      other lines go through upstream's code;
+    - a wrap at the width and tab width of the last one is skipped (the page is
+      read-only; an edit's ``wrap_range`` drops that memo, as it drops the height).
+
+    Tied to Textual 8.2's private ``_wrap_offsets``, ``_tab_width_cache``,
+    ``_offset_to_line_info`` and ``_line_index_to_offsets`` (made properties here).
     """
 
     _cached_height: int | None = None
+    _wrapped_for: tuple[int, int] | None = None
+    _pending: tuple[int, int] | None = None
+
+    def __init__(self, document: DocumentBase, width: int = 0, tab_width: int = 4) -> None:
+        self._wraps: dict[str, list[Any]] = {}
+        super().__init__(document, width, tab_width)
 
     def wrap(self, width: int, tab_width: int | None = None) -> None:
-        self._cached_height = None
-        super().wrap(width, tab_width)
+        self._width = width
+        if tab_width:
+            self._tab_width = tab_width
+        wanted = (width, self._tab_width)
+        self._pending = None if wanted == self._wrapped_for else wanted
+
+    def _wrapping(self, name: str) -> list[Any]:
+        if self._pending is not None:
+            width, tab_width = self._pending
+            self._pending = None
+            self._wrap_fast(width, tab_width)
+            self._wrapped_for = (width, tab_width)
+        return self._wraps[name]
+
+    @property
+    def _wrap_offsets(self) -> list[list[int]]:
+        return self._wrapping("wrap_offsets")
+
+    @_wrap_offsets.setter
+    def _wrap_offsets(self, value: list[list[int]]) -> None:
+        self._wraps["wrap_offsets"] = value
+
+    @property
+    def _tab_width_cache(self) -> list[list[int]]:
+        return self._wrapping("tab_widths")
+
+    @_tab_width_cache.setter
+    def _tab_width_cache(self, value: list[list[int]]) -> None:
+        self._wraps["tab_widths"] = value
+
+    @property
+    def _offset_to_line_info(self) -> list[tuple[int, int]]:
+        return self._wrapping("line_info")
+
+    @_offset_to_line_info.setter
+    def _offset_to_line_info(self, value: list[tuple[int, int]]) -> None:
+        self._wraps["line_info"] = value
+
+    @property
+    def _line_index_to_offsets(self) -> list[list[int]]:
+        return self._wrapping("line_offsets")
+
+    @_line_index_to_offsets.setter
+    def _line_index_to_offsets(self, value: list[list[int]]) -> None:
+        self._wraps["line_offsets"] = value
+
+    def _wrap_fast(self, width: int, tab_width: int) -> None:
+        lines = self.document.lines
+        n = len(lines)
+        slow = [
+            i
+            for i, line in enumerate(lines)
+            if "\t" in line
+            or (width and (len(line) > width if line.isascii() else cell_len(line) > width))
+        ]
+        # Tuples, not upstream's lists (which it only reads, and replaces whole on an edit):
+        # the garbage collector stops tracking tuples of ints, so tens of thousands of
+        # them do not lengthen every full collection (80-300 ms a time on a loaded machine)
+        wrap_offsets: list[Sequence[int]] = []
+        tab_widths: list[Sequence[int]] = []
+        line_info: list[tuple[int, int]] = []
+        line_offsets: list[Sequence[int]] = []
+        y = first = 0
+        for index in [*slow, n]:
+            # lines first .. index - 1 fit: one row each, no tab
+            wrap_offsets += [()] * (index - first)
+            tab_widths += [_NO_TABS if line else () for line in lines[first:index]]
+            line_info += [(i, 0) for i in range(first, index)]
+            line_offsets += [(i,) for i in range(y, y + index - first)]
+            y += index - first
+            if index == n:
+                break
+            line = lines[index]
+            sections = get_tab_widths(line, tab_width)
+            breaks = (
+                compute_wrap_offsets(
+                    line, width, tab_size=tab_width, precomputed_tab_sections=sections
+                )
+                if width
+                else []
+            )
+            wrap_offsets.append(tuple(breaks))
+            tab_widths.append(tuple(w for _, w in sections))
+            line_info += [(index, section) for section in range(len(breaks) + 1)]
+            line_offsets.append(tuple(range(y, y + len(breaks) + 1)))
+            y += len(breaks) + 1
+            first = index + 1
+        self._wraps = {
+            "wrap_offsets": wrap_offsets,
+            "tab_widths": tab_widths,
+            "line_info": line_info,
+            "line_offsets": line_offsets,
+        }
+        self._cached_height = y
 
     def wrap_range(self, *args: object, **kwargs: object) -> None:
+        self._wrapping("wrap_offsets")  # a wrap asked for first is done first
         self._cached_height = None
+        self._wrapped_for = None
         super().wrap_range(*args, **kwargs)  # type: ignore[arg-type]
 
     @property
     def height(self) -> int:
+        self._wrapping("wrap_offsets")
         if self._cached_height is None:
             self._cached_height = sum(len(o) + 1 for o in self._wrap_offsets)
         return self._cached_height
@@ -89,8 +215,32 @@ class PageView(TextArea):
         self._centred: tuple[int, int] | None = None
 
     def _set_document(self, text: str, language: str | None) -> None:
-        super()._set_document(text, language)
-        self.wrapped_document.__class__ = CachedHeightWrapped
+        # Upstream's plain-text branch, with PageWrapped in place of WrappedDocument (whose
+        # construction and first wraps would walk every line with the slow code).
+        if language:  # pragma: no cover - the page view never sets a language
+            super()._set_document(text, language)
+        else:
+            self._highlight_query = None
+            self.document = Document(text)
+            self.wrapped_document = PageWrapped(self.document, tab_width=self.indent_width)
+            self.navigator = DocumentNavigator(self.wrapped_document)
+            self._build_highlight_map()
+            # the width first: moving the cursor reads the wrapping (done at this width)
+            self.wrapped_document.wrap(self.wrap_width, tab_width=self.indent_width)
+            self.move_cursor((0, 0))
+            self._rewrap_and_refresh_virtual_size()
+        self._text = self.document.text
+
+    @property
+    def text(self) -> str:
+        """The widget's whole text, joined once per document: TextArea reads it for every
+        row it paints (to know whether to draw its placeholder), and joining a 1 MB
+        page's lines each time cost a millisecond or more per row, per key."""
+        return self._text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self.load_text(value)
 
     # -- loading --------------------------------------------------------------------------
 
@@ -134,11 +284,9 @@ class PageView(TextArea):
         if self.text != page.display:  # the guard against offset drift (see pagemap)
             raise AssertionError("the page view does not hold the stored text exactly")
         placeholders: dict[int, list[int]] = {}
-        if any(ch in PLACEHOLDER_CHARS for ch in set(page.stored)):
-            for i, ch in enumerate(page.stored):
-                if ch in PLACEHOLDER_CHARS:
-                    row, column = page.to_location(i)
-                    placeholders.setdefault(row, []).append(column)
+        for found in PLACEHOLDER_RE.finditer(page.stored):  # a search in C: most pages hold none
+            row, column = page.to_location(found.start())
+            placeholders.setdefault(row, []).append(column)
         self._placeholders = placeholders
         marks: dict[int, list[int]] = {}
         for offset in page.blocks or ():  # styling only: the text and offsets stay as they are
