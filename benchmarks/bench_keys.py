@@ -98,6 +98,7 @@ def main() -> int:
 
 
 PAGE = "requirements.html"
+SMALL = "requirements-4k.html"
 #: the keys timed, in order: selection growth, moves, a jump to the end and a selection there
 KEYS = (
     "shift+right",
@@ -117,7 +118,7 @@ KEYS = (
 
 def page_store(out: Path) -> Path:
     """A database holding ``requirements.html`` (ingested) and a gold set with one question."""
-    from labeler.store import add_query, create_gold_set
+    from labeler.store import add_query, create_gold_set, upsert_document
 
     docs = out / "docs"
     docs.mkdir(parents=True, exist_ok=True)
@@ -125,7 +126,18 @@ def page_store(out: Path) -> Path:
     path = out / "page.db"
     store = open_store(str(path))
     ingest_paths(store, [docs])
+    with store.session() as session:
+        text = page_texts(session, [PAGE])[PAGE]
     with store.write() as session:
+        # the page's first 4 KB: what opening and keys cost whatever the page's size
+        upsert_document(
+            session,
+            doc_id=SMALL,
+            source_path=SMALL,
+            sha256="first 4 KB",
+            profile="text",
+            text=text[:4096],
+        )
         gold_set = create_gold_set(session, "bench", "page view benchmark")
         add_query(session, gold_set, "q1", "What does the page require?", actor="bench")
     store.close()
@@ -174,8 +186,10 @@ async def key_trip(app: object, pilot: object, key: str) -> None:
     await pilot.pause()  # type: ignore[attr-defined]
 
 
-async def page_round(db: Path, size: tuple[int, int]) -> tuple[Sample, list[Sample]]:
-    """Open the page in the labeller's TUI, then press :data:`KEYS` one by one."""
+async def page_round(
+    db: Path, size: tuple[int, int], page: str = PAGE
+) -> tuple[Sample, list[Sample]]:
+    """Open ``page`` in the labeller's TUI, then press :data:`KEYS` one by one."""
     from labeler.tui.app import LabelerApp
     from labeler.tui.screens.page import PageScreen
 
@@ -186,7 +200,7 @@ async def page_round(db: Path, size: tuple[int, int]) -> tuple[Sample, list[Samp
             await settled(app, pilot)
 
             async def open_page() -> None:
-                app.push_screen(PageScreen(PAGE))
+                app.push_screen(PageScreen(page))
                 await settled(app, pilot)
 
             opened = await timed(open_page())
@@ -219,16 +233,22 @@ def page_view(out: Path | None, sizes: list[tuple[int, int]], rounds: int) -> in
         bare: list[Sample] = []
         opens: list[Sample] = []
         keys: list[list[Sample]] = [[] for _ in KEYS]
+        small_opens: list[Sample] = []
+        small_keys: list[Sample] = []
         for _ in range(rounds):
             bare += asyncio.run(bare_round(size, len(KEYS)))
             opened, timings = asyncio.run(page_round(db, size))
             opens.append(opened)
             for each, sample in zip(keys, timings, strict=True):
                 each.append(sample)
+            opened, timings = asyncio.run(page_round(db, size, SMALL))
+            small_opens.append(opened)
+            small_keys += timings
         base_wall = statistics.median(s[0] for s in bare)
         base_cpu = statistics.median(s[1] for s in bare)
         print(f"\n{size[0]}x{size[1]}: bare app key {base_wall * 1e3:.1f} / {base_cpu * 1e3:.1f}")
         rows = [("open", opens)] + [(f"key {k}", s) for k, s in zip(KEYS, keys, strict=True)]
+        rows += [("4 KB page: open", small_opens), ("4 KB page: any key", small_keys)]
         for name, samples in rows:
             wall = statistics.median(s[0] for s in samples)
             cpu = statistics.median(s[1] for s in samples)

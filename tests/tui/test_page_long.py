@@ -19,7 +19,13 @@ from labeler.store import Store, attach_element, page_elements, upsert_document
 from labeler.tui.app import LabelerApp
 from labeler.tui.pagemap import to_display
 from labeler.tui.screens.page import PageScreen
-from labeler.tui.widgets.page_view import CURRENT, PageView, PageWrapped
+from labeler.tui.widgets.page_view import (
+    BLOCK_START,
+    CURRENT,
+    PLACEHOLDER,
+    PageView,
+    PageWrapped,
+)
 
 DOC = "long.html"
 
@@ -185,3 +191,39 @@ def test_the_odd_lines_far_down_are_drawn_and_selected_exactly(store: Store) -> 
         assert [(e.start, e.end, e.text) for e in page_elements(s, DOC)] == [
             (start, start + 300, word)
         ]
+
+
+def test_block_starts_and_control_characters_far_down_are_marked(store: Store) -> None:
+    """The marks are found per drawn row (by bisection): far down the page they are still
+    on the block's first character and on the control character's placeholder."""
+    block = LONG.index(sentence(5950))
+    feed = LONG.index(sentence(5951)) - 1  # the space before it becomes a form feed
+    text = LONG[:feed] + "\x0c" + LONG[feed + 1 :]
+    blocks = [text.index(sentence(i)) for i in range(0, 6000, 50)]
+    with store.write() as s:
+        upsert_document(
+            s, doc_id=DOC, source_path=DOC, sha256="b", profile="text", text=text, blocks=blocks
+        )
+
+    async def body(app: LabelerApp, pilot: Pilot[int]) -> None:
+        screen = await open_long(app, pilot, position=block + 5)
+        cells = [  # every drawn character with its style, row after row
+            (char, seg.style)
+            for strip in drawn_rows(screen.view)
+            for seg in strip
+            for char in seg.text
+        ]
+        drawn = "".join(char for char, _ in cells)
+        assert drawn.count("Requirement R5950:") == 1
+        first = drawn.index("Requirement R5950:")
+        marked = [
+            i for i, (_, style) in enumerate(cells) if style and style.color == BLOCK_START.color
+        ]
+        assert marked == [first]  # the one block start on screen, and nothing else
+        assert drawn.count("\u240c") == 1
+        style = cells[drawn.index("\u240c")][1]
+        assert style is not None and style.italic and style.color == PLACEHOLDER.color
+        italic = [i for i, (_, style) in enumerate(cells) if style and style.italic]
+        assert italic == [drawn.index("\u240c")]
+
+    run_app(store, body)

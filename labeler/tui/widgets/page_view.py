@@ -8,8 +8,10 @@ for extra styling); the selection is drawn on top of them.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from rich.style import Style
@@ -21,6 +23,7 @@ from textual.document._document import Document, DocumentBase
 from textual.document._document_navigator import DocumentNavigator
 from textual.document._wrapped_document import WrappedDocument
 from textual.expand_tabs import get_tab_widths
+from textual.strip import Strip
 from textual.widgets import TextArea
 from textual.widgets.text_area import Selection
 
@@ -120,15 +123,37 @@ class PageWrapped(WrappedDocument):
     def _line_index_to_offsets(self, value: list[list[int]]) -> None:
         self._wraps["line_offsets"] = value
 
-    def _wrap_fast(self, width: int, tab_width: int) -> None:
+    def _slow_lines(self, width: int) -> list[int]:
+        """The lines that may not fit in ``width`` cells as they are (a tab, or more cells
+        than that): the only ones whose wrapping depends on the width. A page whose lines
+        are all ASCII without tabs (most pages) is checked with ``len`` alone."""
         lines = self.document.lines
-        n = len(lines)
-        slow = [
+        if self._plain is None or self._plain[0] is not lines:
+            plain = all(map(str.isascii, lines)) and not any("\t" in line for line in lines)
+            self._plain = (lines, plain)
+        if self._plain[1]:
+            if not width or max(map(len, lines), default=0) <= width:
+                return []
+            return [i for i, line in enumerate(lines) if len(line) > width]
+        return [
             i
             for i, line in enumerate(lines)
             if "\t" in line
             or (width and (len(line) > width if line.isascii() else cell_len(line) > width))
         ]
+
+    _plain: tuple[list[str], bool] | None = None
+    #: the lines taken the slow way by the last wrap (None: no wrap done yet)
+    _slow: list[int] | None = None
+
+    def _wrap_fast(self, width: int, tab_width: int) -> None:
+        lines = self.document.lines
+        n = len(lines)
+        slow = self._slow_lines(width)
+        last = self._wrapped_for
+        if not slow and self._slow == [] and last is not None and last[1] == tab_width:
+            return  # every line fits at both widths: the wrapping is the same
+        self._slow = slow
         # Tuples, not upstream's lists (which it only reads, and replaces whole on an edit):
         # the garbage collector stops tracking tuples of ints, so tens of thousands of
         # them do not lengthen every full collection (80-300 ms a time on a loaded machine)
@@ -138,11 +163,11 @@ class PageWrapped(WrappedDocument):
         line_offsets: list[Sequence[int]] = []
         y = first = 0
         for index in [*slow, n]:
-            # lines first .. index - 1 fit: one row each, no tab
+            # lines first .. index - 1 fit: one row each, no tab (built in C, by zip)
             wrap_offsets += [()] * (index - first)
             tab_widths += [_NO_TABS if line else () for line in lines[first:index]]
-            line_info += [(i, 0) for i in range(first, index)]
-            line_offsets += [(i,) for i in range(y, y + index - first)]
+            line_info += zip(range(first, index), repeat(0))
+            line_offsets += zip(range(y, y + index - first))
             y += index - first
             if index == n:
                 break
@@ -172,7 +197,7 @@ class PageWrapped(WrappedDocument):
     def wrap_range(self, *args: object, **kwargs: object) -> None:
         self._wrapping("wrap_offsets")  # a wrap asked for first is done first
         self._cached_height = None
-        self._wrapped_for = None
+        self._wrapped_for = self._plain = None
         super().wrap_range(*args, **kwargs)  # type: ignore[arg-type]
 
     @property
@@ -208,8 +233,8 @@ class PageView(TextArea):
         self.page = PageMap("")
         self._spans: list[Span] = []
         self._by_row: dict[int, list[tuple[int, int, Style]]] = {}
-        self._placeholders: dict[int, list[int]] = {}
-        self._block_marks: dict[int, list[int]] = {}
+        #: the stored offsets of control characters (drawn as placeholders), sorted
+        self._placeholders: list[int] = []
         #: the span last brought into view (:meth:`bring_into_view`): placed again in the
         #: middle third when the pane is laid out anew while it is still the selection
         self._centred: tuple[int, int] | None = None
@@ -283,16 +308,9 @@ class PageView(TextArea):
         self.load_text(page.display)
         if self.text != page.display:  # the guard against offset drift (see pagemap)
             raise AssertionError("the page view does not hold the stored text exactly")
-        placeholders: dict[int, list[int]] = {}
-        for found in PLACEHOLDER_RE.finditer(page.stored):  # a search in C: most pages hold none
-            row, column = page.to_location(found.start())
-            placeholders.setdefault(row, []).append(column)
-        self._placeholders = placeholders
-        marks: dict[int, list[int]] = {}
-        for offset in page.blocks or ():  # styling only: the text and offsets stay as they are
-            row, column = page.to_location(offset)
-            marks.setdefault(row, []).append(column)
-        self._block_marks = marks
+        # Where control characters (shown as placeholders) are: a search in C, and most
+        # pages hold none. They and the block starts are styled per row as rows are drawn.
+        self._placeholders = [found.start() for found in PLACEHOLDER_RE.finditer(page.stored)]
         self.set_spans(self._spans)  # rows moved: place the spans again
 
     def holds_exactly(self) -> bool:
@@ -323,12 +341,56 @@ class PageView(TextArea):
         self._line_cache.clear()
         self.refresh()
 
+    def render_line(self, y: int) -> Strip:
+        """Upstream's row, drawn again only when it can have changed.
+
+        When soft-wrapping, upstream keys its row cache on the whole selection, so every
+        row on screen is drawn again on every key that moves the cursor. A row of a line
+        outside the selection's lines (the cursor's included) does not show the selection:
+        it is cached here under upstream's key without it, in upstream's own cache (which
+        upstream and :meth:`_repaint` clear whenever the text, wrapping or theme change)."""
+        absolute_y = self.scroll_offset.y + y
+        rows = self.wrapped_document._offset_to_line_info
+        selection = self.selection
+        top, bottom = sorted((selection.start[0], selection.end[0]))
+        if not 0 <= absolute_y < len(rows) or top <= rows[absolute_y][0] <= bottom:
+            return super().render_line(y)
+        key = (
+            "row outside the selection",
+            self.size,
+            self.scroll_offset.x,
+            absolute_y,
+            self.theme,
+            self._matching_bracket_location,
+            self.match_cursor_bracket,
+            self.soft_wrap,
+            self.show_line_numbers,
+            self.read_only,
+            self.show_cursor,
+            self.suggestion,
+        )
+        if (cached := self._line_cache.get(key)) is not None:
+            return cached
+        line = self._render_line(y)
+        self._line_cache[key] = line
+        return line
+
     def get_line(self, line_index: int) -> Text:
         text = super().get_line(line_index)
-        for column in self._placeholders.get(line_index, ()):
-            text.stylize(PLACEHOLDER, column, column + 1)
-        for column in self._block_marks.get(line_index, ()):
-            text.stylize(BLOCK_START, column, column + 1)
+        # the row's own placeholders and block starts, found by bisection: a row costs the
+        # same on a 1 MB page as on a short one (the styling only: text and offsets stay)
+        starts = self.page.line_starts
+        if 0 <= line_index < len(starts):
+            first = starts[line_index]
+            # up to the next row's start: a mark on this row's line break is this row's
+            after = starts[line_index + 1] if line_index + 1 < len(starts) else len(self.page) + 1
+            for style, offsets in (
+                (PLACEHOLDER, self._placeholders),
+                (BLOCK_START, self.page.blocks or ()),
+            ):
+                for i in range(bisect_left(offsets, first), bisect_left(offsets, after)):
+                    column = offsets[i] - first
+                    text.stylize(style, column, column + 1)
         for a, b, style in self._by_row.get(line_index, ()):
             text.stylize(style, a, b)
         return text
