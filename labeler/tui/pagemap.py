@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from itertools import accumulate
 from typing import Final
 
 _PLACEHOLDERS: Final = {
@@ -140,11 +141,9 @@ class PageMap:
         self.display = to_display(stored, width)
         if len(self.display) != len(stored):  # pragma: no cover - the table maps 1:1
             raise AssertionError("display copy changed the length of the page")
-        starts = [0]
-        find, pos = self.display.find, 0
-        while (pos := find("\n", pos) + 1) > 0:
-            starts.append(pos)
-        self.line_starts = starts
+        # each line starts one past the previous line's end (summed in C, by accumulate)
+        lengths = map((1).__add__, map(len, self.display.split("\n")))
+        self.line_starts = list(accumulate(lengths, initial=0))[:-1]
 
     def __len__(self) -> int:
         return len(self.stored)

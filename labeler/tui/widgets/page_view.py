@@ -8,10 +8,11 @@ for extra styling); the selection is drawn on top of them.
 
 from __future__ import annotations
 
+import operator
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import compress, repeat
 from typing import Any
 
 from rich.style import Style
@@ -125,24 +126,26 @@ class PageWrapped(WrappedDocument):
 
     def _slow_lines(self, width: int) -> list[int]:
         """The lines that may not fit in ``width`` cells as they are (a tab, or more cells
-        than that): the only ones whose wrapping depends on the width. A page whose lines
-        are all ASCII without tabs (most pages) is checked with ``len`` alone."""
+        than that): the only ones whose wrapping depends on the width. Found with ``map``
+        and ``compress`` (loops in C): ``len`` for ASCII lines, upstream's ``cell_len``
+        for the others, which are few on most pages."""
         lines = self.document.lines
         if self._plain is None or self._plain[0] is not lines:
-            plain = all(map(str.isascii, lines)) and not any("\t" in line for line in lines)
-            self._plain = (lines, plain)
-        if self._plain[1]:
-            if not width or max(map(len, lines), default=0) <= width:
-                return []
-            return [i for i, line in enumerate(lines) if len(line) > width]
-        return [
-            i
-            for i, line in enumerate(lines)
-            if "\t" in line
-            or (width and (len(line) > width if line.isascii() else cell_len(line) > width))
-        ]
+            indices = range(len(lines))
+            tabs = list(compress(indices, map(str.__contains__, lines, repeat("\t"))))
+            wide = list(compress(indices, map(operator.not_, map(str.isascii, lines))))
+            self._plain = (lines, (tabs, wide))
+        tabs, wide = self._plain[1]
+        if not width:
+            return tabs
+        longer = compress(range(len(lines)), map(width.__lt__, map(len, lines)))
+        slow = set(tabs)
+        slow.update(i for i in longer if lines[i].isascii())
+        slow.update(i for i in wide if cell_len(lines[i]) > width)
+        return sorted(slow)
 
-    _plain: tuple[list[str], bool] | None = None
+    #: the lines the last wraps saw, with those holding a tab and those not all ASCII
+    _plain: tuple[list[str], tuple[list[int], list[int]]] | None = None
     #: the lines taken the slow way by the last wrap (None: no wrap done yet)
     _slow: list[int] | None = None
 
