@@ -4,6 +4,14 @@ A :class:`~textual.widgets.TextArea` fed the display copy of the page (see
 :mod:`labeler.tui.pagemap`), so that every (row, column) maps to a stored offset without
 drift. Spans are painted by overriding :meth:`TextArea.get_line` (Textual's documented hook
 for extra styling); the selection is drawn on top of them.
+
+Only what is on screen costs per key, whatever the page's size (a 1 MB page is about
+15,000 rows): TextArea draws the rows on screen only, and here a row is drawn again only
+when it can have changed (:meth:`PageView.render_line`), its marks are found by bisection,
+the text is joined once per page (:attr:`PageView.text`) and the wrapping is done once per
+width, fast (:class:`PageWrapped`). Tied to Textual 8.2's private ``_set_document``,
+``_line_cache``, ``_render_line`` and WrappedDocument's tables; the tests compare
+the wrapping with upstream's and check what is drawn and stored far down a long page.
 """
 
 from __future__ import annotations
@@ -56,14 +64,17 @@ class PageWrapped(WrappedDocument):
     over all lines once per painted row. Here:
 
     - a wrap only notes the width; the lines are wrapped when the wrapping is first read
-      (drawing, a cursor move), so the wraps TextArea asks for while it lays itself out
-      cost nothing, and only the last one is done;
+      (drawing, a cursor move), so a wrap asked for and replaced before anything is drawn
+      costs nothing;
     - a line that fits (no tab, and its cells no more than the width: every line of the
       display copy but an over-long word) gets the "no break" entries directly, which is
       what upstream's ``compute_wrap_offsets`` returns for it (a test compares the two);
-      other lines go through upstream's code;
-    - a wrap at the width and tab width of the last one is skipped (the page is
-      read-only; an edit's ``wrap_range`` drops that memo, as it drops the height).
+      other lines go through upstream's code; the lines that may not fit are found with
+      loops in C;
+    - a wrap is skipped when nothing in it can change: the same width and tab width as the
+      last one, or every line fitting at both widths (the scrollbar showing takes two
+      columns from a page broken to fit without them). The page is read-only; an edit's
+      ``wrap_range`` drops these memos, as it drops the height.
 
     Tied to Textual 8.2's private ``_wrap_offsets``, ``_tab_width_cache``,
     ``_offset_to_line_info`` and ``_line_index_to_offsets`` (made properties here).
