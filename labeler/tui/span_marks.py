@@ -56,13 +56,34 @@ def _block_span(text: str, blocks: Sequence[int], pos: int) -> tuple[int, int]:
     return start, end
 
 
+_WORD_CHAR = re.compile(r"\w")
+_FIRST_LOOK = 512  # how far back the first, usually sufficient, look goes
+
+
 def _sentence_start(text: str, pos: int, floor: int = 0) -> int:
+    """The end of the last sentence end in ``[base, pos)`` (``base``: ``pos`` less
+    :data:`_WINDOW`, not before ``floor``), else ``base``.
+
+    Looked for in windows growing back from ``pos``, each starting just after a word
+    character: no match of :data:`_SENTENCE` holds one, so a scan from there finds the
+    same matches as a scan from ``base`` (no match spans the start). A key costs what the
+    sentence's length costs, not the 200 KB window (8 ms on a page without blocks)."""
     base = max(floor, pos - _WINDOW)
-    best = base
-    for m in _SENTENCE.finditer(text, base, pos):
-        if m.end() <= pos:
-            best = m.end()
-    return best
+    look = _FIRST_LOOK
+    while True:
+        start = base
+        if pos - look > base:
+            word = _WORD_CHAR.search(text, pos - look, pos)
+            start = word.end() if word is not None else base
+        best = -1
+        for m in _SENTENCE.finditer(text, start, pos):
+            if m.end() <= pos:
+                best = m.end()
+        if best >= 0:
+            return best
+        if start == base:
+            return base
+        look *= 8
 
 
 def _sentence_end(text: str, pos: int) -> int:
@@ -99,9 +120,8 @@ def block_bounds(text: str, start: int, end: int, blocks: Blocks = None) -> tupl
         first = _block_span(text, blocks, start)[0]
         last = _block_span(text, blocks, max(end - 1, start))[1]
         return first, max(last, end)
-    s = start
-    while s > 0 and text[s - 1] not in BLOCK_BREAKS:
-        s -= 1
+    # after the last break before ``start`` (searched in C: a page's text is often one line)
+    s = max(text.rfind(ch, 0, start) for ch in BLOCK_BREAKS) + 1
     m = _BLOCK.search(text, max(end, start))
     return s, m.start() if m else len(text)
 

@@ -9,6 +9,7 @@ elements (the focused one brighter), then key clauses underlined on top.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from rich.markup import escape
@@ -167,6 +168,9 @@ def show_readout(screen: PageContext) -> None:
     )
     # the readout's room: the line less its padding (fit_parts keeps every hint whole)
     width = readout.size.width - 2 if readout.size.width else 0
+    # One line high and as wide as the screen whatever it says (app.tcss): no layout
+    # pass needed, which would lay out and repaint the whole screen on every key.
+    update = functools.partial(readout.update, layout=False)
     if inside is not None and found is None:
         # What the grade means, where the annotator is about to press 1-3.
         key = (
@@ -175,7 +179,7 @@ def show_readout(screen: PageContext) -> None:
             else ["K on a selection inside: key clause", "K: key clause"]
         )
         meaning = grade_meaning(inside.grade)
-        readout.update(
+        update(
             fit_parts(
                 [
                     f"{inside.start}–{inside.end}",
@@ -189,7 +193,7 @@ def show_readout(screen: PageContext) -> None:
         readout.set_class(False, "-warning")
         return
     if start == end:
-        readout.update(
+        update(
             fit_parts(
                 [
                     [f"cursor {start} of {len(screen.page)}", f"cursor {start}"],
@@ -214,5 +218,5 @@ def show_readout(screen: PageContext) -> None:
     parts: list[Part] = [place, f"{end - start} chars", f"{many}× on page"]
     if n > 1:
         parts.insert(1, ["⚠ repeated text: scoring will flag this element", "⚠ repeated text"])
-    readout.update(fit_parts(parts, width))
+    update(fit_parts(parts, width))
     readout.set_class(n > 1, "-warning")
