@@ -17,7 +17,8 @@ runs, interleaved, as real processes:
 * ``labeler run import`` of the run file into a copy of a database holding the pages and
   that gold set.
 
-Printed per command: wall time, lines per second, peak resident set size (``ru_maxrss``
+With ``--before TREE`` the two imports are also timed from that source tree (an export of
+an earlier commit), right after the current ones. Printed per command: wall time, lines per second, peak resident set size (``ru_maxrss``
 from ``os.wait4``), and the ratio of its time to the peer's of the same round. The machine
 may be shared: the ratios of interleaved runs are the figures to read. Usage::
 
@@ -128,6 +129,28 @@ def labeler(*args: str) -> Measure:
     return measure(sys.executable, "-m", "labeler", *args)
 
 
+def labeler_in(tree: str | None, *args: str) -> Measure:
+    """``labeler ARGS`` from ``tree`` (its package first on the path), else the installed."""
+    if tree is None:
+        return labeler(*args)
+    env = {**os.environ, "PYTHONPATH": tree}
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "labeler", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd="/",  # -m puts the working directory first on the path
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(
+            f"{tree}: labeler {' '.join(args)} failed:\n{proc.stderr.read().decode() if proc.stderr else ''}"
+        )
+    return Measure(seconds, usage.ru_maxrss / 1024)
+
+
 def peer(path: Path) -> Measure:
     return measure(sys.executable, "-c", PEER, str(path))
 
@@ -145,6 +168,12 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, default=Path("/tmp/bench-import"))
     parser.add_argument("--sizes", default="32000x20,256000x20,100000x100")
     parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument(
+        "--before",
+        default=None,
+        metavar="TREE",
+        help="also time the labeller of source tree TREE (e.g. an export of main), interleaved",
+    )
     args = parser.parse_args()
     root: Path = args.dir
     root.mkdir(parents=True, exist_ok=True)
@@ -169,14 +198,21 @@ def main() -> int:
             target = root / "target.db"
             peer_gold = peer(gold)
             row("peer: parse gold JSON", questions, peer_gold)
-            shutil.copy(base, target)
-            m = labeler("gold", "import", str(gold), "--gold-set", "g", "--db", str(target))
-            row("gold import (questions/s)", questions, m, peer_gold)
+            trees = [(None, "")] + ([(args.before, "before: ")] if args.before else [])
+            for tree, label in trees:
+                shutil.copy(base, target)
+                m = labeler_in(
+                    tree, "gold", "import", str(gold), "--gold-set", "g", "--db", str(target)
+                )
+                row(f"{label}gold import (questions/s)", questions, m, peer_gold)
             peer_run = peer(run)
             row("peer: parse run JSON", questions, peer_run)
-            shutil.copy(covered, target)
-            m = labeler("run", "import", "-q", str(run), "--name", "r", "--db", str(target))
-            row("run import (lines/s)", questions, m, peer_run)
+            for tree, label in trees:
+                shutil.copy(covered, target)
+                m = labeler_in(
+                    tree, "run", "import", "-q", str(run), "--name", "r", "--db", str(target)
+                )
+                row(f"{label}run import (lines/s)", questions, m, peer_run)
             target.unlink()
     return 0
 
