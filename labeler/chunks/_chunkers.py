@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Iterable, Iterator
 from itertools import pairwise
 
 from labeler.chunks.slices import Chunk
@@ -50,21 +51,37 @@ def fixed_token_chunks(doc_id: str, text: str, *, size: int = 800, overlap: int 
     started once one has reached the last token. A page without tokens gives ``[]``. Raises
     :class:`ValueError` unless ``size > 0`` and ``0 <= overlap < size``.
     """
+    return list(iter_fixed_token_chunks(doc_id, text, size=size, overlap=overlap))
+
+
+def iter_fixed_token_chunks(
+    doc_id: str, text: str, *, size: int = 800, overlap: int = 0
+) -> Iterator[Chunk]:
+    """The chunks of :func:`fixed_token_chunks`, made as the tokens are read: memory holds
+    the windows open at a token (at most ``size / (size - overlap)`` + 1), never the page's
+    tokens (a list of them costs about 20 times the text)."""
     if size <= 0:
         raise ValueError(f"size must be > 0 tokens, got {size}")
     if not 0 <= overlap < size:
         raise ValueError(f"overlap must be >= 0 and < size ({size}), got {overlap}")
-    spans = token_spans(text)
-    chunks: list[Chunk] = []
-    first = 0
-    while first < len(spans):
-        last = min(first + size, len(spans)) - 1
-        start, end = spans[first][0], spans[last][1]
-        chunks.append(Chunk(doc_id, start, end, text[start:end]))
-        if last == len(spans) - 1:
-            break
-        first += size - overlap
-    return chunks
+    step = size - overlap
+    open_windows: deque[tuple[int, int]] = deque()  # (first token, its start), in order
+    closed_at = -1  # the token the last window given ended at
+    index = -1
+    end = 0
+    for index, match in enumerate(TOKEN.finditer(text)):
+        start, end = match.span()
+        if index % step == 0:
+            open_windows.append((index, start))
+        while open_windows and open_windows[0][0] + size - 1 == index:
+            _, begin = open_windows.popleft()
+            closed_at = index
+            yield Chunk(doc_id, begin, end, text[begin:end])
+    # the page's last token is ``index``: unless a window ended there already, the first
+    # window still open ends there (the later ones are never started)
+    if open_windows and closed_at != index:
+        _, begin = open_windows[0]
+        yield Chunk(doc_id, begin, end, text[begin:end])
 
 
 def structure_chunks(

@@ -8,6 +8,7 @@ goes (one page in memory at a time).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -52,7 +53,7 @@ def write_chunk_file(
     changed since ingest, or cannot be extracted. The caller validates ``size``/``overlap``/
     ``max_chars`` first (the chunkers raise :class:`ValueError` for bad ones).
     """
-    from labeler.chunks._chunkers import fixed_token_chunks, structure_chunks
+    from labeler.chunks._chunkers import iter_fixed_token_chunks, structure_chunks
     from labeler.extract import block_starts
     from labeler.formats import write_chunks
     from labeler.store import list_documents, page_and_blocks
@@ -65,9 +66,9 @@ def write_chunk_file(
             raise UsageError(f"no stored document matches {docs!r}")
         for d in summaries:
             text, blocks = page_and_blocks(session, d.id) or ("", None)
-            chunks: list[Chunk]
-            if chunker == "fixed":
-                chunks = fixed_token_chunks(d.id, text, size=size, overlap=overlap)
+            chunks: Iterable[Chunk]
+            if chunker == "fixed":  # made as written: memory holds the page, not its tokens
+                chunks = iter_fixed_token_chunks(d.id, text, size=size, overlap=overlap)
             else:
                 if blocks is None:  # stored before ingest kept block starts, or none found
                     data = _source_bytes(d.id, d.source_path, d.sha256)

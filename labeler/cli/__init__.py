@@ -140,8 +140,11 @@ def main(argv: Sequence[str] | None = None, *, namespace: argparse.Namespace | N
 
 def _run(args: argparse.Namespace) -> int:
     """Run the parsed command; a labeller error becomes its exit code (see :func:`main`)."""
+    from labeler.formats import line_limit
+
     try:
-        code: int = args.handler(args)
+        with line_limit(getattr(args, "max_line_bytes", None)):
+            code: int = args.handler(args)
         _flush_stdout()  # now, while a failure can still be reported (not at exit)
         return code
     except LabelerError as err:

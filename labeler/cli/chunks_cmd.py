@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from labeler.cli.output import open_output, warn
+from labeler.cli.output import add_max_line_bytes, open_output, warn
 from labeler.errors import UsageError, input_name
 from labeler.report import plural
 
@@ -58,6 +58,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     audit.add_argument("file", metavar="FILE", help="chunk JSONL")
+    add_max_line_bytes(audit)
     audit.add_argument("--gold-set", required=True, metavar="NAME")
     audit.add_argument("--threshold", type=float, default=0.5, help="partial share (0.5)")
     audit.add_argument("--format", choices=("table", "json"), default="table")

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from labeler.cli.output import json_text, open_output
+from labeler.cli.output import add_max_line_bytes, json_text, open_output
 from labeler.errors import InputError
 
 
@@ -22,6 +22,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     p.add_argument("file", nargs="?", metavar="ROWS.jsonl")
+    add_max_line_bytes(p)
     p.add_argument("--config", default=None, metavar="JSON", help="config object as JSON text")
     p.add_argument("--schema", action="store_true", help="print config, row and result schemas")
     p.add_argument("-o", "--output", default="-", metavar="FILE")

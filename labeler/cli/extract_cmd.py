@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
+from labeler.cli.output import add_max_line_bytes
 from labeler.errors import InputError, LabelerError, UsageError
 from labeler.extract import DEFAULT_PROFILE, PROFILES, page_text
 
@@ -27,6 +27,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     p.add_argument("files", nargs="+", metavar="FILE")
+    add_max_line_bytes(p, "input file (a page is read whole, as one line)")
     p.add_argument(
         "--profile",
         default=DEFAULT_PROFILE,
@@ -40,8 +41,13 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 
 def _read(path: str) -> bytes:
+    """The bytes of file ``path``, at most the line limit of them (``/dev/zero``, a FIFO
+    that never ends: refused once past it, in bounded memory)."""
+    from labeler.formats import read_bounded
+
     try:
-        return Path(path).read_bytes()
+        with open(path, "rb") as handle:
+            return read_bounded(handle, path)
     except IsADirectoryError:
         raise InputError(
             path, "is a directory (extract takes files; ingest takes folders)"

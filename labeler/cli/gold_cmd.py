@@ -16,6 +16,7 @@ from typing import Any
 
 from labeler.cli.gold_export_cmd import run_export
 from labeler.cli.gold_import_cmd import run_import
+from labeler.cli.output import add_max_line_bytes
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -44,6 +45,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     imp.add_argument("file", metavar="FILE")
+    add_max_line_bytes(imp)
     imp.add_argument(
         "--format",
         choices=IMPORT_FORMATS,
@@ -139,6 +141,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     exp.add_argument("--chunks", metavar="FILE", help="chunk JSONL (trec and beir)")
+    add_max_line_bytes(exp, "input line of --chunks")
     exp.add_argument(
         "--run",
         metavar="NAME",

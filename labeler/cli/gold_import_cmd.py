@@ -50,6 +50,7 @@ def run_import(args: argparse.Namespace) -> int:
         replace=args.replace,
         force=args.force,
         hint=_force_hint(args),
+        keep=False,  # only the questions reported below: memory bounded whatever the file
     )
     shown = input_name(args.file)
     for q in questions:

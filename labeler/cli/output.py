@@ -18,6 +18,21 @@ from labeler.formats import create_beside
 STDOUT = "standard output"
 
 
+def add_max_line_bytes(parser: Any, what: str = "input line") -> None:
+    """Give ``parser`` the ``--max-line-bytes N`` option that every reader of input lines
+    has (the CLI sets the limit for the command's run: :func:`labeler.formats.line_limit`)."""
+    from labeler.formats import MAX_LINE_BYTES
+
+    parser.add_argument(
+        "--max-line-bytes",
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"refuse an {what} longer than N bytes, naming it (default: {MAX_LINE_BYTES:,}, "
+        "64 MiB)",
+    )
+
+
 def _failed(err: OSError, target: str) -> OutputError | None:
     """The labeller error for a failed write of ``target``: disk full, I/O error... name
     ``target``; an error that names another file is left alone (it is not about ours)."""

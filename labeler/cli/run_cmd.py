@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 from labeler.cli.ingest_cmd import progress_bar
+from labeler.cli.output import add_max_line_bytes
 from labeler.errors import InputError
 from labeler.report import plural
 
@@ -31,6 +32,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     imp.add_argument("file", metavar="FILE")
+    add_max_line_bytes(imp)
     imp.add_argument("--name", required=True, metavar="NAME")
     imp.add_argument("--replace", action="store_true", help="overwrite an existing run")
     imp.add_argument(

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from labeler.formats.labelstudio import (
         read_labelstudio,
     )
+    from labeler.formats.lines import MAX_LINE_BYTES, line_limit, read_bounded, read_lines
     from labeler.formats.qrels import (
         Question,
         Span,
@@ -65,6 +66,10 @@ _HOMES: dict[str, str] = {
     "read_gold": "labeler.formats.gold_jsonl",
     "read_labelstudio": "labeler.formats.labelstudio",
     "read_objects": "labeler.formats.jsonlines",
+    "MAX_LINE_BYTES": "labeler.formats.lines",
+    "line_limit": "labeler.formats.lines",
+    "read_bounded": "labeler.formats.lines",
+    "read_lines": "labeler.formats.lines",
     "resolve_tasks": "labeler.formats.span_import",
     "write_beir": "labeler.formats.beir",
     "write_chunks": "labeler.formats.chunks_jsonl",
@@ -73,19 +78,23 @@ _HOMES: dict[str, str] = {
 }
 
 __all__ = [
+    "MAX_LINE_BYTES",
     "PlacedChunk",
     "Question",
     "Span",
     "corpus_chunks",
     "create_beside",
     "layer_line_json",
+    "line_limit",
     "place_chunks",
     "project",
     "ragas_lines",
+    "read_bounded",
     "read_chunks",
     "read_doccano",
     "read_gold",
     "read_labelstudio",
+    "read_lines",
     "read_objects",
     "resolve_tasks",
     "write_beir",

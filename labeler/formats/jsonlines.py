@@ -11,6 +11,7 @@ from typing import IO, Any
 
 from labeler.errors import STDIN, InputError
 from labeler.formats.jsontext import bad_text
+from labeler.formats.lines import read_lines
 
 
 @contextmanager
@@ -75,7 +76,8 @@ def read_objects(
     """Yield ``(line_number, object)`` for each non-blank line of a JSONL file.
 
     ``path`` ``-`` reads standard input. Streams: memory stays bounded by the longest
-    line. ``on_progress`` is called with the number of bytes read so far every 1,000 lines.
+    line, itself bounded by the line limit (:func:`~labeler.formats.lines.read_lines`: a
+    longer line is refused naming it). ``on_progress`` is called with the number of bytes read so far every 1,000 lines.
     Raises :class:`InputError` naming the file and 1-based line for unreadable files,
     bytes that are not UTF-8, broken or too deeply nested JSON (see :func:`decode_json`),
     a line that is not a JSON object, and a string (field name or value, anywhere in the
@@ -84,7 +86,7 @@ def read_objects(
     """
     with open_input(path) as handle:
         consumed = 0
-        for number, raw in enumerate(handle, start=1):
+        for number, raw in read_lines(handle, path):
             consumed += len(raw)
             if on_progress is not None and number % 1000 == 0:
                 on_progress(consumed)

@@ -22,6 +22,7 @@ from typing import Any
 from labeler.errors import InputError
 from labeler.formats.jsonlines import decode_json, open_input
 from labeler.formats.jsontext import bad_text
+from labeler.formats.lines import read_bounded
 from labeler.formats.span_import import RawSpan, RawTask
 from labeler.formats.span_units import OffsetUnit
 
@@ -38,9 +39,7 @@ def read_labelstudio(path: str | Path, *, allow_nul: bool = True) -> list[RawTas
     """
     with open_input(path) as handle:
         try:
-            raw = handle.read().decode("utf-8-sig")
-        except OSError as err:
-            raise InputError(path, f"cannot read: {err.strerror or err}") from None
+            raw = read_bounded(handle, path).decode("utf-8-sig")
         except UnicodeDecodeError as err:
             raise InputError(path, f"not UTF-8 (byte {err.start + 1}: {err.reason})") from None
     data = decode_json(raw, path)

@@ -9,6 +9,7 @@ labelled on its page as it was then, so they are not anchored (its page must exi
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from dataclasses import replace as replace_summary
@@ -23,7 +24,7 @@ PROVENANCE_SINGLE = "single"
 
 if TYPE_CHECKING:
     from labeler.store import Store
-    from labeler.store.goldsets import Dropped
+    from labeler.store.goldsets import Dropped, NewQuestion
 
 
 @dataclass(frozen=True)
@@ -133,16 +134,14 @@ def resolve_lines(
     """
     from labeler.store.validation import key_problem
 
-    cache: dict[str, str | None] = {}
+    cache = PageCache(page_of)
     for line in lines:
         placed = []
         # The store holds one element per question, page and span: say so by line here
         # rather than let the all-or-nothing write fail on the unique index.
         seen: dict[tuple[str, int, int], int] = {}
         for i, element in enumerate(line.elements):
-            if element.doc not in cache:
-                cache[element.doc] = page_of(element.doc)
-            page = cache[element.doc]
+            page = cache.get(element.doc)
             if page is None:
                 raise InputError(
                     path, f"elements[{i}]: unknown document {element.doc!r}", line.line
@@ -206,6 +205,31 @@ def resolve_lines(
         )
 
 
+class PageCache:
+    """``page_of`` with the pages it returned kept while they total at most ``budget``
+    characters, the least recently used dropped first: a gold file citing more pages than
+    fit reads some again rather than holding every page of the database."""
+
+    def __init__(self, page_of: Callable[[str], str | None], budget: int = 64 << 20) -> None:
+        self._page_of = page_of
+        self._budget = budget
+        self._size = 0
+        self._pages: OrderedDict[str, str | None] = OrderedDict()
+
+    def get(self, doc: str) -> str | None:
+        """The text of page ``doc`` (None: no such page)."""
+        if doc in self._pages:
+            self._pages.move_to_end(doc)
+            return self._pages[doc]
+        page = self._page_of(doc)
+        self._pages[doc] = page
+        self._size += len(page or "")
+        while self._size > self._budget and len(self._pages) > 1:
+            _, dropped = self._pages.popitem(last=False)
+            self._size -= len(dropped or "")
+        return page
+
+
 def _refuse_repeat(
     seen: dict[tuple[str, int, int], int],
     doc: str,
@@ -237,66 +261,107 @@ def import_gold_file(
     replace: bool = False,
     force: bool = False,
     hint: str = "",
+    keep: bool = True,
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[list[ResolvedQuestion], ResolveSummary]:
     """Import gold JSONL ``path`` into gold set ``gold_set``, all or nothing.
 
-    Every element is resolved against the stored pages first (:func:`resolve_gold`); only
-    then is the set written, in one transaction. ``replace`` overwrites an existing set of
-    that name (otherwise that is an :class:`~labeler.errors.IntegrityError`); when that
-    would remove anything the file does not hold (an element of either layer, a question,
-    notes, a done mark, an assignment, an adjudication mark: see
+    Every line is read, checked and its elements resolved against the stored pages
+    (:func:`resolve_lines`, outside the write lock) into a staging file
+    (:class:`~labeler.store.goldstage.GoldStage`), so memory does not grow with the file;
+    only then is the set written, in one transaction. ``replace`` overwrites an existing
+    set of that name (otherwise that is an :class:`~labeler.errors.IntegrityError`); when
+    that would remove anything the file does not hold (an element of either layer, a
+    question, notes, a done mark, an assignment, an adjudication mark: see
     :func:`~labeler.store.goldsets.replace_losses`),
     :class:`~labeler.store.goldsets.DropRefused` is raised (with ``hint`` appended to its
     message) and nothing is written, unless ``force`` (then the summary's ``removed``
     lists them).
+
+    Returns the resolved questions (with ``keep`` false only those with a re-anchored or
+    repeated element, which callers report: memory then stays bounded by those) and the
+    summary. ``progress(questions)`` is called per batch, while resolving and while writing.
     """
-    from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
+    from labeler.store.goldsets import import_gold_set, page_texts
+    from labeler.store.goldstage import BATCH, GoldStage
     from labeler.store.postgres import text_holds_nul
 
-    with store.session() as session:
-        cache: dict[str, str | None] = {}
+    kept: list[ResolvedQuestion] = []
+    counts = {"questions": 0, "elements": 0, "reanchored": 0, "repeated": 0, "stale": 0}
+    other = {"layer_left_out": 0, "not_adjudicated": 0}
+    stage = GoldStage()
+    try:
+        with store.session() as session:
 
-        def page_of(doc: str) -> str | None:
-            if doc not in cache:
-                cache[doc] = page_texts(session, [doc]).get(doc)
-            return cache[doc]
+            def page_of(doc: str) -> str | None:
+                return page_texts(session, [doc]).get(doc)
 
-        questions, summary = resolve_gold(path, page_of, allow_nul=text_holds_nul(store.engine))
-    new = [
-        NewQuestion(
-            q.query_id,
-            q.query,
-            q.notes or "",
-            tuple(
-                NewElement(
-                    e.doc,
-                    e.start,
-                    e.end,
-                    e.text,
-                    e.grade,
-                    _who(e, annotator),
-                    e.stale,
-                    key=e.key,
-                    provenance=e.provenance or PROVENANCE_SINGLE,
-                    assisted=e.assisted,
-                )
-                for e in q.elements
-            ),
-        )
-        for q in questions
-    ]
-    with store.write() as session:
-        removed = import_gold_set(
-            session,
-            gold_set,
-            new,
-            actor=annotator,
-            description=description,
-            replace=replace,
-            force=force,
-            hint=hint,
-        )
-    return questions, replace_summary(summary, removed=removed)
+            def finals() -> Iterator[GoldLine]:
+                for line in read_gold(path, allow_nul=text_holds_nul(store.engine)):
+                    final = final_layer(line)
+                    other["layer_left_out"] += len(line.elements) - len(final.elements)
+                    other["not_adjudicated"] += line.adjudicated is False
+                    yield final
+
+            batch: list[NewQuestion] = []
+            for q in resolve_lines(finals(), path, page_of):
+                counts["questions"] += 1
+                counts["elements"] += len(q.elements)
+                flagged = False
+                for e in q.elements:
+                    counts["reanchored"] += e.reanchored
+                    counts["repeated"] += e.repeated
+                    counts["stale"] += e.stale
+                    flagged = flagged or e.reanchored or e.repeated
+                if keep or flagged:
+                    kept.append(q)
+                batch.append(_new_question(q, annotator))
+                if len(batch) >= BATCH:
+                    stage.add(batch)
+                    batch = []
+                    if progress is not None:
+                        progress(stage.questions)
+            stage.add(batch)
+        with store.write() as session:
+            removed = import_gold_set(
+                session,
+                gold_set,
+                stage,
+                actor=annotator,
+                description=description,
+                replace=replace,
+                force=force,
+                hint=hint,
+                progress=progress,
+            )
+    finally:
+        stage.close()
+    return kept, ResolveSummary(**counts, **other, removed=removed)
+
+
+def _new_question(q: ResolvedQuestion, annotator: str) -> NewQuestion:
+    from labeler.store.goldsets import NewElement, NewQuestion
+
+    return NewQuestion(
+        q.query_id,
+        q.query,
+        q.notes or "",
+        tuple(
+            NewElement(
+                e.doc,
+                e.start,
+                e.end,
+                e.text,
+                e.grade,
+                _who(e, annotator),
+                e.stale,
+                key=e.key,
+                provenance=e.provenance or PROVENANCE_SINGLE,
+                assisted=e.assisted,
+            )
+            for e in q.elements
+        ),
+    )
 
 
 def _who(element: ResolvedElement, importer: str) -> str:

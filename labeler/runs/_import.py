@@ -28,10 +28,11 @@ from labeler.store.run_table import (
     query_ids_by_text,
     run_rows,
 )
-from labeler.store.runstage import RunStage
+from labeler.store.runstage import PlacementRow, ResultRow, RunStage
 from scoring import Chunk
 
-#: results buffered before one multi-row INSERT into the staging file; bounds memory
+#: results buffered before one multi-row INSERT into the staging file (kept for callers:
+#: lines are now staged per batch of BATCH_LINES, which bounds memory)
 BATCH_RESULTS = 20_000
 
 
@@ -120,9 +121,9 @@ def import_run_lines(
     write (the run would hold nothing).
     """
     started = time.perf_counter()
-    # The labels are read in one snapshot before staging, the pages as placing needs them,
+    # The labels are read for each batch of questions, the pages as placing needs them,
     # each read in a short read transaction of its own: readers neither take nor wait for
-    # the write lock. A label or page changed by a writer meanwhile only makes some
+    # the write lock, and memory holds one batch's labels, whatever the database holds. A label or page changed by a writer meanwhile only makes some
     # placements stale, which scoring already allows for: a placement is keyed by the
     # digest of the page text it was made on (``page_sha256``) and keeps label occurrences
     # by the digest of the label text, so scoring uses it only while the page has that
@@ -131,7 +132,6 @@ def import_run_lines(
     # question's current labels cite has an applicable placement (``load_placed_run``).
     with store.session() as session:
         check_run_name(session, name, replace=replace)  # fail before reading a large file
-        labels = labelled_pages(session)
 
     def load_pages(doc_ids: Sequence[str]) -> dict[str, str]:
         with store.session() as session:
@@ -139,7 +139,7 @@ def import_run_lines(
 
     stage = RunStage()
     try:
-        questions, mismatched = _stage_run(store, where, lines(), stage, Placer(labels, load_pages))
+        questions, mismatched = _stage_run(store, where, lines(), stage, Placer({}, load_pages))
         if questions and not stage.results and not allow_empty:
             raise InputError(
                 where,
@@ -199,6 +199,33 @@ def import_run_chunks(
     )
 
 
+#: run lines checked and placed together (their labels read in one query)
+BATCH_LINES = 1_000
+
+
+def _batches(lines: Iterable[RunLine]) -> Iterator[list[RunLine]]:
+    """``lines`` in lists of :data:`BATCH_LINES`. A bad line (the reader's
+    :class:`InputError`) is raised only after the lines before it were yielded, so that an
+    earlier line's own problem is the one reported, as when lines are taken one by one."""
+    batch: list[RunLine] = []
+    iterator = iter(lines)
+    while True:
+        try:
+            line = next(iterator)
+        except StopIteration:
+            break
+        except InputError:
+            if batch:
+                yield batch
+            raise
+        batch.append(line)
+        if len(batch) >= BATCH_LINES:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
 def _stage_run(
     store: Store,
     path: str | Path,
@@ -206,48 +233,55 @@ def _stage_run(
     stage: RunStage,
     placer: Placer,
 ) -> tuple[int, int]:
-    """Check and place every line of ``lines`` (read from ``path``) into ``stage``; the
-    question count and the count of results whose offsets miss their text."""
-    seen: set[str] = set()
-    by_text: dict[str, set[str]] | None = None
+    """Check and place every line of ``lines`` (read from ``path``) into ``stage``, a
+    batch at a time (memory: one batch); the question count and the count of results
+    whose offsets miss their text."""
+    questions = 0
     mismatched = 0
-    rows: list[tuple[str, int, str, str | None, float | None, bool, int | None, int | None]] = []
-    placed: list[tuple[str, str, str, str, str, str]] = []
-    for line in lines:
-        qid = line.query_id
-        if qid is None:
-            if by_text is None:
-                with store.session() as session:
-                    by_text = query_ids_by_text(session)
-            matches = by_text.get(line.user_input or "", set())
-            if len(matches) != 1:
-                why = "no question has" if not matches else f"{len(matches)} questions have"
-                raise InputError(path, f"{why} this line's user_input as its text", line.line)
-            (qid,) = matches
-        if qid in seen:
-            raise InputError(path, f"query_id {qid!r} appears twice", line.line)
-        seen.add(qid)
-        ranked = sorted(line.chunks, key=lambda c: c.rank)
-        texts = [c.text for c in ranked]
-        if any(c.start is not None for c in ranked):
-            docs = [c.doc for c in ranked]
-            offsets = [None if c.start is None else (c.start, c.end or 0) for c in ranked]
-            pages, everywhere = placer.place(qid, texts, docs, offsets)
-            mismatched += placer.mismatched(texts, docs, offsets)
-        else:
-            pages, everywhere = placer.place(qid, texts)
-        placed.extend((qid, *p) for p in pages)
-        rows.extend(
-            (qid, c.rank, c.text, c.doc, c.score, found, c.start, c.end)
-            for c, found in zip(ranked, everywhere, strict=True)
-        )
-        if len(rows) >= BATCH_RESULTS:
-            stage.add_results(rows)
-            stage.add_placements(placed)
-            rows, placed = [], []
-    stage.add_results(rows)
-    stage.add_placements(placed)
-    return len(seen), mismatched
+    for batch in _batches(lines):
+        texts = [line.user_input or "" for line in batch if line.query_id is None]
+        with store.session() as session:
+            by_text = query_ids_by_text(session, texts) if texts else {}
+        qids: list[str] = []
+        for line in batch:
+            qid = line.query_id
+            if qid is None:
+                matches = by_text.get(line.user_input or "", set())
+                if len(matches) != 1:
+                    why = "no question has" if not matches else f"{len(matches)} questions have"
+                    raise InputError(path, f"{why} this line's user_input as its text", line.line)
+                (qid,) = matches
+            qids.append(qid)
+        staged = stage.lines_of(qids)
+        seen: dict[str, int] = {}
+        for line, qid in zip(batch, qids, strict=True):
+            if qid in staged or qid in seen:
+                raise InputError(path, f"query_id {qid!r} appears twice", line.line)
+            seen[qid] = line.line
+        with store.session() as session:
+            placer.labels_of = labelled_pages(session, qids)
+        rows: list[ResultRow] = []
+        placed: list[PlacementRow] = []
+        for line, qid in zip(batch, qids, strict=True):
+            ranked = sorted(line.chunks, key=lambda c: c.rank)
+            texts = [c.text for c in ranked]
+            if any(c.start is not None for c in ranked):
+                docs = [c.doc for c in ranked]
+                offsets = [None if c.start is None else (c.start, c.end or 0) for c in ranked]
+                pages, everywhere = placer.place(qid, texts, docs, offsets)
+                mismatched += placer.mismatched(texts, docs, offsets)
+            else:
+                pages, everywhere = placer.place(qid, texts)
+            placed.extend((qid, *p) for p in pages)
+            rows.extend(
+                (qid, c.rank, c.text, c.doc, c.score, found, c.start, c.end)
+                for c, found in zip(ranked, everywhere, strict=True)
+            )
+        stage.add_questions(list(seen.items()))
+        stage.add_results(rows)
+        stage.add_placements(placed)
+        questions += len(batch)
+    return questions, mismatched
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import starmap
 
@@ -150,27 +151,51 @@ def placements_for(
     return out
 
 
+#: characters of page text whose indexes a :class:`Placer` keeps (about 64 MB of text)
+PAGE_BUDGET = 32 << 20
+#: chunk positions a page index caches before its cache is emptied
+LOCATED_MAX = 200_000
+
+
 class Placer:
     """Placements for the questions of a run being imported.
 
     ``labels_of`` maps a query id to the documents its labels cite, each with those labels'
-    texts; ``load`` fetches the text of documents by id. Pages are loaded and indexed on
-    first use and kept for the rest of the import.
+    texts (an import sets it again for each batch of questions); ``load`` fetches the text
+    of documents by id. Pages are loaded and indexed on first use and kept within
+    ``budget`` (see ``_index``).
     """
 
     def __init__(
         self,
         labels_of: Mapping[str, Mapping[str, Iterable[str]]],
         load: Callable[[Sequence[str]], dict[str, str]],
+        *,
+        budget: int = PAGE_BUDGET,
     ) -> None:
-        self._labels_of = labels_of
+        self.labels_of = labels_of
         self._load = load
-        self._indexes: dict[str, tuple[str, PageIndex] | None] = {}
+        self._budget = budget
+        self._size = 0
+        self._indexes: OrderedDict[str, tuple[str, PageIndex] | None] = OrderedDict()
 
     def _index(self, doc: str) -> tuple[str, PageIndex] | None:
-        if doc not in self._indexes:
-            text = self._load([doc]).get(doc)
-            self._indexes[doc] = None if text is None else (text_key(text), PageIndex(text))
+        """The key and index of page ``doc`` (None: not stored). Indexes are kept while
+        their pages total at most ``budget`` characters, least recently used dropped
+        first, and an index's cache of chunk positions is emptied past
+        :data:`LOCATED_MAX` chunks: memory stays bounded whatever the run and database."""
+        if doc in self._indexes:
+            self._indexes.move_to_end(doc)
+            found = self._indexes[doc]
+            if found is not None and len(found[1].located) > LOCATED_MAX:
+                found[1].located.clear()
+            return found
+        text = self._load([doc]).get(doc)
+        self._indexes[doc] = None if text is None else (text_key(text), PageIndex(text))
+        self._size += len(text or "")
+        while self._size > self._budget and len(self._indexes) > 1:
+            _, dropped = self._indexes.popitem(last=False)
+            self._size -= len(dropped[1].text) if dropped is not None else 0
         return self._indexes[doc]
 
     def mismatched(
@@ -200,7 +225,7 @@ class Placer:
         ``offsets`` (per chunk, when known) pin chunks at their own offsets on their page
         (see ``encode``)."""
         out = []
-        labels = self._labels_of.get(qid, {})
+        labels = self.labels_of.get(qid, {})
         everywhere = [bool(labels) and bool(c) for c in chunks]
         for doc in sorted(labels):
             found = self._index(doc)

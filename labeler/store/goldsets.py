@@ -13,19 +13,20 @@ forced; then every removed row has its audit entry.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import delete, insert
+from sqlalchemy import Table, delete, insert
 from sqlalchemy import select as sa_select
 from sqlalchemy import text as sql_text
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from labeler.errors import IntegrityError, not_found
 from labeler.store.audit import mark_origin
 from labeler.store.browse import gold_set_names
+from labeler.store.goldstage import GoldStage, staged
 from labeler.store.models import (
     ELEMENT_OK,
     ELEMENT_STALE,
@@ -167,15 +168,17 @@ def page_texts(session: Session, doc_ids: Sequence[str]) -> dict[str, str]:
 def import_gold_set(
     session: Session,
     name: str,
-    questions: Sequence[NewQuestion],
+    questions: Iterable[NewQuestion] | GoldStage,
     *,
     actor: str,
     description: str = "",
     replace: bool = False,
     force: bool = False,
     hint: str = "",
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[Dropped, ...]:
-    """Create gold set ``name`` holding ``questions``, in the caller's transaction.
+    """Create gold set ``name`` holding ``questions`` (in order; or a
+    :class:`~labeler.store.goldstage.GoldStage` of them), in the caller's transaction.
 
     An existing set of that name is an :class:`IntegrityError` unless ``replace`` is true,
     in which case its content is deleted first, every row audited as a removal (elements,
@@ -183,7 +186,33 @@ def import_gold_set(
     would remove anything ``questions`` do not hold (:func:`replace_losses`),
     :class:`DropRefused` (with ``hint``) is raised before anything is written, unless
     ``force``. Returns what was removed that way (empty when nothing).
+
+    Rows are written in batches of :data:`~labeler.store.goldstage.BATCH` questions with
+    multi-row statements (the questions and elements with ``RETURNING`` their ids, then their
+    ``add`` audit entries), so memory stays bounded by a batch; ``progress(questions
+    written)`` is called after each batch.
     """
+    stage, made = staged(questions)
+    try:
+        return _import_staged(
+            session, name, stage, actor, description, replace, force, hint, progress
+        )
+    finally:
+        if made:
+            stage.close()
+
+
+def _import_staged(
+    session: Session,
+    name: str,
+    stage: GoldStage,
+    actor: str,
+    description: str,
+    replace: bool,
+    force: bool,
+    hint: str,
+    progress: Callable[[int], None] | None,
+) -> tuple[Dropped, ...]:
     existing = session.exec(select(GoldSet).where(col(GoldSet.name) == name)).first()
     if existing is not None and not replace:
         raise IntegrityError(f"gold set {name!r} already exists (use --replace to overwrite it)")
@@ -193,7 +222,7 @@ def import_gold_set(
         if existing.team:
             # replacing a team gold set rewrites every annotator's work on it
             require_lead(session, actor, f"replacing team gold set {name!r}")
-        dropped = tuple(replace_losses(session, existing, questions))
+        dropped = tuple(replace_losses(session, existing, stage))
         if dropped and not force:
             raise DropRefused(name, dropped, hint)
         _clear(session, existing, actor)
@@ -206,78 +235,115 @@ def import_gold_set(
         session.flush()
     assert gold_set.id is not None
     now = utcnow()
-    query_rows = [
-        {
-            "gold_set_id": gold_set.id,
-            "external_id": q.external_id,
-            "text": q.text,
-            "notes": q.notes,
-            "created_at": now,
-        }
-        for q in questions
-    ]
-    ids: dict[str, int] = {}
-    for batch in _batches(query_rows):
-        result = session.execute(
-            insert(Query).returning(
-                col(Query.id), col(Query.external_id), sort_by_parameter_order=True
-            ),
-            batch,
-        )
-        ids.update({external_id: query_id for query_id, external_id in result})
-    element_rows: list[dict[str, object]] = [
-        {
-            "query_id": ids[q.external_id],
-            "document_id": e.doc,
-            "start": e.start,
-            "end": e.end,
-            "text": e.text,
-            "grade": e.grade,
-            "annotator": e.annotator,
-            "created_at": now,
-            "status": ELEMENT_STALE if e.stale else ELEMENT_OK,
-            "key_start": e.key[0] if e.key is not None else None,
-            "key_end": e.key[1] if e.key is not None else None,
-            "provenance": e.provenance,
-            "assisted": e.assisted,
-        }
-        for q in questions
-        for e in q.elements
-    ]
-    audit_rows = [
-        _audit(actor, role, "query", qid, None, {"id": qid, **row}, now)
-        for row, qid in ((r, ids[str(r["external_id"])]) for r in query_rows)
-    ]
-    for batch in _batches(element_rows):
-        result = session.execute(
-            insert(Element).returning(col(Element.id), sort_by_parameter_order=True), batch
-        )
-        for element_id, row in zip(result.scalars(), batch, strict=True):
-            audit_rows.append(
-                _audit(actor, role, "element", element_id, None, {"id": element_id, **row}, now)
-            )
-    _mark_rows(session, audit_rows)
-    for batch in _batches(audit_rows):
-        session.execute(insert(AuditEntry), batch)
+    # Core multi-row statements on the tables, the ids taken up front (_new_ids): with
+    # RETURNING in parameter order, both the ORM's bulk path and Core insert one row per
+    # statement on SQLite (it does not promise RETURNING's order)
+    queries, elements, audits = (_table(model) for model in (Query, Element, AuditEntry))
+    written = 0
+    for batch in stage.batches():
+        ids = _new_ids(session, "query", len(batch))
+        query_rows: list[dict[str, object]] = [
+            {
+                "id": query_id,
+                "gold_set_id": gold_set.id,
+                "external_id": q.external_id,
+                "text": q.text,
+                "notes": q.notes,
+                "created_at": now,
+            }
+            for q, query_id in zip(batch, ids, strict=True)
+        ]
+        session.execute(insert(queries), query_rows)
+        audit_rows = [
+            _audit(actor, role, "query", query_id, None, row, now)
+            for row, query_id in zip(query_rows, ids, strict=True)
+        ]
+        count = sum(len(q.elements) for q in batch)
+        element_ids = iter(_new_ids(session, "element", count))
+        element_rows: list[dict[str, object]] = [
+            {
+                "id": next(element_ids),
+                "query_id": query_id,
+                "document_id": e.doc,
+                "start": e.start,
+                "end": e.end,
+                "text": e.text,
+                "grade": e.grade,
+                "annotator": e.annotator,
+                "created_at": now,
+                "status": ELEMENT_STALE if e.stale else ELEMENT_OK,
+                "key_start": e.key[0] if e.key is not None else None,
+                "key_end": e.key[1] if e.key is not None else None,
+                "provenance": e.provenance,
+                "assisted": e.assisted,
+            }
+            for q, query_id in zip(batch, ids, strict=True)
+            for e in q.elements
+        ]
+        if element_rows:
+            session.execute(insert(elements), element_rows)
+        audit_rows += [
+            _audit(actor, role, "element", cast(int, row["id"]), None, row, now)
+            for row in element_rows
+        ]
+        _mark_rows(session, audit_rows)
+        session.execute(insert(audits), audit_rows)
+        written += len(batch)
+        if progress is not None:
+            progress(written)
     session.flush()
     return dropped
 
 
+def _new_ids(session: Session, table: str, count: int) -> list[int]:
+    """``count`` unused ids of ``table``, in order, inside the caller's write transaction
+    (which holds the database's one write lock, so no other writer takes them): on
+    PostgreSQL drawn from the column's sequence, on SQLite following the largest id (as
+    SQLite itself numbers a new row)."""
+    if count == 0:
+        return []
+    if session.get_bind().dialect.name == "sqlite":
+        top = session.execute(sql_text(f"SELECT coalesce(max(id), 0) FROM {table}")).scalar()
+        return list(range(int(top or 0) + 1, int(top or 0) + 1 + count))
+    rows = session.execute(
+        sql_text(
+            f"SELECT nextval(pg_get_serial_sequence('{table}', 'id')) "
+            "FROM generate_series(1, :n) ORDER BY 1"
+        ),
+        {"n": count},
+    )
+    return [int(i) for i in rows.scalars()]
+
+
+def _table(model: type[SQLModel]) -> Table:
+    # table=True sets __table__, which SQLModel's type does not declare
+    return cast(Table, model.__table__)  # type: ignore[attr-defined]
+
+
 def replace_losses(
-    session: Session, gold_set: GoldSet, questions: Sequence[NewQuestion]
+    session: Session, gold_set: GoldSet, questions: Iterable[NewQuestion] | GoldStage
 ) -> list[Dropped]:
     """Everything of ``gold_set`` that replacing it by ``questions`` would remove, by
     question (in the order added), elements first (:func:`dropped_elements`), then: the
     question itself when ``questions`` do not hold it (with its notes), the notes of a kept
     question whose new version has none, and every done mark, assignment and adjudication
     mark (an import writes none of them: its questions are new rows)."""
+    stage, made = staged(questions)
+    try:
+        return _losses(session, gold_set, stage)
+    finally:
+        if made:
+            stage.close()
+
+
+def _losses(session: Session, gold_set: GoldSet, stage: GoldStage) -> list[Dropped]:
     by_question: dict[str, list[Dropped]] = {}
-    for element in dropped_elements(session, gold_set, questions):
+    for element in dropped_elements(session, gold_set, stage):
         by_question.setdefault(element.query_id, []).append(element)
-    new = {q.external_id: q for q in questions}
     stored = session.exec(
         select(Query).where(col(Query.gold_set_id) == gold_set.id).order_by(col(Query.id))
     ).all()
+    new = stage.notes_of([q.external_id for q in stored])
     done = _team_rows(session, QuestionDone, gold_set)
     assigned = _team_rows(session, Assignment, gold_set)
     out: list[Dropped] = []
@@ -289,7 +355,7 @@ def replace_losses(
         if kept is None:
             notes = f" (notes {_short(q.notes)})" if q.notes else ""
             out.append(DroppedRow("question", qid, f"{qid} {_short(q.text)}{notes}"))
-        elif q.notes and not kept.notes:
+        elif q.notes and not kept:
             out.append(DroppedRow("note", qid, f"{qid}: {_short(q.notes)}"))
         for row in done.get(q.id, []):
             blank = " (no answer)" if isinstance(row, QuestionDone) and row.no_answer else ""
@@ -326,7 +392,7 @@ def _team_rows(
 
 
 def dropped_elements(
-    session: Session, gold_set: GoldSet, questions: Sequence[NewQuestion]
+    session: Session, gold_set: GoldSet, questions: Iterable[NewQuestion] | GoldStage
 ) -> list[DroppedElement]:
     """Stored elements of ``gold_set`` (final ones first, each in label order) that
     ``questions`` do not hold.
@@ -338,39 +404,31 @@ def dropped_elements(
     so it never is here: the comparison keys on layer and annotator, not only on
     question, page and offsets.
     """
-
-    def key(qid: str, layer: str, who: str | None, *where: object) -> tuple[object, ...]:
-        return (qid, layer, who if layer == LAYER_ANNOTATOR else None, *where)
-
-    spans = {
-        key(q.external_id, LAYER_FINAL, None, e.doc, e.start, e.end)
-        for q in questions
-        for e in q.elements
-    }
-    texts = {
-        key(q.external_id, LAYER_FINAL, None, e.doc, e.text) for q in questions for e in q.elements
-    }
-    rows = session.execute(
-        sa_select(
-            col(Query.external_id),
-            col(Element.document_id),
-            col(Element.start),
-            col(Element.end),
-            col(Element.text),
-            col(Element.status),
-            col(Element.layer),
-            col(Element.annotator),
+    stage, made = staged(questions)
+    try:
+        rows = session.execute(
+            sa_select(
+                col(Query.external_id),
+                col(Element.document_id),
+                col(Element.start),
+                col(Element.end),
+                col(Element.text),
+                col(Element.status),
+                col(Element.layer),
+                col(Element.annotator),
+            )
+            .join(Query, col(Query.id) == col(Element.query_id))
+            .where(col(Query.gold_set_id) == gold_set.id)
+            .order_by(col(Query.id), col(Element.layer) != LAYER_FINAL, col(Element.id))
         )
-        .join(Query, col(Query.id) == col(Element.query_id))
-        .where(col(Query.gold_set_id) == gold_set.id)
-        .order_by(col(Query.id), col(Element.layer) != LAYER_FINAL, col(Element.id))
-    )
-    return [
-        DroppedElement(qid, doc, start, end, text, status != ELEMENT_OK, layer, who)
-        for qid, doc, start, end, text, status, layer, who in rows
-        if key(qid, layer, who, doc, start, end) not in spans
-        and key(qid, layer, who, doc, text) not in texts
-    ]
+        return [
+            DroppedElement(qid, doc, start, end, text, status != ELEMENT_OK, layer, who)
+            for qid, doc, start, end, text, status, layer, who in rows
+            if layer != LAYER_FINAL or not stage.holds(qid, doc, start, end, text)
+        ]
+    finally:
+        if made:
+            stage.close()
 
 
 def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
@@ -402,8 +460,9 @@ def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
         session.execute(delete(model).where(col(model.query_id).in_(query_ids)))
     session.execute(delete(Query).where(col(Query.gold_set_id) == gold_set.id))
     _mark_rows(session, audit_rows)
+    audits = _table(AuditEntry)
     for batch in _batches(audit_rows):
-        session.execute(insert(AuditEntry), batch)
+        session.execute(insert(audits), batch)
     session.expunge_all()
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -177,18 +177,29 @@ def run_placements(session: Session, run: Run) -> dict[str, dict[str, tuple[str,
     return found
 
 
-def labelled_pages(session: Session) -> dict[str, dict[str, set[str]]]:
+def labelled_pages(
+    session: Session, external_ids: Sequence[str] | None = None
+) -> dict[str, dict[str, set[str]]]:
     """Query external id → document → the texts of the current labels on it, over every
-    gold set."""
+    gold set; only for ``external_ids`` when given (a run import reads them a batch of
+    questions at a time, so its memory does not grow with the database)."""
     pages: dict[str, dict[str, set[str]]] = {}
-    rows = session.execute(
+    statement = (
         sa_select(col(Query.external_id), col(Element.document_id), col(Element.text))
         .join(Element, col(Element.query_id) == col(Query.id))
         .where(col(Element.status) == ELEMENT_OK)
     )
-    for external_id, doc, text in rows:
-        pages.setdefault(external_id, {}).setdefault(doc, set()).add(text)
+    parts = [None] if external_ids is None else _parts(sorted(set(external_ids)))
+    for part in parts:
+        chosen = statement if part is None else statement.where(col(Query.external_id).in_(part))
+        for external_id, doc, text in session.execute(chosen):
+            pages.setdefault(external_id, {}).setdefault(doc, set()).add(text)
     return pages
+
+
+def _parts(values: list[str], size: int = 500) -> list[list[str]]:
+    """``values`` in pieces of ``size``: under SQLite's bound-parameter limit."""
+    return [values[i : i + size] for i in range(0, len(values), size)]
 
 
 def get_run(session: Session, name: str) -> Run:
@@ -234,9 +245,14 @@ def run_rows(session: Session, run: Run) -> RunRows:
         return cast(RunRows, group_run_rows(cursor.fetchall()))
 
 
-def query_ids_by_text(session: Session) -> dict[str, set[str]]:
-    """Question text → external ids with that text (to match Ragas run lines)."""
+def query_ids_by_text(session: Session, texts: Sequence[str] | None = None) -> dict[str, set[str]]:
+    """Question text → external ids with that text (to match Ragas run lines); only for
+    ``texts`` when given."""
     index: dict[str, set[str]] = {}
-    for external_id, text in session.execute(sa_select(col(Query.external_id), col(Query.text))):
-        index.setdefault(text, set()).add(external_id)
+    statement = sa_select(col(Query.external_id), col(Query.text))
+    parts = [None] if texts is None else _parts(sorted(set(texts)))
+    for part in parts:
+        chosen = statement if part is None else statement.where(col(Query.text).in_(part))
+        for external_id, text in session.execute(chosen):
+            index.setdefault(text, set()).add(external_id)
     return index

@@ -73,6 +73,8 @@ class RunStage:
             self._conn.execute("PRAGMA synchronous = OFF")
             self._conn.execute(f"CREATE TABLE result ({', '.join(RESULT_COLUMNS[1:])})")
             self._conn.execute(f"CREATE TABLE placement ({', '.join(PLACEMENT_COLUMNS[1:])})")
+            # the run's question ids with their lines: a repeat is found here, not in memory
+            self._conn.execute("CREATE TABLE question (query_id TEXT PRIMARY KEY, line INTEGER)")
             self._conn.execute("BEGIN")
         except sqlite3.Error as err:
             self.close()
@@ -85,6 +87,24 @@ class RunStage:
             self._conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
         except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
+
+    def lines_of(self, query_ids: Sequence[str]) -> dict[str, int]:
+        """Query id → the line it was staged from, for those of ``query_ids`` staged."""
+        assert self._conn is not None, "staging already finished"
+        found: dict[str, int] = {}
+        for i in range(0, len(query_ids), 500):  # under SQLite's bound-parameter limit
+            part = list(query_ids[i : i + 500])
+            marks = ", ".join("?" * len(part))
+            found.update(
+                self._conn.execute(
+                    f"SELECT query_id, line FROM question WHERE query_id IN ({marks})", part
+                ).fetchall()
+            )
+        return found
+
+    def add_questions(self, rows: Sequence[tuple[str, int]]) -> None:
+        """Stage ``(query_id, line)`` rows (ids not staged before: see :meth:`lines_of`)."""
+        self._insert("question", 2, rows)
 
     def add_results(self, rows: Sequence[ResultRow]) -> None:
         """Stage ``(query_id, rank, text, doc, score, located, start, end)`` rows."""

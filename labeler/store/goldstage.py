@@ -1,0 +1,186 @@
+"""Staging a gold set's questions and elements on disk before :func:`import_gold_set` writes
+them, so that an import's memory does not grow with its file.
+
+A gold file is read, checked and anchored line by line into a :class:`GoldStage`, outside
+the write lock; the write then reads the stage back in batches of :data:`BATCH` questions.
+The stage is a private SQLite file in ``$TMPDIR`` that is unlinked as soon as it is open:
+nothing but this process ever sees it, and a process killed outright leaves nothing behind
+(the system frees an unlinked file with its last descriptor).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from labeler.errors import StoreError
+
+if TYPE_CHECKING:
+    from labeler.store.goldsets import NewQuestion
+
+#: questions per batch read back (and per multi-row INSERT of the write)
+BATCH = 2_000
+
+_QUESTION = "external_id, text, notes"
+_ELEMENT = (
+    "qline, external_id, doc, start, end_, text, grade, annotator, stale, key_start, key_end, "
+    "provenance, assisted"
+)
+
+
+class GoldStage:
+    """Questions and elements waiting for the write, in the order they were added.
+
+    Raises :class:`StoreError` when the temporary directory is unusable (full, read-only).
+    """
+
+    def __init__(self) -> None:
+        try:
+            fd, name = tempfile.mkstemp(prefix="labeler-gold-stage-", suffix=".sqlite")
+        except OSError as err:
+            raise StoreError(f"cannot create a staging file for the gold set: {err}") from None
+        os.close(fd)
+        self.questions = 0
+        self.elements = 0
+        try:
+            self._conn: sqlite3.Connection | None = sqlite3.connect(name, isolation_level=None)
+            os.unlink(name)  # private from here on, and gone with the process
+            self._conn.execute("PRAGMA journal_mode = OFF")
+            self._conn.execute("PRAGMA synchronous = OFF")
+            self._conn.execute(f"CREATE TABLE question (line INTEGER PRIMARY KEY, {_QUESTION})")
+            self._conn.execute(f"CREATE TABLE element ({_ELEMENT})")
+            self._conn.execute("BEGIN")
+        except (OSError, sqlite3.Error) as err:
+            self.close()
+            raise StoreError(f"cannot stage the gold set in {name}: {err}") from None
+        self._indexed = False
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        assert self._conn is not None, "gold stage already closed"
+        return self._conn
+
+    def add(self, questions: Iterable[NewQuestion]) -> None:
+        """Stage ``questions`` (after those staged before)."""
+        q_rows = []
+        e_rows = []
+        for q in questions:
+            self.questions += 1
+            q_rows.append((self.questions, q.external_id, q.text, q.notes))
+            for e in q.elements:
+                key = e.key or (None, None)
+                e_rows.append(
+                    (self.questions, q.external_id, e.doc, e.start, e.end, e.text, e.grade,
+                     e.annotator, e.stale, *key, e.provenance, e.assisted)
+                )  # fmt: skip
+        self.elements += len(e_rows)
+        try:
+            self._db.executemany("INSERT INTO question VALUES (?, ?, ?, ?)", q_rows)
+            self._db.executemany(f"INSERT INTO element VALUES ({', '.join('?' * 13)})", e_rows)
+        except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
+            raise StoreError(f"cannot stage the gold set: {err}") from None
+
+    def _index(self) -> None:
+        if not self._indexed:
+            self._db.execute("CREATE INDEX element_line ON element (qline)")
+            self._db.execute("CREATE INDEX element_span ON element (external_id, doc, start)")
+            self._db.execute("CREATE INDEX element_text ON element (external_id, doc, text)")
+            self._db.execute("CREATE INDEX question_id ON question (external_id)")
+            self._indexed = True
+
+    def batches(self, size: int = BATCH) -> Iterator[list[NewQuestion]]:
+        """The staged questions in order, ``size`` at a time, each with its elements."""
+        from labeler.store.goldsets import NewElement, NewQuestion
+
+        self._index()
+        last = 0
+        while True:
+            rows = self._db.execute(
+                f"SELECT line, {_QUESTION} FROM question WHERE line > ? ORDER BY line LIMIT ?",
+                (last, size),
+            ).fetchall()
+            if not rows:
+                return
+            first, last = rows[0][0], rows[-1][0]
+            elements: dict[int, list[NewElement]] = {}
+            for (
+                qline,
+                _,
+                doc,
+                start,
+                end,
+                text,
+                grade,
+                who,
+                stale,
+                ks,
+                ke,
+                prov,
+                assisted,
+            ) in self._db.execute(
+                f"SELECT {_ELEMENT} FROM element WHERE qline BETWEEN ? AND ? ORDER BY qline, rowid",
+                (first, last),
+            ):
+                key = None if ks is None else (ks, ke)
+                elements.setdefault(qline, []).append(
+                    NewElement(doc, start, end, text, grade, who, bool(stale), key, prov,
+                               bool(assisted))
+                )  # fmt: skip
+            yield [
+                NewQuestion(qid, text, notes, tuple(elements.get(line, ())))
+                for line, qid, text, notes in rows
+            ]
+
+    def notes_of(self, external_ids: Sequence[str]) -> dict[str, str]:
+        """External id → notes, for those of ``external_ids`` that are staged."""
+        self._index()
+        found: dict[str, str] = {}
+        for i in range(0, len(external_ids), 500):  # under SQLite's bound-parameter limit
+            part = external_ids[i : i + 500]
+            marks = ", ".join("?" * len(part))
+            found.update(
+                self._db.execute(
+                    f"SELECT external_id, notes FROM question WHERE external_id IN ({marks})",
+                    part,
+                ).fetchall()
+            )
+        return found
+
+    def holds(self, external_id: str, doc: str, start: int, end: int, text: str) -> bool:
+        """Whether a staged element of question ``external_id`` on ``doc`` has these offsets
+        or this text."""
+        self._index()
+        row = self._db.execute(
+            "SELECT 1 FROM element WHERE external_id = ? AND doc = ? AND "
+            "((start = ? AND end_ = ?) OR text = ?) LIMIT 1",
+            (external_id, doc, start, end, text),
+        ).fetchone()
+        return row is not None
+
+    def close(self) -> None:
+        """Drop the stage (safe to call more than once)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
+def staged(questions: Iterable[NewQuestion] | GoldStage) -> tuple[GoldStage, bool]:
+    """``questions`` as a stage, and whether it was made here (then the caller closes it)."""
+    if isinstance(questions, GoldStage):
+        return questions, False
+    stage = GoldStage()
+    try:
+        batch: list[NewQuestion] = []
+        for q in questions:
+            batch.append(q)
+            if len(batch) >= BATCH:
+                stage.add(batch)
+                batch = []
+        stage.add(batch)
+    except BaseException:
+        stage.close()
+        raise
+    return stage, True
