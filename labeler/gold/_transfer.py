@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from labeler.anchoring import AnchorFailure, anchor
 from labeler.errors import InputError
 from labeler.formats.gold_jsonl import GoldLine, read_gold
+from labeler.progress import Progress, counted, no_progress
 
 PROVENANCE_SINGLE = "single"
 
@@ -74,7 +75,11 @@ class ResolveSummary:
 
 
 def resolve_gold(
-    path: str | Path, page_of: Callable[[str], str | None], *, allow_nul: bool = True
+    path: str | Path,
+    page_of: Callable[[str], str | None],
+    *,
+    allow_nul: bool = True,
+    progress: Progress = no_progress,
 ) -> tuple[list[ResolvedQuestion], ResolveSummary]:
     """Parse ``path`` and anchor each element in ``page_of(doc)``'s text (``allow_nul``: see
     :func:`~labeler.formats.gold_jsonl.read_gold`).
@@ -84,10 +89,11 @@ def resolve_gold(
     not match; elements without offsets take the text's first occurrence; stale elements
     are kept as written. Raises
     :class:`InputError` naming the line on an unknown document or a text not on its page.
+    ``progress(questions_resolved, questions, "")`` as the read lines are resolved.
     """
     lines = list(read_gold(path, allow_nul=allow_nul))
     final = [final_layer(line) for line in lines]
-    questions = list(resolve_lines(final, path, page_of))
+    questions = list(resolve_lines(counted(final, progress, len(final), every=100), path, page_of))
     return questions, summarize(
         questions,
         layer_left_out=sum(
@@ -237,6 +243,7 @@ def import_gold_file(
     replace: bool = False,
     force: bool = False,
     hint: str = "",
+    progress: Progress = no_progress,
 ) -> tuple[list[ResolvedQuestion], ResolveSummary]:
     """Import gold JSONL ``path`` into gold set ``gold_set``, all or nothing.
 
@@ -248,7 +255,7 @@ def import_gold_file(
     :func:`~labeler.store.goldsets.replace_losses`),
     :class:`~labeler.store.goldsets.DropRefused` is raised (with ``hint`` appended to its
     message) and nothing is written, unless ``force`` (then the summary's ``removed``
-    lists them).
+    lists them). ``progress``: as :func:`resolve_gold` resolves the questions.
     """
     from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
     from labeler.store.postgres import text_holds_nul
@@ -261,7 +268,9 @@ def import_gold_file(
                 cache[doc] = page_texts(session, [doc]).get(doc)
             return cache[doc]
 
-        questions, summary = resolve_gold(path, page_of, allow_nul=text_holds_nul(store.engine))
+        questions, summary = resolve_gold(
+            path, page_of, allow_nul=text_holds_nul(store.engine), progress=progress
+        )
     new = [
         NewQuestion(
             q.query_id,

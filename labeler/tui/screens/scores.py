@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import time
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
@@ -13,6 +14,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Header, OptionList, Static
 
 from labeler.evaluation import runs_to_score
+from labeler.progress import Throttled, describe
 from labeler.store import RunSummary, Store
 from labeler.tui.bars import coverage_bar
 from labeler.tui.hanging import Hanging
@@ -25,6 +27,9 @@ if TYPE_CHECKING:
     from labeler.tui.context import AppContext
 
 METRICS = ("hit", "partial", "mrr", "recall", "partial_recall", "precision", "ndcg")
+
+#: seconds between two progress updates the scoring thread posts to the screen
+SCORE_UPDATE_EVERY = 0.1
 
 
 def no_runs_text(database: str, gold_set: str) -> Text:
@@ -171,10 +176,20 @@ class ScoresScreen(Screen[None]):
         name = app.gold_set_name
         if not name:
             return
-        self.query_one("#score-summary", Static).update(f"scoring {run.name}…")
+        summary = self.query_one("#score-summary", Static)
+        summary.update(f"scoring {run.name}…")
+        started = time.monotonic()
+
+        def show(done: int, total: int | None) -> None:
+            # call_from_thread waits for this: every update is drawn before the score is
+            words = describe(done, total, time.monotonic() - started, "questions")
+            summary.update(f"scoring {run.name}… {words}")
+
+        def report(done: int, total: int | None, _item: str) -> None:
+            app.call_from_thread(show, done, total)
 
         def job(store: Store) -> ScoredRun:
-            return score_stored_run(store, name, run)
+            return score_stored_run(store, name, run, Throttled(report, SCORE_UPDATE_EVERY))
 
         app.db(job, self._show_score, what="score")
 
