@@ -47,7 +47,6 @@ class IngestScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         app = cast("AppContext", self.app)
         corpus = self.corpus
-        self.started = self.clock()
 
         def report(done: int, total: int | None, path: str) -> None:
             app.call_from_thread(self._progress, done, total, path)

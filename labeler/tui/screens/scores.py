@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
@@ -103,8 +104,10 @@ class ScoresScreen(Screen[None]):
     ScoresScreen.-empty #worst-title, ScoresScreen.-empty #worst { display: none; }
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
+        self.clock = clock  # times the progress shown while a run is scored
+        self.started = clock()
         self.runs: list[RunSummary] = []
         self.scored: ScoredRun | None = None
         self.worst: list[str] = []
@@ -176,22 +179,22 @@ class ScoresScreen(Screen[None]):
         name = app.gold_set_name
         if not name:
             return
-        summary = self.query_one("#score-summary", Static)
-        summary.update(f"scoring {run.name}…")
-        started = time.monotonic()
-
-        def show(done: int, total: int | None) -> None:
-            # call_from_thread waits for this: every update is drawn before the score is
-            words = describe(done, total, time.monotonic() - started, "questions")
-            summary.update(f"scoring {run.name}… {words}")
+        self.query_one("#score-summary", Static).update(f"scoring {run.name}…")
+        self.started = self.clock()
 
         def report(done: int, total: int | None, _item: str) -> None:
-            app.call_from_thread(show, done, total)
+            # call_from_thread waits for it: every update is drawn before the score is
+            app.call_from_thread(self._scoring, run.name, done, total)
 
         def job(store: Store) -> ScoredRun:
             return score_stored_run(store, name, run, Throttled(report, SCORE_UPDATE_EVERY))
 
         app.db(job, self._show_score, what="score")
+
+    def _scoring(self, run: str, done: int, total: int | None) -> None:
+        """Show how far scoring ``run`` is: questions done, rate and time left."""
+        words = describe(done, total, self.clock() - self.started, "questions")
+        self.query_one("#score-summary", Static).update(f"scoring {run}… {words}")
 
     def _show_score(self, scored: ScoredRun) -> None:
         self.scored = scored
