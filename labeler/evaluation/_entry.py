@@ -422,7 +422,7 @@ class _Passes:
 def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Scored:
     assert request.run is not None  # check_request
     load = _layer_load(source, request)
-    name = request.run if isinstance(request.run, str) else request.run_name or IN_MEMORY
+    run_name = request.run if isinstance(request.run, str) else request.run_name or IN_MEMORY
     passes = _Passes(progress, len(load.questions))
     result, chunks = _scored(
         source,
@@ -433,7 +433,7 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
         budgets=request.budgets,
         tokenizer=request.tokenizer,
         whole=request.keep_inputs,
-        progress=passes.pass_(len(load.questions), name),
+        progress=passes.pass_(len(load.questions), run_name),
     )
     unknown = [key for key, _ in request.fail_under if key not in result.metrics]
     if unknown:

@@ -63,7 +63,8 @@ def rich_bar(
         TextColumn("{task.fields[item]}"),
     ]
     console = Console(file=stream, stderr=True)
-    with Progress(*columns, console=console, transient=True) as bar:
+    # stdout holds the command's data: never routed through the bar's console
+    with Progress(*columns, console=console, transient=True, redirect_stdout=False) as bar:
         task = bar.add_task(name, total=None, item="")
 
         def update(done: int, total: int | None, item: str) -> None:

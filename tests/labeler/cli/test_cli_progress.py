@@ -267,3 +267,17 @@ def test_a_terminal_shows_a_bar_with_counts_and_rate_and_stdout_is_unchanged(
     assert b"questions" not in quiet_terminal
     assert out == quiet_out
     assert out.startswith(b"{")
+
+
+def test_data_written_to_stdout_during_the_bar_stays_on_stdout(db: str, tmp_path: Path) -> None:
+    """``chunks make -o -`` writes its chunks while the bar is up: they reach stdout, the
+    same bytes as with -q, and none of them the terminal."""
+    args = ["chunks", "make", "--chunker", "fixed", "--size", "50", "-o", "-", "--db", db]
+    out, terminal, code = _run_on_a_terminal(args, tmp_path)
+    quiet_out, _, quiet_code = _run_on_a_terminal([*args, "-q"], tmp_path)
+    assert code == quiet_code == 0
+    assert BAR in terminal
+    assert b"4/4 pages" in ANSI.sub(b"", terminal)
+    assert out == quiet_out
+    assert out.count(b'"doc"') > 100
+    assert b'"doc"' not in terminal
