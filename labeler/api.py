@@ -52,6 +52,7 @@ from scoring import DEFAULT_THRESHOLD, QueryScore
 if TYPE_CHECKING:
     import pandas
 
+    from labeler.progress import Progress
     from labeler.runs import RunImportReport
     from labeler.store import GoldSetProgress, RunListing
 
@@ -324,6 +325,7 @@ class GoldSet:
         bootstrap: int = DEFAULT_BOOTSTRAP,
         seed: int = 0,
         fail_under: Mapping[str, float] | None = None,
+        progress: Progress | None = None,
     ) -> RetrieverEvaluation:
         """Call ``retriever`` on every question of the gold set and score what it returns
         (``labeler evaluate``; see :mod:`labeler.evaluation` for what a retriever may be
@@ -341,9 +343,11 @@ class GoldSet:
         ``layer``, ``ci``, ``bootstrap``, ``seed`` and ``fail_under`` as for :meth:`score`;
         a gate failure raises :class:`~labeler.evaluation.QualityGateError` whose
         ``result`` is the :class:`RetrieverEvaluation` (the run is stored first when
-        ``store_run`` asks).
+        ``store_run`` asks). ``progress(settled, total, query_id)`` is called after each
+        question's answer or failure (:data:`labeler.progress.Progress`).
         """
         from labeler.evaluation import retriever_label
+        from labeler.progress import no_progress
         from labeler.store import text_holds_nul
 
         if store_run is not None:
@@ -362,6 +366,7 @@ class GoldSet:
             max_results=max_results,
             depth=max(k, default=10),
             where=f"retriever {label}",
+            progress=progress or no_progress,
         )
         if store_run is not None:
             from labeler.runs import import_run_chunks

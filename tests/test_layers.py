@@ -21,6 +21,7 @@ HEADLESS = [
     "labeler.cli",
     "labeler.api",
     "labeler.evaluation",
+    "labeler.progress",
 ]
 UI = ("textual", "rich.live")
 

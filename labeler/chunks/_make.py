@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from labeler.errors import ExtractError, InputError, UsageError
+from labeler.progress import Progress, no_progress
 
 if TYPE_CHECKING:
     from labeler.chunks.slices import Chunk
@@ -38,6 +39,7 @@ def write_chunk_file(
     size: int = 800,
     overlap: int = 0,
     max_chars: int = 2000,
+    progress: Progress = no_progress,
 ) -> ChunkFileMade:
     """Write the chunks of every stored page whose id matches the glob ``docs`` (by id) to
     ``out``, one chunk JSONL line each.
@@ -52,6 +54,7 @@ def write_chunk_file(
     :class:`~labeler.errors.InputError` naming the source file when it cannot be read, has
     changed since ingest, or cannot be extracted. The caller validates ``size``/``overlap``/
     ``max_chars`` first (the chunkers raise :class:`ValueError` for bad ones).
+    ``progress(pages_done, pages, doc_id)`` after each page.
     """
     from labeler.chunks._chunkers import iter_fixed_token_chunks, structure_chunks
     from labeler.extract import block_starts
@@ -79,6 +82,7 @@ def write_chunk_file(
                 chunks = structure_chunks(d.id, text, blocks, max_chars=max_chars)
             written += write_chunks(out, chunks)
             documents += 1
+            progress(documents, len(summaries), d.id)
     return ChunkFileMade(written, documents)
 
 

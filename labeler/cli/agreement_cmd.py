@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from labeler.cli.output import add_quiet
+
 FORMATS = ("table", "json", "markdown", "html")
 
 
@@ -30,6 +32,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         "--worst", type=int, default=20, metavar="N", help="questions shown in tables (0: all)"
     )
     p.add_argument("--per-question", metavar="FILE", help="also write one JSON line per question")
+    add_quiet(p)
     p.set_defaults(handler=run)
 
 
@@ -53,6 +56,7 @@ def _annotators(value: str | None, known: set[str]) -> list[str] | None:
 
 def run(args: argparse.Namespace) -> int:
     from labeler.cli.output import json_text, open_output
+    from labeler.progress import reporter
     from labeler.store import open_store, read_done_labels, resolve_db
     from scoring.agreement import AgreementInput, agreement, render_agreement
 
@@ -60,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     known = {who for by in labels.questions.values() for who in by}
     chosen = _annotators(args.annotators, known)
     data = AgreementInput(labels.questions, labels.page_lengths)
-    result = agreement(data, chosen, gold_set=args.gold_set)
+    with reporter("agreement", "questions", quiet=args.quiet) as progress:
+        result = agreement(data, chosen, gold_set=args.gold_set, progress=progress)
     worst = None if args.worst <= 0 else args.worst
     sys.stdout.write(render_agreement(result, args.format, worst=worst))
     if args.per_question:

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from labeler.cli.output import add_max_line_bytes, open_output, warn
+from labeler.cli.output import add_max_line_bytes, add_quiet, open_output, warn
 from labeler.errors import UsageError, input_name
 from labeler.report import plural
 
@@ -41,6 +41,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     make.add_argument("--max-chars", type=int, default=2000, help="structure: longest chunk (2000)")
     make.add_argument("--docs", metavar="GLOB", default="*", help="document ids to chunk")
     make.add_argument("-o", "--output", required=True, metavar="FILE", help="'-' for stdout")
+    add_quiet(make)
     make.set_defaults(handler=run_make)
 
     audit = verbs.add_parser(
@@ -62,11 +63,13 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     audit.add_argument("--gold-set", required=True, metavar="NAME")
     audit.add_argument("--threshold", type=float, default=0.5, help="partial share (0.5)")
     audit.add_argument("--format", choices=("table", "json"), default="table")
+    add_quiet(audit)
     audit.set_defaults(handler=run_audit)
 
 
 def run_make(args: argparse.Namespace) -> int:
     from labeler.chunks import fixed_token_chunks, structure_chunks, write_chunk_file
+    from labeler.progress import reporter
     from labeler.store import open_store, resolve_db
 
     store = open_store(resolve_db(args.db), create=False)
@@ -77,7 +80,10 @@ def run_make(args: argparse.Namespace) -> int:
             structure_chunks("", "", [], max_chars=args.max_chars)
     except ValueError as err:
         raise UsageError(str(err)) from None
-    with open_output(args.output) as out:
+    with (
+        open_output(args.output) as out,
+        reporter("chunks make", "pages", quiet=args.quiet) as progress,
+    ):
         made = write_chunk_file(
             store,
             out,
@@ -86,6 +92,7 @@ def run_make(args: argparse.Namespace) -> int:
             size=args.size,
             overlap=args.overlap,
             max_chars=args.max_chars,
+            progress=progress,
         )
     print(
         f"wrote {plural(made.chunks, 'chunk')} from {plural(made.documents, 'document')}",
@@ -97,17 +104,20 @@ def run_make(args: argparse.Namespace) -> int:
 def run_audit(args: argparse.Namespace) -> int:
     from labeler.chunks import AuditElement, audit_chunks
     from labeler.gold import read_scored_gold
+    from labeler.progress import reporter
     from labeler.store import open_store, resolve_db
 
     if not 0 < args.threshold <= 1:
         raise UsageError(f"--threshold must be in (0, 1], got {args.threshold}")
-    gold = read_scored_gold(
-        open_store(resolve_db(args.db), create=False),
-        args.gold_set,
-        note=warn,
-        chunk_file=args.file,
-        keys=True,
-    )
+    with reporter("chunks audit", "bytes", quiet=args.quiet) as progress:
+        gold = read_scored_gold(
+            open_store(resolve_db(args.db), create=False),
+            args.gold_set,
+            note=warn,
+            chunk_file=args.file,
+            keys=True,
+            progress=progress,
+        )
     assert gold.placed is not None and gold.keys is not None  # asked for both
     questions, stale, keys, placed = gold.questions, gold.stale, gold.keys, gold.placed
     elements = [

@@ -6,6 +6,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING, Any
 
+from labeler.cli.output import add_quiet
+
 if TYPE_CHECKING:  # the doctor loads the ORM: import it only when the command runs
     from labeler.doctor import DoctorReport
 
@@ -29,6 +31,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         ),
     )
     p.add_argument("--format", choices=("table", "json"), default="table")
+    add_quiet(p)
     p.set_defaults(handler=run)
 
 
@@ -59,9 +62,11 @@ def render_table(report: DoctorReport) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from labeler.doctor import diagnose
+    from labeler.progress import reporter
     from labeler.store import resolve_db
 
-    report = diagnose(resolve_db(args.db))
+    with reporter("doctor", "checks", quiet=args.quiet) as progress:
+        report = diagnose(resolve_db(args.db), progress=progress)
     if args.format == "json":
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:

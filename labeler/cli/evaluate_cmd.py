@@ -8,7 +8,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from labeler.cli.output import open_output
+from labeler.cli.output import add_quiet, open_output
 from labeler.cli.score_cmd import parse_ks, parse_threshold
 from labeler.errors import InputError
 
@@ -93,6 +93,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=FORMATS, default="table")
     p.add_argument("-o", "--output", default="-", metavar="FILE", help="default: stdout")
     p.add_argument("--worst", type=int, default=20, help="worst questions listed (default 20)")
+    add_quiet(p)
     p.set_defaults(handler=run)
 
 
@@ -111,6 +112,7 @@ def _factory_args(pairs: list[str] | None) -> dict[str, str] | None:
 def run(args: argparse.Namespace) -> int:
     from labeler.api import open as open_db
     from labeler.evaluation import load_retriever
+    from labeler.progress import reporter
     from labeler.store import resolve_db
 
     # ends without the interpreter's teardown, which waits for non-daemon threads: one a
@@ -121,18 +123,20 @@ def run(args: argparse.Namespace) -> int:
     with open_db(resolve_db(args.db), create=False) as db:  # a bad --db fails before user code runs
         gold = db.gold_set(args.gold_set)
         retriever = load_retriever(args.retriever, factory_args)
-        result = gold.evaluate(
-            retriever,
-            k=args.k,
-            threshold=args.threshold,
-            concurrency=args.concurrency,
-            timeout=args.timeout,
-            fail_fast=args.fail_fast,
-            max_results=args.max_results,
-            store_run=args.store_run,
-            replace=args.replace,
-            label=args.retriever,
-        )
+        with reporter("evaluate", "questions", quiet=args.quiet) as progress:
+            result = gold.evaluate(
+                retriever,
+                k=args.k,
+                threshold=args.threshold,
+                concurrency=args.concurrency,
+                timeout=args.timeout,
+                fail_fast=args.fail_fast,
+                max_results=args.max_results,
+                store_run=args.store_run,
+                replace=args.replace,
+                label=args.retriever,
+                progress=progress,
+            )
     with open_output(args.output) as out:
         if args.format == "json":
             out.write(json.dumps(result.to_dict(), ensure_ascii=False) + "\n")

@@ -16,7 +16,7 @@ from typing import Any
 
 from labeler.cli.gold_export_cmd import run_export
 from labeler.cli.gold_import_cmd import run_import
-from labeler.cli.output import add_max_line_bytes
+from labeler.cli.output import add_max_line_bytes, add_quiet
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -111,6 +111,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "needs the lead role"
         ),
     )
+    add_quiet(imp)
     imp.set_defaults(handler=run_import)
 
     exp = verbs.add_parser(

@@ -37,21 +37,24 @@ def run_import(args: argparse.Namespace) -> int:
                 "counts code points and re-anchors by text)"
             )
     from labeler.gold import import_gold_file
+    from labeler.progress import reporter
     from labeler.store import open_store, resolve_annotator, resolve_db
 
     annotator = resolve_annotator(args.annotator)
     _check_force(args)
-    questions, summary = import_gold_file(
-        open_store(resolve_db(args.db)),
-        args.file,
-        args.gold_set,
-        annotator=annotator,
-        description=args.description,
-        replace=args.replace,
-        force=args.force,
-        hint=_force_hint(args),
-        keep=False,  # only the questions reported below: memory bounded whatever the file
-    )
+    with reporter("gold import", "questions", quiet=args.quiet) as progress:
+        questions, summary = import_gold_file(
+            open_store(resolve_db(args.db)),
+            args.file,
+            args.gold_set,
+            annotator=annotator,
+            description=args.description,
+            replace=args.replace,
+            force=args.force,
+            hint=_force_hint(args),
+            keep=False,  # only the questions reported below: memory bounded whatever the file
+            progress=progress,
+        )
     shown = input_name(args.file)
     for q in questions:
         for e in q.elements:
@@ -94,6 +97,7 @@ def run_import(args: argparse.Namespace) -> int:
 def _import_layer(args: argparse.Namespace) -> int:
     """``gold import --layer``: the file as one annotator's own labels."""
     from labeler.gold import import_layer_file
+    from labeler.progress import reporter
     from labeler.store import open_store, resolve_annotator, resolve_db
 
     if args.format != "jsonl":
@@ -104,15 +108,17 @@ def _import_layer(args: argparse.Namespace) -> int:
         raise UsageError("--layer needs --annotator NAME (whose labels the file holds)")
     if args.replace or args.force:
         raise UsageError("--layer replaces the annotator's own labels by itself; drop --replace")
-    done = import_layer_file(
-        open_store(resolve_db(args.db)),
-        args.file,
-        args.gold_set,
-        annotator=args.annotator.strip(),
-        description=args.description,
-        actor=resolve_annotator(args.actor),
-        allow_empty=args.allow_empty,
-    )
+    with reporter("gold import", "questions", quiet=args.quiet) as progress:
+        done = import_layer_file(
+            open_store(resolve_db(args.db)),
+            args.file,
+            args.gold_set,
+            annotator=args.annotator.strip(),
+            description=args.description,
+            actor=resolve_annotator(args.actor),
+            allow_empty=args.allow_empty,
+            progress=progress,
+        )
     shown = input_name(args.file)
     for q in done.resolved:
         for e in q.elements:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from typing import Any
+
+from labeler.cli.output import add_quiet
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -51,45 +51,19 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="HTML parser engine of the profile (jsoup-1.15.3: lexbor, html5lib, jsoup)",
     )
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_quiet(p)
     p.set_defaults(handler=run)
 
 
-ProgressFn = Callable[[int, int, str], None]
-
 #: moved labels listed one per line (the rest are counted); stale ones are always listed
 MOVED_SHOWN = 20
-
-
-@contextmanager
-def progress_bar(enabled: bool) -> Iterator[ProgressFn | None]:
-    """A rich progress bar on stderr when it is a terminal; nothing otherwise."""
-    if not enabled or not sys.stderr.isatty():
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    with Progress(
-        TextColumn("ingest"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[path]}"),
-        console=Console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task("ingest", total=None, path="")
-
-        def update(done: int, total: int, path: str) -> None:
-            bar.update(task, completed=done, total=total, path=path[-60:])
-
-        yield update
 
 
 def run(args: argparse.Namespace) -> int:
     from labeler.errors import UsageError
     from labeler.extract import DEFAULT_PROFILE, get_profile
     from labeler.pages import ingest_paths
+    from labeler.progress import reporter
     from labeler.store import open_store, resolve_db
 
     if args.engine is not None:
@@ -100,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 f"unknown engine {args.engine!r} for profile {profile.name}; known: {known}"
             )
     store = open_store(resolve_db(args.db))
-    with progress_bar(not args.quiet) as progress:
+    with reporter("ingest", "files", quiet=args.quiet) as progress:
         report = ingest_paths(
             store,
             args.paths,

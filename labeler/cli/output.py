@@ -113,3 +113,11 @@ def json_text(value: Any) -> str:
     """
     text = json.dumps(value, ensure_ascii=False)
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+QUIET_HELP = "no progress on stderr (shown otherwise: a bar on a terminal, else a line every 10 s)"
+
+
+def add_quiet(parser: Any) -> None:
+    """``-q``/``--quiet``, the option of every command that reports progress."""
+    parser.add_argument("--quiet", "-q", action="store_true", help=QUIET_HELP)

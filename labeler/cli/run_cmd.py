@@ -8,8 +8,7 @@ import json
 import sys
 from typing import Any
 
-from labeler.cli.ingest_cmd import progress_bar
-from labeler.cli.output import add_max_line_bytes
+from labeler.cli.output import add_max_line_bytes, add_quiet
 from labeler.errors import InputError
 from labeler.report import plural
 
@@ -42,7 +41,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="record a run parameter (repeatable), e.g. --param chunker=fixed-800",
     )
-    imp.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_quiet(imp)
     imp.add_argument(
         "--allow-empty",
         action="store_true",
@@ -94,12 +93,13 @@ def _params(pairs: list[str]) -> dict[str, str]:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    from labeler.progress import reporter
     from labeler.runs import import_run_file
     from labeler.store import open_store, resolve_db
 
     params = _params(args.param)
     store = open_store(resolve_db(args.db))
-    with progress_bar(not args.quiet) as progress:
+    with reporter("run import", "bytes", quiet=args.quiet) as progress:
         report = import_run_file(
             store,
             args.file,

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from labeler.cli.output import open_output
+from labeler.cli.output import add_quiet, open_output
 from labeler.errors import UsageError
 from labeler.evaluation import gc_paused
 
@@ -186,6 +186,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         help="processes to score in (default: one per CPU for runs of 1,000+ questions on "
         "a SQLite file; 1 = no extra process). The result does not depend on it.",
     )
+    add_quiet(p)
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -253,6 +254,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     from labeler.evaluation import Intervals, ScoreRequest, UnknownMetricError, score
+    from labeler.progress import reporter
     from labeler.store import resolve_db
 
     request = ScoreRequest(
@@ -272,7 +274,8 @@ def run_score(args: argparse.Namespace) -> int:
     # by score(), so the process may end without tearing down (see labeler.cli.entry)
     with gc_paused():
         try:
-            ev = score(resolve_db(args.db), request).evaluation
+            with reporter("score", "questions", quiet=args.quiet) as progress:
+                ev = score(resolve_db(args.db), request, progress=progress).evaluation
         except UnknownMetricError as err:
             raise UsageError(f"--fail-under: {err.detail}") from None
         code = _report_score(args, ev)
@@ -381,6 +384,7 @@ def _layers_section(fmt: str, layers: list[tuple[str, RunScore]], k: int) -> str
 
 def run_compare(args: argparse.Namespace) -> int:
     from labeler.evaluation import Intervals, ScoreRequest, score
+    from labeler.progress import reporter
     from labeler.store import resolve_db
 
     runs, baseline = compare_plan(args.run, args.baseline)
@@ -398,7 +402,8 @@ def run_compare(args: argparse.Namespace) -> int:
         processes=args.jobs,
     )
     with gc_paused():
-        scored = score(resolve_db(args.db), request)
+        with reporter("compare", "questions", quiet=args.quiet) as progress:
+            scored = score(resolve_db(args.db), request, progress=progress)
         assert scored.comparison is not None
         code = _report_compare(args, scored.comparison, list(scored.evaluations))
     args.exit_fast = True

@@ -44,6 +44,7 @@ from sqlalchemy.pool import NullPool
 
 from labeler.doctor import _span_checks as doctor_spans
 from labeler.errors import StoreError
+from labeler.progress import Progress, no_progress
 from labeler.store.engine import (
     database_url,
     display_location,
@@ -224,9 +225,9 @@ def postgresql_snapshot(db: str) -> Iterator[Connection]:
         engine.dispose()
 
 
-def diagnose(db: str) -> DoctorReport:
+def diagnose(db: str, *, progress: Progress = no_progress) -> DoctorReport:
     """Run every check on database ``db``: a SQLite path or ``sqlite:///`` URL, or a
-    ``postgresql://`` URL.
+    ``postgresql://`` URL. ``progress(checks_done, checks, name)`` after each check.
 
     Raises :class:`StoreError` when ``db`` is not a SQLite file that exists or a PostgreSQL
     database that can be reached, or cannot be opened at all; a SQLite file that opens but
@@ -235,7 +236,7 @@ def diagnose(db: str) -> DoctorReport:
     refuse_keyword_string(db)
     if _is_postgresql(db):
         with postgresql_snapshot(db) as pg:
-            return _diagnose(display_location(db), _PostgresDatabase(pg))
+            return _diagnose(display_location(db), _PostgresDatabase(pg), progress)
     if sqlite_file(db) is None:
         raise StoreError(
             f"{display_location(db)}: the doctor checks SQLite database files and "
@@ -244,27 +245,47 @@ def diagnose(db: str) -> DoctorReport:
     path, conn = _connect(db)
     with closing(conn):
         try:
-            return _diagnose(str(path), _SqliteDatabase(conn))
+            return _diagnose(str(path), _SqliteDatabase(conn), progress)
         except sqlite3.DatabaseError as err:
             failed = Check("integrity", "error", f"cannot read the database: {err}")
             return DoctorReport(str(path), None, (failed,))
 
 
-def _diagnose(where: str, db: _Database) -> DoctorReport:
+def _diagnose(where: str, db: _Database, progress: Progress) -> DoctorReport:
+    total = 6 + len(_SPAN_CHECKS)  # integrity, schema, stale, runs, foreign keys, spans
+    done = 0
+
+    def ran(name: str) -> None:
+        nonlocal done
+        done += 1
+        progress(done, total, name)
+
     integrity = _integrity(db)
+    ran("integrity")
     if integrity.status == "error":
         return DoctorReport(where, None, (integrity,))
     version, schema = _schema(db)
+    ran("schema")
     if schema.status == "error" and (version is None or version > SCHEMA_VERSION):
         return DoctorReport(where, version, (integrity, schema))
     stale = _stale(db)
+    ran("stale")
     unknown = _unknown_run_questions(db)
+    ran("runs")
+    foreign = _foreign_keys(db)
+    ran("foreign keys")
+    spans = _spans(db)
+    ran("spans")
+    more = []
+    for name, check in _SPAN_CHECKS:
+        more.append(Check(name, *check(db)))
+        ran(name)
     checks = (
         integrity,
         schema,
-        _foreign_keys(db),
-        _spans(db),
-        *(Check(name, *check(db)) for name, check in _SPAN_CHECKS),
+        foreign,
+        spans,
+        *more,
         _stale_check(stale),
         _run_check(unknown),
     )

@@ -39,6 +39,7 @@ from typing import Any, TypeVar
 from labeler.errors import LabelerError
 from labeler.evaluation._adapters import QuestionCall
 from labeler.evaluation._results import ResultShapeError, to_chunks
+from labeler.progress import Progress, no_progress
 from scoring import Chunk
 
 _T = TypeVar("_T")
@@ -194,10 +195,12 @@ def ask_all(
     fail_fast: bool,
     allow_nul: bool,
     max_results: int | None,
+    progress: Progress = no_progress,
 ) -> tuple[dict[str, list[Chunk]], dict[str, float], dict[str, tuple[str, float]]]:
     """Ask every ``(query_id, text)``: the answered chunks, their seconds, and per failed
     question its error and seconds (module docstring). Raises :class:`RetrieverError` at
-    the first failure when ``fail_fast``."""
+    the first failure when ``fail_fast``. ``progress(settled, len(questions), query_id)``
+    after each question is answered or has failed."""
     out: queue.SimpleQueue[Outcome] = queue.SimpleQueue()
     read = _Reader(allow_nul, max_results)
     waiting = deque(questions)
@@ -243,6 +246,7 @@ def ask_all(
                     answered[qid], seconds[qid] = chunks, ended - flight.started
                 else:
                     fail(qid, error or "no answer", ended - flight.started)
+                progress(len(answered) + len(failed), len(questions), qid)
             now = time.perf_counter()
             for qid, flight in list(flights.items()):
                 if flight.deadline > now:
@@ -254,6 +258,7 @@ def ask_all(
                         left.append(loop)  # blocked by a coroutine: later questions get
                         loop = None  # a new loop; its own may still answer in time
                 fail(qid, f"timed out after {timeout:g} s", now - flight.started)
+                progress(len(answered) + len(failed), len(questions), qid)
     finally:
         for flight in flights.values():
             if flight.future is not None:

@@ -39,6 +39,7 @@ from labeler.evaluation._evaluate import (
     load_gold_layer,
 )
 from labeler.evaluation._gcpause import gc_paused
+from labeler.progress import Progress, counted, no_progress
 from labeler.runs import PageKeys, page_keys
 from labeler.store.fastread import SqliteReader, open_reader
 from labeler.store.location import sqlite_file
@@ -291,9 +292,16 @@ def open_source(db: str) -> ScoringSource:
     return StoreSource(store)
 
 
-def score(where: Store | str | ScoringSource, request: ScoreRequest) -> Scored:
+def score(
+    where: Store | str | ScoringSource,
+    request: ScoreRequest,
+    *,
+    progress: Progress = no_progress,
+) -> Scored:
     """Score ``request`` against the database ``where`` (see the module docstring for how
-    its reader is chosen). Reads only.
+    its reader is chosen). Reads only. ``progress(done, total, run)`` counts the gold
+    questions scored, over every run of a comparison and every layer of ``each`` (``total``
+    grows as the annotators' layers are read).
 
     Order of work (each step's errors before the next begins): the request is checked
     (:func:`check_request`); for an ``annotator:NAME`` layer NAME must have marked a
@@ -309,8 +317,8 @@ def score(where: Store | str | ScoringSource, request: ScoreRequest) -> Scored:
         single_threaded_blas()
     with reading(where) as source, gc_paused():
         if request.runs:
-            return _compare(source, request)
-        return _one(source, request)
+            return _compare(source, request, progress)
+        return _one(source, request, progress)
 
 
 def _layer_load(source: ScoringSource, request: ScoreRequest) -> GoldLoad:
@@ -336,8 +344,10 @@ def _scored(
     tokenizer: Tokenizer | None,
     keyed: PageKeys | None = None,
     whole: bool = False,
+    progress: Progress = no_progress,
 ) -> tuple[RunScore, dict[str, list[Chunk]] | None]:
-    """``run`` (stored or in memory) scored on ``load``; with ``whole``, the run too."""
+    """``run`` (stored or in memory) scored on ``load``; with ``whole``, the run too;
+    ``progress`` counts ``load``'s questions."""
     if isinstance(run, str):
         return _score(
             source,
@@ -353,9 +363,10 @@ def _scored(
             tokenizer,
             whole,
             load,
+            progress,
         )
     rows = score_questions(
-        load.questions,
+        counted(load.questions, progress, len(load.questions), every=EVERY),
         load.pages,
         run,
         ks=ks,
@@ -380,10 +391,39 @@ def _scored(
 #: the run name of in-memory answers unless the request names them
 IN_MEMORY = "in-memory"
 
+#: questions between two progress reports (a report per question would cost more than
+#: it tells)
+EVERY = 64
 
-def _one(source: ScoringSource, request: ScoreRequest) -> Scored:
+
+class _Passes:
+    """One count over several scoring passes (runs of a comparison, layers of ``each``):
+    ``pass_(n, name)`` gives the :data:`Progress` of the next pass of ``n`` questions."""
+
+    def __init__(self, progress: Progress, total: int) -> None:
+        self.progress = progress
+        self.total = total
+        self.base = 0
+
+    def pass_(self, size: int, name: str) -> Progress:
+        base = self.base
+        self.base += size
+        self.total = max(self.total, self.base)
+        if self.progress is no_progress:
+            return no_progress
+        outer, total = self.progress, self.total
+
+        def report(done: int, _total: int | None, _item: str) -> None:
+            outer(base + done, total, name)
+
+        return report
+
+
+def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Scored:
     assert request.run is not None  # check_request
     load = _layer_load(source, request)
+    run_name = request.run if isinstance(request.run, str) else request.run_name or IN_MEMORY
+    passes = _Passes(progress, len(load.questions))
     result, chunks = _scored(
         source,
         request,
@@ -393,6 +433,7 @@ def _one(source: ScoringSource, request: ScoreRequest) -> Scored:
         budgets=request.budgets,
         tokenizer=request.tokenizer,
         whole=request.keep_inputs,
+        progress=passes.pass_(len(load.questions), run_name),
     )
     unknown = [key for key, _ in request.fail_under if key not in result.metrics]
     if unknown:
@@ -413,7 +454,14 @@ def _one(source: ScoringSource, request: ScoreRequest) -> Scored:
             each = load_gold_layer(source, request.gold_set, name)
             # the headline figures only: as `labeler score --layer each` has always scored
             scored, _ = _scored(
-                source, request, each, request.run, ks=request.ks, budgets=(), tokenizer=None
+                source,
+                request,
+                each,
+                request.run,
+                ks=request.ks,
+                budgets=(),
+                tokenizer=None,
+                progress=passes.pass_(len(each.questions), f"{ANNOTATOR}{name}"),
             )
             layers.append((f"{ANNOTATOR}{name}", scored))
     below = tuple(
@@ -430,10 +478,11 @@ def _one(source: ScoringSource, request: ScoreRequest) -> Scored:
     return Scored((evaluation,), inputs=inputs)
 
 
-def _compare(source: ScoringSource, request: ScoreRequest) -> Scored:
+def _compare(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Scored:
     load = _layer_load(source, request)
     keyed = page_keys(load.pages)  # the gold set read and its pages keyed once for all runs
     layer = FINAL if request.annotator is None else request.layer
+    passes = _Passes(progress, len(load.questions) * len(request.runs))
     evaluations = tuple(
         Evaluation(
             _scored(
@@ -445,6 +494,7 @@ def _compare(source: ScoringSource, request: ScoreRequest) -> Scored:
                 budgets=request.budgets,
                 tokenizer=request.tokenizer,
                 keyed=keyed,
+                progress=passes.pass_(len(load.questions), name),
             )[0],
             load.stale,
             load.pending,

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from labeler.evaluation._shards import plan_processes, score_in_processes
+from labeler.progress import Progress, counted, no_progress
 from labeler.runs import PageKeys, load_placed_run, placements_for
 from labeler.store.fastread import SqliteReader
 from labeler.store.rows import RunRows, StoredQuestion
@@ -310,6 +311,7 @@ def _score(
     tokenizer: Tokenizer | None = None,
     whole: bool = False,
     load: GoldLoad | None = None,
+    progress: Progress = no_progress,
 ) -> tuple[RunScore, dict[str, list[Chunk]] | None]:
     """Score one stored run, in several processes when ``jobs`` allows and it pays, with
     the placements stored at import (``keyed``: the pages' keys, see ``page_keys``).
@@ -317,7 +319,9 @@ def _score(
 
     ``whole``: read the run whole (every chunk's text), in this process, and return it with
     the score (for a drill-down); otherwise the second value is None. ``load``: the gold set
-    as read, whose pending questions' run ids are left out (:meth:`GoldLoad.run_ids`)."""
+    as read, whose pending questions' run ids are left out (:meth:`GoldLoad.run_ids`).
+    ``progress(done, len(questions), "")`` as questions are scored (in several processes:
+    this process's share, scaled)."""
     src = _source(source)
     processes = 1
     kept: dict[str, list[Chunk]] | None = None
@@ -336,6 +340,7 @@ def _score(
             threshold=threshold,
             processes=processes,
             keyed_pages=keyed,
+            progress=progress,
         )
     else:
         if isinstance(src, SqliteReader) and tokenizer is None and not whole:
@@ -345,7 +350,7 @@ def _score(
             chunks = load_run(src, run)
             known = placements_for(src.placements(run), keyed, questions)
         rows = score_questions(
-            questions,
+            counted(questions, progress, len(questions), every=64),
             pages,
             chunks,
             ks=ks,

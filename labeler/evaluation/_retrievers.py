@@ -32,6 +32,7 @@ from typing import Any
 from labeler.errors import LabelerError, UsageError
 from labeler.evaluation._adapters import adapt, recognised, takes_id
 from labeler.evaluation._calls import RetrieverError, ask_all
+from labeler.progress import Progress, no_progress
 from scoring import Chunk
 
 #: a callable or an object with one of the methods above (checked by :func:`adapt`)
@@ -167,6 +168,7 @@ def call_retriever(
     max_results: int = MAX_RESULTS,
     depth: int = 10,
     where: str = "retriever",
+    progress: Progress = no_progress,
 ) -> Answers:
     """Ask ``retriever`` every ``(query_id, text)`` of ``questions`` (module docstring).
 
@@ -176,6 +178,7 @@ def call_retriever(
     :class:`UsageError` before any call for a retriever of no accepted kind (the message
     starts with ``where``), ``concurrency < 1``, ``timeout <= 0`` or ``max_results < 1``,
     and :class:`RetrieverError` at the first failure when ``fail_fast``.
+    ``progress(settled, len(questions), query_id)`` after each question's answer or failure.
     """
     if concurrency < 1:
         raise UsageError(f"--concurrency must be at least 1, got {concurrency}")
@@ -192,6 +195,7 @@ def call_retriever(
         fail_fast=fail_fast,
         allow_nul=allow_nul,
         max_results=max_results,
+        progress=progress,
     )
     order = [qid for qid, _ in questions]
     return Answers(

@@ -23,6 +23,7 @@ import signal
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from labeler.progress import Progress, counted, no_progress
 from labeler.runs import PageKeys, load_placed_run, page_keys
 from labeler.store.fastread import SqliteReader
 from scoring import GoldQuestion, Pages, QueryScore, score_questions
@@ -87,6 +88,7 @@ def score_in_processes(
     threshold: float,
     processes: int,
     keyed_pages: PageKeys | None = None,
+    progress: Progress = no_progress,
 ) -> ShardResult:
     """Rows for every gold question with elements (in no particular order) and the run's
     query ids in ascending order, scored in ``processes`` processes.
@@ -94,7 +96,8 @@ def score_in_processes(
     The rows and ids are what :func:`scoring.aggregate` takes; ``reader`` must be open on
     a SQLite file (the other processes open their own connection to it). ``keyed_pages``
     are the pages' keys (``labeler.runs.page_keys``), worked out here when not given, and
-    once for every process.
+    once for every process. ``progress`` counts this process's shard scaled to all the
+    questions (the shards are of equal size, so it is close to the overall count).
     """
     reader.run_id(run)  # an unknown run fails here, before any process starts
     keyed = page_keys(pages) if keyed_pages is None else keyed_pages
@@ -102,12 +105,18 @@ def score_in_processes(
     shards = split_ids([q.query_id for q in scored], processes)
     keys = value_keys(check_ks(ks))
 
-    def work(source: SqliteReader, shard: Shard) -> ShardResult:
+    def work(source: SqliteReader, shard: Shard, report: Progress = no_progress) -> ShardResult:
         since, until = shard
         mine = [q for q in scored if _in_range(q.query_id, shard)]
         chunks, known = load_placed_run(source, run, mine, keyed, since=since, until=until)
+        share = len(questions) / max(len(mine), 1)
+
+        def scaled(done: int, _total: int | None, item: str) -> None:
+            report(round(done * share), len(questions), item)
+
+        asked = counted(mine, no_progress if report is no_progress else scaled, len(mine), every=64)
         return (
-            score_questions(mine, pages, chunks, ks=ks, threshold=threshold, placements=known),
+            score_questions(asked, pages, chunks, ks=ks, threshold=threshold, placements=known),
             list(chunks),
         )
 
@@ -121,7 +130,7 @@ def score_in_processes(
 
     children = [_fork(partial(in_child, shard)) for shard in shards[1:]]
     try:
-        rows, ids = work(reader, shards[0])
+        rows, ids = work(reader, shards[0], progress)
     except BaseException:
         for child in children:
             if child is not None:

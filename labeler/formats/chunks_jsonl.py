@@ -59,15 +59,20 @@ def write_chunks(out: IO[str], chunks: Iterable[Chunk]) -> int:
     return count
 
 
-def read_chunks(path: str | Path, *, allow_nul: bool = True) -> Iterator[ChunkLine]:
+def read_chunks(
+    path: str | Path,
+    *,
+    allow_nul: bool = True,
+    on_progress: Callable[[int], None] | None = None,
+) -> Iterator[ChunkLine]:
     """Parse a chunk JSONL file line by line (streaming; ``-``: standard input).
 
     Raises :class:`InputError` naming the line for broken JSON, a missing or mistyped
     ``doc``/``text``, an empty text, only one of ``start``/``end``, ``start >= end``, or
     text that cannot be stored (see :func:`~labeler.formats.jsonlines.read_objects` for
-    ``allow_nul``).
+    ``allow_nul``; ``on_progress``: bytes read so far, every 1,000 lines).
     """
-    for number, obj in read_objects(path, allow_nul=allow_nul):
+    for number, obj in read_objects(path, on_progress, allow_nul=allow_nul):
         doc = str(require(obj, "doc", (str, int), path, number))
         text = require(obj, "text", str, path, number)
         if not text:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from labeler.errors import input_name
+from labeler.progress import Progress, no_progress
 
 if TYPE_CHECKING:
     from sqlmodel import Session
@@ -85,6 +86,7 @@ def read_scored_gold(
     chunk_file: str | None = None,
     keys: bool = False,
     run: str | None = None,
+    progress: Progress = no_progress,
 ) -> ScoredGold:
     """Gold set ``gold_set`` as scoring reads it; with ``keys`` its elements' key spans too;
     with ``chunk_file`` (a chunk JSONL path, ``-`` for standard input) that file's chunks
@@ -99,12 +101,16 @@ def read_scored_gold(
 
     :class:`~labeler.errors.NotFoundError` for an unknown gold set or run (naming the runs
     there are), :class:`~labeler.errors.InputError` naming the line for a bad chunk file.
+    ``progress(bytes_read, file_size, "")`` as the chunk file is read and placed (size 0:
+    standard input).
     """
     with store.session() as session:
         contexts = _run_contexts(session, run) if run is not None else None
         questions, stale = _scored_questions(session, gold_set, note)
         element_keys = _element_keys(session, gold_set) if keys else None
-        placed = _placed_chunks(session, chunk_file, note) if chunk_file is not None else None
+        placed = (
+            _placed_chunks(session, chunk_file, note, progress) if chunk_file is not None else None
+        )
     return ScoredGold(questions, stale, placed, element_keys, contexts)
 
 
@@ -156,12 +162,21 @@ def _element_keys(session: Session, name: str) -> ElementKeys:
     }
 
 
-def _placed_chunks(session: Session, path: str, note: Callable[[str], None]) -> list[PlacedChunk]:
+def _placed_chunks(
+    session: Session, path: str, note: Callable[[str], None], progress: Progress
+) -> list[PlacedChunk]:
     from labeler.formats import place_chunks, read_chunks
+    from labeler.formats.jsonlines import input_size
     from labeler.store import page_text, text_holds_nul
 
-    chunk_lines = read_chunks(path, allow_nul=text_holds_nul(session.get_bind().engine))
+    size = input_size(path)
+    chunk_lines = read_chunks(
+        path,
+        allow_nul=text_holds_nul(session.get_bind().engine),
+        on_progress=lambda done: progress(done, size, ""),
+    )
     placed = place_chunks(path, chunk_lines, lambda doc: page_text(session, doc))
+    progress(size, size, "")
     shown = input_name(path)
     missing = [p for p in placed if p.chunk is None]
     moved = sum(p.how == "text" and p.line.start is not None for p in placed)

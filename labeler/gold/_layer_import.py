@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from labeler.errors import InputError, LabelerError
 from labeler.formats.gold_jsonl import GoldLine, read_gold
 from labeler.gold._transfer import ResolvedQuestion, resolve_lines
+from labeler.progress import Progress, counted, no_progress
 
 if TYPE_CHECKING:
     from labeler.store import Store
@@ -70,6 +71,7 @@ def import_layer_file(
     description: str = "",
     actor: str | None = None,
     allow_empty: bool = False,
+    progress: Progress = no_progress,
 ) -> LayerImport:
     """Import ``path`` as ``annotator``'s layer of gold set ``gold_set`` (created when
     missing; made a team gold set). :class:`InputError` naming the line on any problem,
@@ -80,6 +82,7 @@ def import_layer_file(
     layer; another's needs the lead role (:func:`labeler.store.roles.require_self_or_lead`,
     :class:`~labeler.errors.RoleError` before anything is written). The entries are audited
     under ``annotator``, whose labels they are (so their undo works as for labelling).
+    ``progress(questions_resolved, questions, "")`` as the file's lines are resolved.
 
     A file whose every line is skipped (none is ``annotator``'s) would store nothing: that
     raises :class:`InputError` unless ``allow_empty``."""
@@ -124,7 +127,8 @@ def import_layer_file(
                 cache[doc] = page_texts(session, [doc]).get(doc)
             return cache[doc]
 
-        resolved = tuple(resolve_lines(lines, path, page_of))
+        asked = counted(lines, progress, len(lines), every=100)
+        resolved = tuple(resolve_lines(asked, path, page_of))
     created = removed = added = done = no_answer = 0
     settled: list[str] = []
     settled_ids: list[str] = []

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from labeler.anchoring import AnchorFailure, anchor
 from labeler.errors import InputError
 from labeler.formats.gold_jsonl import GoldLine, read_gold
+from labeler.progress import Progress, counted, no_progress
 
 PROVENANCE_SINGLE = "single"
 
@@ -75,7 +76,11 @@ class ResolveSummary:
 
 
 def resolve_gold(
-    path: str | Path, page_of: Callable[[str], str | None], *, allow_nul: bool = True
+    path: str | Path,
+    page_of: Callable[[str], str | None],
+    *,
+    allow_nul: bool = True,
+    progress: Progress = no_progress,
 ) -> tuple[list[ResolvedQuestion], ResolveSummary]:
     """Parse ``path`` and anchor each element in ``page_of(doc)``'s text (``allow_nul``: see
     :func:`~labeler.formats.gold_jsonl.read_gold`).
@@ -85,10 +90,11 @@ def resolve_gold(
     not match; elements without offsets take the text's first occurrence; stale elements
     are kept as written. Raises
     :class:`InputError` naming the line on an unknown document or a text not on its page.
+    ``progress(questions_resolved, questions, "")`` as the read lines are resolved.
     """
     lines = list(read_gold(path, allow_nul=allow_nul))
     final = [final_layer(line) for line in lines]
-    questions = list(resolve_lines(final, path, page_of))
+    questions = list(resolve_lines(counted(final, progress, len(final), every=100), path, page_of))
     return questions, summarize(
         questions,
         layer_left_out=sum(
@@ -262,7 +268,7 @@ def import_gold_file(
     force: bool = False,
     hint: str = "",
     keep: bool = True,
-    progress: Callable[[int], None] | None = None,
+    progress: Progress = no_progress,
 ) -> tuple[list[ResolvedQuestion], ResolveSummary]:
     """Import gold JSONL ``path`` into gold set ``gold_set``, all or nothing.
 
@@ -280,7 +286,9 @@ def import_gold_file(
 
     Returns the resolved questions (with ``keep`` false only those with a re-anchored or
     repeated element, which callers report: memory then stays bounded by those) and the
-    summary. ``progress(questions)`` is called per batch, while resolving and while writing.
+    summary. ``progress(done, total, "")`` is called per batch of questions: while they are
+    resolved (``total`` None: the file is read once, as it comes) and while they are written
+    (``total`` the number resolved).
     """
     from labeler.store.goldsets import import_gold_set, page_texts
     from labeler.store.goldstage import BATCH, GoldStage
@@ -319,8 +327,8 @@ def import_gold_file(
                 if len(batch) >= BATCH:
                     stage.add(batch)
                     batch = []
-                    if progress is not None:
-                        progress(stage.questions)
+                if counts["questions"] % 100 == 0:
+                    progress(counts["questions"], None, "")
             stage.add(batch)
         with store.write() as session:
             removed = import_gold_set(
@@ -332,7 +340,7 @@ def import_gold_file(
                 replace=replace,
                 force=force,
                 hint=hint,
-                progress=progress,
+                progress=lambda written: progress(written, counts["questions"], ""),
             )
     finally:
         stage.close()

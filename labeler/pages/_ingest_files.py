@@ -50,7 +50,7 @@ import hashlib
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -68,13 +68,14 @@ from labeler.extract.bs4text import NAME as BS4_NAME
 from labeler.extract.bs4text import bs4_blocks
 from labeler.extract.jsoup import DEFAULT_ENGINE, jsoup_text_and_blocks
 from labeler.extract.profiles import split_stored
+from labeler.progress import Progress
 from labeler.store import StaleElement, Store, document_fingerprint, upsert_document
 from labeler.store.browse import page_text as stored_text
 from labeler.store.document_table import SourceConflict, same_source
 from labeler.store.pageblocks import encode_blocks, fill_blocks
 from labeler.store.recheck import MovedElement, RestoredElement
 
-ProgressFn = Callable[[int, int, str], None]
+ProgressFn = Progress
 """``progress(done, total, path)``, called once per file after it is handled."""
 
 DEFAULT_MAX_BYTES = 128 * 1024 * 1024

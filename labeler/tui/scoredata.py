@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from labeler.evaluation import ScoreRequest, score
+from labeler.progress import Progress, no_progress
 from labeler.store import RunSummary, Store
 from scoring import Chunk as Chunk
 from scoring import GoldElement, GoldQuestion, RunScore, classify
@@ -25,11 +26,15 @@ class ScoredRun:
     stale_excluded: int = 0
 
 
-def score_stored_run(store: Store, gold_set: str, run: RunSummary) -> ScoredRun:
+def score_stored_run(
+    store: Store, gold_set: str, run: RunSummary, progress: Progress = no_progress
+) -> ScoredRun:
     """Score ``run`` against ``gold_set`` exactly as ``labeler score`` does with its
     defaults (the same request: stale elements left out, the run's stored placements used,
-    in this thread), keeping the inputs for the drill-down."""
-    scored = score(store, ScoreRequest(gold_set, run.name, keep_inputs=True))
+    in this thread), keeping the inputs for the drill-down; ``progress`` as
+    :func:`labeler.evaluation.score` reports it."""
+    request = ScoreRequest(gold_set, run.name, keep_inputs=True)
+    scored = score(store, request, progress=progress)
     inputs = scored.inputs
     assert inputs is not None  # keep_inputs
     ev = scored.evaluation

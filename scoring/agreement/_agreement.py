@@ -27,7 +27,7 @@ annotators, F1s the mean over their pairs on that question.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -146,16 +146,25 @@ def _selection(data: AgreementInput, annotators: Sequence[str] | None) -> tuple[
 
 
 def agreement(
-    data: AgreementInput, annotators: Sequence[str] | None = None, *, gold_set: str = ""
+    data: AgreementInput,
+    annotators: Sequence[str] | None = None,
+    *,
+    gold_set: str = "",
+    progress: Callable[[int, int | None, str], None] | None = None,
 ) -> Agreement:
     """Agreement of ``annotators`` (default: everyone in ``data``, sorted; given order is
     kept, repeats dropped) over the questions two or more of them marked done; formulas in
-    the module docstring. ``gold_set`` is carried into the result."""
+    the module docstring. ``gold_set`` is carried into the result. ``progress(done, total,
+    query_id)`` is called as the questions of ``data`` are measured (each counted whether
+    or not two of ``annotators`` marked it done), the last time with ``done == total``."""
     chosen = _selection(data, annotators)
     tallies = {pair: _PairTally() for pair in combinations(chosen, 2)}
     overall_alpha = Coincidences()
     rows: list[QuestionAgreement] = []
-    for query_id, layers in data.questions.items():
+    total = len(data.questions)
+    for seen, (query_id, layers) in enumerate(data.questions.items(), start=1):
+        if progress is not None:
+            progress(seen - 1, total, query_id)
         done = [a for a in chosen if a in layers]
         if len(done) < 2:
             continue
@@ -178,6 +187,8 @@ def agreement(
                 query_id, tuple(done), exact_sum / n_pairs, partial_sum / n_pairs, q_alpha.alpha
             )
         )
+    if progress is not None and total:
+        progress(total, total, "")
     pairs = tuple(
         PairAgreement(
             a,

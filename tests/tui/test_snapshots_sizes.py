@@ -125,8 +125,10 @@ def test_first_run_ingest(
     size: tuple[int, int],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The first run's ingest screen, frozen at 3 of 7 pages: the database jobs wait for the
-    lock the test holds (the ingest would otherwise be over before the picture)."""
+    """The first run's ingest screen, frozen at 3 of 7 pages 2 s after it opened (its clock
+    reads 0, then 2): files done, rate (3 in 2 s: 1.5/s) and time left (4 files at
+    1.5/s: 2.7 s, shown as 3 s). The database jobs wait for the lock the test holds (the
+    ingest would otherwise be over before the picture)."""
     from labeler.tui.screens.ingest import IngestScreen
 
     monkeypatch.chdir(tmp_path)  # the paths shown are the same on every run
@@ -137,7 +139,8 @@ def test_first_run_ingest(
 
     async def go(pilot: Pilot[Any]) -> None:
         await app._db_lock.acquire()  # released when the app exits with the test
-        screen = IngestScreen(corpus)
+        readings = iter((0.0, 2.0))
+        screen = IngestScreen(corpus, clock=lambda: next(readings, 2.0))
         await app.push_screen(screen)
         await pilot.pause()
         screen._progress(3, 7, "corpus/lang_transaction.html")

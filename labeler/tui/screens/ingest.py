@@ -3,6 +3,8 @@ corpus's demo gold set (``gold/demo.jsonl``) so there are questions to look at."
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -11,6 +13,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, ProgressBar
 
+from labeler.progress import Throttled, describe
 from labeler.report import plural
 from labeler.store import Store, has_gold_set
 
@@ -20,26 +23,35 @@ if TYPE_CHECKING:
 
 DEMO_GOLD_SET = "demo"
 
+#: seconds between two progress updates a job's thread posts to the screen
+JOB_UPDATE_EVERY = 0.1
+
 
 class IngestScreen(ModalScreen[None]):
-    """Ingest ``corpus`` because the database has no pages yet."""
+    """Ingest ``corpus`` because the database has no pages yet, showing the files done,
+    the rate and the time left (as ``labeler ingest`` does; ``clock`` times them)."""
 
-    def __init__(self, corpus: Path) -> None:
+    def __init__(self, corpus: Path, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.corpus = corpus
+        self.clock = clock
+        self.started = clock()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Label(f"The database has no pages yet: ingesting {self.corpus} …")
             yield ProgressBar(id="ingest-progress", show_eta=False)
+            yield Label("", id="ingest-count")
             yield Label("", id="ingest-file")
 
     def on_mount(self) -> None:
         app = cast("AppContext", self.app)
         corpus = self.corpus
 
-        def progress(done: int, total: int, path: str) -> None:
+        def report(done: int, total: int | None, path: str) -> None:
             app.call_from_thread(self._progress, done, total, path)
+
+        progress = Throttled(report, JOB_UPDATE_EVERY)  # the loop redraws; spare it
 
         def job(store: Store) -> tuple[str, str | None]:
             from labeler.pages import ingest_paths
@@ -84,6 +96,8 @@ class IngestScreen(ModalScreen[None]):
             return f"demo gold set not loaded: {err}"
         return f"loaded gold set {DEMO_GOLD_SET!r} ({plural(len(questions), 'question')}); g: next gold set"
 
-    def _progress(self, done: int, total: int, path: str) -> None:
+    def _progress(self, done: int, total: int | None, path: str) -> None:
         self.query_one(ProgressBar).update(total=total, progress=done)
+        elapsed = self.clock() - self.started
+        self.query_one("#ingest-count", Label).update(describe(done, total, elapsed, "files"))
         self.query_one("#ingest-file", Label).update(path[-70:])

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shlex
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
@@ -13,6 +15,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Header, OptionList, Static
 
 from labeler.evaluation import runs_to_score
+from labeler.progress import Throttled, describe
 from labeler.store import RunSummary, Store
 from labeler.tui.bars import coverage_bar
 from labeler.tui.hanging import Hanging
@@ -25,6 +28,9 @@ if TYPE_CHECKING:
     from labeler.tui.context import AppContext
 
 METRICS = ("hit", "partial", "mrr", "recall", "partial_recall", "precision", "ndcg")
+
+#: seconds between two progress updates the scoring thread posts to the screen
+SCORE_UPDATE_EVERY = 0.1
 
 
 def no_runs_text(database: str, gold_set: str) -> Text:
@@ -98,8 +104,10 @@ class ScoresScreen(Screen[None]):
     ScoresScreen.-empty #worst-title, ScoresScreen.-empty #worst { display: none; }
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
+        self.clock = clock  # times the progress shown while a run is scored
+        self.started = clock()
         self.runs: list[RunSummary] = []
         self.scored: ScoredRun | None = None
         self.worst: list[str] = []
@@ -172,11 +180,21 @@ class ScoresScreen(Screen[None]):
         if not name:
             return
         self.query_one("#score-summary", Static).update(f"scoring {run.name}…")
+        self.started = self.clock()
+
+        def report(done: int, total: int | None, _item: str) -> None:
+            # call_from_thread waits for it: every update is drawn before the score is
+            app.call_from_thread(self._scoring, run.name, done, total)
 
         def job(store: Store) -> ScoredRun:
-            return score_stored_run(store, name, run)
+            return score_stored_run(store, name, run, Throttled(report, SCORE_UPDATE_EVERY))
 
         app.db(job, self._show_score, what="score")
+
+    def _scoring(self, run: str, done: int, total: int | None) -> None:
+        """Show how far scoring ``run`` is: questions done, rate and time left."""
+        words = describe(done, total, self.clock() - self.started, "questions")
+        self.query_one("#score-summary", Static).update(f"scoring {run}… {words}")
 
     def _show_score(self, scored: ScoredRun) -> None:
         self.scored = scored

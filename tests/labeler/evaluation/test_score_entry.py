@@ -41,9 +41,9 @@ def test_cli_api_and_tui_score_alike_through_the_one_function(
     requests: list[_entry.ScoreRequest] = []
     real: Callable[..., Any] = _entry._one
 
-    def one(source: Any, request: _entry.ScoreRequest) -> Any:
+    def one(source: Any, request: _entry.ScoreRequest, *rest: Any) -> Any:
         requests.append(request)
-        return real(source, request)
+        return real(source, request, *rest)
 
     monkeypatch.setattr(_entry, "_one", one)
     out = tmp_path / "cli.json"
