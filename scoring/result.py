@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from scoring.budget import TOKENS, budget_key
 from scoring.intervals import Estimate, MetricIntervals
 from scoring.metrics import METRIC_NAMES, Judgement, key_lost_at
 from scoring.spans import SPAN_METRIC_NAMES
+
+if TYPE_CHECKING:
+    from scoring.table import QueryTable
 
 __all__ = [
     "N_GOLD_GROUPS",
@@ -260,7 +263,8 @@ class RunScore:
         gold_set, run: names, carried into the JSON.
         threshold: θ used for Partial.
         ks: the cut-offs scored, ascending.
-        queries: one row per gold question with at least one element, in gold order.
+        queries: one row per gold question with at least one element, in gold order (a
+            tuple, or a ``scoring.table.QueryTable`` holding the same rows compactly).
         metrics: ``"<metric>@<k>"`` → mean over ``queries`` (0 when there are none).
         by_n_gold: group (``"1"``, ``"2"``, ``"3+"``) → its aggregate; groups without
             questions are omitted. The count-weighted mean of the groups equals ``metrics``.
@@ -280,7 +284,7 @@ class RunScore:
     run: str
     threshold: float
     ks: tuple[int, ...]
-    queries: tuple[QueryScore, ...]
+    queries: Sequence[QueryScore]
     metrics: Mapping[str, float]
     by_n_gold: Mapping[str, GroupScore]
     flags: Flags
@@ -319,17 +323,32 @@ class RunScore:
     def diagnosis_counts(self, k: int) -> dict[str, int]:
         """Number of questions per diagnosis at k (``full``, ``chunking``, ``retrieval``)."""
         counts = {str(kind): 0 for kind in DiagnosisKind}
+        table = _table(self.queries)
+        if table is not None:
+            kinds = table.kinds(k)
+            for code, kind in enumerate(_SEVERITY_ORDER):
+                counts[str(kind)] = kinds.count(code)
+            return counts
         for q in self.queries:
             counts[str(q.diagnoses[k].kind)] += 1
         return counts
 
     def key_lost_count(self, k: int) -> int:
         """Questions where a key clause turned a partial@k into a miss ("key lost")."""
+        table = _table(self.queries)
+        if table is not None:
+            return table.key_lost(k)
         return sum(q.key_lost(k) for q in self.queries)
 
-    def worst_first(self, k: int) -> list[QueryScore]:
+    def worst_first(self, k: int) -> Sequence[QueryScore]:
         """Questions ordered worst first at k: retrieval, then chunking, then full; within
         a kind by ascending best coverage, then ascending recall@k, then query id."""
+        table = _table(self.queries)
+        if table is not None:
+            kinds, cov = table.kinds(k), table.coverages(k)
+            recall, ids = table.column(metric_key("recall", k)), table.ids
+            order = sorted(range(len(table)), key=lambda i: (kinds[i], cov[i], recall[i], ids[i]))
+            return table.order(order)
         return sorted(
             self.queries,
             key=lambda q: (
@@ -385,6 +404,16 @@ class RunScore:
         """All flat metric keys in report order (``value_keys``: metric-major, then k,
         then the token budgets)."""
         return value_keys(self.ks, self.budgets, self.tokenizer is not None)
+
+
+_SEVERITY_ORDER = (DiagnosisKind.RETRIEVAL, DiagnosisKind.CHUNKING, DiagnosisKind.FULL)
+
+
+def _table(queries: Sequence[QueryScore]) -> QueryTable | None:
+    """``queries`` when it is a ``QueryTable`` (read by columns, not row by row)."""
+    from scoring.table import QueryTable as Table  # the table module builds on this one
+
+    return queries if isinstance(queries, Table) else None
 
 
 def _ids(ids: tuple[str, ...]) -> dict[str, Any]:
