@@ -58,7 +58,9 @@ def bootstrap_mean_intervals(
     level = check_confidence(level)
     resamples = check_resamples(resamples)
     if isinstance(columns, np.ndarray):
-        data = columns
+        # column-major, as the lists' transpose below is: the matrix product then sums in
+        # the same order and the intervals are the same to the last bit
+        data = np.asfortranarray(columns, dtype=np.float64)
         if data.ndim != 2 or not data.size:
             raise ValueError("the bootstrap needs at least one column of at least one value")
         n = data.shape[0]
@@ -75,7 +77,9 @@ def bootstrap_mean_intervals(
     for start in range(0, resamples, block):
         size = min(block, resamples - start)
         draws = rng.integers(0, n, size=(size, n), dtype=np.int32 if n < 2**31 else np.int64)
-        draws += (np.arange(size, dtype=draws.dtype) * n)[:, None]  # resample r counts in bins r·n .. r·n + n − 1
+        draws += (np.arange(size, dtype=draws.dtype) * n)[
+            :, None
+        ]  # resample r counts in bins r·n .. r·n + n − 1
         counts = np.bincount(draws.ravel(), minlength=size * n).reshape(size, n)
         means[start : start + size] = counts @ data
     means /= n

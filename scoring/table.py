@@ -273,11 +273,11 @@ class _Rows(Sequence[QueryScore]):
     def __getitem__(self, index: int) -> QueryScore: ...
 
     @overload
-    def __getitem__(self, index: slice) -> Sequence[QueryScore]: ...
+    def __getitem__(self, index: slice) -> tuple[QueryScore, ...]: ...
 
-    def __getitem__(self, index: int | slice) -> QueryScore | Sequence[QueryScore]:
-        if isinstance(index, slice):
-            return _Rows(self._table, self._positions[index])
+    def __getitem__(self, index: int | slice) -> QueryScore | tuple[QueryScore, ...]:
+        if isinstance(index, slice):  # a slice is read: the rows it holds, rebuilt
+            return tuple(map(self._table.row, self._positions[index]))
         return self._table.row(self._positions[index])
 
     def __iter__(self) -> Iterator[QueryScore]:
