@@ -26,9 +26,10 @@ from scoring.table import QueryTable
 
 __all__ = ["RANGE_QUESTIONS", "RangeReader", "range_reader", "score_ranges"]
 
-RANGE_QUESTIONS = 2000
+RANGE_QUESTIONS = 1000
 """Questions scored per range: large enough that a range's queries cost little, small
-enough that its chunks (20 results × 2,000 questions) are a few megabytes."""
+enough that its working set (chunks, placements, rows: about 7 KB a question at 20
+results) is a few megabytes."""
 
 RangeReader = Callable[
     [Sequence[GoldQuestion], str | None, str | None], tuple[dict[str, list[Chunk]], Placements]
