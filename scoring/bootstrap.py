@@ -126,7 +126,8 @@ def _columns(result: RunScore, keys: Sequence[str]) -> Sequence[Sequence[float]]
         import numpy as np
 
         m = len(queries.keys)
-        whole = np.frombuffer(queries.values, dtype=np.float64).reshape(len(queries), m)
+        # column-major: the n × m Fortran array the bootstrap sums over, not copied
+        whole = np.frombuffer(queries.values, dtype=np.float64).reshape(m, len(queries)).T
         if tuple(keys) == queries.keys:
             return whole
         return whole[:, [queries.keys.index(key) for key in keys]]

@@ -29,8 +29,8 @@ class QueryTable(Sequence[QueryScore]):
     """``n`` rows of one score's ``keys`` (metric keys, in ``QueryScore.values`` order) and
     cut-offs ``ks``, filled with :meth:`put`; rows not put yet read as zeros.
 
-    Columns: query id, n_gold, in_run, n_chunks, ``values`` (row-major, ``len(keys)`` per
-    row), per k the diagnosis kind (0 retrieval, 1 chunking, 2 full, the severity), best
+    Columns: query id, n_gold, in_run, n_chunks, ``values`` (column-major: ``n`` values of
+    each key in turn, so a key's column is one slice and the whole an n × m Fortran array), per k the diagnosis kind (0 retrieval, 1 chunking, 2 full, the severity), best
     coverage and best rank (0 for None), the six flags, and the judgement (marshal bytes).
     """
 
@@ -78,13 +78,14 @@ class QueryTable(Sequence[QueryScore]):
 
     def put(self, i: int, row: QueryScore) -> None:
         """Store ``row`` as row ``i`` (its values in ``keys`` order, diagnoses at ``ks``)."""
-        m, nk = len(self.keys), len(self.ks)
+        nk = len(self.ks)
         self.ids[i] = row.query_id
         self.n_gold[i] = row.n_gold
         self.in_run[i] = row.in_run
         self.n_chunks[i] = row.n_chunks
-        values = row.values
-        self.values[i * m : (i + 1) * m] = array("d", [values[key] for key in self.keys])
+        values, out, n = row.values, self.values, len(self.ids)
+        for x, key in enumerate(self.keys):
+            out[x * n + i] = values[key]
         for x, k in enumerate(self.ks):
             d = row.diagnoses[k]
             self._kind[i * nk + x] = _CODES[d.kind]
@@ -122,7 +123,9 @@ class QueryTable(Sequence[QueryScore]):
         self.n_gold[i] = other.n_gold[j]
         self.in_run[i] = other.in_run[j]
         self.n_chunks[i] = other.n_chunks[j]
-        self.values[i * m : (i + 1) * m] = other.values[j * m : (j + 1) * m]
+        n, n_other, out, src = len(self.ids), len(other.ids), self.values, other.values
+        for x in range(m):
+            out[x * n + i] = src[x * n_other + j]
         self._kind[i * nk : (i + 1) * nk] = other._kind[j * nk : (j + 1) * nk]
         self._cov[i * nk : (i + 1) * nk] = other._cov[j * nk : (j + 1) * nk]
         self._rank[i * nk : (i + 1) * nk] = other._rank[j * nk : (j + 1) * nk]
@@ -134,14 +137,14 @@ class QueryTable(Sequence[QueryScore]):
 
     def row(self, i: int) -> QueryScore:
         """Row ``i`` rebuilt as a ``QueryScore``."""
-        m, nk = len(self.keys), len(self.ks)
+        nk = len(self.ks)
         cov, rank, kind = self._cov, self._rank, self._kind
         return QueryScore(
             query_id=self.ids[i],
             n_gold=self.n_gold[i],
             in_run=bool(self.in_run[i]),
             n_chunks=self.n_chunks[i],
-            values=dict(zip(self.keys, self.values[i * m : (i + 1) * m], strict=True)),
+            values=dict(zip(self.keys, self.values[i :: len(self.ids)], strict=True)),
             diagnoses={
                 k: Diagnosis(_KINDS[kind[i * nk + x]], cov[i * nk + x], rank[i * nk + x] or None)
                 for x, k in enumerate(self.ks)
@@ -182,8 +185,9 @@ class QueryTable(Sequence[QueryScore]):
 
     def column(self, key: str) -> array[float]:
         """Every row's value of ``key``, in row order."""
-        m = len(self.keys)
-        return self.values[self.keys.index(key) :: m]
+        n = len(self.ids)
+        j = self.keys.index(key)
+        return self.values[j * n : (j + 1) * n]
 
     def mask(self, flags: Sequence[bool] | bytes | bytearray) -> QueryTable:
         """The rows where ``flags`` is true, in order, as a new table."""
