@@ -21,8 +21,8 @@ from scoring.intervals import (
     check_confidence,
     check_resamples,
 )
+from scoring.querytable import QueryTable
 from scoring.result import RunScore
-from scoring.table import QueryTable
 
 if TYPE_CHECKING:
     import numpy

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, cast
 
 from scoring.budget import TOKENS, budget_key
 from scoring.intervals import Estimate, MetricIntervals
 from scoring.metrics import METRIC_NAMES, Judgement, key_lost_at
 from scoring.spans import SPAN_METRIC_NAMES
-
-if TYPE_CHECKING:
-    from scoring.table import QueryTable
 
 __all__ = [
     "N_GOLD_GROUPS",
@@ -264,7 +262,7 @@ class RunScore:
         threshold: θ used for Partial.
         ks: the cut-offs scored, ascending.
         queries: one row per gold question with at least one element, in gold order (a
-            tuple, or a ``scoring.table.QueryTable`` holding the same rows compactly).
+            tuple, or a ``scoring.querytable.QueryTable`` holding the same rows compactly).
         metrics: ``"<metric>@<k>"`` → mean over ``queries`` (0 when there are none).
         by_n_gold: group (``"1"``, ``"2"``, ``"3+"``) → its aggregate; groups without
             questions are omitted. The count-weighted mean of the groups equals ``metrics``.
@@ -409,11 +407,28 @@ class RunScore:
 _SEVERITY_ORDER = (DiagnosisKind.RETRIEVAL, DiagnosisKind.CHUNKING, DiagnosisKind.FULL)
 
 
-def _table(queries: Sequence[QueryScore]) -> QueryTable | None:
-    """``queries`` when it is a ``QueryTable`` (read by columns, not row by row)."""
-    from scoring.table import QueryTable as Table  # the table module builds on this one
+class _Columns(Protocol):
+    """What ``RunScore`` reads of a ``scoring.querytable.QueryTable`` (by columns)."""
 
-    return queries if isinstance(queries, Table) else None
+    ids: list[str]
+
+    def __len__(self) -> int: ...
+
+    def kinds(self, k: int) -> bytes: ...
+
+    def coverages(self, k: int) -> array[float]: ...
+
+    def column(self, key: str) -> array[float]: ...
+
+    def key_lost(self, k: int) -> int: ...
+
+    def order(self, positions: Sequence[int]) -> Sequence[QueryScore]: ...
+
+
+def _table(queries: Sequence[QueryScore]) -> _Columns | None:
+    """``queries`` when it is a ``QueryTable`` (read by columns, not row by row); told
+    apart by its columns, since the table module builds on this one."""
+    return cast(_Columns, queries) if hasattr(queries, "coverages") else None
 
 
 def _ids(ids: tuple[str, ...]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from scoring.classify import (
 )
 from scoring.inputs import Chunk, GoldQuestion, Pages, Placement, Placements, Run, gold_index
 from scoring.metrics import Judgement, check_ks, metric_table
+from scoring.querytable import QueryTable
 from scoring.result import (
     N_GOLD_GROUPS,
     Diagnosis,
@@ -29,7 +30,6 @@ from scoring.result import (
     value_keys,
 )
 from scoring.spans import Spot, question_prefix
-from scoring.table import QueryTable
 
 __all__ = ["DEFAULT_KS", "PageCache", "aggregate", "judge_question", "score_questions", "score_run"]
 

@@ -5,7 +5,7 @@ placements and ``QueryScore`` objects all at once. The gold questions are cut in
 query id (``RANGE_QUESTIONS`` each, contiguous in code-point order, the order of the run's
 index); each range's chunks and placements are read, scored with
 :func:`scoring.score_questions` and dropped, and the rows go into a
-:class:`~scoring.table.QueryTable` (flat arrays), which is what the aggregates, intervals and
+:class:`~scoring.querytable.QueryTable` (flat arrays), which is what the aggregates, intervals and
 reports read. The pages are indexed once for all ranges; the per-chunk lookups the index
 caches are emptied after each range. The rows are the same as scoring all at once (a test
 compares them over several range sizes).
@@ -20,9 +20,9 @@ from labeler.store.fastread import SqliteReader
 from scoring import Chunk, GoldQuestion, Pages, Placements, score_questions
 from scoring.budget import Tokenizer, check_budgets
 from scoring.metrics import check_ks
+from scoring.querytable import QueryTable
 from scoring.result import value_keys
 from scoring.score import PageCache
-from scoring.table import QueryTable
 
 __all__ = ["RANGE_QUESTIONS", "RangeReader", "range_reader", "score_ranges"]
 

@@ -27,8 +27,8 @@ from labeler.runs import PageKeys, page_keys
 from labeler.store.fastread import SqliteReader
 from scoring import GoldQuestion, Pages
 from scoring.metrics import check_ks
+from scoring.querytable import QueryTable
 from scoring.result import value_keys
-from scoring.table import QueryTable
 
 __all__ = ["MIN_QUESTIONS_PER_PROCESS", "plan_processes", "score_in_processes"]
 

@@ -21,7 +21,7 @@ from labeler.store.fastread import SqliteReader
 from scoring import RunScore, aggregate, score_run
 from scoring.bootstrap import with_intervals
 from scoring.budget import Tokenizer
-from scoring.table import QueryTable
+from scoring.querytable import QueryTable
 
 KS = (1, 3, 5, 10)
 WORDS = Tokenizer("words", lambda text: len(text.split()))
