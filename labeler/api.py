@@ -426,7 +426,7 @@ class RetrieverEvaluation:
         return self.evaluation.metrics
 
     @property
-    def per_query(self) -> tuple[QueryScore, ...]:
+    def per_query(self) -> Sequence[QueryScore]:
         return self.evaluation.per_query
 
     @property

@@ -329,6 +329,12 @@ class PageIndex:
         self._elements: dict[str, tuple[int, ...]] = {}
         self._indexes: dict[str, AnchorIndex] = {}
 
+    def forget_lookups(self) -> None:
+        """Empty the caches of chunks located and element texts found (kept: the anchor
+        indexes of the page): scoring a run in ranges keeps memory bounded so."""
+        self.located.clear()
+        self._elements.clear()
+
     def _anchor_index(self, anchor: str) -> AnchorIndex:
         """The index of ``anchor`` (see ``AnchorIndex``), built on first use."""
         index = self._indexes.get(anchor)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from scoring.intervals import DEFAULT_RESAMPLES, Interval, check_confidence
 from scoring.result import N_GOLD_GROUPS, RunScore, n_gold_group
@@ -210,8 +210,8 @@ def compare_runs(
     tests = (
         {
             key: paired_randomization_test(
-                [q.values[key] for q in a.queries],
-                [q.values[key] for q in b.queries],
+                _values(a, key),
+                _values(b, key),
                 permutations=permutations,
                 seed=seed,
             )
@@ -240,3 +240,11 @@ def compare_runs(
         delta_ci=delta_ci,
         ci_level=level if delta_ci else 0.0,
     )
+
+
+def _values(result: RunScore, key: str) -> Sequence[float]:
+    """Every question's value of ``key``: a table's column, or read row by row."""
+    column = getattr(result.queries, "column", None)
+    if column is not None:  # a scoring.querytable.QueryTable: no row rebuilt per key
+        return cast("Sequence[float]", column(key))
+    return [q.values[key] for q in result.queries]

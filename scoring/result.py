@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, cast
 
 from scoring.budget import TOKENS, budget_key
 from scoring.intervals import Estimate, MetricIntervals
@@ -260,7 +261,8 @@ class RunScore:
         gold_set, run: names, carried into the JSON.
         threshold: θ used for Partial.
         ks: the cut-offs scored, ascending.
-        queries: one row per gold question with at least one element, in gold order.
+        queries: one row per gold question with at least one element, in gold order (a
+            tuple, or a ``scoring.querytable.QueryTable`` holding the same rows compactly).
         metrics: ``"<metric>@<k>"`` → mean over ``queries`` (0 when there are none).
         by_n_gold: group (``"1"``, ``"2"``, ``"3+"``) → its aggregate; groups without
             questions are omitted. The count-weighted mean of the groups equals ``metrics``.
@@ -280,7 +282,7 @@ class RunScore:
     run: str
     threshold: float
     ks: tuple[int, ...]
-    queries: tuple[QueryScore, ...]
+    queries: Sequence[QueryScore]
     metrics: Mapping[str, float]
     by_n_gold: Mapping[str, GroupScore]
     flags: Flags
@@ -319,17 +321,32 @@ class RunScore:
     def diagnosis_counts(self, k: int) -> dict[str, int]:
         """Number of questions per diagnosis at k (``full``, ``chunking``, ``retrieval``)."""
         counts = {str(kind): 0 for kind in DiagnosisKind}
+        table = _table(self.queries)
+        if table is not None:
+            kinds = table.kinds(k)
+            for code, kind in enumerate(_SEVERITY_ORDER):
+                counts[str(kind)] = kinds.count(code)
+            return counts
         for q in self.queries:
             counts[str(q.diagnoses[k].kind)] += 1
         return counts
 
     def key_lost_count(self, k: int) -> int:
         """Questions where a key clause turned a partial@k into a miss ("key lost")."""
+        table = _table(self.queries)
+        if table is not None:
+            return table.key_lost(k)
         return sum(q.key_lost(k) for q in self.queries)
 
-    def worst_first(self, k: int) -> list[QueryScore]:
+    def worst_first(self, k: int) -> Sequence[QueryScore]:
         """Questions ordered worst first at k: retrieval, then chunking, then full; within
         a kind by ascending best coverage, then ascending recall@k, then query id."""
+        table = _table(self.queries)
+        if table is not None:
+            kinds, cov = table.kinds(k), table.coverages(k)
+            recall, ids = table.column(metric_key("recall", k)), table.ids
+            order = sorted(range(len(table)), key=lambda i: (kinds[i], cov[i], recall[i], ids[i]))
+            return table.order(order)
         return sorted(
             self.queries,
             key=lambda q: (
@@ -385,6 +402,33 @@ class RunScore:
         """All flat metric keys in report order (``value_keys``: metric-major, then k,
         then the token budgets)."""
         return value_keys(self.ks, self.budgets, self.tokenizer is not None)
+
+
+_SEVERITY_ORDER = (DiagnosisKind.RETRIEVAL, DiagnosisKind.CHUNKING, DiagnosisKind.FULL)
+
+
+class _Columns(Protocol):
+    """What ``RunScore`` reads of a ``scoring.querytable.QueryTable`` (by columns)."""
+
+    ids: list[str]
+
+    def __len__(self) -> int: ...
+
+    def kinds(self, k: int) -> bytes: ...
+
+    def coverages(self, k: int) -> array[float]: ...
+
+    def column(self, key: str) -> array[float]: ...
+
+    def key_lost(self, k: int) -> int: ...
+
+    def order(self, positions: Sequence[int]) -> Sequence[QueryScore]: ...
+
+
+def _table(queries: Sequence[QueryScore]) -> _Columns | None:
+    """``queries`` when it is a ``QueryTable`` (read by columns, not row by row); told
+    apart by its columns, since the table module builds on this one."""
+    return cast(_Columns, queries) if hasattr(queries, "coverages") else None
 
 
 def _ids(ids: tuple[str, ...]) -> dict[str, Any]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import accumulate, chain
+from itertools import accumulate, chain, compress
 
 from scoring.budget import Tokenizer, at_budgets, check_budgets, depth_and_tokens
 from scoring.classify import (
@@ -17,6 +17,7 @@ from scoring.classify import (
 )
 from scoring.inputs import Chunk, GoldQuestion, Pages, Placement, Placements, Run, gold_index
 from scoring.metrics import Judgement, check_ks, metric_table
+from scoring.querytable import QueryTable
 from scoring.result import (
     N_GOLD_GROUPS,
     Diagnosis,
@@ -48,6 +49,12 @@ class PageCache:
         self._pages = pages
         self._make_index = make_index
         self._indexes: dict[str, PageIndex] = {}
+
+    def forget_lookups(self) -> None:
+        """Forget every page's cached chunk and element lookups (``PageIndex.forget_lookups``),
+        keeping the page indexes: between ranges of a run, so memory does not grow with it."""
+        for index in self._indexes.values():
+            index.forget_lookups()
 
     def __getitem__(self, doc: str) -> PageIndex:
         index = self._indexes.get(doc)
@@ -349,6 +356,8 @@ def _means(rows: Sequence[QueryScore], keys: Sequence[str]) -> dict[str, float]:
     """Mean of every key over ``rows`` (exactly rounded sums); 0.0 for no rows."""
     if not rows:
         return dict.fromkeys(keys, 0.0)
+    if isinstance(rows, QueryTable):  # by columns: the sums are the same, exactly rounded
+        return {key: math.fsum(rows.column(key)) / len(rows) for key in keys}
     columns = zip(*(q.values.values() for q in rows), strict=True)
     n = len(rows)
     return {key: math.fsum(column) / n for key, column in zip(keys, columns, strict=True)}
@@ -364,6 +373,7 @@ def score_questions(
     placements: Placements | None = None,
     budgets: Sequence[int] = (),
     tokenizer: Tokenizer | None = None,
+    cache: PageCache | None = None,
 ) -> list[QueryScore]:
     """One ``QueryScore`` per question with at least one element, in the given order.
 
@@ -380,6 +390,8 @@ def score_questions(
     also computed at each token budget of ``budgets`` (``scoring.budget``: the ranks of the
     longest prefix holding at most that many tokens; scoring then reads past ``max(ks)``
     as far as the largest budget's prefix goes, and the flags count those ranks too).
+    ``cache``, when given, is the ``PageCache`` of ``pages`` to use (and fill): scoring a
+    run range by range with one cache indexes each page once.
 
     Raises:
         ValueError: an invalid k, threshold or budget; budgets without a tokenizer; a
@@ -388,7 +400,8 @@ def score_questions(
     theta = check_threshold(threshold)
     cutoffs = check_ks(ks)
     limits = _check_budgets(budgets, tokenizer)
-    cache = PageCache(pages)
+    if cache is None:
+        cache = PageCache(pages)
     keys = value_keys(cutoffs, limits, tokenizer is not None)
     known = placements or {}
     return [
@@ -446,36 +459,30 @@ def aggregate(
     if limits and tokenizer is None:
         raise ValueError("token budgets need a tokenizer")
     gold = gold_index(questions)
-    by_id = {q.query_id: q for q in scored}
     keys = value_keys(cutoffs, limits, tokenizer is not None)
-    rows: list[QueryScore] = []
-    empty: list[str] = []
-    for qid, question in gold.items():
-        if not question.elements:
-            empty.append(qid)
-            continue
-        row = by_id.get(qid)
-        if row is None:
-            raise ValueError(f"no scored row for gold question {qid!r}")
-        rows.append(row)
-    if len(rows) != len(by_id):
-        raise ValueError("scored rows for questions that are not in the gold set")
-    missing = tuple(q.query_id for q in rows if not q.in_run)
+    empty = [qid for qid, question in gold.items() if not question.elements]
+    rows: Sequence[QueryScore]
+    if isinstance(scored, QueryTable):
+        rows = scored
+        missing, groups, flags = _table_parts(scored, gold, keys)
+    else:
+        rows = _gold_rows(gold, scored)
+        missing = tuple(q.query_id for q in rows if not q.in_run)
+        groups = {}
+        for group in N_GOLD_GROUPS:
+            members = [q for q in rows if n_gold_group(q.n_gold) == group]
+            if members:
+                groups[group] = GroupScore(len(members), _means(members, keys))
+        flags = Flags()
+        for q in rows:
+            flags = flags + q.flags
     unknown = tuple(qid for qid in run_ids if qid not in gold)
-    groups: dict[str, GroupScore] = {}
-    for group in N_GOLD_GROUPS:
-        members = [q for q in rows if n_gold_group(q.n_gold) == group]
-        if members:
-            groups[group] = GroupScore(len(members), _means(members, keys))
-    flags = Flags()
-    for q in rows:
-        flags = flags + q.flags
     return RunScore(
         gold_set=gold_set,
         run=run_name,
         threshold=theta,
         ks=cutoffs,
-        queries=tuple(rows),
+        queries=rows if isinstance(rows, QueryTable) else tuple(rows),
         metrics=_means(rows, keys),
         by_n_gold=groups,
         flags=flags,
@@ -486,6 +493,47 @@ def aggregate(
         budgets=limits,
         tokenizer=tokenizer,
     )
+
+
+def _gold_rows(gold: Mapping[str, GoldQuestion], scored: Iterable[QueryScore]) -> list[QueryScore]:
+    """The rows of ``scored`` in gold order, one for each question with elements."""
+    by_id = {q.query_id: q for q in scored}
+    rows: list[QueryScore] = []
+    for qid, question in gold.items():
+        if not question.elements:
+            continue
+        row = by_id.get(qid)
+        if row is None:
+            raise ValueError(f"no scored row for gold question {qid!r}")
+        rows.append(row)
+    if len(rows) != len(by_id):
+        raise ValueError("scored rows for questions that are not in the gold set")
+    return rows
+
+
+def _table_parts(
+    table: QueryTable, gold: Mapping[str, GoldQuestion], keys: Sequence[str]
+) -> tuple[tuple[str, ...], dict[str, GroupScore], Flags]:
+    """Missing ids, n_gold groups and summed flags of a table, read by columns; the table
+    must hold the gold questions with elements in gold order."""
+    expected = (qid for qid, question in gold.items() if question.elements)
+    if table.keys != tuple(keys) or not all(
+        a == b for a, b in zip(table.ids, expected, strict=False)
+    ):
+        raise ValueError("the scored table does not hold the gold questions in gold order")
+    if len(table) != sum(1 for q in gold.values() if q.elements):
+        raise ValueError("the scored table does not hold every gold question with elements")
+    missing = tuple(qid for qid, inside in zip(table.ids, table.in_run, strict=True) if not inside)
+    groups: dict[str, GroupScore] = {}
+    for group in N_GOLD_GROUPS:
+        chosen = bytes(n_gold_group(n) == group for n in table.n_gold)
+        count = chosen.count(1)
+        if count == len(table):
+            groups[group] = GroupScore(count, _means(table, keys))
+        elif count:
+            means = {key: math.fsum(compress(table.column(key), chosen)) / count for key in keys}
+            groups[group] = GroupScore(count, means)
+    return missing, groups, table.flag_sums()
 
 
 def score_run(

@@ -16,9 +16,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from labeler.evaluation._ranges import range_reader, score_ranges
 from labeler.evaluation._shards import plan_processes, score_in_processes
-from labeler.progress import Progress, counted, no_progress
-from labeler.runs import PageKeys, load_placed_run, placements_for
+from labeler.progress import Progress, no_progress
+from labeler.runs import PageKeys, placements_for
 from labeler.store.fastread import SqliteReader
 from labeler.store.rows import RunRows, StoredQuestion
 from scoring import (
@@ -28,7 +29,6 @@ from scoring import (
     QueryScore,
     RunScore,
     aggregate,
-    score_questions,
 )
 from scoring.budget import Tokenizer
 from scoring.classify import check_threshold
@@ -179,7 +179,7 @@ class Evaluation:
         return self.result.metrics
 
     @property
-    def per_query(self) -> tuple[QueryScore, ...]:
+    def per_query(self) -> Sequence[QueryScore]:
         """One row per scored question (gold order): ``query_id``, ``values``, ``diagnoses``..."""
         return self.result.queries
 
@@ -324,16 +324,17 @@ def _score(
     this process's share, scaled)."""
     src = _source(source)
     processes = 1
-    kept: dict[str, list[Chunk]] | None = None
+    kept: dict[str, list[Chunk]] | None = {} if whole else None
+    scored = [q for q in questions if q.elements]
     if not whole and tokenizer is None and isinstance(src, SqliteReader) and jobs != 1:
         check_threshold(threshold)  # bad arguments fail here, before any process starts
         check_ks(ks)
-        processes = plan_processes(jobs, sum(1 for q in questions if q.elements))
+        processes = plan_processes(jobs, len(scored))
     if processes > 1:
         assert isinstance(src, SqliteReader)
-        rows, run_ids = score_in_processes(
+        table, run_ids = score_in_processes(
             src,
-            questions,
+            scored,
             pages,
             run,
             ks=ks,
@@ -342,30 +343,42 @@ def _score(
             keyed_pages=keyed,
             progress=progress,
         )
-    else:
-        if isinstance(src, SqliteReader) and tokenizer is None and not whole:
-            # leaves out the texts scoring does not need
-            chunks, known = load_placed_run(src, run, questions, keyed)
-        else:
-            chunks = load_run(src, run)
-            known = placements_for(src.placements(run), keyed, questions)
-        rows = score_questions(
-            counted(questions, progress, len(questions), every=64),
+    elif isinstance(src, SqliteReader):
+        # in ranges of query id; lean: leaves out the texts scoring does not need
+        lean = tokenizer is None and not whole
+        table, run_ids = score_ranges(
+            scored,
             pages,
-            chunks,
+            range_reader(src, run, keyed, lean=lean),
             ks=ks,
             threshold=threshold,
-            placements=known,
             budgets=budgets,
             tokenizer=tokenizer,
+            kept=kept,
+            on_range=lambda done, total: progress(done, total, ""),
         )
-        run_ids = list(chunks)
-        kept = chunks if whole else None
+    else:
+        # the store reads a run whole (one range)
+        chunks = load_run(src, run)
+        known = placements_for(src.placements(run), keyed, questions)
+        table, run_ids = score_ranges(
+            scored,
+            pages,
+            lambda mine, since, until: (chunks, known),
+            ks=ks,
+            threshold=threshold,
+            budgets=budgets,
+            tokenizer=tokenizer,
+            size=max(1, len(scored)),
+            kept=kept,
+            on_range=lambda done, total: progress(done, total, ""),
+        )
+        del chunks, known
     if load is not None:
         run_ids = load.run_ids(run_ids)
     result = aggregate(
         questions,
-        rows,
+        table,
         run_ids,
         ks=ks,
         threshold=threshold,

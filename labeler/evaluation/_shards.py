@@ -2,9 +2,8 @@
 
 The gold questions are split into contiguous ranges of query id; a forked process per range
 opens its own read-only connection to the SQLite file, reads the run's rows in that range
-(an index range scan), scores those questions with :func:`scoring.score_questions` and sends
-the rows back as plain tuples through a pipe (``marshal``, far cheaper than pickling the
-objects). The parent scores the first range itself and joins the rest, so the result is the
+(an index range scan) in ranges, scores those questions with :func:`scoring.score_questions`
+and sends the table of rows back through a pipe (its flat arrays, ``marshal``-led). The parent scores the first range itself and joins the rest, so the result is the
 same as scoring in one process, row for row (a test compares them).
 
 A process that fails (it was killed, or raised) or cannot be started costs nothing but time:
@@ -23,11 +22,13 @@ import signal
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from labeler.progress import Progress, counted, no_progress
-from labeler.runs import PageKeys, load_placed_run, page_keys
+from labeler.evaluation._ranges import range_reader, score_ranges
+from labeler.progress import Progress, no_progress
+from labeler.runs import PageKeys, page_keys
 from labeler.store.fastread import SqliteReader
-from scoring import GoldQuestion, Pages, QueryScore, score_questions
+from scoring import GoldQuestion, Pages
 from scoring.metrics import check_ks
+from scoring.querytable import QueryTable
 from scoring.result import value_keys
 
 __all__ = ["MIN_QUESTIONS_PER_PROCESS", "plan_processes", "score_in_processes"]
@@ -39,7 +40,7 @@ the fork and the hand-over cost more than they save."""
 Shard = tuple[str | None, str | None]
 """A query id range: ids ``>= since`` (no lower bound if None) and ``< until``."""
 
-ShardResult = tuple[list[QueryScore], list[str]]
+ShardResult = tuple[QueryTable, list[str]]
 """Scored rows of one range, and the run's query ids in that range (ascending)."""
 
 
@@ -90,8 +91,9 @@ def score_in_processes(
     keyed_pages: PageKeys | None = None,
     progress: Progress = no_progress,
 ) -> ShardResult:
-    """Rows for every gold question with elements (in no particular order) and the run's
-    query ids in ascending order, scored in ``processes`` processes.
+    """The table of rows of ``questions`` with elements, in their order, and the
+    run's query ids in ascending order, scored in ``processes`` processes, each scoring
+    its share in ranges (:func:`~labeler.evaluation._ranges.score_ranges`).
 
     The rows and ids are what :func:`scoring.aggregate` takes; ``reader`` must be open on
     a SQLite file (the other processes open their own connection to it). ``keyed_pages``
@@ -101,51 +103,69 @@ def score_in_processes(
     """
     reader.run_id(run)  # an unknown run fails here, before any process starts
     keyed = page_keys(pages) if keyed_pages is None else keyed_pages
-    scored = [q for q in questions if q.elements]
-    shards = split_ids([q.query_id for q in scored], processes)
-    keys = value_keys(check_ks(ks))
+    cutoffs = check_ks(ks)
+    questions = [q for q in questions if q.elements]
+    shards = split_ids([q.query_id for q in questions], processes)
+
+    def mine(shard: Shard) -> list[int]:
+        return [i for i, q in enumerate(questions) if _in_range(q.query_id, shard)]
 
     def work(source: SqliteReader, shard: Shard, report: Progress = no_progress) -> ShardResult:
         since, until = shard
-        mine = [q for q in scored if _in_range(q.query_id, shard)]
-        chunks, known = load_placed_run(source, run, mine, keyed, since=since, until=until)
-        share = len(questions) / max(len(mine), 1)
+        chosen = [questions[i] for i in mine(shard)]
+        share = len(questions) / max(len(chosen), 1)  # this process's share, scaled
 
-        def scaled(done: int, _total: int | None, item: str) -> None:
-            report(round(done * share), len(questions), item)
+        def scaled(done: int, _total: int) -> None:
+            report(round(done * share), len(questions), "")
 
-        asked = counted(mine, no_progress if report is no_progress else scaled, len(mine), every=64)
-        return (
-            score_questions(asked, pages, chunks, ks=ks, threshold=threshold, placements=known),
-            list(chunks),
+        return score_ranges(
+            chosen,
+            pages,
+            range_reader(source, run, keyed, lean=True),
+            ks=cutoffs,
+            threshold=threshold,
+            since=since,
+            until=until,
+            on_range=None if report is no_progress else scaled,
         )
 
     def in_child(shard: Shard) -> bytes:
         source = SqliteReader(reader.path)
         try:
-            rows, ids = work(source, shard)
+            table, ids = work(source, shard)
         finally:
             source.close()
-        return marshal.dumps(([row.to_plain(keys) for row in rows], ids))
+        return marshal.dumps((table.to_plain(), ids))
 
     children = [_fork(partial(in_child, shard)) for shard in shards[1:]]
+    table = QueryTable(value_keys(cutoffs), cutoffs, len(questions))
+    ids: list[str] = []
     try:
-        rows, ids = work(reader, shards[0], progress)
+        first, ids = work(reader, shards[0], progress)
     except BaseException:
         for child in children:
             if child is not None:
                 _discard(*child)
         raise
+    _merge(table, first, mine(shards[0]))
+    del first
     for child, shard in zip(children, shards[1:], strict=True):
         payload = None if child is None else _collect(*child)
         if payload is None:
             more, more_ids = work(reader, shard)
         else:
             plain, more_ids = marshal.loads(payload)
-            more = [QueryScore.from_plain(row, keys) for row in plain]
-        rows += more
+            del payload
+            more = QueryTable.from_plain(plain)
+        _merge(table, more, mine(shard))
         ids += more_ids
-    return rows, ids
+    return table, ids
+
+
+def _merge(table: QueryTable, part: QueryTable, positions: Sequence[int]) -> None:
+    """Put row j of ``part`` at row ``positions[j]`` of ``table``."""
+    for j, i in enumerate(positions):
+        table.copy_row(i, part, j)
 
 
 def _fork(job: Callable[[], bytes]) -> tuple[int, int] | None:

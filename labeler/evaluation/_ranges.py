@@ -1,0 +1,128 @@
+"""Score a stored run range by range, keeping only the figures per question.
+
+A run of a quarter of a million questions × 20 results does not fit in memory as chunks,
+placements and ``QueryScore`` objects all at once. The gold questions are cut into ranges of
+query id (``RANGE_QUESTIONS`` each, contiguous in code-point order, the order of the run's
+index); each range's chunks and placements are read, scored with
+:func:`scoring.score_questions` and dropped, and the rows go into a
+:class:`~scoring.querytable.QueryTable` (flat arrays), which is what the aggregates, intervals and
+reports read. The pages are indexed once for all ranges; the per-chunk lookups the index
+caches are emptied after each range. The rows are the same as scoring all at once (a test
+compares them over several range sizes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from labeler.runs import PageKeys, load_placed_run, placements_for
+from labeler.store.fastread import SqliteReader
+from scoring import Chunk, GoldQuestion, Pages, Placements, score_questions
+from scoring.budget import Tokenizer, check_budgets
+from scoring.metrics import check_ks
+from scoring.querytable import QueryTable
+from scoring.result import value_keys
+from scoring.score import PageCache
+
+__all__ = ["RANGE_QUESTIONS", "RangeReader", "range_reader", "score_ranges"]
+
+RANGE_QUESTIONS = 1000
+"""Questions scored per range: large enough that a range's queries cost little, small
+enough that its working set (chunks, placements, rows: about 7 KB a question at 20
+results) is a few megabytes."""
+
+RangeReader = Callable[
+    [Sequence[GoldQuestion], str | None, str | None], tuple[dict[str, list[Chunk]], Placements]
+]
+"""``(questions, since, until)`` → the run's chunks with query ids in ``[since, until)``
+(open where None), in ascending id order, and scoring's placements for ``questions``."""
+
+OnRange = Callable[[int, int], None]
+"""Called after each range with (questions scored so far, questions in all)."""
+
+
+def range_reader(source: object, run: str, keyed: PageKeys, *, lean: bool) -> RangeReader:
+    """How ranges of ``run`` are read from ``source``: with ``lean`` (the fast SQLite reader,
+    no tokenizer, nothing kept) only the texts scoring needs; else every chunk's text."""
+    if isinstance(source, SqliteReader):
+        reader = source
+        if lean:
+            return lambda mine, since, until: load_placed_run(
+                reader, run, mine, keyed, since=since, until=until
+            )
+
+        def full(
+            mine: Sequence[GoldQuestion], since: str | None, until: str | None
+        ) -> tuple[dict[str, list[Chunk]], Placements]:
+            rows = reader.run_rows(run, since=since, until=until)
+            chunks = {qid: [Chunk(*row) for row in ranked] for qid, ranked in rows.items()}
+            stored = reader.placements(run, since=since, until=until)
+            return chunks, placements_for(stored, keyed, mine)
+
+        return full
+    raise TypeError("range_reader needs the SQLite reader")
+
+
+def score_ranges(
+    questions: Sequence[GoldQuestion],
+    pages: Pages,
+    read: RangeReader,
+    *,
+    ks: Sequence[int],
+    threshold: float,
+    budgets: Sequence[int] = (),
+    tokenizer: Tokenizer | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    size: int = RANGE_QUESTIONS,
+    kept: dict[str, list[Chunk]] | None = None,
+    on_range: OnRange | None = None,
+) -> tuple[QueryTable, list[str]]:
+    """Score ``questions`` with elements (others are left out) in ranges of ``size`` by query id, reading
+    each range with ``read``; the run is read over ``[since, until)`` (open where None).
+
+    Returns the table of rows in the order of those questions and every query id of the run
+    in that span, in the order read (ascending). ``kept``, when given, receives every
+    chunk read (for a drill-down). ``on_range`` is told the progress after each range.
+
+    Raises:
+        ValueError: what :func:`scoring.score_questions` raises (checked before reading).
+    """
+    if size < 1:
+        raise ValueError(f"questions per range must be at least 1, got {size}")
+    questions = [q for q in questions if q.elements]
+    cutoffs = check_ks(ks)
+    keys = value_keys(cutoffs, check_budgets(budgets), tokenizer is not None)
+    table = QueryTable(keys, cutoffs, len(questions))
+    order = sorted(range(len(questions)), key=lambda i: questions[i].query_id)
+    cache = PageCache(pages)
+    run_ids: list[str] = []
+    done = 0
+    for at in range(0, max(len(order), 1), size):
+        chosen = order[at : at + size]
+        low = since if at == 0 else questions[chosen[0]].query_id
+        high = until if at + size >= len(order) else questions[order[at + size]].query_id
+        mine = [questions[i] for i in chosen]
+        chunks, known = read(mine, low, high)
+        rows = score_questions(
+            mine,
+            pages,
+            chunks,
+            ks=cutoffs,
+            threshold=threshold,
+            placements=known,
+            budgets=budgets,
+            tokenizer=tokenizer,
+            cache=cache,
+        )
+        for i, row in zip(chosen, rows, strict=True):
+            table.put(i, row)
+        run_ids += chunks
+        if kept is not None:
+            kept.update(chunks)
+        del chunks, known, rows
+        cache.forget_lookups()
+        done += len(mine)
+        if on_range is not None:
+            on_range(done, len(questions))
+    return table, run_ids

@@ -1,0 +1,288 @@
+"""Per-question rows kept compactly: what a large run's aggregates and intervals need.
+
+A ``QueryScore`` is a few kilobytes of Python objects (a dict of every metric value, the
+diagnoses, the judgement); a run of 256,000 questions held so costs gigabytes. A
+``QueryTable`` keeps the same rows as flat arrays (every value as one float64, diagnoses
+and flags as numbers, the judgement as ``marshal`` bytes) and rebuilds a ``QueryScore`` only
+when one is asked for, so scoring in ranges keeps memory at the figures per question.
+It is a ``Sequence[QueryScore]``: ``table[i]`` equals the row it was given.
+"""
+
+from __future__ import annotations
+
+import marshal
+from array import array
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from scoring.metrics import Judgement, key_lost_at
+from scoring.result import Diagnosis, DiagnosisKind, Flags, QueryScore
+
+__all__ = ["QueryTable"]
+
+_KINDS = (DiagnosisKind.RETRIEVAL, DiagnosisKind.CHUNKING, DiagnosisKind.FULL)
+_CODES = {kind: code for code, kind in enumerate(_KINDS)}
+_N_FLAGS = 6
+
+
+class QueryTable(Sequence[QueryScore]):
+    """``n`` rows of one score's ``keys`` (metric keys, in ``QueryScore.values`` order) and
+    cut-offs ``ks``, filled with :meth:`put`; rows not put yet read as zeros.
+
+    Columns: query id, n_gold, in_run, n_chunks, ``values`` (column-major: ``n`` values of
+    each key in turn, so a key's column is one slice and the whole an n × m Fortran array), per k the diagnosis kind (0 retrieval, 1 chunking, 2 full, the severity), best
+    coverage and best rank (0 for None), the six flags, and the judgement (marshal bytes).
+    """
+
+    __slots__ = (
+        "_cov",
+        "_flags",
+        "_judged",
+        "_keyed",
+        "_kind",
+        "_rank",
+        "ids",
+        "in_run",
+        "keys",
+        "ks",
+        "n_chunks",
+        "n_gold",
+        "values",
+    )
+
+    def __init__(self, keys: Sequence[str], ks: Sequence[int], n: int) -> None:
+        self.keys = tuple(keys)
+        self.ks = tuple(ks)
+        m, nk = len(self.keys), len(self.ks)
+        self.ids: list[str] = [""] * n
+        self.n_gold = array("i", bytes(4 * n))
+        self.in_run = bytearray(n)
+        self.n_chunks = array("i", bytes(4 * n))
+        self.values = array("d", bytes(8 * n * m))
+        self._kind = bytearray(n * nk)
+        self._cov = array("d", bytes(8 * n * nk))
+        self._rank = array("i", bytes(4 * n * nk))
+        self._flags = array("i", bytes(4 * n * _N_FLAGS))
+        self._judged: list[bytes] = [b""] * n
+        self._keyed = bytearray(n)  # 1 where some element has a key (key_lost may be true)
+
+    @classmethod
+    def from_rows(
+        cls, rows: Sequence[QueryScore], keys: Sequence[str], ks: Sequence[int]
+    ) -> QueryTable:
+        """A table holding ``rows`` in their order."""
+        table = cls(keys, ks, len(rows))
+        for i, row in enumerate(rows):
+            table.put(i, row)
+        return table
+
+    def put(self, i: int, row: QueryScore) -> None:
+        """Store ``row`` as row ``i`` (its values in ``keys`` order, diagnoses at ``ks``)."""
+        nk = len(self.ks)
+        self.ids[i] = row.query_id
+        self.n_gold[i] = row.n_gold
+        self.in_run[i] = row.in_run
+        self.n_chunks[i] = row.n_chunks
+        values, out, n = row.values, self.values, len(self.ids)
+        for x, key in enumerate(self.keys):
+            out[x * n + i] = values[key]
+        for x, k in enumerate(self.ks):
+            d = row.diagnoses[k]
+            self._kind[i * nk + x] = _CODES[d.kind]
+            self._cov[i * nk + x] = d.best_coverage
+            self._rank[i * nk + x] = d.best_rank or 0
+        f = row.flags
+        self._flags[i * _N_FLAGS : (i + 1) * _N_FLAGS] = array(
+            "i",
+            (
+                f.repeated,
+                f.fallback,
+                f.chunk_repeated,
+                f.element_not_in_page,
+                f.fallback_graded,
+                f.offset_mismatch,
+            ),
+        )
+        j = row.judgement
+        self._keyed[i] = bool(j.first_partial_unkeyed)
+        self._judged[i] = marshal.dumps(
+            (
+                j.element_grades,
+                j.grades,
+                j.first_full,
+                j.first_partial,
+                j.relevant,
+                j.first_partial_unkeyed,
+            )
+        )
+
+    def copy_row(self, i: int, other: QueryTable, j: int) -> None:
+        """Row ``j`` of ``other`` (same keys and ks) as row ``i`` of this table."""
+        m, nk = len(self.keys), len(self.ks)
+        self.ids[i] = other.ids[j]
+        self.n_gold[i] = other.n_gold[j]
+        self.in_run[i] = other.in_run[j]
+        self.n_chunks[i] = other.n_chunks[j]
+        n, n_other, out, src = len(self.ids), len(other.ids), self.values, other.values
+        for x in range(m):
+            out[x * n + i] = src[x * n_other + j]
+        self._kind[i * nk : (i + 1) * nk] = other._kind[j * nk : (j + 1) * nk]
+        self._cov[i * nk : (i + 1) * nk] = other._cov[j * nk : (j + 1) * nk]
+        self._rank[i * nk : (i + 1) * nk] = other._rank[j * nk : (j + 1) * nk]
+        self._flags[i * _N_FLAGS : (i + 1) * _N_FLAGS] = other._flags[
+            j * _N_FLAGS : (j + 1) * _N_FLAGS
+        ]
+        self._judged[i] = other._judged[j]
+        self._keyed[i] = other._keyed[j]
+
+    def row(self, i: int) -> QueryScore:
+        """Row ``i`` rebuilt as a ``QueryScore``."""
+        nk = len(self.ks)
+        cov, rank, kind = self._cov, self._rank, self._kind
+        return QueryScore(
+            query_id=self.ids[i],
+            n_gold=self.n_gold[i],
+            in_run=bool(self.in_run[i]),
+            n_chunks=self.n_chunks[i],
+            values=dict(zip(self.keys, self.values[i :: len(self.ids)], strict=True)),
+            diagnoses={
+                k: Diagnosis(_KINDS[kind[i * nk + x]], cov[i * nk + x], rank[i * nk + x] or None)
+                for x, k in enumerate(self.ks)
+            },
+            flags=Flags(*self._flags[i * _N_FLAGS : (i + 1) * _N_FLAGS]),
+            judgement=Judgement(*marshal.loads(self._judged[i])),
+        )
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, index: int) -> QueryScore: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[QueryScore, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> QueryScore | tuple[QueryScore, ...]:
+        if isinstance(index, slice):
+            return tuple(self.row(i) for i in range(*index.indices(len(self))))
+        n = len(self)
+        if not -n <= index < n:
+            raise IndexError("QueryTable index out of range")
+        return self.row(index % n)
+
+    def __iter__(self) -> Iterator[QueryScore]:
+        return map(self.row, range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or len(other) != len(self):
+            return False
+        return all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"QueryTable({len(self)} rows, {len(self.keys)} keys)"
+
+    def column(self, key: str) -> array[float]:
+        """Every row's value of ``key``, in row order."""
+        n = len(self.ids)
+        j = self.keys.index(key)
+        return self.values[j * n : (j + 1) * n]
+
+    def mask(self, flags: Sequence[bool] | bytes | bytearray) -> QueryTable:
+        """The rows where ``flags`` is true, in order, as a new table."""
+        chosen = [i for i, f in enumerate(flags) if f]
+        out = QueryTable(self.keys, self.ks, len(chosen))
+        for x, i in enumerate(chosen):
+            out.copy_row(x, self, i)
+        return out
+
+    def kinds(self, k: int) -> bytes:
+        """Each row's diagnosis kind at ``k`` as one byte (0 retrieval, 1 chunking, 2 full)."""
+        nk = len(self.ks)
+        return bytes(self._kind[self.ks.index(k) :: nk])
+
+    def coverages(self, k: int) -> array[float]:
+        """Each row's best coverage among ranks ≤ ``k``."""
+        return self._cov[self.ks.index(k) :: len(self.ks)]
+
+    def flag_sums(self) -> Flags:
+        """Every flag summed over the rows."""
+        return Flags(*(sum(self._flags[f::_N_FLAGS]) for f in range(_N_FLAGS)))
+
+    def key_lost(self, k: int) -> int:
+        """Rows where a key clause turned a partial@k into a miss."""
+        return sum(
+            key_lost_at(Judgement(*marshal.loads(self._judged[i])), k)
+            for i, keyed in enumerate(self._keyed)
+            if keyed
+        )
+
+    def order(self, positions: Sequence[int]) -> Sequence[QueryScore]:
+        """The rows at ``positions``, in that order, rebuilt one at a time when read."""
+        return _Rows(self, positions)
+
+    def to_plain(self) -> tuple[Any, ...]:
+        """The table as builtins (``marshal``-able: to pass it between processes)."""
+        return (
+            self.keys,
+            self.ks,
+            self.ids,
+            self.n_gold.tobytes(),
+            bytes(self.in_run),
+            self.n_chunks.tobytes(),
+            self.values.tobytes(),
+            bytes(self._kind),
+            self._cov.tobytes(),
+            self._rank.tobytes(),
+            self._flags.tobytes(),
+            self._judged,
+            bytes(self._keyed),
+        )
+
+    @classmethod
+    def from_plain(cls, plain: tuple[Any, ...]) -> QueryTable:
+        """The table ``to_plain`` gave."""
+        keys, ks, ids, n_gold, in_run, n_chunks, values, kind, cov, rank, flags, judged, keyed = (
+            plain
+        )
+        table = cls(keys, ks, 0)
+        table.ids = list(ids)
+        table.n_gold = array("i", n_gold)
+        table.in_run = bytearray(in_run)
+        table.n_chunks = array("i", n_chunks)
+        table.values = array("d", values)
+        table._kind = bytearray(kind)
+        table._cov = array("d", cov)
+        table._rank = array("i", rank)
+        table._flags = array("i", flags)
+        table._judged = list(judged)
+        table._keyed = bytearray(keyed)
+        return table
+
+
+class _Rows(Sequence[QueryScore]):
+    """Rows of a table in a given order, rebuilt when read."""
+
+    __slots__ = ("_positions", "_table")
+
+    def __init__(self, table: QueryTable, positions: Sequence[int]) -> None:
+        self._table = table
+        self._positions = positions
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    @overload
+    def __getitem__(self, index: int) -> QueryScore: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[QueryScore, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> QueryScore | tuple[QueryScore, ...]:
+        if isinstance(index, slice):  # a slice is read: the rows it holds, rebuilt
+            return tuple(map(self._table.row, self._positions[index]))
+        return self._table.row(self._positions[index])
+
+    def __iter__(self) -> Iterator[QueryScore]:
+        return map(self._table.row, self._positions)

@@ -1,0 +1,92 @@
+"""Scoring keeps memory bounded: beyond a fixed working set, only the figures per question.
+
+Two generated stores (one page, questions of one element each, 20 results per question)
+are scored in a fresh interpreter each, under ``tracemalloc`` (numpy's arrays included),
+through :func:`labeler.evaluation.score` with intervals, with token budgets, and as
+``labeler score`` would. The peak grows with the number of questions by at most
+``PER_QUESTION`` bytes a question plus 8 per metric value (44 values by default, 72 with
+two budgets): about 1,650 bytes a question by default, near the issue's 400 MB at 256,000
+questions (measured here: 1,240 plus the values; the rest is the gold questions read whole,
+the judgements and the ids). Scoring the run whole (as before ranges)
+costs several kilobytes a question: chunks, placements and a ``QueryScore`` per question.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from labeler.cli import main
+
+PER_QUESTION = 1_300  # bytes a question besides its metric values (8 bytes each)
+SMALL, LARGE = 1_500, 5_000
+WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
+
+PROBE = """
+import sys, tracemalloc
+from labeler.evaluation import Intervals, ScoreRequest, score
+from scoring.budget import Tokenizer
+db, variant = sys.argv[1], sys.argv[2]
+extra = {}
+if variant == "budgets":
+    extra = dict(budgets=(40, 120), tokenizer=Tokenizer("words", lambda t: len(t.split())))
+request = ScoreRequest("g", "r", intervals=Intervals(0.95, 200), processes=1, **extra)
+tracemalloc.start()
+result = score(db, request).evaluation.result
+print(tracemalloc.get_traced_memory()[1], len(result.queries), len(result.metric_keys()))
+"""
+
+
+def make_store(folder: Path, questions: int) -> str:
+    """One page of numbered sentences, a gold set "g" of ``questions`` one-element
+    questions and a run "r" of 20 results each (every fifth holding the element whole)."""
+    folder.mkdir()
+    sentences = [f"Sentence {s} says {WORDS[s % len(WORDS)]} {s * 7 % 13}." for s in range(400)]
+    page = " ".join(sentences)
+    (folder / "docs").mkdir()
+    (folder / "docs" / "p.txt").write_text(page, encoding="utf-8")
+    db = str(folder / "labels.db")
+    assert main(["ingest", str(folder / "docs"), "--db", db, "-q"]) == 0
+    gold, run = [], []
+    for q in range(questions):
+        target = sentences[q % len(sentences)]
+        element = {"doc": "p.txt", "text": target}
+        gold.append({"query_id": f"q{q:06d}", "query": f"question {q}", "elements": [element]})
+        at = page.index(target)
+        results = []
+        for r in range(20):
+            start = max(0, at - 10) if r % 5 == 0 else (q * 31 + r * 97) % (len(page) - 80)
+            results.append({"text": page[start : start + 80]})
+        run.append({"query_id": f"q{q:06d}", "results": results})
+    (folder / "gold.jsonl").write_text("".join(json.dumps(g) + "\n" for g in gold))
+    (folder / "run.jsonl").write_text("".join(json.dumps(r) + "\n" for r in run))
+    assert main(["gold", "import", str(folder / "gold.jsonl"), "--gold-set", "g", "--db", db]) == 0
+    assert main(["run", "import", str(folder / "run.jsonl"), "--name", "r", "--db", db, "-q"]) == 0
+    return db
+
+
+@pytest.fixture(scope="module")
+def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[int, str]:
+    root = tmp_path_factory.mktemp("memory")
+    return {n: make_store(root / str(n), n) for n in (SMALL, LARGE)}
+
+
+def peak(db: str, variant: str, questions: int) -> tuple[int, int]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, db, variant], capture_output=True, text=True, check=True
+    )
+    traced, scored, keys = map(int, done.stdout.split())
+    assert scored == questions
+    return traced, keys
+
+
+@pytest.mark.parametrize("variant", ["intervals", "budgets"])
+def test_peak_grows_by_the_figures_per_question_only(stores: dict[int, str], variant: str) -> None:
+    small, keys = peak(stores[SMALL], variant, SMALL)
+    large, _ = peak(stores[LARGE], variant, LARGE)
+    per_question = (large - small) / (LARGE - SMALL)
+    assert per_question < PER_QUESTION + 8 * keys, (small, large, per_question, keys)
