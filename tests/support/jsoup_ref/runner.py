@@ -82,9 +82,9 @@ def compiled(source: Path) -> list[str]:
         try:
             # javac as a module of the runtime: present wherever source launch works, even
             # on a JRE without the `javac` command
+            javac = [java, "-m", "jdk.compiler/com.sun.tools.javac.Main", "-encoding", "UTF-8"]
             done = subprocess.run(
-                [java, "-m", "jdk.compiler/com.sun.tools.javac.Main", "-encoding", "UTF-8"]
-                + ["-cp", str(jar), "-d", str(work), str(source)],
+                [*javac, "-cp", str(jar), "-d", str(work), str(source)],
                 capture_output=True,
                 text=True,
             )
