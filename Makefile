@@ -29,10 +29,16 @@ run: $(STAMP)
 ingest: $(STAMP)
 	$(BIN)/labeler ingest corpora/sqlite-docs
 
+# parallel test workers (pytest-xdist): each has its own temporary folder, SQLite files and
+# PostgreSQL databases; tests that share an expensive module fixture stay on one worker
+# (their module's xdist_group mark, --dist loadgroup). `make test TEST_WORKERS=0` runs them
+# one at a time in this process.
+TEST_WORKERS ?= auto
+
 test: $(TEST_STAMP)
 	scripts/ensure-jsoup
 	scripts/ensure-chromium
-	scripts/test-postgres run $(BIN)/python -m pytest -q  # throwaway PostgreSQL, stopped after
+	scripts/test-postgres run $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup  # throwaway PostgreSQL, stopped after
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .

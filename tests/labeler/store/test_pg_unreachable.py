@@ -14,6 +14,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -30,7 +31,6 @@ from labeler.store import open_store
 pytestmark = pytest.mark.backends("postgresql")
 
 ROOT = Path(__file__).resolve().parents[3]
-PORT = 54339
 RUN_LINES = 40_000
 #: the statement timeout the frozen test sets; the import must give up 10 s after it
 STATEMENT_TIMEOUT_S = 2
@@ -41,6 +41,7 @@ HANG_S = 90
 @dataclass(frozen=True)
 class Server:
     directory: Path
+    port: int
     url: str
 
     def pids(self) -> list[int]:
@@ -72,8 +73,16 @@ class Server:
             engine.dispose()
 
 
-def _script(server_dir: Path, action: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "LABELER_PG_PORT": str(PORT), "LABELER_PG_DIR": str(server_dir)}
+def _free_port() -> int:
+    """A loopback port nobody listens on now: each test's server gets its own, so parallel
+    test workers (and other checkouts' suites) never start two servers on one port."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _script(server_dir: Path, port: int, action: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LABELER_PG_PORT": str(port), "LABELER_PG_DIR": str(server_dir)}
     env.pop("LABELER_TEST_PG_URL", None)
     return subprocess.run(
         [str(ROOT / "scripts" / "test-postgres"), action],
@@ -89,14 +98,15 @@ def server(backend: str) -> Iterator[Server]:
     assert backend == "postgresql"
     # not under tmp_path: the server runs as the `postgres` user, who cannot enter it
     directory = Path(f"/tmp/labeler-test-pg-frozen-{os.getpid()}")
-    url = _script(directory, "start").stdout.strip()
-    server = Server(directory, url)
+    port = _free_port()
+    url = _script(directory, port, "start").stdout.strip()
+    server = Server(directory, port, url)
     try:
         yield server
     finally:
         if (directory / "data" / "postmaster.pid").exists():
             server.signal_all(signal.SIGCONT)
-        _script(directory, "stop")
+        _script(directory, port, "stop")
 
 
 @pytest.fixture(scope="module")
@@ -191,5 +201,5 @@ def test_server_stopped_mid_import_gives_one_line(server: Server, run_file: Path
     assert "Pipeline" not in err
     while (server.directory / "data" / "postmaster.pid").exists():
         time.sleep(0.05)  # the shutdown is complete
-    _script(server.directory, "start")
+    _script(server.directory, server.port, "start")
     assert _runs(server) == 0

@@ -1,16 +1,22 @@
 """Run the real jsoup 1.15.3 jar over many files in one JVM (tests and benchmark).
 
 The jar is ``$JSOUP_JAR`` or Debian's ``/usr/share/java/jsoup-1.15.3.jar``
-(``apt-get install libjsoup-java``); ``java`` must be on PATH (Java 11+ for single-file
-source launch of ``JsoupText.java``).
+(``apt-get install libjsoup-java``); ``java`` must be on PATH (Java 11+, with the
+``jdk.compiler`` module that single-file source launch needs too).
+
+The harnesses (``JsoupText.java`` and the parser tests' own) are compiled once, not in every
+JVM: :func:`compiled` keeps the classes in a folder named by a digest of the source, the jar
+and the java executable, so every test worker, every later run and the benchmark reuse them.
 """
 
 from __future__ import annotations
 
 import base64
+import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -39,10 +45,64 @@ def check() -> tuple[str, Path]:
     return java, jar
 
 
+def class_cache() -> Path:
+    """Where compiled harnesses are kept: ``$LABELER_JAVA_CLASSES``, else a folder in the
+    system's temporary directory (one per user)."""
+    chosen = os.environ.get("LABELER_JAVA_CLASSES")
+    if chosen:
+        return Path(chosen)
+    return Path(tempfile.gettempdir()) / f"labeler-java-classes-{os.getuid()}"
+
+
+def compiled(source: Path) -> list[str]:
+    """The ``java`` arguments that run the harness ``source`` (a public class named like the
+    file, in no package) with the jar on the class path, compiled once.
+
+    The classes live in ``class_cache()/<digest>``, the digest covering the source's bytes,
+    the jar's path, size and modification time and the java executable's real path (a class
+    compiled for another JDK or jar is never reused). Safe when processes race: each compiles
+    into its own temporary folder and renames it into place; a rename that finds the folder
+    there already (another process won) leaves that one and discards its own.
+    """
+    java, jar = check()
+    stat = jar.stat()
+    key = hashlib.sha256()
+    for part in (
+        source.read_bytes(),
+        str(jar.resolve()).encode(),
+        f"{stat.st_size}:{stat.st_mtime_ns}".encode(),
+        os.path.realpath(java).encode(),
+    ):
+        key.update(hashlib.sha256(part).digest())
+    root = class_cache()
+    final = root / key.hexdigest()[:32]
+    if not (final / f"{source.stem}.class").is_file():
+        root.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=".compiling-", dir=root))
+        try:
+            # javac as a module of the runtime: present wherever source launch works, even
+            # on a JRE without the `javac` command
+            javac = [java, "-m", "jdk.compiler/com.sun.tools.javac.Main", "-encoding", "UTF-8"]
+            done = subprocess.run(
+                [*javac, "-cp", str(jar), "-d", str(work), str(source)],
+                capture_output=True,
+                text=True,
+            )
+            if done.returncode != 0:
+                raise RuntimeError(f"cannot compile {source.name}: {done.stderr.strip()}")
+            try:
+                work.rename(final)
+            except OSError:
+                if not (final / f"{source.stem}.class").is_file():
+                    raise
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return [java, "-cp", os.pathsep.join([str(final), str(jar)]), source.stem]
+
+
 def command(quiet: bool = False) -> list[str]:
     """The command line that reads file paths on stdin (one per line)."""
-    java, jar = check()
-    return [java, "-cp", str(jar), str(HARNESS), *(["--quiet"] if quiet else []), "-"]
+    return [*compiled(HARNESS), *(["--quiet"] if quiet else []), "-"]
 
 
 def compile_harness(folder: Path) -> Path:

@@ -158,7 +158,7 @@ def _dom_dump(html: str) -> str:
 @pytest.mark.jsoup
 def test_attributes_comments_doctypes_match_jsoup(tmp_path: Path) -> None:
     try:
-        java, jar = runner.check()
+        harness = runner.compiled(Path(__file__).with_name("JsoupDom.java"))
     except runner.JsoupUnavailable as exc:
         pytest.fail(f"cannot run the jsoup reference: {exc}")
     rng = random.Random(21)
@@ -170,10 +170,7 @@ def test_attributes_comments_doctypes_match_jsoup(tmp_path: Path) -> None:
         path = tmp_path / f"{i}.html"
         path.write_bytes(doc.encode("utf-8", "surrogatepass"))
         paths.append(str(path))
-    harness = Path(__file__).with_name("JsoupDom.java")
-    done = subprocess.run(
-        [java, "-cp", str(jar), str(harness), *paths], capture_output=True, text=True, check=True
-    )
+    done = subprocess.run([*harness, *paths], capture_output=True, text=True, check=True)
     lines = done.stdout.split()
     assert len(lines) == len(docs)
     differ = [

@@ -283,16 +283,15 @@ def _tree_dump(html: str) -> str:
 def _jar_trees(tmp_path: Path, docs: list[str]) -> list[str]:
     """JsoupTree.java's dump of each of ``docs`` (one JVM)."""
     try:
-        java, jar = runner.check()
+        harness = runner.compiled(Path(__file__).with_name("JsoupTree.java"))
     except runner.JsoupUnavailable as exc:
         pytest.fail(f"cannot run the jsoup reference: {exc}")
     paths = []
     for i, doc in enumerate(docs):
         paths.append(tmp_path / f"{i}.html")
         paths[-1].write_text(doc, encoding="utf-8")
-    harness = Path(__file__).with_name("JsoupTree.java")
     done = subprocess.run(
-        [java, "-cp", str(jar), str(harness), *map(str, paths)],
+        [*harness, *map(str, paths)],
         capture_output=True,
         text=True,
         check=True,

@@ -1,0 +1,57 @@
+"""Settings of the whole suite for parallel runs (``make test``: pytest-xdist, ``-n``).
+
+Every worker is a separate process with its own temporary folder (``tmp_path``), so SQLite
+files, generated inputs and the PostgreSQL databases (random names, one per test) never meet.
+What workers would repeat is a module's (or session's) expensive fixture: pytest builds it
+once per process that runs one of its tests. The modules below hold such fixtures (a JVM
+over hundreds of pages, the demo build, a headless browser, a generated database); their
+tests get one ``xdist_group`` each, and ``--dist loadgroup`` runs a group on one worker, so
+the fixture is built once per run. Every other test goes to whichever worker is free.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+#: test modules whose module-scoped fixtures are expensive: each runs on one worker
+SHARED_FIXTURE_MODULES = frozenset(
+    {
+        "tests/labeler/test_demo.py",  # the demo, built by a real process
+        "tests/labeler/evaluation/test_framework_retrievers.py",  # the demo, in process
+        "tests/labeler/evaluation/test_score_processes.py",  # a sharded database
+        "tests/labeler/gold/test_requirements_gold.py",  # the gold set rebuilt by its script
+        "tests/labeler/extract/jsoup_parser/test_tree_builder.py",  # one JVM, cases + fuzz
+        "tests/labeler/extract/test_extract_deep.py",  # one JVM over 100,000-deep pages
+        "tests/labeler/extract/test_extract_fuzz.py",  # one JVM over 3,000 documents
+        "tests/labeler/serve/test_serve_browser.py",  # headless chromium
+        "tests/labeler/serve/test_serve_live.py",  # headless chromium
+        "tests/labeler/serve/test_serve_team_week.py",  # headless chromium
+        "tests/labeler/cli/test_cli_stats.py",  # a database built by the CLI
+        "tests/labeler/store/test_store_search.py",  # the corpus ingested, per backend
+        "tests/labeler/store/test_disk_full.py",  # a database with a gold set and a run
+        "tests/labeler/store/test_store_integrity.py",  # generated pages and gold set
+        "tests/labeler/store/test_crash.py",  # the base databases the crashes start from
+        "tests/labeler/store/test_pg_unreachable.py",  # a 40,000-line run file
+    }
+)
+
+#: (module, fixture): a session fixture used by some of a module's tests only; those tests
+#: share a worker, the module's other tests are spread
+SHARED_FIXTURES = frozenset(
+    {
+        # the jar, lexbor, the port and html5lib over every corpus page
+        ("tests/labeler/extract/test_extract_jsoup.py", "corpus"),
+    }
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        if module in SHARED_FIXTURE_MODULES:
+            item.add_marker(pytest.mark.xdist_group(module))
+            continue
+        for fixture_module, fixture in SHARED_FIXTURES:
+            if module == fixture_module and fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.xdist_group(f"{module}::{fixture}"))
