@@ -48,6 +48,7 @@ from labeler.evaluation import (
 )
 from labeler.store import ORIGIN_API, Store, StoredElement, StoredQuestion, open_store
 from scoring import DEFAULT_THRESHOLD, QueryScore
+from scoring.snap import DEFAULT_SNAP_MIN
 
 if TYPE_CHECKING:
     import pandas
@@ -194,6 +195,7 @@ class GoldSet:
         *,
         k: Sequence[int] = DEFAULT_KS,
         threshold: float = DEFAULT_THRESHOLD,
+        snap_min: float | None = DEFAULT_SNAP_MIN,
         name: str | None = None,
         budget: Sequence[int] = (),
         tokenizer: str | None = None,
@@ -230,6 +232,9 @@ class GoldSet:
           Evaluation (whose ``below`` holds the same failures). A metric equal to its bar
           passes.
         - ``jobs``: processes to score a stored run in (None: automatic, as ``--jobs``).
+        - ``snap_min``: a chunk found on none of its question's cited pages is snapped
+          onto one at this alignment score or more and scored there (``--snap-min``,
+          docs/metrics.md); None scores it by the fallback rule (``--no-snap``).
 
         Returns the :class:`~labeler.evaluation.Evaluation`: ``metrics``, ``per_query``,
         ``layers``, ``to_dict()`` (the Score JSON), ``to_pandas()``.
@@ -244,6 +249,7 @@ class GoldSet:
             layer=layer,
             ks=tuple(k),
             threshold=threshold,
+            snap_min=snap_min,
             intervals=Intervals(ci, bootstrap) if ci else None,
             seed=seed,
             fail_under=tuple((fail_under or {}).items()),
@@ -262,6 +268,7 @@ class GoldSet:
         baseline: str | None = None,
         k: Sequence[int] = DEFAULT_KS,
         threshold: float = DEFAULT_THRESHOLD,
+        snap_min: float | None = DEFAULT_SNAP_MIN,
         permutations: int = 10_000,
         seed: int = 0,
         ci: float = 0.0,
@@ -274,7 +281,7 @@ class GoldSet:
         ``baseline`` (one of ``runs``; default the first), as ``labeler compare``: paired
         randomization tests (``permutations`` sign vectors seeded with ``seed``; Holm's
         correction when there are several comparisons) and, with ``ci`` in (0, 1), a
-        bootstrap interval of each mean delta. ``k``, ``threshold``, ``budget``,
+        bootstrap interval of each mean delta. ``k``, ``threshold``, ``snap_min``, ``budget``,
         ``tokenizer`` and ``jobs`` as for :meth:`score`. Reads the labels, pages and runs;
         writes nothing. A run given twice or a ``baseline`` not among ``runs`` raises
         :class:`~labeler.errors.UsageError`.
@@ -296,6 +303,7 @@ class GoldSet:
             permutations=permutations,
             ks=tuple(k),
             threshold=threshold,
+            snap_min=snap_min,
             intervals=Intervals(ci, bootstrap),
             seed=seed,
             processes=jobs,
@@ -309,6 +317,7 @@ class GoldSet:
         *,
         k: Sequence[int] = DEFAULT_KS,
         threshold: float = DEFAULT_THRESHOLD,
+        snap_min: float | None = DEFAULT_SNAP_MIN,
         concurrency: int = 1,
         timeout: float | None = None,
         fail_fast: bool = False,
@@ -337,7 +346,7 @@ class GoldSet:
         the answers are stored as that run with placements (an existing one only with
         ``replace``; the name is checked before the retriever is called; ``parameters`` are
         recorded with it besides ``retriever`` and ``failed``). ``label`` names the
-        retriever in the result (default ``module:qualname``). ``budget``, ``tokenizer``,
+        retriever in the result (default ``module:qualname``). ``snap_min``, ``budget``, ``tokenizer``,
         ``layer``, ``ci``, ``bootstrap``, ``seed`` and ``fail_under`` as for :meth:`score`;
         a gate failure raises :class:`~labeler.evaluation.QualityGateError` whose
         ``result`` is the :class:`RetrieverEvaluation` (the run is stored first when
@@ -385,6 +394,7 @@ class GoldSet:
             layer=layer,
             ks=tuple(k),
             threshold=threshold,
+            snap_min=snap_min,
             intervals=Intervals(ci, bootstrap) if ci else None,
             seed=seed,
             fail_under=tuple((fail_under or {}).items()),

@@ -310,6 +310,8 @@ def _score(
     tokenizer: Tokenizer | None = None,
     whole: bool = False,
     load: GoldLoad | None = None,
+    *,
+    snap_min: float | None = None,
 ) -> tuple[RunScore, dict[str, list[Chunk]] | None]:
     """Score one stored run, in several processes when ``jobs`` allows and it pays, with
     the placements stored at import (``keyed``: the pages' keys, see ``page_keys``).
@@ -336,6 +338,7 @@ def _score(
             threshold=threshold,
             processes=processes,
             keyed_pages=keyed,
+            snap_min=snap_min,
         )
     else:
         if isinstance(src, SqliteReader) and tokenizer is None and not whole:
@@ -353,6 +356,7 @@ def _score(
             placements=known,
             budgets=budgets,
             tokenizer=tokenizer,
+            snap_min=snap_min,
         )
         run_ids = list(chunks)
         kept = chunks if whole else None

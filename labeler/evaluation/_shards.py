@@ -87,6 +87,7 @@ def score_in_processes(
     threshold: float,
     processes: int,
     keyed_pages: PageKeys | None = None,
+    snap_min: float | None = None,
 ) -> ShardResult:
     """Rows for every gold question with elements (in no particular order) and the run's
     query ids in ascending order, scored in ``processes`` processes.
@@ -107,7 +108,15 @@ def score_in_processes(
         mine = [q for q in scored if _in_range(q.query_id, shard)]
         chunks, known = load_placed_run(source, run, mine, keyed, since=since, until=until)
         return (
-            score_questions(mine, pages, chunks, ks=ks, threshold=threshold, placements=known),
+            score_questions(
+                mine,
+                pages,
+                chunks,
+                ks=ks,
+                threshold=threshold,
+                placements=known,
+                snap_min=snap_min,
+            ),
             list(chunks),
         )
 
