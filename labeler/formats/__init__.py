@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     )
     from labeler.formats.ragas import (
         ragas_lines,
+        read_ragas,
     )
     from labeler.formats.span_import import (
         resolve_tasks,
@@ -60,6 +61,7 @@ _HOMES: dict[str, str] = {
     "place_chunks": "labeler.formats.chunks_jsonl",
     "project": "labeler.formats.qrels",
     "ragas_lines": "labeler.formats.ragas",
+    "read_ragas": "labeler.formats.ragas",
     "read_chunks": "labeler.formats.chunks_jsonl",
     "read_doccano": "labeler.formats.doccano",
     "read_gold": "labeler.formats.gold_jsonl",
@@ -87,6 +89,7 @@ __all__ = [
     "read_gold",
     "read_labelstudio",
     "read_objects",
+    "read_ragas",
     "resolve_tasks",
     "write_beir",
     "write_chunks",

@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING
 
 from labeler.anchoring import AnchorFailure, anchor
 from labeler.errors import InputError
-from labeler.formats.gold_jsonl import GoldLine, read_gold
+from labeler.formats.gold_jsonl import GoldElementLine, GoldLine, read_gold
+from labeler.gold._snapping import SnapMiss, SnapOptions, review_note, snap_text
 
 PROVENANCE_SINGLE = "single"
+PROVENANCE_SNAPPED = "snapped"
 
 if TYPE_CHECKING:
     from labeler.store import Store
@@ -43,6 +45,8 @@ class ResolvedElement:
     provenance: str | None = None
     annotator: str | None = None
     assisted: bool = False
+    #: the alignment score of an element snapped onto its page (``--snap``), else None
+    snap_score: float | None = None
 
 
 @dataclass(frozen=True)
@@ -71,10 +75,20 @@ class ResolveSummary:
     layer_left_out: int = 0
     #: questions the file marks ``"adjudicated": false`` (pending where they came from)
     not_adjudicated: int = 0
+    #: elements snapped onto their page (``--snap``) and the lowest score among them
+    snapped: int = 0
+    lowest_snap: float | None = None
+    #: element texts below the snap minimum, left for review (``--snap-review``)
+    review: tuple[SnapMiss, ...] = ()
 
 
 def resolve_gold(
-    path: str | Path, page_of: Callable[[str], str | None], *, allow_nul: bool = True
+    path: str | Path,
+    page_of: Callable[[str], str | None],
+    *,
+    allow_nul: bool = True,
+    snap: SnapOptions | None = None,
+    fmt: str = "jsonl",
 ) -> tuple[list[ResolvedQuestion], ResolveSummary]:
     """Parse ``path`` and anchor each element in ``page_of(doc)``'s text (``allow_nul``: see
     :func:`~labeler.formats.gold_jsonl.read_gold`).
@@ -82,18 +96,40 @@ def resolve_gold(
     ``page_of`` returns a document's stored text, or None when no such document exists.
     Elements with offsets are checked against the page and re-anchored by text when they do
     not match; elements without offsets take the text's first occurrence; stale elements
-    are kept as written. Raises
-    :class:`InputError` naming the line on an unknown document or a text not on its page.
+    are kept as written. With ``snap``, a text not on its page is snapped onto it
+    (:mod:`labeler.gold._snapping`). ``fmt``: ``jsonl`` (gold JSONL) or ``ragas``
+    (:func:`labeler.formats.ragas.read_ragas`). Raises
+    :class:`InputError` naming the line on an unknown document or a text not on its page
+    (with ``snap``: every line whose text is below the snap minimum, unless ``review``).
     """
-    lines = list(read_gold(path, allow_nul=allow_nul))
+    if fmt == "ragas":  # Ragas samples: reference contexts on the pages their ids name
+        from labeler.formats.ragas import read_ragas
+
+        lines = list(read_ragas(path, allow_nul=allow_nul))
+    else:
+        lines = list(read_gold(path, allow_nul=allow_nul))
     final = [final_layer(line) for line in lines]
-    questions = list(resolve_lines(final, path, page_of))
+    misses: list[SnapMiss] = []
+    questions = list(resolve_lines(final, path, page_of, snap=snap, misses=misses))
+    if misses and (snap is None or not snap.review):
+        shown = "; ".join(map(str, misses[:20])) + ("; ..." if len(misses) > 20 else "")
+        raise InputError(
+            path,
+            f"{len(misses)} element text(s) not on their page and below the snap minimum "
+            f"{snap.min_score if snap else ''} ({shown}); import them as questions to label "
+            "with --snap-review, or lower --snap-min",
+            misses[0].line,
+        )
+    snapped = [e.snap_score for q in questions for e in q.elements if e.snap_score is not None]
     return questions, summarize(
         questions,
         layer_left_out=sum(
             len(a.elements) - len(b.elements) for a, b in zip(lines, final, strict=True)
         ),
         not_adjudicated=sum(line.adjudicated is False for line in lines),
+        snapped=len(snapped),
+        lowest_snap=min(snapped, default=None),
+        review=tuple(misses),
     )
 
 
@@ -104,7 +140,13 @@ def final_layer(line: GoldLine) -> GoldLine:
 
 
 def summarize(
-    questions: list[ResolvedQuestion], *, layer_left_out: int = 0, not_adjudicated: int = 0
+    questions: list[ResolvedQuestion],
+    *,
+    layer_left_out: int = 0,
+    not_adjudicated: int = 0,
+    snapped: int = 0,
+    lowest_snap: float | None = None,
+    review: tuple[SnapMiss, ...] = (),
 ) -> ResolveSummary:
     """The counts of resolved ``questions``."""
     elements = [e for q in questions for e in q.elements]
@@ -116,11 +158,19 @@ def summarize(
         stale=sum(e.stale for e in elements),
         layer_left_out=layer_left_out,
         not_adjudicated=not_adjudicated,
+        snapped=snapped,
+        lowest_snap=lowest_snap,
+        review=review,
     )
 
 
 def resolve_lines(
-    lines: Iterable[GoldLine], path: str | Path, page_of: Callable[[str], str | None]
+    lines: Iterable[GoldLine],
+    path: str | Path,
+    page_of: Callable[[str], str | None],
+    *,
+    snap: SnapOptions | None = None,
+    misses: list[SnapMiss] | None = None,
 ) -> Iterator[ResolvedQuestion]:
     """Anchor the elements of parsed ``lines`` (see :func:`resolve_gold`).
 
@@ -130,12 +180,16 @@ def resolve_lines(
     key clause that re-anchoring moved outside its element (the key moves with the
     element's start, so an element whose file offsets do not span its text can carry its
     key out: :func:`labeler.store.validation.key_problem`, the schema's ``ck_element_key``).
+    With ``snap``, an element text not on its page is snapped onto it
+    (:mod:`labeler.gold._snapping`); one below the minimum is appended to ``misses`` and
+    left out (its text goes into the question's notes, for review).
     """
     from labeler.store.validation import key_problem
 
     cache: dict[str, str | None] = {}
     for line in lines:
         placed = []
+        missed: list[SnapMiss] = []
         # The store holds one element per question, page and span: say so by line here
         # rather than let the all-or-nothing write fail on the unique index.
         seen: dict[tuple[str, int, int], int] = {}
@@ -169,9 +223,17 @@ def resolve_lines(
             try:
                 a = anchor(page, element.text, element.start, element.end)
             except AnchorFailure as err:
-                raise InputError(
-                    path, f"elements[{i}] in {element.doc!r}: {err}", line.line
-                ) from None
+                if snap is None:
+                    raise InputError(
+                        path, f"elements[{i}] in {element.doc!r}: {err}", line.line
+                    ) from None
+                done = _snapped(page, element, snap, i, line, path)
+                if done is None:
+                    missed.append(SnapMiss(line.line, i, element.doc, element.text))
+                else:
+                    _refuse_repeat(seen, element.doc, done.start, done.end, i, line, path)
+                    placed.append(done)
+                continue
             _refuse_repeat(seen, element.doc, a.start, a.end, i, line, path)
             key = element.key
             if key is not None and element.start is not None:
@@ -201,9 +263,43 @@ def resolve_lines(
                     assisted=bool(element.assisted),
                 )
             )
+        notes = line.notes
+        if missed:
+            notes = review_note(notes, missed)
+            if misses is not None:
+                misses.extend(missed)
         yield ResolvedQuestion(
-            line.line, line.query_id, line.query, line.notes, tuple(placed), line.adjudicated
+            line.line, line.query_id, line.query, notes, tuple(placed), line.adjudicated
         )
+
+
+def _snapped(
+    page: str, element: GoldElementLine, snap: SnapOptions, i: int, line: GoldLine, path: str | Path
+) -> ResolvedElement | None:
+    """``element`` snapped onto ``page`` (provenance ``snapped``), or None below the minimum."""
+    found = snap_text(page, element.text, snap)
+    if found is None:
+        return None
+    if element.key is not None:
+        raise InputError(
+            path,
+            f"elements[{i}] in {element.doc!r}: its text is not on the page and it has a key "
+            "clause, which cannot follow a snapped element (label the key on the page)",
+            line.line,
+        )
+    return ResolvedElement(
+        doc=element.doc,
+        start=found.start,
+        end=found.end,
+        text=page[found.start : found.end],
+        grade=element.grade,
+        reanchored=True,
+        repeated=False,
+        provenance=PROVENANCE_SNAPPED,
+        annotator=element.annotator,
+        assisted=bool(element.assisted),
+        snap_score=found.score,
+    )
 
 
 def _refuse_repeat(
@@ -237,6 +333,8 @@ def import_gold_file(
     replace: bool = False,
     force: bool = False,
     hint: str = "",
+    snap: SnapOptions | None = None,
+    fmt: str = "jsonl",
 ) -> tuple[list[ResolvedQuestion], ResolveSummary]:
     """Import gold JSONL ``path`` into gold set ``gold_set``, all or nothing.
 
@@ -248,7 +346,7 @@ def import_gold_file(
     :func:`~labeler.store.goldsets.replace_losses`),
     :class:`~labeler.store.goldsets.DropRefused` is raised (with ``hint`` appended to its
     message) and nothing is written, unless ``force`` (then the summary's ``removed``
-    lists them).
+    lists them). ``snap`` and ``fmt``: see :func:`resolve_gold`.
     """
     from labeler.store.goldsets import NewElement, NewQuestion, import_gold_set, page_texts
     from labeler.store.postgres import text_holds_nul
@@ -261,7 +359,9 @@ def import_gold_file(
                 cache[doc] = page_texts(session, [doc]).get(doc)
             return cache[doc]
 
-        questions, summary = resolve_gold(path, page_of, allow_nul=text_holds_nul(store.engine))
+        questions, summary = resolve_gold(
+            path, page_of, allow_nul=text_holds_nul(store.engine), snap=snap, fmt=fmt
+        )
     new = [
         NewQuestion(
             q.query_id,
@@ -279,6 +379,7 @@ def import_gold_file(
                     key=e.key,
                     provenance=e.provenance or PROVENANCE_SINGLE,
                     assisted=e.assisted,
+                    snap_score=e.snap_score,
                 )
                 for e in q.elements
             ),

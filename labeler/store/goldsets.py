@@ -61,6 +61,8 @@ class NewElement:
     key: tuple[int, int] | None = None
     provenance: str = PROVENANCE_SINGLE
     assisted: bool = False
+    #: the alignment score of an element snapped onto its page (kept in its audit entry)
+    snap_score: float | None = None
 
 
 @dataclass(frozen=True)
@@ -248,14 +250,17 @@ def import_gold_set(
         _audit(actor, role, "query", qid, None, {"id": qid, **row}, now)
         for row, qid in ((r, ids[str(r["external_id"])]) for r in query_rows)
     ]
+    scores = iter([e.snap_score for q in questions for e in q.elements])
     for batch in _batches(element_rows):
         result = session.execute(
             insert(Element).returning(col(Element.id), sort_by_parameter_order=True), batch
         )
         for element_id, row in zip(result.scalars(), batch, strict=True):
-            audit_rows.append(
-                _audit(actor, role, "element", element_id, None, {"id": element_id, **row}, now)
-            )
+            score = next(scores)
+            data = {"id": element_id, **row}
+            if score is not None:  # how well a snapped element's text aligned
+                data["snap_score"] = score
+            audit_rows.append(_audit(actor, role, "element", element_id, None, data, now))
     _mark_rows(session, audit_rows)
     for batch in _batches(audit_rows):
         session.execute(insert(AuditEntry), batch)
