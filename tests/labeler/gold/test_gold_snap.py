@@ -188,3 +188,63 @@ def test_snap_flags_need_a_gold_import(
         main(["gold", "import", str(gold), "--gold-set", "g", "--snap-review", "--db", db_url]) == 2
     )
     assert "--snap-review goes with --snap" in capsys.readouterr().err
+
+
+def test_snapped_questions_filter_and_confirm_records_who(
+    tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from labeler.errors import IntegrityError
+    from labeler.store import confirm_snap, get_gold_set, list_questions, undo
+    from labeler.tui.screens.questions import question_filter
+
+    page = _ingest(tmp_path, db_url)
+    exact = (
+        "SQLite is an in-process library that implements a self-contained, serverless, "
+        "zero-configuration, transactional SQL database engine."
+    )
+    assert exact in page
+    gold = _write(
+        tmp_path / "gold.jsonl",
+        {"query_id": "a", "query": "?", "elements": [{"doc": PAGE, "text": exact.upper()}]},
+        {"query_id": "b", "query": "?", "elements": [{"doc": PAGE, "text": exact}]},
+        {"query_id": "c", "query": "?", "elements": [{"doc": PAGE, "text": "Not on it, at all."}]},
+    )
+    args = ["gold", "import", str(gold), "--gold-set", "g", "--snap", "--snap-review"]
+    assert main([*args, "--db", db_url, "--annotator", "imp"]) == 0
+    store = open_store(db_url)
+    with store.session() as s:
+        rows = list_questions(s, get_gold_set(s, "g").id or 0)
+    assert [(q.external_id, q.n_snapped) for q in rows] == [("a", 1), ("b", 0), ("c", 0)]
+    keep = question_filter("is:snapped", "ana")
+    assert [q.external_id for q in rows if keep(q)] == ["a", "c"]  # c: a text left to label
+    # confirming records who did it; an exact element is no snapped one
+    with store.session() as s:
+        from sqlmodel import select
+
+        from labeler.store.models import Element, Query
+
+        pairs = s.exec(
+            select(Query.external_id, Element.id, Element.provenance).join(Element)
+        ).all()
+    by_q = {q: (i, p) for q, i, p in pairs}
+    a_id, b_id = by_q["a"][0], by_q["b"][0]
+    assert (by_q["a"][1], by_q["b"][1]) == ("snapped", "single")
+    with pytest.raises(IntegrityError, match="not a snapped one"):
+        confirm_snap(store, b_id, actor="imp")
+    confirm_snap(store, a_id, actor="imp")
+    with store.session() as s:
+        (entry,) = [
+            e for e in list_audit(s, entity="element", entity_id=a_id) if e.action == "change"
+        ]
+        assert entry.actor == "imp"
+        assert ((entry.before or {})["provenance"], (entry.after or {})["provenance"]) == (
+            "snapped",
+            "single",
+        )
+        rows = list_questions(s, get_gold_set(s, "g").id or 0)
+    assert [q.external_id for q in rows if keep(q)] == ["c"]
+    with store.write() as s:  # undo brings the snapped provenance back
+        undo(s, actor="imp")
+    with store.session() as s:
+        rows = list_questions(s, get_gold_set(s, "g").id or 0)
+    assert [q.n_snapped for q in rows] == [1, 0, 0]
