@@ -48,6 +48,7 @@ from labeler.evaluation import (
 )
 from labeler.store import ORIGIN_API, Store, StoredElement, StoredQuestion, open_store
 from scoring import DEFAULT_THRESHOLD, QueryScore
+from scoring.snap import DEFAULT_SNAP_MIN
 
 if TYPE_CHECKING:
     import pandas
@@ -195,6 +196,7 @@ class GoldSet:
         *,
         k: Sequence[int] = DEFAULT_KS,
         threshold: float = DEFAULT_THRESHOLD,
+        snap_min: float | None = DEFAULT_SNAP_MIN,
         name: str | None = None,
         budget: Sequence[int] = (),
         tokenizer: str | None = None,
@@ -231,6 +233,9 @@ class GoldSet:
           Evaluation (whose ``below`` holds the same failures). A metric equal to its bar
           passes.
         - ``jobs``: processes to score a stored run in (None: automatic, as ``--jobs``).
+        - ``snap_min``: a chunk found on none of its question's cited pages is snapped
+          onto one at this alignment score or more and scored there (``--snap-min``,
+          docs/metrics.md); None scores it by the fallback rule (``--no-snap``).
 
         Returns the :class:`~labeler.evaluation.Evaluation`: ``metrics``, ``per_query``,
         ``layers``, ``to_dict()`` (the Score JSON), ``to_pandas()``.
@@ -245,6 +250,7 @@ class GoldSet:
             layer=layer,
             ks=tuple(k),
             threshold=threshold,
+            snap_min=snap_min,
             intervals=Intervals(ci, bootstrap) if ci else None,
             seed=seed,
             fail_under=tuple((fail_under or {}).items()),
@@ -263,6 +269,7 @@ class GoldSet:
         baseline: str | None = None,
         k: Sequence[int] = DEFAULT_KS,
         threshold: float = DEFAULT_THRESHOLD,
+        snap_min: float | None = DEFAULT_SNAP_MIN,
         permutations: int = 10_000,
         seed: int = 0,
         ci: float = 0.0,
@@ -275,7 +282,7 @@ class GoldSet:
         ``baseline`` (one of ``runs``; default the first), as ``labeler compare``: paired
         randomization tests (``permutations`` sign vectors seeded with ``seed``; Holm's
         correction when there are several comparisons) and, with ``ci`` in (0, 1), a
-        bootstrap interval of each mean delta. ``k``, ``threshold``, ``budget``,
+        bootstrap interval of each mean delta. ``k``, ``threshold``, ``snap_min``, ``budget``,
         ``tokenizer`` and ``jobs`` as for :meth:`score`. Reads the labels, pages and runs;
         writes nothing. A run given twice or a ``baseline`` not among ``runs`` raises
         :class:`~labeler.errors.UsageError`.
@@ -297,6 +304,7 @@ class GoldSet:
             permutations=permutations,
             ks=tuple(k),
             threshold=threshold,
+            snap_min=snap_min,
             intervals=Intervals(ci, bootstrap),
             seed=seed,
             processes=jobs,
@@ -310,6 +318,7 @@ class GoldSet:
         *,
         k: Sequence[int] = DEFAULT_KS,
         threshold: float = DEFAULT_THRESHOLD,
+        snap_min: float | None = DEFAULT_SNAP_MIN,
         concurrency: int = 1,
         timeout: float | None = None,
         fail_fast: bool = False,
@@ -339,7 +348,7 @@ class GoldSet:
         the answers are stored as that run with placements (an existing one only with
         ``replace``; the name is checked before the retriever is called; ``parameters`` are
         recorded with it besides ``retriever`` and ``failed``). ``label`` names the
-        retriever in the result (default ``module:qualname``). ``budget``, ``tokenizer``,
+        retriever in the result (default ``module:qualname``). ``snap_min``, ``budget``, ``tokenizer``,
         ``layer``, ``ci``, ``bootstrap``, ``seed`` and ``fail_under`` as for :meth:`score`;
         a gate failure raises :class:`~labeler.evaluation.QualityGateError` whose
         ``result`` is the :class:`RetrieverEvaluation` (the run is stored first when
@@ -390,6 +399,7 @@ class GoldSet:
             layer=layer,
             ks=tuple(k),
             threshold=threshold,
+            snap_min=snap_min,
             intervals=Intervals(ci, bootstrap) if ci else None,
             seed=seed,
             fail_under=tuple((fail_under or {}).items()),

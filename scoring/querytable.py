@@ -13,16 +13,20 @@ from __future__ import annotations
 import marshal
 from array import array
 from collections.abc import Iterator, Sequence
+from dataclasses import fields
+from operator import attrgetter
 from typing import Any, overload
 
 from scoring.metrics import Judgement, key_lost_at
 from scoring.result import Diagnosis, DiagnosisKind, Flags, QueryScore
+from scoring.snap import Snapped
 
 __all__ = ["QueryTable"]
 
 _KINDS = (DiagnosisKind.RETRIEVAL, DiagnosisKind.CHUNKING, DiagnosisKind.FULL)
 _CODES = {kind: code for code, kind in enumerate(_KINDS)}
-_N_FLAGS = 6
+_N_FLAGS = len(fields(Flags))
+_flag_values = attrgetter(*(f.name for f in fields(Flags)))  # in field order
 
 
 class QueryTable(Sequence[QueryScore]):
@@ -31,7 +35,8 @@ class QueryTable(Sequence[QueryScore]):
 
     Columns: query id, n_gold, in_run, n_chunks, ``values`` (column-major: ``n`` values of
     each key in turn, so a key's column is one slice and the whole an n × m Fortran array), per k the diagnosis kind (0 retrieval, 1 chunking, 2 full, the severity), best
-    coverage and best rank (0 for None), the six flags, and the judgement (marshal bytes).
+    coverage and best rank (0 for None), the flags, the judgement (marshal bytes) and, for the
+    few rows that have them, the snapped ranks.
     """
 
     __slots__ = (
@@ -41,6 +46,7 @@ class QueryTable(Sequence[QueryScore]):
         "_keyed",
         "_kind",
         "_rank",
+        "_snaps",
         "ids",
         "in_run",
         "keys",
@@ -65,6 +71,7 @@ class QueryTable(Sequence[QueryScore]):
         self._flags = array("i", bytes(4 * n * _N_FLAGS))
         self._judged: list[bytes] = [b""] * n
         self._keyed = bytearray(n)  # 1 where some element has a key (key_lost may be true)
+        self._snaps: dict[int, tuple[Snapped, ...]] = {}  # sparse: rows with snapped ranks
 
     @classmethod
     def from_rows(
@@ -91,18 +98,11 @@ class QueryTable(Sequence[QueryScore]):
             self._kind[i * nk + x] = _CODES[d.kind]
             self._cov[i * nk + x] = d.best_coverage
             self._rank[i * nk + x] = d.best_rank or 0
-        f = row.flags
-        self._flags[i * _N_FLAGS : (i + 1) * _N_FLAGS] = array(
-            "i",
-            (
-                f.repeated,
-                f.fallback,
-                f.chunk_repeated,
-                f.element_not_in_page,
-                f.fallback_graded,
-                f.offset_mismatch,
-            ),
-        )
+        self._flags[i * _N_FLAGS : (i + 1) * _N_FLAGS] = array("i", _flag_values(row.flags))
+        if row.snaps:
+            self._snaps[i] = row.snaps
+        else:
+            self._snaps.pop(i, None)
         j = row.judgement
         self._keyed[i] = bool(j.first_partial_unkeyed)
         self._judged[i] = marshal.dumps(
@@ -134,6 +134,10 @@ class QueryTable(Sequence[QueryScore]):
         ]
         self._judged[i] = other._judged[j]
         self._keyed[i] = other._keyed[j]
+        if j in other._snaps:
+            self._snaps[i] = other._snaps[j]
+        else:
+            self._snaps.pop(i, None)
 
     def row(self, i: int) -> QueryScore:
         """Row ``i`` rebuilt as a ``QueryScore``."""
@@ -151,6 +155,7 @@ class QueryTable(Sequence[QueryScore]):
             },
             flags=Flags(*self._flags[i * _N_FLAGS : (i + 1) * _N_FLAGS]),
             judgement=Judgement(*marshal.loads(self._judged[i])),
+            snaps=self._snaps.get(i, ()),
         )
 
     def __len__(self) -> int:
@@ -238,14 +243,14 @@ class QueryTable(Sequence[QueryScore]):
             self._flags.tobytes(),
             self._judged,
             bytes(self._keyed),
+            [(i, [tuple(snap) for snap in snaps]) for i, snaps in self._snaps.items()],
         )
 
     @classmethod
     def from_plain(cls, plain: tuple[Any, ...]) -> QueryTable:
         """The table ``to_plain`` gave."""
-        keys, ks, ids, n_gold, in_run, n_chunks, values, kind, cov, rank, flags, judged, keyed = (
-            plain
-        )
+        (keys, ks, ids, n_gold, in_run, n_chunks, values, kind, cov, rank, flags, judged, keyed,
+         snaps) = plain  # fmt: skip
         table = cls(keys, ks, 0)
         table.ids = list(ids)
         table.n_gold = array("i", n_gold)
@@ -258,6 +263,7 @@ class QueryTable(Sequence[QueryScore]):
         table._flags = array("i", flags)
         table._judged = list(judged)
         table._keyed = bytearray(keyed)
+        table._snaps = {i: tuple(Snapped(*snap) for snap in row) for i, row in snaps}
         return table
 
 

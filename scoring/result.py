@@ -11,6 +11,7 @@ from typing import Any, NamedTuple, Protocol, cast
 from scoring.budget import TOKENS, budget_key
 from scoring.intervals import Estimate, MetricIntervals
 from scoring.metrics import METRIC_NAMES, Judgement, key_lost_at
+from scoring.snap import Snapped
 from scoring.spans import SPAN_METRIC_NAMES
 
 __all__ = [
@@ -37,7 +38,7 @@ PlainQueryScore = tuple[
     int,
     tuple[float, ...],
     tuple[tuple[int, str, float, int | None], ...],
-    tuple[int, int, int, int, int, int],
+    tuple[int, int, int, int, int, int, int],
     tuple[
         tuple[int, ...],
         tuple[tuple[int, ...], ...],
@@ -46,6 +47,7 @@ PlainQueryScore = tuple[
         tuple[bool, ...],
         tuple[int | None, ...],
     ],
+    tuple[tuple[int, str, int, int, float], ...],
 ]
 """``QueryScore.to_plain``: the row as nested tuples of builtins."""
 
@@ -118,7 +120,9 @@ class Flags:
     ``element_not_in_page`` = elements whose text is not in its page (or the page is
     unknown); ``offset_mismatch`` = ranks whose chunk carries offsets into one of the
     question's cited pages (its ``doc``) where ``page[start:end]`` is not the chunk's text
-    (placed by its text instead). Per run: the sums over questions."""
+    (placed by its text instead); ``snapped`` = ranks whose chunk, found on none of the
+    question's cited pages, was snapped onto one (``scoring.snap``) and scored there.
+    Per run: the sums over questions."""
 
     repeated: int = 0
     fallback: int = 0
@@ -126,6 +130,7 @@ class Flags:
     element_not_in_page: int = 0
     fallback_graded: int = 0
     offset_mismatch: int = 0
+    snapped: int = 0
 
     def __add__(self, other: Flags) -> Flags:
         return Flags(
@@ -135,6 +140,7 @@ class Flags:
             self.element_not_in_page + other.element_not_in_page,
             self.fallback_graded + other.fallback_graded,
             self.offset_mismatch + other.offset_mismatch,
+            self.snapped + other.snapped,
         )
 
     def to_dict(self) -> dict[str, int]:
@@ -146,6 +152,7 @@ class Flags:
             "element_not_in_page": self.element_not_in_page,
             "fallback_graded": self.fallback_graded,
             "offset_mismatch": self.offset_mismatch,
+            "snapped": self.snapped,
         }
 
 
@@ -154,7 +161,8 @@ class QueryScore:
     """One scored question.
 
     ``values`` maps ``"<metric>@<k>"`` to the value (all zero when the question is missing
-    from the run); ``diagnoses`` maps k to the diagnosis at k.
+    from the run); ``diagnoses`` maps k to the diagnosis at k; ``snaps`` are the ranks
+    scored at a snapped span (``scoring.snap``), in rank order.
     """
 
     query_id: str
@@ -165,6 +173,7 @@ class QueryScore:
     diagnoses: Mapping[int, Diagnosis]
     flags: Flags
     judgement: Judgement = field(repr=False, compare=False)
+    snaps: tuple[Snapped, ...] = ()
 
     @property
     def group(self) -> str:
@@ -201,6 +210,7 @@ class QueryScore:
                 self.flags.element_not_in_page,
                 self.flags.fallback_graded,
                 self.flags.offset_mismatch,
+                self.flags.snapped,
             ),
             (
                 j.element_grades,
@@ -210,12 +220,13 @@ class QueryScore:
                 j.relevant,
                 j.first_partial_unkeyed,
             ),
+            tuple((s.rank, s.doc, s.start, s.end, s.score) for s in self.snaps),
         )
 
     @classmethod
     def from_plain(cls, plain: PlainQueryScore, keys: Sequence[str]) -> QueryScore:
         """Rebuild a row from ``to_plain`` output made with the same ``keys``."""
-        qid, n_gold, in_run, n_chunks, values, diagnoses, flags, judgement = plain
+        qid, n_gold, in_run, n_chunks, values, diagnoses, flags, judgement, snaps = plain
         return cls(
             query_id=qid,
             n_gold=n_gold,
@@ -225,6 +236,7 @@ class QueryScore:
             diagnoses={k: Diagnosis(_KINDS[kind], cov, rank) for k, kind, cov, rank in diagnoses},
             flags=Flags(*flags),
             judgement=Judgement(*judgement),
+            snaps=tuple(Snapped(*s) for s in snaps),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -238,6 +250,7 @@ class QueryScore:
             "diagnosis": {str(k): d.to_dict() for k, d in self.diagnoses.items()},
             "flags": self.flags.to_dict(),
             "key_lost": [k for k in self.diagnoses if self.key_lost(k)],
+            "snapped": [s.to_dict() for s in self.snaps],
         }
 
 
@@ -390,6 +403,7 @@ class RunScore:
             "without_elements": _ids(self.without_elements),
             "keys": self.keys,
             "key_lost": {str(k): self.key_lost_count(k) for k in self.ks},
+            "snap_lowest": self.lowest_snap,
         }
         if self.ci is not None:
             out["ci"] = self.ci.pairs()
@@ -397,6 +411,11 @@ class RunScore:
         if per_query:
             out["per_query"] = [q.to_dict() for q in self.queries]
         return out
+
+    @property
+    def lowest_snap(self) -> float | None:
+        """The lowest alignment score of a snapped chunk (None: nothing was snapped)."""
+        return min((s.score for q in self.queries for s in q.snaps), default=None)
 
     def metric_keys(self) -> list[str]:
         """All flat metric keys in report order (``value_keys``: metric-major, then k,

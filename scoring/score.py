@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from itertools import accumulate, chain, compress
 
 from scoring.budget import Tokenizer, at_budgets, check_budgets, depth_and_tokens
@@ -29,6 +30,7 @@ from scoring.result import (
     n_gold_group,
     value_keys,
 )
+from scoring.snap import Normalised, Snapped, check_snap_min, normalise, snap_chunks
 from scoring.spans import Spot, question_prefix
 
 __all__ = ["DEFAULT_KS", "PageCache", "aggregate", "judge_question", "score_questions", "score_run"]
@@ -43,12 +45,24 @@ class PageCache:
     pass other anchor settings to reach every path of the index).
     """
 
-    __slots__ = ("_indexes", "_make_index", "_pages")
+    __slots__ = ("_indexes", "_make_index", "_normals", "_pages")
 
     def __init__(self, pages: Pages, make_index: Callable[[str], PageIndex] = PageIndex) -> None:
         self._pages = pages
         self._make_index = make_index
         self._indexes: dict[str, PageIndex] = {}
+        self._normals: dict[str, Normalised] = {}
+
+    def text(self, doc: str) -> str:
+        """The page text of ``doc`` (empty for an unknown id)."""
+        return self[doc].text
+
+    def normal(self, doc: str) -> Normalised:
+        """``scoring.snap.normalise`` of the page, made once (only pages snapped onto)."""
+        found = self._normals.get(doc)
+        if found is None:
+            found = self._normals[doc] = normalise(self[doc].text)
+        return found
 
     def forget_lookups(self) -> None:
         """Forget every page's cached chunk and element lookups (``PageIndex.forget_lookups``),
@@ -316,6 +330,7 @@ def _score_one(
     placements: Mapping[str, Placement] | None = None,
     budgets: tuple[int, ...] = (),
     tokenizer: Tokenizer | None = None,
+    snap_min: float | None = None,
 ) -> QueryScore:
     top = ks[-1]
     tokens: list[int] = []
@@ -328,6 +343,15 @@ def _score_one(
     judgement, best_cov, flags = judge_question(
         question, ranked, pages, threshold, placements, placed
     )
+    snaps: tuple[Snapped, ...] = ()
+    if snap_min is not None and flags.fallback:  # chunks off the page: snap, score again
+        snapped, snaps = snap_chunks(ranked, placed, pages.text, pages.normal, snap_min)
+        if snaps:
+            ranked, placed = snapped, {}
+            judgement, best_cov, flags = judge_question(
+                question, ranked, pages, threshold, placements, placed
+            )
+            flags = replace(flags, snapped=len(snaps))
     table = metric_table(judgement, ks)
     spans = question_prefix(question, ranked, placed, pages.__getitem__, placements)
     columns: list[Sequence[float]] = list(table)
@@ -349,6 +373,7 @@ def _score_one(
         diagnoses=diagnoses,
         flags=flags,
         judgement=judgement,
+        snaps=snaps,
     )
 
 
@@ -374,6 +399,7 @@ def score_questions(
     budgets: Sequence[int] = (),
     tokenizer: Tokenizer | None = None,
     cache: PageCache | None = None,
+    snap_min: float | None = None,
 ) -> list[QueryScore]:
     """One ``QueryScore`` per question with at least one element, in the given order.
 
@@ -392,12 +418,19 @@ def score_questions(
     as far as the largest budget's prefix goes, and the flags count those ranks too).
     ``cache``, when given, is the ``PageCache`` of ``pages`` to use (and fill): scoring a
     run range by range with one cache indexes each page once.
+    With ``snap_min`` (in (0, 1]), a chunk found on none of its question's cited pages is
+    snapped onto one (``scoring.snap.snap_chunks``, alignment score at least ``snap_min``)
+    and scored at the span found like a chunk with offsets, flagged ``snapped`` instead of
+    ``fallback``; None (the default) scores such chunks by the fallback rule. Tokens are
+    those of the chunks as retrieved.
 
     Raises:
-        ValueError: an invalid k, threshold or budget; budgets without a tokenizer; a
-            chunk without text where a tokenizer must count it.
+        ValueError: an invalid k, threshold, budget or snap minimum; budgets without a
+            tokenizer; a chunk without text where a tokenizer must count it.
     """
     theta = check_threshold(threshold)
+    if snap_min is not None:
+        snap_min = check_snap_min(snap_min)
     cutoffs = check_ks(ks)
     limits = _check_budgets(budgets, tokenizer)
     if cache is None:
@@ -415,6 +448,7 @@ def score_questions(
             known.get(question.query_id),
             limits,
             tokenizer,
+            snap_min,
         )
         for question in questions
         if question.elements
@@ -547,6 +581,7 @@ def score_run(
     run_name: str = "",
     budgets: Sequence[int] = (),
     tokenizer: Tokenizer | None = None,
+    snap_min: float | None = None,
 ) -> RunScore:
     """Score ``run`` against the gold ``questions`` whose elements live in ``pages``.
 
@@ -570,6 +605,8 @@ def score_run(
         budgets: token budgets (integers ≥ 1); they need ``tokenizer``.
         tokenizer: counts chunk tokens: adds ``tokens@k`` and the budget keys
             (``hit@500t``...), see ``score_questions``.
+        snap_min: snap chunks found on no cited page onto one at this alignment score or
+            more (``score_questions``); None: no snapping.
 
     Raises:
         ValueError: duplicate query ids, an invalid k, threshold or budget, budgets
@@ -577,7 +614,14 @@ def score_run(
     """
     gold = list(gold_index(questions).values())  # duplicates rejected before any work
     scored = score_questions(
-        gold, pages, run, ks=ks, threshold=threshold, budgets=budgets, tokenizer=tokenizer
+        gold,
+        pages,
+        run,
+        ks=ks,
+        threshold=threshold,
+        budgets=budgets,
+        tokenizer=tokenizer,
+        snap_min=snap_min,
     )
     return aggregate(
         gold,

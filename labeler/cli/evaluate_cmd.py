@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from labeler.cli.output import add_quiet, open_output
-from labeler.cli.score_cmd import parse_ks, parse_threshold
+from labeler.cli.score_cmd import add_snap_options, parse_ks, parse_threshold, snap_of
 from labeler.errors import InputError
 
 if TYPE_CHECKING:
@@ -70,6 +70,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--threshold", type=parse_threshold, default=0.5, help="Partial share (default 0.5)"
     )
+    add_snap_options(p)
     p.add_argument("--store-run", metavar="NAME", help="also store the answers as run NAME")
     p.add_argument("--replace", action="store_true", help="--store-run may replace a run")
     p.add_argument(
@@ -128,6 +129,7 @@ def run(args: argparse.Namespace) -> int:
                 retriever,
                 k=args.k,
                 threshold=args.threshold,
+                snap_min=snap_of(args),
                 concurrency=args.concurrency,
                 timeout=args.timeout,
                 fail_fast=args.fail_fast,

@@ -17,6 +17,7 @@ from typing import Any
 from labeler.cli.gold_export_cmd import run_export
 from labeler.cli.gold_import_cmd import run_import
 from labeler.cli.output import add_max_line_bytes, add_quiet
+from labeler.cli.score_cmd import parse_snap_min
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -54,7 +55,9 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
             "jsonl (gold JSONL v1, default), labelstudio (JSON export with 'labels' spans) or "
             "doccano (JSONL with [start, end, label] spans or 'annotations' with label ids); "
             "for the last two each label name becomes a question, pages are matched by their "
-            "exact text or a 'doc' field, and offsets are read in UTF-16 code units"
+            "exact text or a 'doc' field, and offsets are read in UTF-16 code units; ragas "
+            "(Ragas samples: each of 'reference_contexts' an element on the page its "
+            "'reference_context_ids' entry names)"
         ),
     )
     imp.add_argument(
@@ -80,6 +83,30 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         "--allow-empty",
         action="store_true",
         help="accept a file that stores nothing (refused by default: a wrong format or field)",
+    )
+    imp.add_argument(
+        "--snap",
+        action="store_true",
+        help=(
+            "an element text that is not on its page (another extractor's text) is aligned "
+            "to the page and stored at the span found, provenance snapped; below --snap-min "
+            "the import is refused listing the lines"
+        ),
+    )
+    imp.add_argument(
+        "--snap-min",
+        type=parse_snap_min,
+        default=0.9,
+        metavar="SCORE",
+        help="with --snap: the least alignment score (default 0.9)",
+    )
+    imp.add_argument(
+        "--snap-review",
+        action="store_true",
+        help=(
+            "with --snap: import the questions of texts below --snap-min without them, each "
+            "text in its question's notes, for an annotator to label"
+        ),
     )
     imp.add_argument("--gold-set", required=True, metavar="NAME")
     imp.add_argument("--description", default="")
@@ -185,7 +212,7 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     ls.set_defaults(handler=run_list)
 
 
-IMPORT_FORMATS = ("jsonl", "labelstudio", "doccano")
+IMPORT_FORMATS = ("jsonl", "labelstudio", "doccano", "ragas")
 EXPORT_FORMATS = ("jsonl", "trec", "beir", "ragas")
 
 

@@ -24,11 +24,15 @@ if TYPE_CHECKING:
 
 
 def run_import(args: argparse.Namespace) -> int:
+    if (args.snap or args.snap_review) and (args.layer or args.format not in ("jsonl", "ragas")):
+        raise UsageError(
+            "--snap and --snap-review read gold JSONL or Ragas lines into a gold set (no --layer)"
+        )
     if args.layer:
         return _import_layer(args)
     if args.actor is not None:
         raise UsageError("--actor goes with --layer (a plain import is recorded under --annotator)")
-    if args.format != "jsonl":
+    if args.format not in ("jsonl", "ragas"):
         return _import_spans(args)
     for flag, value in (("--offset-unit", args.offset_unit), ("--prefer", args.prefer)):
         if value is not None:
@@ -36,12 +40,15 @@ def run_import(args: argparse.Namespace) -> int:
                 f"{flag} is for --format labelstudio and doccano (gold JSONL "
                 "counts code points and re-anchors by text)"
             )
-    from labeler.gold import import_gold_file
+    from labeler.gold import SnapOptions, import_gold_file
     from labeler.progress import reporter
     from labeler.store import open_store, resolve_annotator, resolve_db
 
     annotator = resolve_annotator(args.annotator)
     _check_force(args)
+    if args.snap_review and not args.snap:
+        raise UsageError("--snap-review goes with --snap")
+    snap = SnapOptions(args.snap_min, args.snap_review) if args.snap else None
     with reporter("gold import", "questions", quiet=args.quiet) as progress:
         questions, summary = import_gold_file(
             open_store(resolve_db(args.db)),
@@ -54,11 +61,19 @@ def run_import(args: argparse.Namespace) -> int:
             hint=_force_hint(args),
             keep=False,  # only the questions reported below: memory bounded whatever the file
             progress=progress,
+            snap=snap,
+            fmt=args.format,
         )
     shown = input_name(args.file)
     for q in questions:
         for e in q.elements:
-            if e.reanchored:
+            if e.snap_score is not None:
+                print(
+                    f"labeler: {shown}:{q.line}: {e.doc}: text not on the page; snapped to "
+                    f"{e.start}-{e.end} (score {e.snap_score:.3f})",
+                    file=sys.stderr,
+                )
+            elif e.reanchored:
                 print(
                     f"labeler: {shown}:{q.line}: {e.doc}: offsets did not match the page; "
                     f"re-anchored by text at {e.start}-{e.end}",
@@ -85,7 +100,19 @@ def run_import(args: argparse.Namespace) -> int:
             "elements they have; this gold set scores them",
             file=sys.stderr,
         )
+    for miss in summary.review:
+        print(
+            f"labeler: {shown}:{miss.line}: elements[{miss.index}] in {miss.doc!r}: below "
+            f"--snap-min; left out, its text in the question's notes to label",
+            file=sys.stderr,
+        )
     stale = f", {summary.stale} stale" if summary.stale else ""
+    if snap is not None:
+        lowest = f", lowest score {summary.lowest_snap:.3f}" if summary.snapped else ""
+        stale += (
+            f"; {summary.elements - summary.snapped} exact, {summary.snapped} snapped{lowest}, "
+            f"{len(summary.review)} left to label"
+        )
     print(
         f"imported gold set {args.gold_set!r}: {plural(summary.questions, 'question')}, "
         f"{plural(summary.elements, 'element')} ({summary.reanchored} re-anchored, "

@@ -76,6 +76,36 @@ def parse_threshold(value: str) -> float:
     return threshold
 
 
+def parse_snap_min(value: str) -> float:
+    """``--snap-min``: an alignment score in (0, 1]."""
+    least = _number(value)
+    if not 0 < least <= 1:
+        raise argparse.ArgumentTypeError(f"the snap minimum must be in (0, 1], got {value}")
+    return least
+
+
+def add_snap_options(p: argparse.ArgumentParser) -> None:
+    """``--snap-min`` and ``--no-snap`` (``snap_of`` reads them)."""
+    p.add_argument(
+        "--snap-min",
+        type=parse_snap_min,
+        default=0.9,
+        metavar="SCORE",
+        help="a chunk found on none of its question's pages is snapped onto the page span "
+        "it aligns with at this score or more and scored there (default 0.9)",
+    )
+    p.add_argument(
+        "--no-snap",
+        action="store_true",
+        help="score chunks found on no page by the fallback rule, never snapped",
+    )
+
+
+def snap_of(args: argparse.Namespace) -> float | None:
+    """The ``snap_min`` of ``add_snap_options``' flags (None: ``--no-snap``)."""
+    return None if args.no_snap else float(args.snap_min)
+
+
 def parse_jobs(value: str) -> int:
     """``--jobs``: a whole number of at least 1."""
     return _at_least_one(value, "--jobs")
@@ -160,6 +190,7 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=0.5,
         help="share of an element one chunk must hold for Partial (default: 0.5)",
     )
+    add_snap_options(p)
     p.add_argument(
         "--budget",
         type=parse_budgets,
@@ -263,6 +294,7 @@ def run_score(args: argparse.Namespace) -> int:
         layer=getattr(args, "layer", "final"),
         ks=args.k,
         threshold=args.threshold,
+        snap_min=snap_of(args),
         budgets=args.budget,
         tokenizer=tokenizer_of(args),
         intervals=Intervals(args.ci, args.bootstrap) if args.ci else None,
@@ -395,6 +427,7 @@ def run_compare(args: argparse.Namespace) -> int:
         permutations=args.permutations,
         ks=args.k,
         threshold=args.threshold,
+        snap_min=snap_of(args),
         budgets=args.budget,
         tokenizer=tokenizer_of(args),
         intervals=Intervals(args.ci, args.bootstrap),  # level 0: the tests without intervals

@@ -45,6 +45,7 @@ from labeler.store.fastread import SqliteReader, open_reader
 from labeler.store.location import sqlite_file
 from scoring import DEFAULT_THRESHOLD, Chunk, GoldQuestion, RunScore, aggregate, score_questions
 from scoring.budget import Tokenizer, check_budgets
+from scoring.snap import DEFAULT_SNAP_MIN
 
 if TYPE_CHECKING:
     from labeler.store import RunSummary, Store
@@ -93,6 +94,9 @@ class ScoreRequest:
       plus the same ``ks``/``threshold`` scoring once per such annotator, without budgets;
       one run only).
     - ``ks``, ``threshold``: cut-offs and the Partial share (:mod:`scoring`).
+    - ``snap_min``: a chunk found on none of its question's cited pages is snapped onto
+      one when it aligns at this score or more, and scored there (:mod:`scoring.snap`,
+      docs/metrics.md); None scores it by the fallback rule.
     - ``budgets``, ``tokenizer``: token budgets and how tokens are counted
       (:mod:`scoring.budget`; a tokenizer alone adds ``tokens@k``).
     - ``intervals``: bootstrap settings (None or level 0: no intervals); ``seed`` seeds the
@@ -117,6 +121,7 @@ class ScoreRequest:
     layer: str = FINAL
     ks: tuple[int, ...] = DEFAULT_KS
     threshold: float = DEFAULT_THRESHOLD
+    snap_min: float | None = DEFAULT_SNAP_MIN
     budgets: tuple[int, ...] = ()
     tokenizer: Tokenizer | None = None
     intervals: Intervals | None = None
@@ -364,6 +369,7 @@ def _scored(
             whole,
             load,
             progress,
+            snap_min=request.snap_min,
         )
     rows = score_questions(
         counted(load.questions, progress, len(load.questions), every=EVERY),
@@ -373,6 +379,7 @@ def _scored(
         threshold=request.threshold,
         budgets=budgets,
         tokenizer=tokenizer,
+        snap_min=request.snap_min,
     )
     result = aggregate(
         load.questions,

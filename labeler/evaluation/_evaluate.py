@@ -312,6 +312,8 @@ def _score(
     whole: bool = False,
     load: GoldLoad | None = None,
     progress: Progress = no_progress,
+    *,
+    snap_min: float | None = None,
 ) -> tuple[RunScore, dict[str, list[Chunk]] | None]:
     """Score one stored run, in several processes when ``jobs`` allows and it pays, with
     the placements stored at import (``keyed``: the pages' keys, see ``page_keys``).
@@ -342,6 +344,7 @@ def _score(
             processes=processes,
             keyed_pages=keyed,
             progress=progress,
+            snap_min=snap_min,
         )
     elif isinstance(src, SqliteReader):
         # in ranges of query id; lean: leaves out the texts scoring does not need
@@ -356,6 +359,7 @@ def _score(
             tokenizer=tokenizer,
             kept=kept,
             on_range=lambda done, total: progress(done, total, ""),
+            snap_min=snap_min,
         )
     else:
         # the store reads a run whole (one range)
@@ -372,6 +376,7 @@ def _score(
             size=max(1, len(scored)),
             kept=kept,
             on_range=lambda done, total: progress(done, total, ""),
+            snap_min=snap_min,
         )
         del chunks, known
     if load is not None:

@@ -77,6 +77,7 @@ def score_ranges(
     size: int = RANGE_QUESTIONS,
     kept: dict[str, list[Chunk]] | None = None,
     on_range: OnRange | None = None,
+    snap_min: float | None = None,
 ) -> tuple[QueryTable, list[str]]:
     """Score ``questions`` with elements (others are left out) in ranges of ``size`` by query id, reading
     each range with ``read``; the run is read over ``[since, until)`` (open where None).
@@ -84,6 +85,7 @@ def score_ranges(
     Returns the table of rows in the order of those questions and every query id of the run
     in that span, in the order read (ascending). ``kept``, when given, receives every
     chunk read (for a drill-down). ``on_range`` is told the progress after each range.
+    ``snap_min``: as :func:`scoring.score_questions` (None: no snapping).
 
     Raises:
         ValueError: what :func:`scoring.score_questions` raises (checked before reading).
@@ -114,6 +116,7 @@ def score_ranges(
             budgets=budgets,
             tokenizer=tokenizer,
             cache=cache,
+            snap_min=snap_min,
         )
         for i, row in zip(chosen, rows, strict=True):
             table.put(i, row)

@@ -90,6 +90,7 @@ def score_in_processes(
     processes: int,
     keyed_pages: PageKeys | None = None,
     progress: Progress = no_progress,
+    snap_min: float | None = None,
 ) -> ShardResult:
     """The table of rows of ``questions`` with elements, in their order, and the
     run's query ids in ascending order, scored in ``processes`` processes, each scoring
@@ -127,6 +128,7 @@ def score_in_processes(
             since=since,
             until=until,
             on_range=None if report is no_progress else scaled,
+            snap_min=snap_min,
         )
 
     def in_child(shard: Shard) -> bytes:

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     )
     from labeler.formats.ragas import (
         ragas_lines,
+        read_ragas,
     )
     from labeler.formats.span_import import (
         resolve_tasks,
@@ -61,6 +62,7 @@ _HOMES: dict[str, str] = {
     "place_chunks": "labeler.formats.chunks_jsonl",
     "project": "labeler.formats.qrels",
     "ragas_lines": "labeler.formats.ragas",
+    "read_ragas": "labeler.formats.ragas",
     "read_chunks": "labeler.formats.chunks_jsonl",
     "read_doccano": "labeler.formats.doccano",
     "read_gold": "labeler.formats.gold_jsonl",
@@ -96,6 +98,7 @@ __all__ = [
     "read_labelstudio",
     "read_lines",
     "read_objects",
+    "read_ragas",
     "resolve_tasks",
     "write_beir",
     "write_chunks",

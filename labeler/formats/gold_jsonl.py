@@ -21,7 +21,7 @@ Team gold sets (see :mod:`labeler.store.team`) add optional fields, all read bac
 * on a question: ``"adjudicated"`` (bool; ``false`` on a question scoring leaves out because
   its final layer is not settled), ``"adjudicated_by"``, ``"done_by"`` (the annotators who
   marked it done) and ``"done"`` (bool: in a one-annotator export, whether they did);
-* on an element: ``"provenance"`` (``single``, ``unanimous``, ``majority``, ``adjudicated``,
+* on an element: ``"provenance"`` (``single``, ``unanimous``, ``majority``, ``adjudicated``, ``snapped``,
   or ``own`` for an annotator's label; export writes it when it is not ``single``),
   ``"annotator"``, ``"layer"`` (``final`` or ``annotator``), ``"assisted"`` (bool) and
   ``"accepted"`` (bool: an annotator's span that is in the final layer too).
@@ -42,7 +42,7 @@ OFFSET_UNIT = "codepoint"
 STATUSES = ("ok", "stale")
 #: element layers and provenances of team gold sets (the store's LAYERS and PROVENANCES)
 LAYERS = ("final", "annotator")
-FINAL_PROVENANCES = ("single", "unanimous", "majority", "adjudicated")
+FINAL_PROVENANCES = ("single", "unanimous", "majority", "adjudicated", "snapped")
 OWN = "own"
 #: the largest grade: PostgreSQL's INTEGER column is 32-bit (SQLite's 64), the smaller bounds
 MAX_GRADE = 2**31 - 1

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         import_layer_file,
         own_part,
     )
+    from labeler.gold._snapping import SnapOptions
     from labeler.gold._task_import import (
         SpanFileImport,
         import_span_file,
@@ -50,6 +51,7 @@ _HOMES: dict[str, str] = {
     "ResolvedElement": "labeler.gold._transfer",
     "ResolvedQuestion": "labeler.gold._transfer",
     "ScoredGold": "labeler.gold._exports",
+    "SnapOptions": "labeler.gold._snapping",
     "SpanFileImport": "labeler.gold._task_import",
     "export_gold_layer": "labeler.gold._exports",
     "final_layer": "labeler.gold._transfer",
@@ -72,6 +74,7 @@ __all__ = [
     "ResolvedElement",
     "ResolvedQuestion",
     "ScoredGold",
+    "SnapOptions",
     "SpanFileImport",
     "export_gold_layer",
     "final_layer",

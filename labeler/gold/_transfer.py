@@ -10,7 +10,7 @@ labelled on its page as it was then, so they are not anchored (its page must exi
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import replace as replace_summary
 from pathlib import Path
@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING
 
 from labeler.anchoring import AnchorFailure, anchor
 from labeler.errors import InputError
-from labeler.formats.gold_jsonl import GoldLine, read_gold
+from labeler.formats.gold_jsonl import GoldElementLine, GoldLine, read_gold
+from labeler.gold._snapping import SnapMiss, SnapOptions, review_note, snap_text
 from labeler.progress import Progress, counted, no_progress
 
 PROVENANCE_SINGLE = "single"
+PROVENANCE_SNAPPED = "snapped"
 
 if TYPE_CHECKING:
     from labeler.store import Store
@@ -45,6 +47,8 @@ class ResolvedElement:
     provenance: str | None = None
     annotator: str | None = None
     assisted: bool = False
+    #: the alignment score of an element snapped onto its page (``--snap``), else None
+    snap_score: float | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +77,11 @@ class ResolveSummary:
     layer_left_out: int = 0
     #: questions the file marks ``"adjudicated": false`` (pending where they came from)
     not_adjudicated: int = 0
+    #: elements snapped onto their page (``--snap``) and the lowest score among them
+    snapped: int = 0
+    lowest_snap: float | None = None
+    #: element texts below the snap minimum, left for review (``--snap-review``)
+    review: tuple[SnapMiss, ...] = ()
 
 
 def resolve_gold(
@@ -81,6 +90,8 @@ def resolve_gold(
     *,
     allow_nul: bool = True,
     progress: Progress = no_progress,
+    snap: SnapOptions | None = None,
+    fmt: str = "jsonl",
 ) -> tuple[list[ResolvedQuestion], ResolveSummary]:
     """Parse ``path`` and anchor each element in ``page_of(doc)``'s text (``allow_nul``: see
     :func:`~labeler.formats.gold_jsonl.read_gold`).
@@ -88,19 +99,38 @@ def resolve_gold(
     ``page_of`` returns a document's stored text, or None when no such document exists.
     Elements with offsets are checked against the page and re-anchored by text when they do
     not match; elements without offsets take the text's first occurrence; stale elements
-    are kept as written. Raises
-    :class:`InputError` naming the line on an unknown document or a text not on its page.
+    are kept as written. With ``snap``, a text not on its page is snapped onto it
+    (:mod:`labeler.gold._snapping`). ``fmt``: ``jsonl`` (gold JSONL) or ``ragas``
+    (:func:`labeler.formats.ragas.read_ragas`). Raises
+    :class:`InputError` naming the line on an unknown document or a text not on its page
+    (with ``snap``: every line whose text is below the snap minimum, unless ``review``).
     ``progress(questions_resolved, questions, "")`` as the read lines are resolved.
     """
-    lines = list(read_gold(path, allow_nul=allow_nul))
+    if fmt == "ragas":  # Ragas samples: reference contexts on the pages their ids name
+        from labeler.formats.ragas import read_ragas
+
+        lines = list(read_ragas(path, allow_nul=allow_nul))
+    else:
+        lines = list(read_gold(path, allow_nul=allow_nul))
     final = [final_layer(line) for line in lines]
-    questions = list(resolve_lines(counted(final, progress, len(final), every=100), path, page_of))
+    misses: list[SnapMiss] = []
+    questions = list(
+        resolve_lines(
+            counted(final, progress, len(final), every=100), path, page_of, snap=snap, misses=misses
+        )
+    )
+    if misses and (snap is None or not snap.review):
+        raise _below_snap_minimum(path, misses, snap)
+    snapped = [e.snap_score for q in questions for e in q.elements if e.snap_score is not None]
     return questions, summarize(
         questions,
         layer_left_out=sum(
             len(a.elements) - len(b.elements) for a, b in zip(lines, final, strict=True)
         ),
         not_adjudicated=sum(line.adjudicated is False for line in lines),
+        snapped=len(snapped),
+        lowest_snap=min(snapped, default=None),
+        review=tuple(misses),
     )
 
 
@@ -111,7 +141,13 @@ def final_layer(line: GoldLine) -> GoldLine:
 
 
 def summarize(
-    questions: list[ResolvedQuestion], *, layer_left_out: int = 0, not_adjudicated: int = 0
+    questions: list[ResolvedQuestion],
+    *,
+    layer_left_out: int = 0,
+    not_adjudicated: int = 0,
+    snapped: int = 0,
+    lowest_snap: float | None = None,
+    review: tuple[SnapMiss, ...] = (),
 ) -> ResolveSummary:
     """The counts of resolved ``questions``."""
     elements = [e for q in questions for e in q.elements]
@@ -123,11 +159,19 @@ def summarize(
         stale=sum(e.stale for e in elements),
         layer_left_out=layer_left_out,
         not_adjudicated=not_adjudicated,
+        snapped=snapped,
+        lowest_snap=lowest_snap,
+        review=review,
     )
 
 
 def resolve_lines(
-    lines: Iterable[GoldLine], path: str | Path, page_of: Callable[[str], str | None]
+    lines: Iterable[GoldLine],
+    path: str | Path,
+    page_of: Callable[[str], str | None],
+    *,
+    snap: SnapOptions | None = None,
+    misses: list[SnapMiss] | None = None,
 ) -> Iterator[ResolvedQuestion]:
     """Anchor the elements of parsed ``lines`` (see :func:`resolve_gold`).
 
@@ -137,12 +181,16 @@ def resolve_lines(
     key clause that re-anchoring moved outside its element (the key moves with the
     element's start, so an element whose file offsets do not span its text can carry its
     key out: :func:`labeler.store.validation.key_problem`, the schema's ``ck_element_key``).
+    With ``snap``, an element text not on its page is snapped onto it
+    (:mod:`labeler.gold._snapping`); one below the minimum is appended to ``misses`` and
+    left out (its text goes into the question's notes, for review).
     """
     from labeler.store.validation import key_problem
 
     cache = PageCache(page_of)
     for line in lines:
         placed = []
+        missed: list[SnapMiss] = []
         # The store holds one element per question, page and span: say so by line here
         # rather than let the all-or-nothing write fail on the unique index.
         seen: dict[tuple[str, int, int], int] = {}
@@ -174,9 +222,17 @@ def resolve_lines(
             try:
                 a = anchor(page, element.text, element.start, element.end)
             except AnchorFailure as err:
-                raise InputError(
-                    path, f"elements[{i}] in {element.doc!r}: {err}", line.line
-                ) from None
+                if snap is None:
+                    raise InputError(
+                        path, f"elements[{i}] in {element.doc!r}: {err}", line.line
+                    ) from None
+                done = _snapped(page, element, snap, i, line, path)
+                if done is None:
+                    missed.append(SnapMiss(line.line, i, element.doc, element.text))
+                else:
+                    _refuse_repeat(seen, element.doc, done.start, done.end, i, line, path)
+                    placed.append(done)
+                continue
             _refuse_repeat(seen, element.doc, a.start, a.end, i, line, path)
             key = element.key
             if key is not None and element.start is not None:
@@ -206,8 +262,13 @@ def resolve_lines(
                     assisted=bool(element.assisted),
                 )
             )
+        notes = line.notes
+        if missed:
+            notes = review_note(notes, missed)
+            if misses is not None:
+                misses.extend(missed)
         yield ResolvedQuestion(
-            line.line, line.query_id, line.query, line.notes, tuple(placed), line.adjudicated
+            line.line, line.query_id, line.query, notes, tuple(placed), line.adjudicated
         )
 
 
@@ -234,6 +295,35 @@ class PageCache:
             _, dropped = self._pages.popitem(last=False)
             self._size -= len(dropped or "")
         return page
+
+
+def _snapped(
+    page: str, element: GoldElementLine, snap: SnapOptions, i: int, line: GoldLine, path: str | Path
+) -> ResolvedElement | None:
+    """``element`` snapped onto ``page`` (provenance ``snapped``), or None below the minimum."""
+    found = snap_text(page, element.text, snap)
+    if found is None:
+        return None
+    if element.key is not None:
+        raise InputError(
+            path,
+            f"elements[{i}] in {element.doc!r}: its text is not on the page and it has a key "
+            "clause, which cannot follow a snapped element (label the key on the page)",
+            line.line,
+        )
+    return ResolvedElement(
+        doc=element.doc,
+        start=found.start,
+        end=found.end,
+        text=page[found.start : found.end],
+        grade=element.grade,
+        reanchored=True,
+        repeated=False,
+        provenance=PROVENANCE_SNAPPED,
+        annotator=element.annotator,
+        assisted=bool(element.assisted),
+        snap_score=found.score,
+    )
 
 
 def _refuse_repeat(
@@ -269,6 +359,8 @@ def import_gold_file(
     hint: str = "",
     keep: bool = True,
     progress: Progress = no_progress,
+    snap: SnapOptions | None = None,
+    fmt: str = "jsonl",
 ) -> tuple[list[ResolvedQuestion], ResolveSummary]:
     """Import gold JSONL ``path`` into gold set ``gold_set``, all or nothing.
 
@@ -288,7 +380,7 @@ def import_gold_file(
     repeated element, which callers report: memory then stays bounded by those) and the
     summary. ``progress(done, total, "")`` is called per batch of questions: while they are
     resolved (``total`` None: the file is read once, as it comes) and while they are written
-    (``total`` the number resolved).
+    (``total`` the number resolved). ``snap`` and ``fmt``: see :func:`resolve_gold`.
     """
     from labeler.store.goldsets import import_gold_set, page_texts
     from labeler.store.goldstage import BATCH, GoldStage
@@ -297,6 +389,8 @@ def import_gold_file(
     kept: list[ResolvedQuestion] = []
     counts = {"questions": 0, "elements": 0, "reanchored": 0, "repeated": 0, "stale": 0}
     other = {"layer_left_out": 0, "not_adjudicated": 0}
+    misses: list[SnapMiss] = []
+    snapped: list[float] = []
     stage = GoldStage()
     try:
         with store.session() as session:
@@ -305,14 +399,21 @@ def import_gold_file(
                 return page_texts(session, [doc]).get(doc)
 
             def finals() -> Iterator[GoldLine]:
-                for line in read_gold(path, allow_nul=text_holds_nul(store.engine)):
+                allow_nul = text_holds_nul(store.engine)
+                if fmt == "ragas":  # Ragas samples: reference contexts on their pages
+                    from labeler.formats.ragas import read_ragas
+
+                    read: Iterable[GoldLine] = read_ragas(path, allow_nul=allow_nul)
+                else:
+                    read = read_gold(path, allow_nul=allow_nul)
+                for line in read:
                     final = final_layer(line)
                     other["layer_left_out"] += len(line.elements) - len(final.elements)
                     other["not_adjudicated"] += line.adjudicated is False
                     yield final
 
             batch: list[NewQuestion] = []
-            for q in resolve_lines(finals(), path, page_of):
+            for q in resolve_lines(finals(), path, page_of, snap=snap, misses=misses):
                 counts["questions"] += 1
                 counts["elements"] += len(q.elements)
                 flagged = False
@@ -321,6 +422,8 @@ def import_gold_file(
                     counts["repeated"] += e.repeated
                     counts["stale"] += e.stale
                     flagged = flagged or e.reanchored or e.repeated
+                    if e.snap_score is not None:
+                        snapped.append(e.snap_score)
                 if keep or flagged:
                     kept.append(q)
                 batch.append(_new_question(q, annotator))
@@ -330,6 +433,8 @@ def import_gold_file(
                 if counts["questions"] % 100 == 0:
                     progress(counts["questions"], None, "")
             stage.add(batch)
+        if misses and (snap is None or not snap.review):
+            raise _below_snap_minimum(path, misses, snap)
         with store.write() as session:
             removed = import_gold_set(
                 session,
@@ -344,7 +449,28 @@ def import_gold_file(
             )
     finally:
         stage.close()
-    return kept, ResolveSummary(**counts, **other, removed=removed)
+    return kept, ResolveSummary(
+        **counts,
+        **other,
+        removed=removed,
+        snapped=len(snapped),
+        lowest_snap=min(snapped, default=None),
+        review=tuple(misses),
+    )
+
+
+def _below_snap_minimum(
+    path: str | Path, misses: Sequence[SnapMiss], snap: SnapOptions | None
+) -> InputError:
+    """The refusal of element texts below the snap minimum (the first 20 named)."""
+    shown = "; ".join(map(str, misses[:20])) + ("; ..." if len(misses) > 20 else "")
+    return InputError(
+        path,
+        f"{len(misses)} element text(s) not on their page and below the snap minimum "
+        f"{snap.min_score if snap else ''} ({shown}); import them as questions to label "
+        "with --snap-review, or lower --snap-min",
+        misses[0].line,
+    )
 
 
 def _new_question(q: ResolvedQuestion, annotator: str) -> NewQuestion:
@@ -366,6 +492,7 @@ def _new_question(q: ResolvedQuestion, annotator: str) -> NewQuestion:
                 key=e.key,
                 provenance=e.provenance or PROVENANCE_SINGLE,
                 assisted=e.assisted,
+                snap_score=e.snap_score,
             )
             for e in q.elements
         ),

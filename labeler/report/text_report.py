@@ -26,15 +26,21 @@ FLAG_MEANINGS = {
     "element_not_in_page": "elements whose text is not on its stored page",
     "fallback_graded": "ranks where such a chunk still held an element (Partial or Full)",
     "offset_mismatch": "ranks whose chunk's offsets do not point at its text (placed by text)",
+    "snapped": "ranks whose chunk was on no page as it is, scored at the page span it aligned with",
 }
 
 
 def flag_rows(result: RunScore) -> tuple[list[str], list[list[Any]]]:
-    """The flags table: header and one ``[flag, count, meaning]`` row per flag."""
-    return (
-        ["flag", "count", "meaning"],
-        [[k, v, FLAG_MEANINGS.get(k, "")] for k, v in result.flags.to_dict().items()],
-    )
+    """The flags table: header and one ``[flag, count, meaning]`` row per flag; the
+    ``snapped`` row names the lowest alignment score."""
+    lowest = result.lowest_snap
+    rows: list[list[Any]] = []
+    for k, v in result.flags.to_dict().items():
+        meaning = FLAG_MEANINGS.get(k, "")
+        if k == "snapped" and lowest is not None:
+            meaning += f" (lowest score {lowest:.3f})"
+        rows.append([k, v, meaning])
+    return ["flag", "count", "meaning"], rows
 
 
 def ci_note(result: RunScore) -> str:

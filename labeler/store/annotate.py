@@ -21,6 +21,8 @@ from labeler.store.audit import missing_element, record_change, snapshot
 from labeler.store.labels import add_element, overlapping_elements
 from labeler.store.models import (
     ELEMENT_STALE,
+    PROVENANCE_SINGLE,
+    PROVENANCE_SNAPPED,
     Assignment,
     Element,
     GoldSet,
@@ -72,6 +74,9 @@ class QuestionRow:
     adjudicated: bool = False
     pending: bool = False
     n_final_hidden: int = 0
+    #: elements stored by ``gold import --snap`` that nobody confirmed yet (provenance
+    #: ``snapped``; :func:`confirm_snapped`)
+    n_snapped: int = 0
 
 
 @dataclass(frozen=True)
@@ -182,6 +187,14 @@ def question_rows(
     ``stale`` (question id → stale elements; a missing id is 0), the team fields False
     (:func:`labeler.store.blind.questions_for` fills them from the query)."""
     rows: list[tuple[Query, QuestionRow]] = []
+    snapped = dict(
+        session.exec(
+            select(Element.query_id, func.count())
+            .join(Query, col(Query.id) == col(Element.query_id))
+            .where(Query.gold_set_id == gold_set_id, Element.provenance == PROVENANCE_SNAPPED)
+            .group_by(col(Element.query_id))
+        ).all()
+    )
     stmt = select(Query).where(Query.gold_set_id == gold_set_id).order_by(col(Query.id))
     for q in session.exec(stmt).all():
         assert q.id is not None
@@ -194,6 +207,7 @@ def question_rows(
             n_gold=sum(by.values()),
             n_stale=int(stale.get(q.id, 0)),
             by_annotator=dict(sorted(by.items())),
+            n_snapped=int(snapped.get(q.id, 0)),
         )
         rows.append((q, row))
     return rows
@@ -298,6 +312,21 @@ def change_element(session: Session, element: Element, *, actor: str, **values: 
     )
     session.flush()
     return element_row(element)
+
+
+def confirm_snapped(session: Session, element_id: int, *, actor: str) -> ElementRow:
+    """Confirm an element ``gold import --snap`` stored at the span its text aligned with:
+    its provenance becomes ``single`` (an exact span someone checked), audited as a
+    ``change`` by ``actor`` (who confirmed it, and when; undo brings ``snapped`` back).
+    :class:`IntegrityError` for an element that is not snapped."""
+    element = session.get(Element, element_id)
+    if element is None:
+        raise missing_element(session, element_id)
+    if element.provenance != PROVENANCE_SNAPPED:
+        raise IntegrityError(
+            f"element {element_id} is not a snapped one (provenance {element.provenance!r})"
+        )
+    return change_element(session, element, actor=actor, provenance=PROVENANCE_SINGLE)
 
 
 def set_key(

@@ -62,6 +62,8 @@ class NewElement:
     key: tuple[int, int] | None = None
     provenance: str = PROVENANCE_SINGLE
     assisted: bool = False
+    #: the alignment score of an element snapped onto its page (kept in its audit entry)
+    snap_score: float | None = None
 
 
 @dataclass(frozen=True)
@@ -282,9 +284,10 @@ def _import_staged(
         ]
         if element_rows:
             session.execute(insert(elements), element_rows)
+        scores = (e.snap_score for q in batch for e in q.elements)
         audit_rows += [
-            _audit(actor, role, "element", cast(int, row["id"]), None, row, now)
-            for row in element_rows
+            _audit(actor, role, "element", cast(int, row["id"]), None, _scored(row, score), now)
+            for row, score in zip(element_rows, scores, strict=True)
         ]
         _mark_rows(session, audit_rows)
         session.execute(insert(audits), audit_rows)
@@ -542,3 +545,9 @@ def export_gold_set(session: Session, name: str) -> Iterator[StoredQuestion]:
         )
     for qid, external_id, text, notes, pending in queries:
         yield StoredQuestion(external_id, text, notes, tuple(by_query[qid]), bool(pending))
+
+
+def _scored(row: dict[str, object], snap_score: float | None) -> dict[str, object]:
+    """An element's audit snapshot: its row, with how well its text aligned when it was
+    snapped onto its page (``gold import --snap``)."""
+    return row if snap_score is None else {**row, "snap_score": snap_score}

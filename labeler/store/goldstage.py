@@ -27,7 +27,7 @@ BATCH = 2_000
 _QUESTION = "external_id, text, notes"
 _ELEMENT = (
     "qline, external_id, doc, start, end_, text, grade, annotator, stale, key_start, key_end, "
-    "provenance, assisted"
+    "provenance, assisted, snap_score"
 )
 
 
@@ -74,12 +74,12 @@ class GoldStage:
                 key = e.key or (None, None)
                 e_rows.append(
                     (self.questions, q.external_id, e.doc, e.start, e.end, e.text, e.grade,
-                     e.annotator, e.stale, *key, e.provenance, e.assisted)
+                     e.annotator, e.stale, *key, e.provenance, e.assisted, e.snap_score)
                 )  # fmt: skip
         self.elements += len(e_rows)
         try:
             self._db.executemany("INSERT INTO question VALUES (?, ?, ?, ?)", q_rows)
-            self._db.executemany(f"INSERT INTO element VALUES ({', '.join('?' * 13)})", e_rows)
+            self._db.executemany(f"INSERT INTO element VALUES ({', '.join('?' * 14)})", e_rows)
         except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
             raise StoreError(f"cannot stage the gold set: {err}") from None
 
@@ -120,6 +120,7 @@ class GoldStage:
                 ke,
                 prov,
                 assisted,
+                snap_score,
             ) in self._db.execute(
                 f"SELECT {_ELEMENT} FROM element WHERE qline BETWEEN ? AND ? ORDER BY qline, rowid",
                 (first, last),
@@ -127,7 +128,7 @@ class GoldStage:
                 key = None if ks is None else (ks, ke)
                 elements.setdefault(qline, []).append(
                     NewElement(doc, start, end, text, grade, who, bool(stale), key, prov,
-                               bool(assisted))
+                               bool(assisted), snap_score)
                 )  # fmt: skip
             yield [
                 NewQuestion(qid, text, notes, tuple(elements.get(line, ())))

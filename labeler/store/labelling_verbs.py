@@ -22,6 +22,7 @@ from labeler.store.annotate import (
     ElementRow,
     GoldSetProgress,
     QuestionRow,
+    confirm_snapped,
     delete_query,
     gold_set_progress,
     question_elements,
@@ -369,6 +370,15 @@ def key_span(
     lies inside the element). Returns the element as stored now."""
     with store.write() as s:
         return set_key(s, element_id, start, end, actor=actor)
+
+
+def confirm_snap(store: Store, element_id: int, *, actor: str) -> ElementRow:
+    """Confirm snapped element ``element_id`` (``gold import --snap``): audited under
+    ``actor``, who confirmed it (:func:`labeler.store.annotate.confirm_snapped`); only an
+    element ``actor`` may edit (:func:`labeler.store.own_layer.check_editable`)."""
+    with store.write() as s:
+        check_editable(s, element_id, actor)
+        return confirm_snapped(s, element_id, actor=actor)
 
 
 def remove_span(store: Store, element_id: int, *, actor: str) -> None:

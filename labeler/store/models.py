@@ -64,11 +64,15 @@ PROVENANCE_SINGLE = "single"
 PROVENANCE_UNANIMOUS = "unanimous"
 PROVENANCE_MAJORITY = "majority"
 PROVENANCE_ADJUDICATED = "adjudicated"
+#: a final element whose imported text was not on its page, snapped onto the span it
+#: aligned with (``gold import --snap``)
+PROVENANCE_SNAPPED = "snapped"
 PROVENANCES = (
     PROVENANCE_SINGLE,
     PROVENANCE_UNANIMOUS,
     PROVENANCE_MAJORITY,
     PROVENANCE_ADJUDICATED,
+    PROVENANCE_SNAPPED,
 )
 
 AUDIT_ACTIONS = ("add", "change", "remove")

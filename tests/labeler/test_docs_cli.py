@@ -154,7 +154,7 @@ def test_the_layout_is_read_as_documented() -> None:
     assert problems == []
     gold_import = sections[("labeler", "gold", "import")]
     assert gold_import.arguments["FILE"] is None
-    assert gold_import.arguments["--format"] == "jsonl|labelstudio|doccano"
+    assert gold_import.arguments["--format"] == "jsonl|labelstudio|doccano|ragas"
     assert gold_import.arguments["--replace"] is None
     assert sections[("labeler", "score")].arguments["-o"] is None
     assert sections[("labeler", "score")].arguments["--output"] == "FILE"

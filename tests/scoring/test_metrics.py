@@ -197,6 +197,7 @@ def test_flag_counts_per_question_and_run() -> None:
         "element_not_in_page": 0,
         "fallback_graded": 0,
         "offset_mismatch": 0,
+        "snapped": 0,
     }
 
 

@@ -43,7 +43,10 @@ def _annotators(by: dict[str, int]) -> str:
     return ", ".join(f"{name} {n}" for name, n in by.items()) or "—"
 
 
-FLAGS = {"is:labelled", "is:unlabelled", "is:mine", "is:done", "is:todo"}
+FLAGS = {"is:labelled", "is:unlabelled", "is:mine", "is:done", "is:todo", "is:snapped"}
+
+#: how ``gold import --snap-review`` notes a reference text left to label
+_REVIEW_NOTE = "to label (not found on"
 
 
 def question_filter(text: str, annotator: str) -> Callable[[QuestionRow], bool]:
@@ -51,7 +54,9 @@ def question_filter(text: str, annotator: str) -> Callable[[QuestionRow], bool]:
     (case-insensitive); ``is:labelled`` keeps questions with elements, ``is:unlabelled``
     those without, ``is:mine`` those with an element by ``annotator``; in a team gold set
     ``is:done`` those the annotator marked done, ``is:todo`` those still in their queue
-    (not done, not adjudicated). Empty: all."""
+    (not done, not adjudicated); ``is:snapped`` those to review after ``gold import
+    --snap``: with an element snapped onto its page that nobody confirmed, or a reference
+    text left to label in the notes (``--snap-review``). Empty: all."""
     words = text.lower().split()
     flags = {w for w in words if w in FLAGS}
     needles = [w for w in words if w not in FLAGS]
@@ -66,6 +71,8 @@ def question_filter(text: str, annotator: str) -> Callable[[QuestionRow], bool]:
         if "is:done" in flags and not q.done:
             return False
         if "is:todo" in flags and (q.done or q.adjudicated):
+            return False
+        if "is:snapped" in flags and not (q.n_snapped or _REVIEW_NOTE in q.notes):
             return False
         haystack = f"{q.external_id}\n{q.text}".lower()
         return all(n in haystack for n in needles)

@@ -1454,6 +1454,53 @@ def guess_jsonl_number_id(w: World, cap: pytest.CaptureFixture[str]) -> None:
     assert f"{path}:1: field 'query_id' must be a string, got the integer 3" in err
 
 
+def guess_snap_below_minimum(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """``gold import --snap``: a text that aligns below ``--snap-min`` is not placed
+    anywhere: the file is refused naming its line, the database unchanged (one that aligns
+    would have been stored: all or nothing); ``--snap-review`` stores its question without
+    it, the text in the notes, and the aligned one at its span, provenance snapped."""
+    path = w.file("snap.jsonl", [
+        {"query_id": "s1", "query": "?", "elements": [{"doc": DOC, "text": "BETA  rule\ntwo."}]},
+        {"query_id": "s2", "query": "?", "elements": [{"doc": DOC, "text": "Nothing like it."}]},
+    ])  # fmt: skip
+    err = refused_unchanged(w, cap, "gold", "import", path, "--gold-set", "N", "--snap")
+    assert f"{path}:2: 1 element text(s) not on their page and below the snap minimum" in err
+    assert w.cli("gold", "import", path, "--gold-set", "N", "--snap", "--snap-review") == 0
+    found = rows(
+        w.store,
+        'SELECT q.external_id, e.start, e."end", e.text, e.provenance FROM element e '
+        "JOIN query q ON q.id = e.query_id JOIN gold_set g ON g.id = q.gold_set_id "
+        "WHERE g.name = 'N'",
+    )
+    assert found == [("s1", 16, 30, "Beta rule two.", "snapped")]  # "Beta rule two." is 16-30
+    (notes,) = rows(
+        w.store,
+        "SELECT q.notes FROM query q JOIN gold_set g ON g.id = q.gold_set_id "
+        "WHERE g.name = 'N' AND q.external_id = 's2'",
+    )
+    assert notes == (f"to label (not found on {DOC}): Nothing like it.",)
+
+
+def guess_ragas_not_on_page(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """A Ragas reference that is not an exact slice of its page is refused without
+    ``--snap``, naming the line, the database unchanged."""
+    path = w.file("r.jsonl", [
+        {"user_input": "?", "reference_contexts": ["beta RULE two."], "doc": DOC},
+    ])  # fmt: skip
+    err = refused_unchanged(w, cap, "gold", "import", path, "--format", "ragas", "--gold-set", "N")
+    assert f"{path}:1: elements[0] in {DOC!r}" in err
+
+
+def duplicate_snapped_import(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """Two texts of one question snapped onto the same span are refused naming the line."""
+    path = w.file("twice.jsonl", [
+        {"query_id": "k2", "query": "Twice?",
+         "elements": [beta(), {"doc": DOC, "text": "beta  RULE two."}]},
+    ])  # fmt: skip
+    err = refused_import(w, cap, path, "--gold-set", "K", "--snap")
+    assert f"{path}:1: elements[1] repeats elements[0]: rules.txt 16–30" in err, err
+
+
 def guess_layer_nothing(w: World, cap: pytest.CaptureFixture[str]) -> None:
     path = w.file("bob.jsonl", [{"query_id": "q1", "done_by": ["bob"], "elements": []}])
     err = refused_unchanged(
@@ -1532,6 +1579,7 @@ ROWS: list[tuple[str, str, Check]] = [
     ("duplicate", "tui-a", duplicate_tui),
     ("duplicate", "tui-a-overlap-n", overlap_tui),
     ("duplicate", "cli-import-jsonl", duplicate_import_cli),
+    ("duplicate", "cli-import-jsonl-snapped", duplicate_snapped_import),
     ("duplicate", "cli-labelstudio", duplicate_labelstudio),
     ("duplicate", "cli-doccano", duplicate_doccano),
     ("duplicate", "store-undo-remove", duplicate_undo_store),
@@ -1542,6 +1590,8 @@ ROWS: list[tuple[str, str, Check]] = [
     ("guess", "cli-doccano-nothing-stored", guess_doccano_nothing),
     ("guess", "cli-jsonl-number-id", guess_jsonl_number_id),
     ("guess", "cli-import-layer-nothing-stored", guess_layer_nothing),
+    ("guess", "cli-import-snap-below-minimum", guess_snap_below_minimum),
+    ("guess", "cli-import-ragas-not-on-page", guess_ragas_not_on_page),
     ("guess", "cli-run-nothing-stored", guess_run_nothing_cli),
     ("guess", "api-import_run-nothing-stored", guess_run_nothing_api),
     ("role", "store-adjudication-verbs", role_store_adjudication),

@@ -1,0 +1,288 @@
+"""Snap text from another pipeline onto an exact span of a page (docs/metrics.md, snapping).
+
+A chunk or reference string made by another extractor is often not a substring of the
+stored page text: its whitespace, entities, case or compatibility characters differ, or a
+few characters went missing. ``snap`` finds the page span it stands for:
+
+1. Both texts are *normalised*, keeping a map from each normalised character back to the
+   code points it came from: HTML entities (``&amp;``, ``&#233;``, ``&#xE9;``, with their
+   ``;``) are decoded; each character with the combining marks after it is put in Unicode
+   NFKC and case-folded; whitespace (``str.isspace``, which includes the no-break space) is
+   removed, so that a line break, several spaces, a space or nothing between two blocks
+   all compare equal (jsoup's ``text()`` joins blocks with one space, other extractors with
+   a line break or nothing); the invisible characters ``text()`` drops (zero-width space,
+   soft hyphen) and their kin (zero-width (non-)joiner, word joiner, byte-order mark) are
+   removed.
+2. The normalised text is looked for in the normalised page: its first occurrence is an
+   exact snap, score 1.0.
+3. Failing that, ``rapidfuzz.fuzz.partial_ratio_alignment`` finds the page window that
+   best matches it; the window is widened by a margin on each side and the matching
+   blocks of the two texts (``difflib``, no junk heuristic) trim it to the first and last
+   block of at least two characters (one for a text that short). The score is
+   ``rapidfuzz.fuzz.ratio`` of the normalised text and the normalised span, in [0, 1]
+   (``2·M / (|a| + |b|)``, M the matched characters). Below ``min_score`` there is no snap.
+
+The span found maps back to page offsets: from the first code point of the first
+normalised character to the last code point of the last one. Whitespace at either edge of
+the text then extends the span by up to that many whitespace code points of the page
+(so a page slice whose whitespace was changed, but not its length at the edges, snaps to
+itself when its normalised text occurs once on the page).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from scoring.inputs import Chunk
+
+if TYPE_CHECKING:
+    from scoring.spans import Spot
+
+__all__ = [
+    "DEFAULT_SNAP_MIN",
+    "Normalised",
+    "Snap",
+    "Snapped",
+    "check_snap_min",
+    "normalise",
+    "snap",
+    "snap_chunks",
+]
+
+DEFAULT_SNAP_MIN = 0.9
+"""The least alignment score a snap needs (``--snap-min``)."""
+
+#: characters removed before matching: jsoup's text() drops U+200B and U+00AD
+_INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def check_snap_min(min_score: float) -> float:
+    """Return ``min_score`` if it is a number in (0, 1], else raise ``ValueError``."""
+    if isinstance(min_score, bool) or not isinstance(min_score, int | float):
+        raise ValueError(f"snap minimum must be a number in (0, 1], got {min_score!r}")
+    if not 0.0 < min_score <= 1.0:  # also rejects NaN
+        raise ValueError(f"snap minimum must be in (0, 1], got {min_score!r}")
+    return float(min_score)
+
+
+@dataclass(frozen=True, slots=True)
+class Normalised:
+    """A normalised text and its map back: normalised character ``i`` came from the code
+    points ``[starts[i], ends[i])`` of the original."""
+
+    text: str
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+    def source_span(self, a: int, b: int) -> tuple[int, int]:
+        """The original span of normalised characters ``[a, b)`` (``a < b``)."""
+        return self.starts[a], self.ends[b - 1]
+
+
+@dataclass(frozen=True, slots=True)
+class Snap:
+    """Where a text was snapped: page offsets ``[start, end)`` and the alignment score
+    (1.0 for an exact match of the normalised texts)."""
+
+    start: int
+    end: int
+    score: float
+
+
+def _fold(cluster: str) -> str:
+    out = unicodedata.normalize("NFKC", cluster).casefold()
+    if any(c.isspace() or c in _INVISIBLE for c in out):  # e.g. NFKC('¨') == ' ̈'
+        out = "".join(c for c in out if not (c.isspace() or c in _INVISIBLE))
+    return out
+
+
+def normalise(text: str) -> Normalised:
+    """``text`` normalised as the module says, with its map back to ``text``'s offsets."""
+    chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    n = len(text)
+    i = 0
+    fast = text.isascii()
+    while i < n:
+        c = text[i]
+        if c.isspace() or c in _INVISIBLE:
+            i += 1
+            continue
+        if c == "&":
+            m = _ENTITY.match(text, i)
+            if m is not None:
+                decoded = html.unescape(m.group())
+                if decoded != m.group():
+                    j = m.end()
+                    for d in _fold(decoded):
+                        chars.append(d)
+                        starts.append(i)
+                        ends.append(j)
+                    i = j
+                    continue
+        j = i + 1
+        if fast:
+            out = c.lower()
+        else:
+            while j < n and unicodedata.combining(text[j]):
+                j += 1
+            out = _fold(text[i:j])
+        for d in out:
+            chars.append(d)
+            starts.append(i)
+            ends.append(j)
+        i = j
+    return Normalised("".join(chars), tuple(starts), tuple(ends))
+
+
+def _edges(text: str) -> tuple[int, int]:
+    """Number of whitespace code points at the start and at the end of ``text``."""
+    lead = len(text) - len(text.lstrip())
+    if lead == len(text):
+        return lead, 0
+    return lead, len(text) - len(text.rstrip())
+
+
+def _widen(page: str, start: int, end: int, lead: int, trail: int) -> tuple[int, int]:
+    while lead and start > 0 and page[start - 1].isspace():
+        start -= 1
+        lead -= 1
+    while trail and end < len(page) and page[end].isspace():
+        end += 1
+        trail -= 1
+    return start, end
+
+
+def _align(needle: str, hay: str) -> tuple[int, int, float] | None:
+    """Best fuzzy span ``[a, b)`` of normalised ``needle`` in normalised ``hay`` and its
+    score (see the module), or None when nothing matches."""
+    from rapidfuzz import fuzz
+
+    found = fuzz.partial_ratio_alignment(needle, hay)
+    if found is None or not found.score:
+        return None
+    margin = max(8, len(needle) // 4)
+    lo = max(0, found.dest_start - margin)
+    hi = min(len(hay), found.dest_end + margin)
+    window = hay[lo:hi]
+    blocks = [
+        b
+        for b in SequenceMatcher(None, needle, window, autojunk=False).get_matching_blocks()
+        if b.size >= min(2, len(needle))
+    ]
+    if not blocks:
+        return None
+    a = lo + blocks[0].b
+    b = lo + blocks[-1].b + blocks[-1].size
+    return a, b, fuzz.ratio(needle, hay[a:b]) / 100.0
+
+
+def snap(
+    text: str, page: str, min_score: float = DEFAULT_SNAP_MIN, normal: Normalised | None = None
+) -> Snap | None:
+    """Where ``text`` stands on ``page`` (the module's rule), or None: a text without a
+    character left after normalising, or no span scoring at least ``min_score``.
+
+    ``normal`` is ``normalise(page)`` when the caller has it (a page snapped onto many
+    times). A text that is a substring of ``page`` snaps to its first occurrence (score 1).
+    """
+    at = page.find(text) if text else -1
+    if at >= 0:
+        return Snap(at, at + len(text), 1.0)
+    needle = normalise(text).text
+    if not needle:
+        return None
+    hay = normal if normal is not None else normalise(page)
+    if not hay.text:
+        return None
+    lead, trail = _edges(text)
+    i = hay.text.find(needle)
+    if i >= 0:
+        s, e = hay.source_span(i, i + len(needle))
+        return Snap(*_widen(page, s, e, lead, trail), 1.0)
+    aligned = _align(needle, hay.text)
+    if aligned is None or aligned[2] < min_score:
+        return None
+    a, b, score = aligned
+    s, e = hay.source_span(a, b)
+    return Snap(*_widen(page, s, e, lead, trail), score)
+
+
+class Snapped(NamedTuple):
+    """A chunk scored at a snapped span: its rank (1-based), the page, the span
+    ``[start, end)`` on it and the alignment score."""
+
+    rank: int
+    doc: str
+    start: int
+    end: int
+    score: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready mapping."""
+        return {
+            "rank": self.rank,
+            "doc": self.doc,
+            "start": self.start,
+            "end": self.end,
+            "score": self.score,
+        }
+
+
+def snap_chunks(
+    ranked: Sequence[Chunk],
+    placed: Mapping[str, Sequence[Spot]],
+    page_text: Callable[[str], str],
+    normal: Callable[[str], Normalised],
+    min_score: float,
+) -> tuple[list[Chunk], tuple[Snapped, ...]]:
+    """The question's chunks with each one found on none of its cited pages replaced by
+    the page slice it snaps to (with that page and the slice's offsets, so that scoring
+    pins it there), and the snaps made.
+
+    ``placed`` is page → spots as the scoring loop placed the chunks (every cited page);
+    a rank is snapped when its spot is off the page (−1) on every cited page. It is snapped
+    onto its ``doc`` when that is a cited page, onto the cited page where it scores best
+    (the first of equals, in element order) when it has no ``doc``, and not at all when its
+    ``doc`` is another page. ``page_text`` and ``normal`` give a page's text and its
+    ``normalise``. Chunks left as they were keep their identity.
+    """
+    off: dict[int, bool] = {}
+    for spots in placed.values():
+        for r, text, c0, _, _ in spots:
+            if text is not None:
+                off[r] = off.get(r, True) and c0 < 0
+    out = list(ranked)
+    made: list[Snapped] = []
+    for r, is_off in off.items():
+        if not is_off:
+            continue
+        chunk = ranked[r]
+        text = chunk.text
+        assert text is not None
+        if chunk.doc is None:
+            pages: Sequence[str] = list(placed)
+        elif chunk.doc in placed:
+            pages = (chunk.doc,)
+        else:
+            continue
+        best: tuple[str, Snap] | None = None
+        for doc in pages:
+            found = snap(text, page_text(doc), min_score, normal(doc))
+            if found is not None and (best is None or found.score > best[1].score):
+                best = (doc, found)
+        if best is None:
+            continue
+        doc, found = best
+        page = page_text(doc)
+        out[r] = Chunk(page[found.start : found.end], doc, chunk.score, found.start, found.end)
+        made.append(Snapped(r + 1, doc, found.start, found.end, found.score))
+    return out, tuple(made)

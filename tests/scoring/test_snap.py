@@ -1,0 +1,211 @@
+"""Snapping chunks from another pipeline onto page spans (scoring.snap, docs/metrics.md).
+
+Every expected span and score below is worked out by hand from the texts.
+"""
+
+from __future__ import annotations
+
+import marshal
+import re
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from scoring import Chunk, GoldElement, GoldQuestion, score_run
+from scoring.result import QueryScore
+from scoring.snap import Snap, Snapped, normalise, snap
+
+FR = "FR-001: The index is never the source of record."
+PAGE = f"Intro. {FR} Outro."  # FR at [7, 55)
+FOX = "Alpha beta. The quick brown fox jumps over the lazy dog. Gamma delta."
+# "Alpha beta. " is 12 code points; the sentence (44) is at [12, 56)
+SENTENCE = "The quick brown fox jumps over the lazy dog."
+
+
+def one(doc: str, text: str) -> list[GoldQuestion]:
+    return [GoldQuestion("q", "question", (GoldElement(doc, text),))]
+
+
+def test_whitespace_changes_snap_exactly_and_score_at_the_span() -> None:
+    chunk = "FR-001:  The index\nis never the\tsource of record."
+    assert snap(chunk, PAGE) == Snap(7, 55, 1.0)
+    result = score_run(one("p", FR), {"p": PAGE}, {"q": [Chunk(chunk, "p")]}, ks=[1], snap_min=0.9)
+    (row,) = result.queries
+    assert row.value("hit", 1) == 1.0
+    assert row.value("span_precision", 1) == 1.0  # the span, 48 code points, not the chunk's 50
+    assert (row.flags.snapped, row.flags.fallback) == (1, 0)
+    assert row.snaps == (Snapped(1, "p", 7, 55, 1.0),)
+    assert result.lowest_snap == 1.0
+    assert result.to_dict()["per_query"][0]["snapped"] == [
+        {"rank": 1, "doc": "p", "start": 7, "end": 55, "score": 1.0}
+    ]
+
+
+def test_without_snapping_the_fallback_rule_applies_as_before() -> None:
+    chunk = "FR-001:  The index\nis never the source of record."
+    result = score_run(one("p", FR), {"p": PAGE}, {"q": [Chunk(chunk, "p")]}, ks=[1])
+    (row,) = result.queries
+    # the tail "er the source of record." (24 of 48) is in the chunk, the head is not
+    assert (row.value("hit", 1), row.value("partial", 1)) == (0.0, 1.0)
+    assert (row.flags.snapped, row.flags.fallback) == (0, 1)
+    assert row.snaps == ()
+    assert result.lowest_snap is None
+
+
+def test_entities_and_case() -> None:
+    page = "Terms & conditions apply to café owners."
+    # "Terms & conditions apply" is [0, 24); "conditions apply" is [8, 24)
+    assert snap("TERMS &amp; Conditions  apply", page) == Snap(0, 24, 1.0)
+    assert snap("CAF&#233; OWNERS", page) == Snap(28, 39, 1.0)
+    assert snap("cafe\u0301 owners", page) == Snap(28, 39, 1.0)  # combining accent: NFKC
+    result = score_run(
+        one("p", "conditions apply"),
+        {"p": page},
+        {"q": [Chunk("TERMS &amp; Conditions  apply", None)]},
+        ks=[1],
+        snap_min=0.9,
+    )
+    (row,) = result.queries
+    assert row.value("hit", 1) == 1.0
+    assert row.snaps == (Snapped(1, "p", 0, 24, 1.0),)
+    # 16 gold code points covered of the span's 24
+    assert row.value("span_precision", 1) == 16 / 24
+
+
+def test_characters_jsoup_drops_or_joins() -> None:
+    page = "First block. Second block."
+    # soft hyphen and zero-width space dropped; the blocks joined without a space
+    assert snap("Fi\u00adrst\u200b block.Second", page) == Snap(0, 19, 1.0)
+    assert snap("first\u00a0block.", page) == Snap(0, 12, 1.0)  # no-break space
+
+
+def test_deleted_characters_align_at_the_right_span() -> None:
+    # 'o' of "brown" and 'e' of "over" deleted: 34 normalised characters against the
+    # span's 36 (spaces removed), ratio 2 * 34 / (34 + 36) = 68 / 70
+    chunk = "The quick brwn fox jumps ovr the lazy dog."
+    found = snap(chunk, FOX)
+    assert found is not None
+    assert (found.start, found.end) == (12, 56)
+    assert found.score == pytest.approx(68 / 70)
+    # deleted at the edges: the rest is an exact match of the normalised texts
+    assert snap("he quick brown fox jumps over the lazy dog", FOX) == Snap(13, 55, 1.0)
+    result = score_run(
+        one("p", SENTENCE), {"p": FOX}, {"q": [Chunk(chunk, "p")]}, ks=[1], snap_min=0.9
+    )
+    (row,) = result.queries
+    assert row.value("hit", 1) == 1.0
+    assert row.flags.snapped == 1
+    assert row.snaps[0].score == pytest.approx(68 / 70)
+    assert result.lowest_snap == pytest.approx(68 / 70)
+
+
+def test_threshold_is_honoured() -> None:
+    chunk = "The quick brwn fox jumps ovr the lazy dog."  # scores 68/70 = 0.971
+    assert snap(chunk, FOX, 0.97) is not None
+    assert snap(chunk, FOX, 0.98) is None
+    result = score_run(
+        one("p", SENTENCE), {"p": FOX}, {"q": [Chunk(chunk, "p")]}, ks=[1], snap_min=0.98
+    )
+    (row,) = result.queries
+    assert (row.flags.snapped, row.flags.fallback) == (0, 1)
+    assert row.value("hit", 1) == 0.0
+    assert snap("An unrelated sentence about nothing.", FOX) is None
+
+
+def test_a_chunk_of_another_page_is_not_snapped_onto_a_cited_one() -> None:
+    chunk = "FR-001:  The index\nis never the source of record."
+    result = score_run(
+        one("p", FR), {"p": PAGE, "o": ""}, {"q": [Chunk(chunk, "o")]}, ks=[1], snap_min=0.9
+    )
+    assert result.queries[0].flags.snapped == 0
+    assert result.queries[0].flags.fallback == 1
+
+
+def test_snaps_survive_the_plain_rows_of_process_shards() -> None:
+    chunk = "FR-001:  The index\nis never the source of record."
+    result = score_run(one("p", FR), {"p": PAGE}, {"q": [Chunk(chunk, "p")]}, ks=[1], snap_min=0.9)
+    (row,) = result.queries
+    keys = list(row.values)
+    plain = marshal.loads(marshal.dumps(row.to_plain(keys)))
+    back = QueryScore.from_plain(plain, keys)
+    assert back.snaps == row.snaps
+    assert back.flags == row.flags
+
+
+def test_bad_snap_minimum_refused() -> None:
+    for bad in (0, 1.5, float("nan"), True):
+        with pytest.raises(ValueError, match="snap minimum"):
+            score_run(one("p", FR), {"p": PAGE}, {}, snap_min=bad)
+
+
+def test_normalise_maps_back() -> None:
+    n = normalise("A&amp;B  c")
+    assert n.text == "a&bc"
+    assert [n.source_span(i, i + 1) for i in range(4)] == [(0, 1), (1, 6), (6, 7), (9, 10)]
+
+
+# --- whitespace-normalised page slices score exactly as the slices ------------------------
+
+_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=6)
+_GAP = st.text(alphabet=" \n\t\u00a0", min_size=1, max_size=3)
+
+
+@st.composite
+def page_and_slices(draw: st.DrawFn) -> tuple[str, list[tuple[int, int]], list[tuple[int, int]]]:
+    words = draw(st.lists(_WORD, min_size=4, max_size=14))
+    gaps = draw(st.lists(_GAP, min_size=len(words) - 1, max_size=len(words) - 1))
+    page = words[0] + "".join(g + w for g, w in zip(gaps, words[1:], strict=True))
+
+    def span() -> tuple[int, int]:
+        a = draw(st.integers(0, len(page) - 1))
+        b = draw(st.integers(a + 1, len(page)))
+        return a, b
+
+    elements = draw(st.lists(st.builds(span), min_size=1, max_size=3))
+    slices = draw(st.lists(st.builds(span), min_size=1, max_size=6))
+    return page, elements, slices
+
+
+def _rewhite(draw: st.DrawFn, text: str) -> str:
+    """``text`` with each inner whitespace run replaced by another non-empty run and each
+    edge run by another of the same length."""
+    parts = re.split(r"(\s+)", text)
+    out = []
+    for i, part in enumerate(parts):
+        if part and part.isspace():
+            # re.split puts "" before a leading and after a trailing separator
+            edge = (i == 1 and not parts[0]) or (i == len(parts) - 2 and not parts[-1])
+            size = len(part) if edge else draw(st.integers(1, 3))
+            out.append("".join(draw(st.sampled_from(" \n\t\u00a0")) for _ in range(size)))
+        else:
+            out.append(part)
+    return "".join(out)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=page_and_slices(), data=st.data())
+def test_whitespace_normalised_slices_score_as_the_slices(
+    case: tuple[str, list[tuple[int, int]], list[tuple[int, int]]], data: st.DataObject
+) -> None:
+    """Each slice's normalised text occurs once on the normalised page (else a snap takes
+    the first occurrence, which need not be the slice's) and the slice's own text is the
+    first occurrence of itself there (else the slice is scored at an earlier copy)."""
+    page, elements, slices = case
+    normal = normalise(page).text
+    texts = [page[a:b] for a, b in slices]
+    for (a, _), text in zip(slices, texts, strict=True):
+        needle = normalise(text).text
+        once = needle and normal.find(needle, normal.find(needle) + 1) < 0
+        assume(once and page.find(text) == a)
+    changed = [_rewhite(data.draw, t) for t in texts]
+    gold = [GoldQuestion("q", "question", tuple(GoldElement("p", page[a:b]) for a, b in elements))]
+    ks = [1, 2, 3, 6]
+    original = score_run(gold, {"p": page}, {"q": [Chunk(t) for t in texts]}, ks=ks)
+    snapped = score_run(gold, {"p": page}, {"q": [Chunk(t) for t in changed]}, ks=ks, snap_min=0.9)
+    assert snapped.queries[0].values == original.queries[0].values
+    assert snapped.metrics == original.metrics
+    assert snapped.queries[0].flags.fallback == 0
+    assert snapped.queries[0].flags.snapped == sum(
+        c != t for c, t in zip(changed, texts, strict=True)
+    )
