@@ -37,6 +37,7 @@ from labeler.store.models import (
     Document,
     Element,
     GoldSet,
+    NotRelevant,
     Query,
     QuestionDone,
     utcnow,
@@ -143,11 +144,23 @@ class DropRefused(IntegrityError):
 
 
 @dataclass(frozen=True)
+class NewJudgement:
+    """A not-relevant judgement ready to store (final layer): its region was checked to lie
+    on its page by the caller."""
+
+    doc: str
+    start: int
+    end: int
+    annotator: str
+
+
+@dataclass(frozen=True)
 class NewQuestion:
     external_id: str
     text: str
     notes: str
     elements: tuple[NewElement, ...]
+    not_relevant: tuple[NewJudgement, ...] = ()
 
 
 def page_texts(session: Session, doc_ids: Sequence[str]) -> dict[str, str]:
@@ -256,6 +269,28 @@ def import_gold_set(
             audit_rows.append(
                 _audit(actor, role, "element", element_id, None, {"id": element_id, **row}, now)
             )
+    judged_rows: list[dict[str, object]] = [
+        {
+            "query_id": ids[q.external_id],
+            "document_id": j.doc,
+            "start": j.start,
+            "end": j.end,
+            "annotator": j.annotator,
+            "layer": LAYER_FINAL,
+            "created_at": now,
+        }
+        for q in questions
+        for j in q.not_relevant
+    ]
+    for batch in _batches(judged_rows):
+        result = session.execute(
+            insert(NotRelevant).returning(col(NotRelevant.id), sort_by_parameter_order=True),
+            batch,
+        )
+        for judged_id, row in zip(result.scalars(), batch, strict=True):
+            audit_rows.append(
+                _audit(actor, role, "not_relevant", judged_id, None, {"id": judged_id, **row}, now)
+            )
     _mark_rows(session, audit_rows)
     for batch in _batches(audit_rows):
         session.execute(insert(AuditEntry), batch)
@@ -280,6 +315,7 @@ def replace_losses(
     ).all()
     done = _team_rows(session, QuestionDone, gold_set)
     assigned = _team_rows(session, Assignment, gold_set)
+    judged = _team_rows(session, NotRelevant, gold_set)
     out: list[Dropped] = []
     for q in stored:
         assert q.id is not None
@@ -296,6 +332,21 @@ def replace_losses(
             out.append(DroppedRow("done mark", qid, f"{qid} by {row.annotator}{blank}"))
         for row in assigned.get(q.id, []):
             out.append(DroppedRow("assignment", qid, f"{qid} to {row.annotator}"))
+        kept_judged = {
+            (j.doc, j.start, j.end, j.annotator) for j in (kept.not_relevant if kept else ())
+        }
+        for row in judged.get(q.id, []):
+            if not isinstance(row, NotRelevant):
+                continue
+            spot = (row.document_id, row.start, row.end, row.annotator)
+            if row.layer != LAYER_FINAL or spot not in kept_judged:
+                out.append(
+                    DroppedRow(
+                        "not-relevant judgement",
+                        qid,
+                        f"{qid}: {row.document_id} {row.start}–{row.end} by {row.annotator}",
+                    )
+                )
         if q.adjudicated_at is not None:
             by = q.adjudicated_by or "?"
             out.append(DroppedRow("adjudication mark", qid, f"{qid} by {by}"))
@@ -307,11 +358,14 @@ def _short(text: str, limit: int = 40) -> str:
 
 
 def _team_rows(
-    session: Session, model: type[QuestionDone] | type[Assignment], gold_set: GoldSet
-) -> dict[int, list[QuestionDone | Assignment]]:
-    """Question id → its done marks or assignments (by id), for ``gold_set``."""
+    session: Session,
+    model: type[QuestionDone] | type[Assignment] | type[NotRelevant],
+    gold_set: GoldSet,
+) -> dict[int, list[QuestionDone | Assignment | NotRelevant]]:
+    """Question id → its done marks, assignments or not-relevant judgements (by id), for
+    ``gold_set``."""
     rows = cast(
-        "list[QuestionDone | Assignment]",
+        "list[QuestionDone | Assignment | NotRelevant]",
         session.exec(
             select(model)
             .join(Query, col(Query.id) == col(model.query_id))
@@ -319,7 +373,7 @@ def _team_rows(
             .order_by(col(model.id))
         ).all(),
     )
-    out: dict[int, list[QuestionDone | Assignment]] = {}
+    out: dict[int, list[QuestionDone | Assignment | NotRelevant]] = {}
     for row in rows:
         out.setdefault(row.query_id, []).append(row)
     return out
@@ -382,10 +436,13 @@ def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
     now = utcnow()
     query_ids = select(col(Query.id)).where(col(Query.gold_set_id) == gold_set.id)
     audit_rows: list[dict[str, object]] = []
-    children: list[tuple[str, type[Element] | type[QuestionDone] | type[Assignment]]] = [
+    children: list[
+        tuple[str, type[Element] | type[QuestionDone] | type[Assignment] | type[NotRelevant]]
+    ] = [
         ("element", Element),
         ("question_done", QuestionDone),
         ("assignment", Assignment),
+        ("not_relevant", NotRelevant),
     ]
     for entity, model in children:
         found = session.execute(select(model).where(col(model.query_id).in_(query_ids)))
