@@ -174,6 +174,15 @@ if TYPE_CHECKING:
         ANNOTATOR_ENV,
         resolve_annotator,
     )
+    from labeler.store.judgement_verbs import (
+        PoolInput,
+        RankedRow,
+        mark_not_relevant,
+        pool_input,
+        question_judgements,
+        withdraw_not_relevant,
+    )
+    from labeler.store.judgements import JudgementRow
     from labeler.store.labelling_verbs import (
         DEFAULT_GOLD_SET,
         AddedQuestion,
@@ -338,6 +347,13 @@ if TYPE_CHECKING:
     )
 
 _HOMES: dict[str, str] = {
+    "JudgementRow": "labeler.store.judgements",
+    "PoolInput": "labeler.store.judgement_verbs",
+    "RankedRow": "labeler.store.judgement_verbs",
+    "mark_not_relevant": "labeler.store.judgement_verbs",
+    "pool_input": "labeler.store.judgement_verbs",
+    "question_judgements": "labeler.store.judgement_verbs",
+    "withdraw_not_relevant": "labeler.store.judgement_verbs",
     "ANNOTATOR_ENV": "labeler.store.identity",
     "AddedQuestion": "labeler.store.labelling_verbs",
     "AdjudicationView": "labeler.store.adjudication_verbs",
@@ -577,6 +593,13 @@ _HOMES: dict[str, str] = {
 }
 
 __all__ = [
+    "JudgementRow",
+    "PoolInput",
+    "RankedRow",
+    "mark_not_relevant",
+    "pool_input",
+    "question_judgements",
+    "withdraw_not_relevant",
     "ANNOTATOR_ENV",
     "DB_ENV",
     "DEFAULT_DB",
