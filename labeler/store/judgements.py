@@ -107,9 +107,14 @@ def remove_not_relevant(session: Session, judgement_id: int, *, actor: str) -> N
     when it is gone or ``actor`` may not see it (another annotator's blind judgement), the
     adjudicated lock as for an element."""
     row = session.get(NotRelevant, judgement_id)
-    if row is None or not _sees(session, row, actor):
-        raise NotFoundError(f"no not-relevant judgement with id {judgement_id} in the database")
+    missing = f"no not-relevant judgement with id {judgement_id} in the database"
+    if row is None:
+        raise NotFoundError(missing)
+    # settled first, as for an element (own_layer.check_editable): an annotator whose own
+    # judgement a settlement hid learns that, not that it is gone
     check_not_settled(session, row.query_id, "removing a not-relevant judgement")
+    if not _sees(session, row, actor):
+        raise NotFoundError(missing)
     remove_audited(session, row, actor=actor, entity=ENTITY)
 
 
