@@ -28,12 +28,15 @@ from dataclasses import dataclass
 from scoring.spans import intersection_length, merge_intervals
 
 __all__ = [
+    "LOW_JUDGED",
     "JudgedCount",
     "PlacedChunk",
     "PoolRegion",
     "RunPoolCounts",
     "judged_at_k",
     "judged_ranges",
+    "judged_total",
+    "lower_bound_warning",
     "pool_question",
     "total_counts",
 ]
@@ -118,6 +121,34 @@ class JudgedCount:
     def share(self) -> float | None:
         """``judged@k``: the share of the top-k chunks' characters judged."""
         return None if self.chars == 0 else self.judged / self.chars
+
+
+#: below this judged@k a run's scores are called a lower bound (more than a tenth of what
+#: it retrieves was never judged, so relevant text there would be scored as a miss)
+LOW_JUDGED = 0.9
+
+
+def judged_total(counts: Iterable[JudgedCount]) -> JudgedCount:
+    """A run's judged@k over questions: judged characters over all characters, summed over
+    ``counts`` (one per question), so a question counts by what the run retrieved for it."""
+    judged = chars = 0
+    for c in counts:
+        judged += c.judged
+        chars += c.chars
+    return JudgedCount(judged, chars)
+
+
+def lower_bound_warning(count: JudgedCount, k: int) -> str | None:
+    """The warning for a run whose judged@k is below :data:`LOW_JUDGED`, else None:
+    ``"12.5 % of what this run retrieves at 10 was never judged: its scores are a lower
+    bound"``."""
+    share = count.share
+    if share is None or share >= LOW_JUDGED:
+        return None
+    return (
+        f"{100 * (1 - share):.1f} % of what this run retrieves at {k} was never judged: "
+        "its scores are a lower bound"
+    )
 
 
 def judged_ranges(ranges: Ranges) -> dict[str, list[tuple[int, int]]]:

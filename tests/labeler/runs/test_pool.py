@@ -234,3 +234,46 @@ def test_bad_pool_input(store: Store, db_url: str, tmp_path: Path) -> None:
     assert twice.returncode == 2 and "run named more than once: A" in twice.stderr
     gold = labeler("pool", "--gold-set", "nope", "--run", "A", "--depth", "2", "--db", db_url)
     assert gold.returncode == 1 and "nope" in gold.stderr
+
+
+def test_score_reports_judged_at_k(store: Store, db_url: str, tmp_path: Path) -> None:
+    """Run A on q1, by hand: at k = 1 its chunk [10, 30) holds 8 judged characters (the
+    element [20, 28)) of 20, 0.4; at k = 2 also [50, 60), none judged: 8 of 30. More than a
+    tenth unjudged: the score says its figures are a lower bound. Once [10, 20), [28, 40)
+    and [50, 65) are judged not relevant, all 30 are judged and the warning goes."""
+    qid = fill(store, db_url, tmp_path)
+    rows = tmp_path / "rows.jsonl"
+    done = labeler(
+        "score", "--gold-set", "g", "--run", "A", "--k", "1,2", "--format", "json",
+        "--per-query", str(rows), "--db", db_url,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    judged = json.loads(done.stdout)["judged_at_k"]
+    assert judged["k"] == {
+        "1": {"judged": 8, "chars": 20, "share": 0.4},
+        "2": {"judged": 8, "chars": 30, "share": pytest.approx(8 / 30)},
+    }
+    assert judged["per_query"] == {"q1": {"1": 0.4, "2": pytest.approx(8 / 30)}}
+    warning = (
+        "73.3 % of what this run retrieves at 2 was never judged: its scores are a lower bound"
+    )
+    assert judged["warning"] == warning
+    assert f"labeler: A: {warning}" in done.stderr
+    (q1,) = [json.loads(x) for x in rows.read_text("utf-8").splitlines() if '"q1"' in x]
+    assert q1["judged@k"] == {"1": 0.4, "2": pytest.approx(8 / 30)}
+    table = labeler("score", "--gold-set", "g", "--run", "A", "--k", "1,2", "--db", db_url)
+    assert table.returncode == 0, table.stderr
+    assert warning in table.stdout
+    assert "judged@1" in table.stdout and "0.400" in table.stdout and "0.267" in table.stdout
+    for a, b in ((10, 20), (28, 40), (50, 65)):
+        mark_not_relevant(store, qid, "p.txt", a, b, annotator="ana")
+    again = labeler(
+        "score", "--gold-set", "g", "--run", "A", "--k", "1,2", "--format", "json", "--db", db_url
+    )
+    assert json.loads(again.stdout)["judged_at_k"]["k"]["2"] == {
+        "judged": 30,
+        "chars": 30,
+        "share": 1.0,
+    }
+    assert json.loads(again.stdout)["judged_at_k"]["warning"] is None
+    assert "never judged" not in again.stderr
