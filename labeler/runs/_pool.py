@@ -85,8 +85,11 @@ def place_rows(rows: Sequence[RankedRow], pages: Mapping[str, str]) -> list[Plac
     return out
 
 
-def pool_runs(store: Store, gold_set: str, runs: Sequence[str], depth: int) -> PoolReport:
-    """The pool of ``gold_set`` over the stored ``runs`` at ``depth``.
+def pool_runs(
+    store: Store, gold_set: str, runs: Sequence[str], depth: int, *, only: str | None = None
+) -> PoolReport:
+    """The pool of ``gold_set`` over the stored ``runs`` at ``depth`` (``only``: of that
+    question alone, as the TUI's pool mode reads it).
 
     :class:`UsageError` for a depth below 1, no run or a run named twice;
     :class:`~labeler.errors.NotFoundError` for an unknown gold set or run.
@@ -98,7 +101,7 @@ def pool_runs(store: Store, gold_set: str, runs: Sequence[str], depth: int) -> P
     twice = sorted({r for r in runs if list(runs).count(r) > 1})
     if twice:
         raise UsageError(f"run named more than once: {', '.join(twice)}")
-    data = pool_input(store, gold_set, runs, depth)
+    data = pool_input(store, gold_set, runs, depth, only)
     questions: list[QuestionPool] = []
     for qid in data.questions:
         placed = {name: place_rows(data.runs[name].get(qid, []), data.pages) for name in runs}

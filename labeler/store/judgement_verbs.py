@@ -73,9 +73,12 @@ class PoolInput:
     pages: dict[str, str]
 
 
-def pool_input(store: Store, gold_set: str, runs: Sequence[str], depth: int) -> PoolInput:
-    """Read :class:`PoolInput` in one session. :class:`NotFoundError` names an unknown gold
-    set or the unknown runs (all of them) with the runs stored."""
+def pool_input(
+    store: Store, gold_set: str, runs: Sequence[str], depth: int, only: str | None = None
+) -> PoolInput:
+    """Read :class:`PoolInput` in one session (``only``: of that question alone).
+    :class:`NotFoundError` names an unknown gold set or the unknown runs (all of them) with
+    the runs stored."""
     with store.session() as s:
         gs = get_gold_set(s, gold_set)
         assert gs.id is not None
@@ -91,6 +94,8 @@ def pool_input(store: Store, gold_set: str, runs: Sequence[str], depth: int) -> 
                 select(Query.external_id).where(Query.gold_set_id == gs.id).order_by(col(Query.id))
             ).all()
         )
+        if only is not None:
+            questions = [q for q in questions if q == only]
         wanted = set(questions)
         ranked: dict[str, dict[str, list[RankedRow]]] = {}
         docs: set[str] = set()
@@ -99,6 +104,7 @@ def pool_input(store: Store, gold_set: str, runs: Sequence[str], depth: int) -> 
             stmt = (
                 select(RunResult)
                 .where(RunResult.run_id == stored[name], RunResult.rank <= depth)
+                .where(*([RunResult.query_external_id == only] if only is not None else []))
                 .order_by(col(RunResult.query_external_id), col(RunResult.rank))
             )
             for r in s.exec(stmt).all():
@@ -114,4 +120,5 @@ def pool_input(store: Store, gold_set: str, runs: Sequence[str], depth: int) -> 
             d.id: d.text
             for d in s.exec(select(Document).where(col(Document.id).in_(sorted(docs)))).all()
         }
-        return PoolInput(questions, judged_ranges(s, gs.id), ranked, pages)
+        judged = judged_ranges(s, gs.id, [only] if only is not None else ())
+        return PoolInput(questions, judged, ranked, pages)
