@@ -10,11 +10,11 @@ attached on the page view as usual.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -31,7 +31,7 @@ CONTEXT = 200
 class PoolScreen(Screen[None]):
     """One question's pool, one region at a time."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "not_relevant", "Not relevant"),
         Binding("right,space", "skip", "Skip"),
         Binding("escape", "app.pop_screen", "Back"),
