@@ -27,6 +27,7 @@ from labeler.cli import (
     extract_cmd,
     gold_cmd,
     ingest_cmd,
+    pool_cmd,
     run_cmd,
     score_cmd,
     search_cmd,
@@ -73,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     team_cmd.register(commands, common)
     chunks_cmd.register(commands, common)
     run_cmd.register(commands, common)
+    pool_cmd.register(commands, common)
     score_cmd.register(commands, common)
     evaluate_cmd.register(commands, common)
     correctness_cmd.register(commands, common)

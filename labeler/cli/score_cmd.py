@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from scoring import RunScore
     from scoring.budget import Tokenizer
     from scoring.multicompare import MultiComparison
+    from scoring.pooling import JudgedCount
 
 FORMATS = ("table", "json", "markdown", "html")
 DEFAULT_LEVEL = 0.95  # scoring.intervals.DEFAULT_CONFIDENCE; not imported: the parser stays light
@@ -310,9 +311,19 @@ def run_score(args: argparse.Namespace) -> int:
                 ev = score(resolve_db(args.db), request, progress=progress).evaluation
         except UnknownMetricError as err:
             raise UsageError(f"--fail-under: {err.detail}") from None
-        code = _report_score(args, ev)
+        judged = _judged(args, [q.query_id for q in ev.result.queries if q.in_run])
+        code = _report_score(args, ev, judged)
     args.exit_fast = True
     return code
+
+
+def _judged(args: argparse.Namespace, questions: list[str]) -> dict[str, dict[int, JudgedCount]]:
+    """judged@k of the run at every ``--k`` for the scored questions it answered."""
+    from labeler.runs import judged_at_ks
+    from labeler.store import open_store, resolve_db
+
+    with open_store(resolve_db(args.db), create=False) as store:
+        return judged_at_ks(store, args.gold_set, args.run, args.k, questions)
 
 
 def tokenizer_of(args: argparse.Namespace) -> Tokenizer | None:
@@ -323,17 +334,21 @@ def tokenizer_of(args: argparse.Namespace) -> Tokenizer | None:
     return tokenizer_for(args.budget, args.tokenizer)
 
 
-def _report_score(args: argparse.Namespace, ev: Evaluation) -> int:
-    """Write ``labeler score``'s report of ``ev`` and its notices; the exit status."""
+def _report_score(
+    args: argparse.Namespace, ev: Evaluation, judged: dict[str, dict[int, JudgedCount]]
+) -> int:
+    """Write ``labeler score``'s report of ``ev`` and its notices, with the run's judged@k
+    (``judged``); the exit status."""
+    from labeler.report import judged_json, judged_section, judged_warning
+
     result = ev.result
     layers = list(ev.layers)
     with open_output(args.output) as out:
         if args.format == "json":
             # json.dumps, not json.dump: only the one-shot path uses the C encoder; the
             # data is a fresh tree, so the encoder's cycle check is work for nothing
-            out.write(
-                json.dumps(ev.to_dict(per_query=True), ensure_ascii=False, check_circular=False)
-            )
+            whole = ev.to_dict(per_query=True) | {"judged_at_k": judged_json(judged, args.k)}
+            out.write(json.dumps(whole, ensure_ascii=False, check_circular=False))
             out.write("\n")
         elif args.format == "html":
             from labeler.report import score_html
@@ -362,10 +377,15 @@ def _report_score(args: argparse.Namespace, ev: Evaluation) -> int:
             )
             if layers:
                 out.write(_layers_section(args.format, layers, args.k[-1]))
+            out.write(judged_section(args.format, args.run, judged, args.k))
     if args.per_query:
         with open_output(args.per_query) as out:
             for q in result.queries:
-                out.write(json.dumps(q.to_dict(), ensure_ascii=False) + "\n")
+                row = q.to_dict()
+                counts = judged.get(q.query_id)
+                if counts is not None:
+                    row["judged@k"] = {str(k): c.share for k, c in counts.items()}
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
             for qid in ev.pending:  # left out, and said so: pending adjudication
                 out.write(json.dumps({"query_id": qid, "pending": True}, ensure_ascii=False))
                 out.write("\n")
@@ -385,6 +405,9 @@ def _report_score(args: argparse.Namespace, ev: Evaluation) -> int:
             f"labeler: {len(result.unknown_in_run)} run question(s) not in the gold set ignored",
             file=sys.stderr,
         )
+    warning = judged_warning(judged, args.k) if judged else None
+    if warning:
+        print(f"labeler: {args.run}: {warning}", file=sys.stderr)
     for failure in ev.below:
         print(f"labeler: {failure}", file=sys.stderr)
     return BELOW_BAR if ev.below else 0

@@ -25,6 +25,12 @@ Team gold sets (see :mod:`labeler.store.team`) add optional fields, all read bac
   or ``own`` for an annotator's label; export writes it when it is not ``single``),
   ``"annotator"``, ``"layer"`` (``final`` or ``annotator``), ``"assisted"`` (bool) and
   ``"accepted"`` (bool: an annotator's span that is in the final layer too).
+
+A question may carry ``"judged_not_relevant"``: page regions someone read for it and found
+to hold no answer (pooling, ``judged@k``), each ``{"doc": ..., "start": s, "end": e,
+"annotator": ...}`` with ``0 <= s < e`` code-point offsets (the page's length is the
+importer's check) and, in an ``--layer all`` export, ``"layer"``. Export writes the field
+only on a question that has such judgements.
 """
 
 from __future__ import annotations
@@ -68,6 +74,17 @@ class GoldElementLine:
 
 
 @dataclass(frozen=True)
+class NotRelevantLine:
+    """One ``judged_not_relevant`` entry as written in the file."""
+
+    doc: str
+    start: int
+    end: int
+    annotator: str | None = None
+    layer: str | None = None
+
+
+@dataclass(frozen=True)
 class GoldLine:
     """One question of a gold set file, with the line it came from."""
 
@@ -79,6 +96,7 @@ class GoldLine:
     adjudicated: bool | None = None
     done_by: tuple[str, ...] | None = None
     done: bool | None = None
+    not_relevant: tuple[NotRelevantLine, ...] = ()
 
 
 def read_gold(path: str | Path, *, allow_nul: bool = True) -> Iterator[GoldLine]:
@@ -125,7 +143,42 @@ def read_gold(path: str | Path, *, allow_nul: bool = True) -> Iterator[GoldLine]
             if not all(isinstance(name, str) and name.strip() for name in done_by):
                 raise InputError(path, "field 'done_by' must be a list of annotator names", number)
             done_by = tuple(done_by)
-        yield GoldLine(number, qid, query, elements, notes, adjudicated, done_by, done)
+        raw_judged = optional(obj, "judged_not_relevant", list, path, number) or []
+        judged = tuple(_judged(item, i, path, number) for i, item in enumerate(raw_judged))
+        yield GoldLine(
+            number, qid, query, elements, notes, adjudicated, done_by, done, not_relevant=judged
+        )
+
+
+def _judged(item: Any, index: int, path: str | Path, line: int) -> NotRelevantLine:
+    """One ``judged_not_relevant`` entry, its types and offsets checked; the same region
+    twice for the same annotator and layer is refused (the store keeps one)."""
+    where = f"judged_not_relevant[{index}]."
+    if not isinstance(item, dict):
+        raise InputError(path, f"judged_not_relevant[{index}] must be an object", line)
+    unknown = sorted(set(item) - {"doc", "start", "end", "annotator", "layer"})
+    if unknown:
+        raise InputError(
+            path, f"{where[:-1]} has unknown field(s) {', '.join(map(repr, unknown))}", line
+        )
+    doc = require(item, "doc", str, path, line, where)
+    start = require(item, "start", int, path, line, where)
+    end = require(item, "end", int, path, line, where)
+    if not 0 <= start < end:
+        raise InputError(path, f"{where[:-1]} needs 0 <= start < end, got {start}-{end}", line)
+    annotator = optional(item, "annotator", str, path, line, where)
+    if annotator is not None and not annotator.strip():
+        raise InputError(path, f"field {where}'annotator' is empty", line)
+    layer = optional(item, "layer", str, path, line, where)
+    if layer is not None and layer not in LAYERS:
+        raise InputError(
+            path, f"field {where}'layer' must be 'final' or 'annotator', got {layer!r}", line
+        )
+    if layer == "annotator" and annotator is None:
+        raise InputError(
+            path, f"{where[:-1]} is in the annotator layer but names no 'annotator'", line
+        )
+    return NotRelevantLine(doc, start, end, annotator, layer)
 
 
 def _element(item: Any, index: int, path: str | Path, line: int) -> GoldElementLine:
@@ -354,7 +407,27 @@ def gold_line_json(
     return json.dumps(obj, ensure_ascii=False)
 
 
-def layer_line_json(question: LayerQuestion, kind: str, annotator: str | None = None) -> str:
+class ExportJudgement(Protocol):
+    """A not-relevant judgement as export writes it."""
+
+    @property
+    def document_id(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def annotator(self) -> str: ...
+    @property
+    def layer(self) -> str: ...
+
+
+def layer_line_json(
+    question: LayerQuestion,
+    kind: str,
+    annotator: str | None = None,
+    judged: Sequence[ExportJudgement] = (),
+) -> str:
     """One export line of ``gold export --layer``: ``kind`` ``final``, ``all`` or
     ``annotator`` (see :mod:`labeler.store.team_export` and the module docstring).
 
@@ -365,6 +438,8 @@ def layer_line_json(question: LayerQuestion, kind: str, annotator: str | None = 
     layer: ``accepted``), the question with ``adjudicated``, ``adjudicated_by`` and
     ``done_by``. ``annotator``: ``annotator``'s elements with ``annotator`` and
     ``assisted``, the question with ``done`` (whether ``annotator`` marked it done).
+    ``judged``: the question's not-relevant judgements of the exported layer, written as
+    ``"judged_not_relevant"`` (with each one's ``layer`` for ``all``) when there are any.
     """
     written: list[dict[str, Any]] = []
     for e in question.elements:
@@ -403,6 +478,12 @@ def layer_line_json(question: LayerQuestion, kind: str, annotator: str | None = 
         obj["done"] = annotator in question.done_by
     elif question.pending:
         obj["adjudicated"] = False
+    if judged:
+        obj["judged_not_relevant"] = [
+            {"doc": j.document_id, "start": j.start, "end": j.end, "annotator": j.annotator}
+            | ({"layer": j.layer} if kind == "all" else {})
+            for j in judged
+        ]
     return json.dumps(obj, ensure_ascii=False)
 
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from labeler.formats import PlacedChunk, Question
     from labeler.store import Store
+    from labeler.store.models import NotRelevant
 
 #: (question id, page, element start) → key span (page offsets)
 ElementKeys = dict[tuple[str, str, int], tuple[int, int]]
@@ -48,18 +49,35 @@ def export_gold_layer(store: Store, out: TextIO, gold_set: str, layer: str) -> L
     written).
     """
     from labeler.formats import layer_line_json
-    from labeler.store import export_layers, parse_layer
+    from labeler.store import export_layers, get_gold_set, parse_layer
+    from labeler.store.judgements import gold_set_judgements
 
     kind, who = parse_layer(layer)
     questions = stale = pending = 0
     with store.session() as session:
+        judged: dict[str, list[NotRelevant]] | None = None
         for q in export_layers(session, gold_set, layer):
+            if judged is None:  # the gold set exists: export_layers said so
+                gs_id = get_gold_set(session, gold_set).id
+                assert gs_id is not None
+                judged = gold_set_judgements(session, gs_id)
+            mine = [j for j in judged.get(q.external_id, []) if _in_layer(j, kind, who)]
             questions += 1
             stale += sum(e.stale for e in q.elements)
             pending += q.pending
-            out.write(layer_line_json(q, kind, who))
+            out.write(layer_line_json(q, kind, who, mine))
             out.write("\n")
     return LayerExport(questions, stale, pending)
+
+
+def _in_layer(judgement: NotRelevant, kind: str, who: str | None) -> bool:
+    """Whether a judgement belongs to the exported layer: ``final``, ``all``, or one
+    annotator's own (``annotator:NAME``)."""
+    if kind == "all":
+        return True
+    if kind == "annotator":
+        return judgement.layer == "annotator" and judgement.annotator == who
+    return judgement.layer == "final"
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,8 @@ class ResolvedQuestion:
     notes: str | None
     elements: tuple[ResolvedElement, ...]
     adjudicated: bool | None = None
+    #: not-relevant judgements, checked against their pages: (doc, start, end, annotator)
+    not_relevant: tuple[tuple[str, int, int, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -135,9 +137,13 @@ def resolve_gold(
 
 
 def final_layer(line: GoldLine) -> GoldLine:
-    """``line`` without its annotator-layer elements (a gold set is its final layer)."""
+    """``line`` without its annotator-layer elements and judgements (a gold set is its
+    final layer)."""
     kept = tuple(e for e in line.elements if e.layer != "annotator")
-    return line if len(kept) == len(line.elements) else replace_summary(line, elements=kept)
+    judged = tuple(j for j in line.not_relevant if j.layer != "annotator")
+    if len(kept) == len(line.elements) and len(judged) == len(line.not_relevant):
+        return line
+    return replace_summary(line, elements=kept, not_relevant=judged)
 
 
 def summarize(
@@ -268,7 +274,13 @@ def resolve_lines(
             if misses is not None:
                 misses.extend(missed)
         yield ResolvedQuestion(
-            line.line, line.query_id, line.query, notes, tuple(placed), line.adjudicated
+            line.line,
+            line.query_id,
+            line.query,
+            notes,
+            tuple(placed),
+            line.adjudicated,
+            _resolve_judged(line, path, cache),
         )
 
 
@@ -324,6 +336,39 @@ def _snapped(
         assisted=bool(element.assisted),
         snap_score=found.score,
     )
+
+
+def _resolve_judged(
+    line: GoldLine,
+    path: str | Path,
+    cache: PageCache,
+) -> tuple[tuple[str, int, int, str | None], ...]:
+    """The line's ``judged_not_relevant`` regions, each on a stored page and inside its
+    text, none twice for the same annotator; :class:`InputError` naming the line."""
+    out: list[tuple[str, int, int, str | None]] = []
+    seen: dict[tuple[str, int, int, str | None], int] = {}
+    for i, j in enumerate(line.not_relevant):
+        page = cache.get(j.doc)
+        where = f"judged_not_relevant[{i}]"
+        if page is None:
+            raise InputError(path, f"{where}: unknown document {j.doc!r}", line.line)
+        if j.end > len(page):
+            raise InputError(
+                path,
+                f"{where}: {j.doc} {j.start}-{j.end} ends past the page's text "
+                f"({len(page)} characters)",
+                line.line,
+            )
+        first = seen.setdefault((j.doc, j.start, j.end, j.annotator), i)
+        if first != i:
+            raise InputError(
+                path,
+                f"{where} repeats judged_not_relevant[{first}]: {j.doc} {j.start}-{j.end} "
+                f"twice for question {line.query_id!r}",
+                line.line,
+            )
+        out.append((j.doc, j.start, j.end, j.annotator))
+    return tuple(out)
 
 
 def _refuse_repeat(
@@ -474,7 +519,7 @@ def _below_snap_minimum(
 
 
 def _new_question(q: ResolvedQuestion, annotator: str) -> NewQuestion:
-    from labeler.store.goldsets import NewElement, NewQuestion
+    from labeler.store.goldsets import NewElement, NewJudgement, NewQuestion
 
     return NewQuestion(
         q.query_id,
@@ -496,6 +541,7 @@ def _new_question(q: ResolvedQuestion, annotator: str) -> NewQuestion:
             )
             for e in q.elements
         ),
+        tuple(NewJudgement(d, a, b, who or annotator) for d, a, b, who in q.not_relevant),
     )
 
 

@@ -33,11 +33,17 @@ if TYPE_CHECKING:
         placements_for,
         text_key,
     )
+    from labeler.runs._pool import PoolReport, QuestionPool, judged_at_ks, place_rows, pool_runs
 
 _HOMES: dict[str, str] = {
     "BATCH_RESULTS": "labeler.runs._import",
     "PageKeys": "labeler.runs._placements",
     "PlaceReport": "labeler.runs._import",
+    "PoolReport": "labeler.runs._pool",
+    "QuestionPool": "labeler.runs._pool",
+    "judged_at_ks": "labeler.runs._pool",
+    "place_rows": "labeler.runs._pool",
+    "pool_runs": "labeler.runs._pool",
     "Placer": "labeler.runs._placements",
     "RunImportReport": "labeler.runs._import",
     "Stored": "labeler.runs._placements",
@@ -60,6 +66,8 @@ __all__ = [
     "PageKeys",
     "PlaceReport",
     "Placer",
+    "PoolReport",
+    "QuestionPool",
     "RunImportReport",
     "Stored",
     "StoredPlacements",
@@ -68,10 +76,13 @@ __all__ = [
     "import_run_chunks",
     "import_run_file",
     "import_run_lines",
+    "judged_at_ks",
     "load_placed_run",
     "page_keys",
+    "place_rows",
     "place_run",
     "placements_for",
+    "pool_runs",
     "run_export_lines",
     "text_key",
 ]

@@ -174,6 +174,15 @@ if TYPE_CHECKING:
         ANNOTATOR_ENV,
         resolve_annotator,
     )
+    from labeler.store.judgement_verbs import (
+        PoolInput,
+        RankedRow,
+        mark_not_relevant,
+        pool_input,
+        question_judgements,
+        withdraw_not_relevant,
+    )
+    from labeler.store.judgements import JudgementRow
     from labeler.store.labelling_verbs import (
         DEFAULT_GOLD_SET,
         AddedQuestion,
@@ -339,6 +348,13 @@ if TYPE_CHECKING:
     )
 
 _HOMES: dict[str, str] = {
+    "JudgementRow": "labeler.store.judgements",
+    "PoolInput": "labeler.store.judgement_verbs",
+    "RankedRow": "labeler.store.judgement_verbs",
+    "mark_not_relevant": "labeler.store.judgement_verbs",
+    "pool_input": "labeler.store.judgement_verbs",
+    "question_judgements": "labeler.store.judgement_verbs",
+    "withdraw_not_relevant": "labeler.store.judgement_verbs",
     "ANNOTATOR_ENV": "labeler.store.identity",
     "AddedQuestion": "labeler.store.labelling_verbs",
     "AdjudicationView": "labeler.store.adjudication_verbs",
@@ -625,16 +641,19 @@ __all__ = [
     "GoldSet",
     "GoldSetListing",
     "GoldSetProgress",
+    "JudgementRow",
     "LabellingPage",
     "LastPlace",
     "LeadInput",
     "Migration",
     "NewElement",
     "NewQuestion",
+    "PoolInput",
     "Query",
     "QuestionFields",
     "QuestionForAdjudication",
     "QuestionRow",
+    "RankedRow",
     "Reopened",
     "Reversal",
     "Run",
@@ -737,6 +756,7 @@ __all__ = [
     "list_questions",
     "list_runs",
     "mark_done",
+    "mark_not_relevant",
     "mark_questions_done",
     "may_lead",
     "open_reader",
@@ -748,10 +768,12 @@ __all__ = [
     "page_with_blocks",
     "pages_of",
     "parse_layer",
+    "pool_input",
     "progress_for",
     "question_elements",
     "question_fields",
     "question_for_adjudication",
+    "question_judgements",
     "questions_for",
     "read_active_hashes",
     "read_annotator_for_token",
@@ -816,6 +838,7 @@ __all__ = [
     "visible_page_counts",
     "visible_page_elements",
     "visible_question_elements",
+    "withdraw_not_relevant",
 ]
 
 

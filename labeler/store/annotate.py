@@ -26,6 +26,7 @@ from labeler.store.models import (
     Assignment,
     Element,
     GoldSet,
+    NotRelevant,
     Query,
     QuestionDone,
 )
@@ -410,12 +411,17 @@ def delete_query(session: Session, query_id: int, *, actor: str) -> None:
         *session.exec(select(Assignment).where(Assignment.query_id == query_id)).all(),
         *session.exec(select(QuestionDone).where(QuestionDone.query_id == query_id)).all(),
     ]
+    # Not-relevant judgements (schema version 13) likewise.
+    judged = session.exec(
+        select(NotRelevant).where(NotRelevant.query_id == query_id).order_by(col(NotRelevant.id))
+    ).all()
     before = snapshot(query) | {
         "elements": [snapshot(e) for e in elements],
         "assignments": [snapshot(r) for r in team_rows if isinstance(r, Assignment)],
         "done": [snapshot(r) for r in team_rows if isinstance(r, QuestionDone)],
+        "not_relevant": [snapshot(r) for r in judged],
     }
-    for row in [*elements, *team_rows]:
+    for row in [*elements, *team_rows, *judged]:
         session.delete(row)
     session.flush()
     session.delete(query)

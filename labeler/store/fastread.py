@@ -32,7 +32,8 @@ from labeler.store.rows import (
 )
 
 #: the schema version this reader understands; equal to ``migrations.SCHEMA_VERSION``
-READS_SCHEMA = 12
+# (version 13 only added the not_relevant table, which scoring does not read)
+READS_SCHEMA = 13
 
 #: how much of the file the reader maps into memory (address space, not RAM)
 MMAP_BYTES = 1 << 30

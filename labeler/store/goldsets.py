@@ -38,6 +38,7 @@ from labeler.store.models import (
     Document,
     Element,
     GoldSet,
+    NotRelevant,
     Query,
     QuestionDone,
     utcnow,
@@ -146,11 +147,23 @@ class DropRefused(IntegrityError):
 
 
 @dataclass(frozen=True)
+class NewJudgement:
+    """A not-relevant judgement ready to store (final layer): its region was checked to lie
+    on its page by the caller."""
+
+    doc: str
+    start: int
+    end: int
+    annotator: str
+
+
+@dataclass(frozen=True)
 class NewQuestion:
     external_id: str
     text: str
     notes: str
     elements: tuple[NewElement, ...]
+    not_relevant: tuple[NewJudgement, ...] = ()
 
 
 def page_texts(session: Session, doc_ids: Sequence[str]) -> dict[str, str]:
@@ -289,6 +302,29 @@ def _import_staged(
             _audit(actor, role, "element", cast(int, row["id"]), None, _scored(row, score), now)
             for row, score in zip(element_rows, scores, strict=True)
         ]
+        judged_ids = iter(
+            _new_ids(session, "not_relevant", sum(len(q.not_relevant) for q in batch))
+        )
+        judged_rows: list[dict[str, object]] = [
+            {
+                "id": next(judged_ids),
+                "query_id": query_id,
+                "document_id": j.doc,
+                "start": j.start,
+                "end": j.end,
+                "annotator": j.annotator,
+                "layer": LAYER_FINAL,
+                "created_at": now,
+            }
+            for q, query_id in zip(batch, ids, strict=True)
+            for j in q.not_relevant
+        ]
+        if judged_rows:
+            session.execute(insert(_table(NotRelevant)), judged_rows)
+        audit_rows += [
+            _audit(actor, role, "not_relevant", cast(int, row["id"]), None, row, now)
+            for row in judged_rows
+        ]
         _mark_rows(session, audit_rows)
         session.execute(insert(audits), audit_rows)
         written += len(batch)
@@ -347,8 +383,10 @@ def _losses(session: Session, gold_set: GoldSet, stage: GoldStage) -> list[Dropp
         select(Query).where(col(Query.gold_set_id) == gold_set.id).order_by(col(Query.id))
     ).all()
     new = stage.notes_of([q.external_id for q in stored])
+    staged_judged = stage.judged_of([q.external_id for q in stored])
     done = _team_rows(session, QuestionDone, gold_set)
     assigned = _team_rows(session, Assignment, gold_set)
+    judged = _team_rows(session, NotRelevant, gold_set)
     out: list[Dropped] = []
     for q in stored:
         assert q.id is not None
@@ -365,6 +403,19 @@ def _losses(session: Session, gold_set: GoldSet, stage: GoldStage) -> list[Dropp
             out.append(DroppedRow("done mark", qid, f"{qid} by {row.annotator}{blank}"))
         for row in assigned.get(q.id, []):
             out.append(DroppedRow("assignment", qid, f"{qid} to {row.annotator}"))
+        kept_judged = staged_judged.get(qid, set())
+        for row in judged.get(q.id, []):
+            if not isinstance(row, NotRelevant):
+                continue
+            spot = (row.document_id, row.start, row.end, row.annotator)
+            if row.layer != LAYER_FINAL or spot not in kept_judged:
+                out.append(
+                    DroppedRow(
+                        "not-relevant judgement",
+                        qid,
+                        f"{qid}: {row.document_id} {row.start}–{row.end} by {row.annotator}",
+                    )
+                )
         if q.adjudicated_at is not None:
             by = q.adjudicated_by or "?"
             out.append(DroppedRow("adjudication mark", qid, f"{qid} by {by}"))
@@ -376,11 +427,14 @@ def _short(text: str, limit: int = 40) -> str:
 
 
 def _team_rows(
-    session: Session, model: type[QuestionDone] | type[Assignment], gold_set: GoldSet
-) -> dict[int, list[QuestionDone | Assignment]]:
-    """Question id → its done marks or assignments (by id), for ``gold_set``."""
+    session: Session,
+    model: type[QuestionDone] | type[Assignment] | type[NotRelevant],
+    gold_set: GoldSet,
+) -> dict[int, list[QuestionDone | Assignment | NotRelevant]]:
+    """Question id → its done marks, assignments or not-relevant judgements (by id), for
+    ``gold_set``."""
     rows = cast(
-        "list[QuestionDone | Assignment]",
+        "list[QuestionDone | Assignment | NotRelevant]",
         session.exec(
             select(model)
             .join(Query, col(Query.id) == col(model.query_id))
@@ -388,7 +442,7 @@ def _team_rows(
             .order_by(col(model.id))
         ).all(),
     )
-    out: dict[int, list[QuestionDone | Assignment]] = {}
+    out: dict[int, list[QuestionDone | Assignment | NotRelevant]] = {}
     for row in rows:
         out.setdefault(row.query_id, []).append(row)
     return out
@@ -443,10 +497,13 @@ def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
     now = utcnow()
     query_ids = select(col(Query.id)).where(col(Query.gold_set_id) == gold_set.id)
     audit_rows: list[dict[str, object]] = []
-    children: list[tuple[str, type[Element] | type[QuestionDone] | type[Assignment]]] = [
+    children: list[
+        tuple[str, type[Element] | type[QuestionDone] | type[Assignment] | type[NotRelevant]]
+    ] = [
         ("element", Element),
         ("question_done", QuestionDone),
         ("assignment", Assignment),
+        ("not_relevant", NotRelevant),
     ]
     for entity, model in children:
         found = session.execute(select(model).where(col(model.query_id).in_(query_ids)))

@@ -29,6 +29,7 @@ _ELEMENT = (
     "qline, external_id, doc, start, end_, text, grade, annotator, stale, key_start, key_end, "
     "provenance, assisted, snap_score"
 )
+_JUDGED = "qline, external_id, doc, start, end_, annotator"
 
 
 class GoldStage:
@@ -52,6 +53,7 @@ class GoldStage:
             self._conn.execute("PRAGMA synchronous = OFF")
             self._conn.execute(f"CREATE TABLE question (line INTEGER PRIMARY KEY, {_QUESTION})")
             self._conn.execute(f"CREATE TABLE element ({_ELEMENT})")
+            self._conn.execute(f"CREATE TABLE judged ({_JUDGED})")
             self._conn.execute("BEGIN")
         except (OSError, sqlite3.Error) as err:
             self.close()
@@ -67,6 +69,7 @@ class GoldStage:
         """Stage ``questions`` (after those staged before)."""
         q_rows = []
         e_rows = []
+        j_rows = []
         for q in questions:
             self.questions += 1
             q_rows.append((self.questions, q.external_id, q.text, q.notes))
@@ -76,10 +79,15 @@ class GoldStage:
                     (self.questions, q.external_id, e.doc, e.start, e.end, e.text, e.grade,
                      e.annotator, e.stale, *key, e.provenance, e.assisted, e.snap_score)
                 )  # fmt: skip
+            j_rows += [
+                (self.questions, q.external_id, j.doc, j.start, j.end, j.annotator)
+                for j in q.not_relevant
+            ]
         self.elements += len(e_rows)
         try:
             self._db.executemany("INSERT INTO question VALUES (?, ?, ?, ?)", q_rows)
             self._db.executemany(f"INSERT INTO element VALUES ({', '.join('?' * 14)})", e_rows)
+            self._db.executemany("INSERT INTO judged VALUES (?, ?, ?, ?, ?, ?)", j_rows)
         except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
             raise StoreError(f"cannot stage the gold set: {err}") from None
 
@@ -89,11 +97,13 @@ class GoldStage:
             self._db.execute("CREATE INDEX element_span ON element (external_id, doc, start)")
             self._db.execute("CREATE INDEX element_text ON element (external_id, doc, text)")
             self._db.execute("CREATE INDEX question_id ON question (external_id)")
+            self._db.execute("CREATE INDEX judged_line ON judged (qline)")
+            self._db.execute("CREATE INDEX judged_id ON judged (external_id)")
             self._indexed = True
 
     def batches(self, size: int = BATCH) -> Iterator[list[NewQuestion]]:
         """The staged questions in order, ``size`` at a time, each with its elements."""
-        from labeler.store.goldsets import NewElement, NewQuestion
+        from labeler.store.goldsets import NewElement, NewJudgement, NewQuestion
 
         self._index()
         last = 0
@@ -130,10 +140,33 @@ class GoldStage:
                     NewElement(doc, start, end, text, grade, who, bool(stale), key, prov,
                                bool(assisted), snap_score)
                 )  # fmt: skip
+            judged: dict[int, list[NewJudgement]] = {}
+            for qline, doc, start, end, who in self._db.execute(
+                "SELECT qline, doc, start, end_, annotator FROM judged "
+                "WHERE qline BETWEEN ? AND ? ORDER BY qline, rowid",
+                (first, last),
+            ):
+                judged.setdefault(qline, []).append(NewJudgement(doc, start, end, who))
             yield [
-                NewQuestion(qid, text, notes, tuple(elements.get(line, ())))
+                NewQuestion(
+                    qid, text, notes, tuple(elements.get(line, ())), tuple(judged.get(line, ()))
+                )
                 for line, qid, text, notes in rows
             ]
+
+    def judged_of(self, external_ids: Sequence[str]) -> dict[str, set[tuple[str, int, int, str]]]:
+        """External id → its staged not-relevant judgements (doc, start, end, annotator)."""
+        self._index()
+        found: dict[str, set[tuple[str, int, int, str]]] = {}
+        for i in range(0, len(external_ids), 500):
+            part = external_ids[i : i + 500]
+            for qid, doc, start, end, who in self._db.execute(
+                "SELECT external_id, doc, start, end_, annotator FROM judged "
+                f"WHERE external_id IN ({', '.join('?' * len(part))})",
+                part,
+            ):
+                found.setdefault(qid, set()).add((doc, start, end, who))
+        return found
 
     def notes_of(self, external_ids: Sequence[str]) -> dict[str, str]:
         """External id → notes, for those of ``external_ids`` that are staged."""

@@ -48,6 +48,7 @@ from labeler.store.models import (
     AuditEntry,
     Element,
     GoldSet,
+    NotRelevant,
     Query,
     QuestionDone,
 )
@@ -56,10 +57,12 @@ from labeler.store.roles import may_lead, require_lead, role_of
 from labeler.store.settled import check_not_settled
 
 # Keys of a question's snapshot that hold its rows of other tables (see delete_query).
-_CHILDREN: dict[str, type[Element] | type[Assignment] | type[QuestionDone]] = {
+_CHILDREN: dict[str, type[Element] | type[Assignment] | type[QuestionDone] | type[NotRelevant]] = {
     "elements": Element,
     "assignments": Assignment,
     "done": QuestionDone,
+    # schema version 13: not-relevant judgements go and come back with their question
+    "not_relevant": NotRelevant,
 }
 # the front end's mark (labeler.store.audit.ORIGIN_KEY) is no column: never compared or written back
 _IGNORED = {"created_at", ORIGIN_KEY, *_CHILDREN}
@@ -120,6 +123,11 @@ def _label(
         return f"assignment of {name} to {row.get('annotator')}"
     if entity == "question_done":
         return f"done mark of {name} by {row.get('annotator')}"
+    if entity == "not_relevant":
+        return (
+            f"not-relevant judgement of {name} by {row.get('annotator')} "
+            f"({row.get('document_id')} {row.get('start')}–{row.get('end')})"
+        )
     label = (
         f"element of {name}: {_quote(str(row.get('text', '')))} "
         f"({row.get('document_id')} {row.get('start')}–{row.get('end')})"
@@ -182,6 +190,7 @@ _MODELS: dict[str, type[SQLModel]] = {
     "query": Query,
     "assignment": Assignment,
     "question_done": QuestionDone,
+    "not_relevant": NotRelevant,
 }
 
 
@@ -238,6 +247,23 @@ def _refuse_duplicate(session: Session, element: dict[str, Any], where: str) -> 
         )
 
 
+def _refuse_duplicate_judgement(session: Session, data: dict[str, Any], where: str) -> None:
+    """:class:`UndoConflict` when bringing a removed not-relevant judgement back would store
+    it twice (the same annotator judged the same region in the same layer again since)."""
+    same = session.exec(
+        select(NotRelevant.id).where(
+            NotRelevant.query_id == data["query_id"],
+            NotRelevant.document_id == data["document_id"],
+            NotRelevant.start == data["start"],
+            NotRelevant.end == data["end"],
+            NotRelevant.layer == data.get("layer", LAYER_FINAL),
+            NotRelevant.annotator == data.get("annotator"),
+        )
+    ).first()
+    if same is not None:
+        raise UndoConflict(f"{where} was judged again since; cannot bring back a second copy")
+
+
 def _work_words(entity: str, row: SQLModel) -> str:
     """Someone's row on a question, in words, for a refusal naming later work."""
     data = snapshot(row)
@@ -245,6 +271,11 @@ def _work_words(entity: str, row: SQLModel) -> str:
         return f"assignment to {data.get('annotator')}"
     if entity == "question_done":
         return f"done mark by {data.get('annotator')}"
+    if entity == "not_relevant":
+        return (
+            f"{data.get('annotator')}'s not-relevant judgement "
+            f"({data.get('document_id')} {data.get('start')}–{data.get('end')})"
+        )
     layer = "own label" if data.get("layer") == LAYER_ANNOTATOR else "final element"
     return (
         f"{data.get('annotator')}'s {layer} {_quote(str(data.get('text', '')), 30)} "
@@ -271,7 +302,12 @@ def _refuse_later_work(
     """:class:`UndoConflict` naming every row of the question that the entry did not leave
     there (``expected``: the question's snapshot as the entry left it, children included):
     work done on it since, by someone else, that removing the question would take along."""
-    names = {"elements": "element", "assignments": "assignment", "done": "question_done"}
+    names = {
+        "elements": "element",
+        "assignments": "assignment",
+        "done": "question_done",
+        "not_relevant": "not_relevant",
+    }
     later: list[str] = []
     for key, rows in children.items():
         left = {d.get("id"): d for d in expected.get(key, [])}
@@ -289,9 +325,9 @@ def _refuse_later_work(
 
 
 def _check_lock(session: Session, entry: AuditEntry, where: str, verb: str) -> None:
-    """The adjudicated lock (:mod:`labeler.store.settled`) for reversing an element or a
-    done-mark change: the question's evidence is settled."""
-    if entry.entity not in ("element", "question_done"):
+    """The adjudicated lock (:mod:`labeler.store.settled`) for reversing an element, a
+    done-mark or a not-relevant judgement change: the question's evidence is settled."""
+    if entry.entity not in ("element", "question_done", "not_relevant"):
         return
     data = entry.after or entry.before or {}
     query_id = data.get("query_id")
@@ -314,7 +350,7 @@ def _lead_work(session: Session, entry: AuditEntry) -> str | None:
         return "a question's removal" if entry.action == "remove" else None
     if entry.entity == "question_done":
         return "another annotator's done mark" if data.get("annotator") != entry.actor else None
-    if entry.entity == "element" and data.get("layer") == LAYER_FINAL:
+    if entry.entity in ("element", "not_relevant") and data.get("layer") == LAYER_FINAL:
         query = session.get(Query, data.get("query_id"))
         gold_set = None if query is None else session.get(GoldSet, query.gold_set_id)
         if gold_set is not None and gold_set.team:
@@ -379,6 +415,8 @@ def _reverse(session: Session, entry: AuditEntry, actor: str, kind: str) -> Reve
         restored = [before] if model is Element else list(before.get("elements", []))
         for data in restored:
             _refuse_duplicate(session, data, where)
+        if model is NotRelevant:
+            _refuse_duplicate_judgement(session, before, where)
         session.add(_restore(model, before))
         session.flush()
         for key, child in _CHILDREN.items():

@@ -510,6 +510,36 @@ _V12_SQL = (
     "AND chunk_start >= 0 AND chunk_start <= chunk_end))",
 )
 
+#: the schema version whose step adds not-relevant judgements (the ``not_relevant`` table)
+NOT_RELEVANT_VERSION = 13
+
+
+def _v13_tables(serial: str, stamp: str, query: str) -> tuple[str, ...]:
+    return (
+        f"""CREATE TABLE not_relevant (
+    id {serial} NOT NULL,
+    query_id INTEGER NOT NULL,
+    document_id VARCHAR NOT NULL,
+    start INTEGER NOT NULL,
+    "end" INTEGER NOT NULL,
+    annotator VARCHAR NOT NULL,
+    layer VARCHAR NOT NULL,
+    created_at {stamp} NOT NULL,
+    PRIMARY KEY (id),
+    CONSTRAINT ck_not_relevant_span CHECK (start >= 0 AND "end" > start),
+    CONSTRAINT uq_not_relevant_span UNIQUE (query_id, document_id, start, "end", layer, annotator),
+    FOREIGN KEY(query_id) REFERENCES {query} (id) ON DELETE CASCADE,
+    FOREIGN KEY(document_id) REFERENCES document (id) ON DELETE RESTRICT
+)""",
+        "CREATE INDEX ix_not_relevant_query ON not_relevant (query_id)",
+    )
+
+
+# Version 13: not-relevant judgements of page regions (pooling, judged@k); a new table, so
+# older databases simply have none.
+_V13_SQLITE = _v13_tables("INTEGER", "DATETIME", '"query"')
+_V13_POSTGRESQL = _v13_tables("SERIAL", "TIMESTAMP WITH TIME ZONE", "query")
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -561,6 +591,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         OFFSETS_VERSION,
         "chunk offsets of run results",
         DialectSQL(sqlite=_V12_SQL, postgresql=_V12_SQL),
+    ),
+    Migration(
+        NOT_RELEVANT_VERSION,
+        "not-relevant judgements of page regions",
+        DialectSQL(sqlite=_V13_SQLITE, postgresql=_V13_POSTGRESQL),
     ),
 )
 

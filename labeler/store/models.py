@@ -236,6 +236,41 @@ class Element(SQLModel, table=True):
     key_end: int | None = Field(default=None)
 
 
+class NotRelevant(SQLModel, table=True):
+    """A judgement that a page region is not relevant to a question (schema version 13).
+
+    ``document.text[start:end]`` was read by ``annotator`` for the question and holds no
+    answer: pooling (:mod:`labeler.runs.pooling`) stops offering it and ``judged@k`` counts
+    it as judged. ``layer`` is that of the annotator's labels (:data:`LAYERS`): their own
+    ``annotator`` layer in a team gold set (blind until adjudicated), ``final`` otherwise.
+    Unlike an element it keeps no text: a region is only ever shown, never scored.
+    """
+
+    __tablename__ = "not_relevant"
+    __table_args__ = (
+        CheckConstraint('start >= 0 AND "end" > start', name="ck_not_relevant_span"),
+        UniqueConstraint(
+            "query_id",
+            "document_id",
+            "start",
+            "end",
+            "layer",
+            "annotator",
+            name="uq_not_relevant_span",
+        ),
+        Index("ix_not_relevant_query", "query_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    query_id: int = Field(foreign_key="query.id", ondelete="CASCADE")
+    document_id: str = Field(foreign_key="document.id", ondelete="RESTRICT")
+    start: int
+    end: int
+    annotator: str
+    layer: str = Field(default=LAYER_FINAL)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime)
+
+
 class Assignment(SQLModel, table=True):
     """A question of a team gold set given to one annotator to label (schema version 7)."""
 
@@ -417,6 +452,7 @@ STORE_MODELS: tuple[type[SQLModel], ...] = (
     GoldSet,
     Query,
     Element,
+    NotRelevant,
     Assignment,
     QuestionDone,
     Run,

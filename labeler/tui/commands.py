@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from labeler.tui.pool_mode import open_pool
+
 if TYPE_CHECKING:
     from labeler.tui.context import AppContext
 
@@ -29,6 +31,11 @@ class LabelerCommands(Provider):
             ("Undo", app.action_undo, "ctrl+z"),
             ("Redo", app.action_redo, "ctrl+y"),
             ("Help", app.action_help, "F1"),
+            (
+                "Pool the runs for this question",
+                partial(open_pool, app),
+                "walk the regions the runs retrieve that nobody judged · n: not relevant",
+            ),
         ]
         if app.team and app.may_lead:
             out.append(

@@ -53,6 +53,7 @@ COMMANDS: dict[str, list[str]] = {
     "agreement": ["agreement", "--gold-set", "g"],
     "doctor": ["doctor"],
     "search": ["search", "journal_mode"],
+    "pool": ["pool", "--gold-set", "g", "--run", "a", "--depth", "10"],
 }
 
 

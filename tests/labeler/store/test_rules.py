@@ -64,7 +64,7 @@ from textual.pilot import Pilot
 
 import labeler
 from labeler.cli import main
-from labeler.errors import InputError, IntegrityError, RemovedError, RoleError
+from labeler.errors import InputError, IntegrityError, NotFoundError, RemovedError, RoleError
 from labeler.evaluation import compare_many
 from labeler.store import (
     Store,
@@ -84,7 +84,9 @@ from labeler.store import (
     grade_span,
     key_final,
     key_span,
+    mark_not_relevant,
     open_store,
+    question_judgements,
     redo,
     redo_change,
     reject_final,
@@ -96,6 +98,7 @@ from labeler.store import (
     undo,
     undo_change,
     upsert_document,
+    withdraw_not_relevant,
 )
 from labeler.store.blind import (
     visible_page_counts,
@@ -186,7 +189,15 @@ def world(store: Store, db_url: str, tmp_path: Path) -> World:
     return w
 
 
-TABLES = ("gold_set", "query", "element", "assignment", "question_done", "audit_entry")
+TABLES = (
+    "gold_set",
+    "query",
+    "element",
+    "assignment",
+    "question_done",
+    "not_relevant",
+    "audit_entry",
+)
 
 
 def dump(store: Store) -> list[tuple[object, ...]]:
@@ -1525,6 +1536,109 @@ def guess_run_nothing_api(w: World, cap: pytest.CaptureFixture[str]) -> None:
     assert dump(w.store) == before
 
 
+# -- not-relevant judgements (schema version 13): the rules of elements -----------------
+
+
+def judged_lock_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """q1 of T is settled: nobody judges a region of it, and withdrawing is refused too."""
+    before = dump(w.store)
+    with pytest.raises(
+        IntegrityError, match=r"^q1 is adjudicated \(settled by lead\): a not-relevant judgement"
+    ):
+        mark_not_relevant(w.store, w.q1, DOC, *B, annotator="ana")
+    assert dump(w.store) == before
+    # judged while open, then settled: the judgement, its withdrawal and its undo are locked
+    with w.store.write() as s:
+        set_adjudicated(s, w.q1, by="lead", adjudicated=False)
+    judged = mark_not_relevant(w.store, w.q1, DOC, *B, annotator="ana")
+    with w.store.write() as s:
+        set_adjudicated(s, w.q1, by="lead")
+    before = dump(w.store)
+    with pytest.raises(IntegrityError, match=r"^q1 is adjudicated .*removing a not-relevant"):
+        withdraw_not_relevant(w.store, judged.id, annotator="ana")
+    with pytest.raises(IntegrityError, match=r"^q1 is adjudicated .*undo of add not-relevant"):
+        undo_change(w.store, actor="ana")
+    assert dump(w.store) == before
+
+
+def judged_visibility_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """q2 of T is pending: ana's judgement is in her own layer, blind to bob, and bob cannot
+    withdraw it (as if it were not there)."""
+    judged = mark_not_relevant(w.store, w.q2, DOC, *C, annotator="ana")
+    assert judged.layer == LAYER_ANNOTATOR
+    assert [j.id for j in question_judgements(w.store, w.q2, "ana")] == [judged.id]
+    assert question_judgements(w.store, w.q2, "bob") == []
+    before = dump(w.store)
+    with pytest.raises(NotFoundError, match="no not-relevant judgement with id"):
+        withdraw_not_relevant(w.store, judged.id, annotator="bob")
+    assert dump(w.store) == before
+    # bob's own judgement of the same region is his, beside ana's
+    mark_not_relevant(w.store, w.q2, DOC, *C, annotator="bob")
+    assert [j.annotator for j in question_judgements(w.store, w.q2, "bob")] == ["bob"]
+
+
+def judged_duplicate_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    mark_not_relevant(w.store, w.o2, DOC, *B, annotator="demo")
+    before = dump(w.store)
+    with pytest.raises(IntegrityError, match="judged not relevant by demo already"):
+        mark_not_relevant(w.store, w.o2, DOC, *B, annotator="demo")
+    assert dump(w.store) == before
+
+
+def judged_undo_question_store(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """carl adds q3; ana judges a region of it: carl's undo of the question is refused
+    naming her judgement; lead's deletion of q3 and its undo bring the judgement back."""
+    with w.store.write() as s:
+        q3 = add_query(s, get_gold_set(s, "other"), "q3", "Third?", actor="carl")
+        assert q3.id is not None
+        q3_id = q3.id
+    mark_not_relevant(w.store, q3_id, DOC, *A, annotator="ana")
+    before = dump(w.store)
+    with pytest.raises(
+        UndoConflict, match=re.escape("ana's not-relevant judgement (rules.txt 0–15)")
+    ):
+        undo_change(w.store, actor="carl")
+    assert dump(w.store) == before
+    delete_question(w.store, q3_id, actor="lead")
+    assert rows(w.store, "SELECT count(*) FROM not_relevant") == [(0,)]
+    assert undo_change(w.store, actor="lead") is not None
+    assert rows(w.store, 'SELECT annotator, start, "end" FROM not_relevant') == [("ana", *A)]
+
+
+def judged_replace_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """A replacing file without a judgement of the set is refused naming it; its own export
+    holds it and replaces without a loss."""
+    mark_not_relevant(w.store, w.o2, DOC, *B, annotator="demo")
+    whole = str(w.tmp / "other.jsonl")
+    assert w.cli("gold", "export", "--gold-set", "other", "-o", whole) == 0
+    lines = [json.loads(x) for x in Path(whole).read_text("utf-8").splitlines()]
+    assert lines[1]["judged_not_relevant"] == [
+        {"doc": DOC, "start": B[0], "end": B[1], "annotator": "demo"}
+    ]
+    lines[1].pop("judged_not_relevant")
+    without = w.file("without.jsonl", lines)
+    err = refused_unchanged(w, cap, "gold", "import", without, "--gold-set", "other", "--replace")
+    assert f"  not-relevant judgement q2: {DOC} 16–30 by demo" in err
+    assert w.cli("gold", "import", whole, "--gold-set", "other", "--replace") == 0
+    assert rows(w.store, "SELECT annotator, start FROM not_relevant") == [("demo", B[0])]
+
+
+def judged_import_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
+    """Imports type-check judgements and refuse a region off its page, naming the line."""
+    path = w.file("j.jsonl", [
+        {"query_id": "q1", "elements": [],
+         "judged_not_relevant": [{"doc": DOC, "start": 40, "end": 49}]},
+    ])  # fmt: skip
+    err = refused_unchanged(w, cap, "gold", "import", path, "--gold-set", "N")
+    assert f"{path}:1: judged_not_relevant[0]: {DOC} 40-49 ends past the page's text" in err
+    path = w.file("k.jsonl", [
+        {"query_id": "q1", "elements": [],
+         "judged_not_relevant": [{"doc": DOC, "start": 4.0, "end": 9}]},
+    ])  # fmt: skip
+    err = refused_unchanged(w, cap, "gold", "import", path, "--gold-set", "N")
+    assert f"{path}:1: " in err and "judged_not_relevant[0].'start'" in err
+
+
 Check = Callable[[World, pytest.CaptureFixture[str]], None]
 
 ROWS: list[tuple[str, str, Check]] = [
@@ -1609,6 +1723,12 @@ ROWS: list[tuple[str, str, Check]] = [
     ("role", "store-undo-own-labelling", role_store_undo_own_labelling),
     ("role", "cli-import-replace-team-set", role_cli_replace_team_set),
     ("role", "audit-actor-role", role_audit_records_the_role),
+    ("lock", "store-mark_not_relevant-withdraw-undo", judged_lock_store),
+    ("visibility", "store-not-relevant-judgements", judged_visibility_store),
+    ("duplicate", "store-mark_not_relevant", judged_duplicate_store),
+    ("undo", "store-question-with-judgements", judged_undo_question_store),
+    ("replace", "cli-judgement-missing", judged_replace_cli),
+    ("guess", "cli-import-jsonl-judgements", judged_import_cli),
 ]
 
 

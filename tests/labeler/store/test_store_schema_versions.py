@@ -382,6 +382,8 @@ def check_rows(db: str, version: int) -> None:
     # the search index (version 11) is built from the pages already stored
     assert search_hits(db, "locked accounts") == ["beta.html"]
     assert search_hits(db, "ticket") == ["alpha.txt"]
+    # not-relevant judgements (version 13): a new table, empty in every older database
+    assert rows(db, "SELECT count(*) FROM not_relevant") == [(0,)]
     assert [v for (v,) in rows(db, "SELECT version FROM schema_version ORDER BY 1")] == list(
         range(1, SCHEMA_VERSION + 1)
     )

@@ -1,0 +1,131 @@
+"""Pooling stored runs for judging: place their chunks on their pages, then
+:func:`scoring.pooling.pool_question` per question.
+
+A chunk is placed on the page its result names: at its own offsets where they hold its text
+(:func:`labeler.runs._placements.holds`, the test scoring pins chunks with), else at the
+first occurrence of its text there (``scoring.PageIndex.locate``, as scoring places it);
+a chunk naming no page, or not on it, stays unplaced (its characters unjudged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from labeler.errors import UsageError
+from labeler.runs._placements import holds
+from labeler.store.judgement_verbs import RankedRow, pool_input
+from labeler.store.session import Store
+from scoring import PageIndex
+from scoring.pooling import (
+    JudgedCount,
+    PlacedChunk,
+    PoolRegion,
+    RunPoolCounts,
+    judged_at_k,
+    pool_question,
+    total_counts,
+)
+
+__all__ = ["PoolReport", "QuestionPool", "judged_at_ks", "place_rows", "pool_runs"]
+
+
+@dataclass(frozen=True)
+class QuestionPool:
+    """One question's pool (most retrieved first) and each run's counts on it."""
+
+    query_id: str
+    regions: list[PoolRegion]
+    counts: list[RunPoolCounts]
+
+
+@dataclass(frozen=True)
+class PoolReport:
+    """The pool of a gold set over runs at a depth: per question, and per run in total."""
+
+    gold_set: str
+    runs: list[str]
+    depth: int
+    questions: list[QuestionPool]
+    totals: list[RunPoolCounts]
+    #: the text of every page a region is on
+    pages: Mapping[str, str]
+
+    def text_of(self, region: PoolRegion) -> str:
+        """The page text of ``region``."""
+        return self.pages.get(region.doc, "")[region.start : region.end]
+
+
+def place_rows(rows: Sequence[RankedRow], pages: Mapping[str, str]) -> list[PlacedChunk]:
+    """``rows`` placed on their pages (see the module's docstring)."""
+    indexes: dict[str, PageIndex] = {}
+    out: list[PlacedChunk] = []
+    for row in rows:
+        page = pages.get(row.doc_id) if row.doc_id is not None else None
+        at: tuple[int, int] | None = None
+        if page is not None and row.text:
+            if (
+                row.start is not None
+                and row.end is not None
+                and holds(page, row.text, (row.start, row.end))
+            ):
+                at = (row.start, row.end)
+            else:
+                assert row.doc_id is not None
+                index = indexes.get(row.doc_id)
+                if index is None:
+                    index = indexes[row.doc_id] = PageIndex(page)
+                first, _ = index.locate(row.text)
+                if first >= 0:
+                    at = (first, first + len(row.text))
+        if at is None:
+            out.append(PlacedChunk(row.rank, row.doc_id, None, None, len(row.text)))
+        else:
+            out.append(PlacedChunk(row.rank, row.doc_id, at[0], at[1], at[1] - at[0]))
+    return out
+
+
+def pool_runs(
+    store: Store, gold_set: str, runs: Sequence[str], depth: int, *, only: str | None = None
+) -> PoolReport:
+    """The pool of ``gold_set`` over the stored ``runs`` at ``depth`` (``only``: of that
+    question alone, as the TUI's pool mode reads it).
+
+    :class:`UsageError` for a depth below 1, no run or a run named twice;
+    :class:`~labeler.errors.NotFoundError` for an unknown gold set or run.
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        raise UsageError(f"--depth must be a whole number of at least 1, got {depth!r}")
+    if not runs:
+        raise UsageError("pooling needs at least one run (--run NAME)")
+    twice = sorted({r for r in runs if list(runs).count(r) > 1})
+    if twice:
+        raise UsageError(f"run named more than once: {', '.join(twice)}")
+    data = pool_input(store, gold_set, runs, depth, only)
+    questions: list[QuestionPool] = []
+    for qid in data.questions:
+        placed = {name: place_rows(data.runs[name].get(qid, []), data.pages) for name in runs}
+        regions, counts = pool_question(placed, data.judged.get(qid, {}), depth)
+        questions.append(QuestionPool(qid, regions, counts))
+    totals = [total_counts((q.counts[i] for q in questions), name) for i, name in enumerate(runs)]
+    shown = {g.doc for q in questions for g in q.regions}
+    pages = {doc: text for doc, text in data.pages.items() if doc in shown}
+    return PoolReport(gold_set, list(runs), depth, questions, totals, pages)
+
+
+def judged_at_ks(
+    store: Store, gold_set: str, run: str, ks: Sequence[int], questions: Sequence[str] | None = None
+) -> dict[str, dict[int, JudgedCount]]:
+    """``judged@k`` counts of the stored ``run`` on ``gold_set`` at every k of ``ks``: per
+    question of the gold set the run answered (only ``questions`` when given), the judged
+    and all characters of its top k chunks (:func:`scoring.pooling.judged_at_k`)."""
+    data = pool_input(store, gold_set, [run], max(ks))
+    wanted = set(questions) if questions is not None else None
+    out: dict[str, dict[int, JudgedCount]] = {}
+    for qid, rows in data.runs[run].items():
+        if wanted is not None and qid not in wanted:
+            continue
+        placed = place_rows(rows, data.pages)
+        judged = data.judged.get(qid, {})
+        out[qid] = {k: judged_at_k(placed, judged, k) for k in ks}
+    return out
