@@ -326,6 +326,15 @@ def _score(
     this process's share, scaled)."""
     src = _source(source)
     processes = 1
+    n = len(questions)
+    reported = [0]  # the last count reported: the end is reported once, whatever the path
+
+    def tracked(done: int, total: int | None, item: str) -> None:
+        reported[0] = done
+        progress(done, total, item)
+
+    def on_range(done: int, _scored: int) -> None:
+        tracked(done, n, "")
     kept: dict[str, list[Chunk]] | None = {} if whole else None
     scored = [q for q in questions if q.elements]
     if not whole and tokenizer is None and isinstance(src, SqliteReader) and jobs != 1:
@@ -343,7 +352,7 @@ def _score(
             threshold=threshold,
             processes=processes,
             keyed_pages=keyed,
-            progress=progress,
+            progress=tracked,
             snap_min=snap_min,
         )
     elif isinstance(src, SqliteReader):
@@ -358,7 +367,7 @@ def _score(
             budgets=budgets,
             tokenizer=tokenizer,
             kept=kept,
-            on_range=lambda done, total: progress(done, total, ""),
+            on_range=on_range,
             snap_min=snap_min,
         )
     else:
@@ -375,10 +384,12 @@ def _score(
             tokenizer=tokenizer,
             size=max(1, len(scored)),
             kept=kept,
-            on_range=lambda done, total: progress(done, total, ""),
+            on_range=on_range,
             snap_min=snap_min,
         )
         del chunks, known
+    if reported[0] != n:
+        progress(n, n, "")
     if load is not None:
         run_ids = load.run_ids(run_ids)
     result = aggregate(

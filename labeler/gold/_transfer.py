@@ -27,7 +27,8 @@ PROVENANCE_SNAPPED = "snapped"
 
 if TYPE_CHECKING:
     from labeler.store import Store
-    from labeler.store.goldsets import Dropped, NewQuestion
+    from labeler.store.goldrows import NewQuestion
+    from labeler.store.goldsets import Dropped
 
 
 @dataclass(frozen=True)
@@ -519,7 +520,7 @@ def _below_snap_minimum(
 
 
 def _new_question(q: ResolvedQuestion, annotator: str) -> NewQuestion:
-    from labeler.store.goldsets import NewElement, NewJudgement, NewQuestion
+    from labeler.store.goldrows import NewElement, NewJudgement, NewQuestion
 
     return NewQuestion(
         q.query_id,

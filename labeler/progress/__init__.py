@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from labeler.progress._describe import describe, left_words, rate_words
-    from labeler.progress._lines import PlainLines
+    from labeler.progress._plain import PlainLines
     from labeler.progress._reporter import INTERVAL, reporter, set_clock
     from labeler.progress._signal import Progress, Throttled, counted, no_progress
 
 _HOMES: dict[str, str] = {
     "INTERVAL": "labeler.progress._reporter",
-    "PlainLines": "labeler.progress._lines",
+    "PlainLines": "labeler.progress._plain",
     "Progress": "labeler.progress._signal",
     "Throttled": "labeler.progress._signal",
     "counted": "labeler.progress._signal",

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-from labeler.progress._lines import PlainLines
+from labeler.progress._plain import PlainLines
 from labeler.progress._signal import Progress, no_progress
 
 #: seconds between two plain lines

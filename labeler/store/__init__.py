@@ -151,12 +151,11 @@ if TYPE_CHECKING:
         read_gold_set_listing,
         read_gold_set_progress,
     )
+    from labeler.store.goldrows import NewElement, NewQuestion
     from labeler.store.goldsets import (
         Dropped,
         DroppedElement,
         DroppedRow,
-        NewElement,
-        NewQuestion,
         dropped_counts,
         export_gold_set,
         import_gold_set,
@@ -408,8 +407,8 @@ _HOMES: dict[str, str] = {
     "LastPlace": "labeler.store.audit",
     "MIGRATIONS": "labeler.store.migrations",
     "Migration": "labeler.store.migrations",
-    "NewElement": "labeler.store.goldsets",
-    "NewQuestion": "labeler.store.goldsets",
+    "NewElement": "labeler.store.goldrows",
+    "NewQuestion": "labeler.store.goldrows",
     "PROVENANCE_ADJUDICATED": "labeler.store.models",
     "Query": "labeler.store.models",
     "QuestionFields": "labeler.store.labelling_verbs",

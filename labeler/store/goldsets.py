@@ -26,13 +26,13 @@ from sqlmodel import Session, SQLModel, col, select
 from labeler.errors import IntegrityError, not_found
 from labeler.store.audit import mark_origin
 from labeler.store.browse import gold_set_names
+from labeler.store.goldrows import NewQuestion
 from labeler.store.goldstage import GoldStage, staged
 from labeler.store.models import (
     ELEMENT_OK,
     ELEMENT_STALE,
     LAYER_ANNOTATOR,
     LAYER_FINAL,
-    PROVENANCE_SINGLE,
     Assignment,
     AuditEntry,
     Document,
@@ -45,26 +45,6 @@ from labeler.store.models import (
 )
 from labeler.store.roles import require_lead, role_of
 from labeler.store.rows import PENDING_SQL, StoredElement, StoredQuestion
-
-
-@dataclass(frozen=True)
-class NewElement:
-    """An element ready to store: ``text == page[start:end]`` was checked by the caller,
-    unless ``stale`` (offsets and text as labelled on the page as it was then)."""
-
-    doc: str
-    start: int
-    end: int
-    text: str
-    grade: int
-    annotator: str
-    stale: bool = False
-    #: the key span in page offsets, inside ``[start, end)`` (checked by the caller)
-    key: tuple[int, int] | None = None
-    provenance: str = PROVENANCE_SINGLE
-    assisted: bool = False
-    #: the alignment score of an element snapped onto its page (kept in its audit entry)
-    snap_score: float | None = None
 
 
 @dataclass(frozen=True)
@@ -144,26 +124,6 @@ class DropRefused(IntegrityError):
             f"the new content does not hold{what}; nothing was "
             "changed:\n" + "\n".join(lines) + (f"\n{hint}" if hint else "")
         )
-
-
-@dataclass(frozen=True)
-class NewJudgement:
-    """A not-relevant judgement ready to store (final layer): its region was checked to lie
-    on its page by the caller."""
-
-    doc: str
-    start: int
-    end: int
-    annotator: str
-
-
-@dataclass(frozen=True)
-class NewQuestion:
-    external_id: str
-    text: str
-    notes: str
-    elements: tuple[NewElement, ...]
-    not_relevant: tuple[NewJudgement, ...] = ()
 
 
 def page_texts(session: Session, doc_ids: Sequence[str]) -> dict[str, str]:

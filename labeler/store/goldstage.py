@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from labeler.errors import StoreError
 
 if TYPE_CHECKING:
-    from labeler.store.goldsets import NewQuestion
+    from labeler.store.goldrows import NewQuestion
 
 #: questions per batch read back (and per multi-row INSERT of the write)
 BATCH = 2_000
@@ -103,7 +103,7 @@ class GoldStage:
 
     def batches(self, size: int = BATCH) -> Iterator[list[NewQuestion]]:
         """The staged questions in order, ``size`` at a time, each with its elements."""
-        from labeler.store.goldsets import NewElement, NewJudgement, NewQuestion
+        from labeler.store.goldrows import NewElement, NewJudgement, NewQuestion
 
         self._index()
         last = 0

@@ -62,10 +62,11 @@ def test_score_writes_a_line_per_report_on_a_stderr_that_is_no_terminal(
     assert main(["score", "--gold-set", "g", "--run", "a", "--db", db]) == 0
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.startswith("score: ")]
-    # reports after 64 and 90 questions (every 64th and the last), at 11 s and 22 s:
-    # 64/11 = 5.8/s, 26 left: 26 * 11 / 64 = 4.5 s -> 5 s; 90/22 = 4.1/s, done
+    # a report after each range of questions with elements (one range: the 84 of 90 that
+    # have elements, every 17th has none), then the end, at 11 s and 22 s:
+    # 84/11 = 7.6/s, 6 left: 6 * 11 / 84 = 0.8 s -> 1 s; 90/22 = 4.1/s, done
     assert lines == [
-        "score: 64/90 questions, 5.8/s, 5 s left",
+        "score: 84/90 questions, 7.6/s, 1 s left",
         "score: 90/90 questions, 4.1/s",
     ]
 
@@ -134,7 +135,8 @@ COMMANDS: dict[str, tuple[list[str], str]] = {
     ),
     "compare": (
         ["compare", "--gold-set", "g", "--run", "a", "--run", "b"],
-        "compare: 64/180 questions, 5.8/s, 20 s left",
+        # one range of run a (84 questions with elements) at 11 s: 7.6/s, 96 * 11 / 84 = 12.6
+        "compare: 84/180 questions, 7.6/s, 13 s left",
     ),
     "evaluate": (
         [
@@ -162,7 +164,7 @@ def test_every_long_command_reports_progress_and_quiet_silences_it(
     command: str, tmp_path: Path, db: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Each command's first report is a line on stderr (counts worked by hand: e.g. the
-    first of four files after 11 s is 0.1/s with 3 * 11 = 33 s left, of five pages (the team page too) 4 * 11 = 44 s; 90 of 180 questions
+    first of four files after 11 s is 0.1/s with 3 * 11 = 33 s left, of five pages (the team page too) 4 * 11 = 44 s; 84 of 180 questions
     for two runs of 90; one of 90 questions after 11 s leaves 89 * 11 s = 16.3 min, rounded up to 17); with
     -q there is none, and stdout is the same where it holds no timings or names."""
     assert (
