@@ -335,6 +335,7 @@ def _score(
 
     def on_range(done: int, _scored: int) -> None:
         tracked(done, n, "")
+
     kept: dict[str, list[Chunk]] | None = {} if whole else None
     scored = [q for q in questions if q.elements]
     if not whole and tokenizer is None and isinstance(src, SqliteReader) and jobs != 1:
