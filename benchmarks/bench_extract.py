@@ -4,7 +4,7 @@ Usage: ``python benchmarks/bench_extract.py [DIR] [--engines jsoup,lexbor] [--re
 [--passes N] [--profile ENGINE]`` (default DIR: corpora/sqlite-docs, every
 ``*.html``/``*.htm``/``*.xhtml`` below it; default engines: all of ``ENGINES``).
 
-The jar runs ``tests/support/jsoup_ref/JsoupText.java`` compiled once with ``javac`` before
+The jar runs ``tests/support/jsoup_ref/JsoupText.java`` compiled once (cached, see ``runner.compiled``) before
 any timing (a JVM launching the source file would compile it every time, which costs the jar
 about 1.4x CPU and flatters us). Two figures, each ours / jar (below 1.0 we are faster):
 
@@ -32,7 +32,6 @@ import os
 import pstats
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,17 +86,17 @@ def run_measured(cmd: list[str], stdin: bytes) -> Run:
     return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.decode())
 
 
-def jar_cold(classes: Path, listing: bytes) -> Run:
-    return run_measured(runner.class_command(classes, "--quiet"), listing)
+def jar_cold(listing: bytes) -> Run:
+    return run_measured(runner.harness_command("--quiet"), listing)
 
 
 def ours_cold(engine: str, listing: bytes) -> Run:
     return run_measured([sys.executable, "-c", _COLD, str(ROOT), engine], listing)
 
 
-def jar_warm(classes: Path, listing: bytes, passes: int) -> tuple[float, float]:
+def jar_warm(listing: bytes, passes: int) -> tuple[float, float]:
     """Wall and main-thread CPU seconds of the jar's best pass after the first, one JVM."""
-    run = run_measured(runner.class_command(classes, "--passes", str(passes)), listing)
+    run = run_measured(runner.harness_command("--passes", str(passes)), listing)
     rows = [dict(part.split("=") for part in line.split()) for line in run.out.splitlines()]
     later = rows[1:] or rows
     return min(int(r["ns"]) / 1e9 for r in later), min(int(r["cpu"]) / 1e9 for r in later)
@@ -149,16 +148,15 @@ def main() -> int:
     load = os.getloadavg()[0]
     print(f"{len(paths)} files, {size / 1e6:.1f} MB, from {folder}; load average {load:.1f}")
 
-    with tempfile.TemporaryDirectory() as tmp:
-        classes = runner.compile_harness(Path(tmp))  # once, before anything is timed
-        cold: dict[str, list[Run]] = {"jar": [], **{e: [] for e in engines}}
-        for _ in range(args.repeat):  # interleaved rounds
-            cold["jar"].append(jar_cold(classes, listing))
-            for engine in engines:
-                cold[engine].append(ours_cold(engine, listing))
-        datas = [p.read_bytes() for p in paths]
-        warm_jar = jar_warm(classes, listing, args.passes)
-        warm = {e: ours_warm(datas, e, args.passes) for e in engines}
+    runner.harness_command()  # compiles the harness once, before anything is timed
+    cold: dict[str, list[Run]] = {"jar": [], **{e: [] for e in engines}}
+    for _ in range(args.repeat):  # interleaved rounds
+        cold["jar"].append(jar_cold(listing))
+        for engine in engines:
+            cold[engine].append(ours_cold(engine, listing))
+    datas = [p.read_bytes() for p in paths]
+    warm_jar = jar_warm(listing, args.passes)
+    warm = {e: ours_warm(datas, e, args.passes) for e in engines}
 
     jar = _best(cold["jar"])
     print(f"\ncold: one fresh process over all files, start included (best of {args.repeat})")

@@ -102,33 +102,13 @@ def compiled(source: Path) -> list[str]:
 
 def command(quiet: bool = False) -> list[str]:
     """The command line that reads file paths on stdin (one per line)."""
-    return [*compiled(HARNESS), *(["--quiet"] if quiet else []), "-"]
+    return harness_command(*(["--quiet"] if quiet else []))
 
 
-def compile_harness(folder: Path) -> Path:
-    """Compile ``JsoupText.java`` into ``folder`` once (``javac`` beside ``java``) and return
-    ``folder``: a JVM running the class pays no source compilation, as the benchmark needs."""
-    java, jar = check()
-    javac = Path(java).resolve().with_name("javac")
-    if not javac.is_file():
-        found = shutil.which("javac")
-        if found is None:
-            raise JsoupUnavailable("`javac` not found: install openjdk-17-jdk-headless")
-        javac = Path(found)
-    folder.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [str(javac), "-cp", str(jar), "-d", str(folder), str(HARNESS)],
-        check=True,
-        capture_output=True,
-    )
-    return folder
-
-
-def class_command(classes: Path, *args: str) -> list[str]:
-    """The command line running the compiled harness in ``classes`` (see
-    :func:`compile_harness`) over paths on stdin, with ``args`` (``--quiet``, ``--passes N``)."""
-    java, jar = check()
-    return [java, "-cp", f"{jar}{os.pathsep}{classes}", "JsoupText", *args, "-"]
+def harness_command(*args: str) -> list[str]:
+    """The command line running ``JsoupText`` (compiled once, :func:`compiled`) over paths
+    on stdin, with ``args`` (``--quiet``, ``--passes N``)."""
+    return [*compiled(HARNESS), *args, "-"]
 
 
 def start(paths: Sequence[Path]) -> subprocess.Popen[bytes]:
