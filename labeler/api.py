@@ -14,8 +14,9 @@ Every call goes through the functions the CLI uses: ``score`` is ``labeler score
 ``compare`` is ``labeler compare`` and ``evaluate`` is ``labeler evaluate``, all three one
 :class:`labeler.evaluation.ScoreRequest` given to :func:`labeler.evaluation.score` (an
 in-memory run is scored the same way without the store's placements); ``import_run`` is
-``labeler run import`` (:func:`labeler.runs.import_run_lines`). Each docstring says what
-the call reads and writes.
+``labeler run import`` (:func:`labeler.runs.import_run_lines`) and ``pool`` is ``labeler
+pool`` (:func:`labeler.runs.pool_runs`). Each docstring says what the call reads and
+writes.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
     import pandas
 
     from labeler.progress import Progress
-    from labeler.runs import RunImportReport
+    from labeler.runs import PoolReport, RunImportReport
     from labeler.store import GoldSetProgress, RunListing
 
 __all__ = ["Database", "GoldSet", "RetrieverEvaluation", "open"]
@@ -189,6 +190,19 @@ class GoldSet:
         """The questions in id order with their elements (stale ones included, marked).
         Reads only."""
         return [Question.of(q) for q in self.db.source().gold_questions(self.name)]
+
+    def pool(self, runs: Sequence[str], *, depth: int) -> PoolReport:
+        """Pool the stored ``runs`` at ``depth`` for judging (``labeler pool``): per question,
+        the page regions in any run's top ``depth`` chunks that no element of any layer and
+        no not-relevant judgement covers, most retrieved first, and each run's counts of
+        unjudged chunks and characters. Reads only.
+
+        Raises :class:`~labeler.errors.UsageError` for a depth below 1, no run or a run
+        named twice, and :class:`~labeler.errors.NotFoundError` for an unknown run.
+        """
+        from labeler.runs import pool_runs
+
+        return pool_runs(self.db.store, self.name, list(runs), depth)
 
     def score(
         self,

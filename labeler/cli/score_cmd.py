@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from scoring import RunScore
     from scoring.budget import Tokenizer
     from scoring.multicompare import MultiComparison
-    from scoring.pooling import JudgedCount
 
 FORMATS = ("table", "json", "markdown", "html")
 DEFAULT_LEVEL = 0.95  # scoring.intervals.DEFAULT_CONFIDENCE; not imported: the parser stays light
@@ -311,19 +310,9 @@ def run_score(args: argparse.Namespace) -> int:
                 ev = score(resolve_db(args.db), request, progress=progress).evaluation
         except UnknownMetricError as err:
             raise UsageError(f"--fail-under: {err.detail}") from None
-        judged = _judged(args, [q.query_id for q in ev.result.queries if q.in_run])
-        code = _report_score(args, ev, judged)
+        code = _report_score(args, ev)
     args.exit_fast = True
     return code
-
-
-def _judged(args: argparse.Namespace, questions: list[str]) -> dict[str, dict[int, JudgedCount]]:
-    """judged@k of the run at every ``--k`` for the scored questions it answered."""
-    from labeler.runs import judged_at_ks
-    from labeler.store import open_store, resolve_db
-
-    with open_store(resolve_db(args.db), create=False) as store:
-        return judged_at_ks(store, args.gold_set, args.run, args.k, questions)
 
 
 def tokenizer_of(args: argparse.Namespace) -> Tokenizer | None:
@@ -334,20 +323,19 @@ def tokenizer_of(args: argparse.Namespace) -> Tokenizer | None:
     return tokenizer_for(args.budget, args.tokenizer)
 
 
-def _report_score(
-    args: argparse.Namespace, ev: Evaluation, judged: dict[str, dict[int, JudgedCount]]
-) -> int:
-    """Write ``labeler score``'s report of ``ev`` and its notices, with the run's judged@k
-    (``judged``); the exit status."""
-    from labeler.report import judged_json, judged_section, judged_warning
+def _report_score(args: argparse.Namespace, ev: Evaluation) -> int:
+    """Write ``labeler score``'s report of ``ev`` and its notices, with the run's judged@k;
+    the exit status."""
+    from labeler.report import judged_section
 
     result = ev.result
+    judged = ev.judged.per_question() if ev.judged is not None else {}
     layers = list(ev.layers)
     with open_output(args.output) as out:
         if args.format == "json":
             # json.dumps, not json.dump: only the one-shot path uses the C encoder; the
             # data is a fresh tree, so the encoder's cycle check is work for nothing
-            whole = ev.to_dict(per_query=True) | {"judged_at_k": judged_json(judged, args.k)}
+            whole = ev.to_dict(per_query=True)
             out.write(json.dumps(whole, ensure_ascii=False, check_circular=False))
             out.write("\n")
         elif args.format == "html":
@@ -405,7 +393,7 @@ def _report_score(
             f"labeler: {len(result.unknown_in_run)} run question(s) not in the gold set ignored",
             file=sys.stderr,
         )
-    warning = judged_warning(judged, args.k) if judged else None
+    warning = ev.judged.warning() if ev.judged is not None else None
     if warning:
         print(f"labeler: {args.run}: {warning}", file=sys.stderr)
     for failure in ev.below:

@@ -61,6 +61,10 @@ if TYPE_CHECKING:
     from labeler.evaluation._gcpause import (
         gc_paused,
     )
+    from labeler.evaluation._judged import (
+        JudgedAtK,
+        judged_of,
+    )
     from labeler.evaluation._results import (
         ResultShapeError,
         run_from_mapping,
@@ -101,6 +105,7 @@ _HOMES: dict[str, str] = {
     "GoldLoad": "labeler.evaluation._evaluate",
     "IN_MEMORY": "labeler.evaluation._entry",
     "Intervals": "labeler.evaluation._entry",
+    "JudgedAtK": "labeler.evaluation._judged",
     "K1": "labeler.evaluation._bm25",
     "Latency": "labeler.evaluation._retrievers",
     "MAX_RESULTS": "labeler.evaluation._retrievers",
@@ -127,6 +132,7 @@ _HOMES: dict[str, str] = {
     "evaluate": "labeler.evaluation._entry",
     "evaluate_in_memory": "labeler.evaluation._entry",
     "gc_paused": "labeler.evaluation._gcpause",
+    "judged_of": "labeler.evaluation._judged",
     "load_gold": "labeler.evaluation._evaluate",
     "load_gold_layer": "labeler.evaluation._evaluate",
     "load_retriever": "labeler.evaluation._retrievers",
@@ -169,6 +175,7 @@ __all__ = [
     "GateFailure",
     "GoldLoad",
     "Intervals",
+    "JudgedAtK",
     "Latency",
     "QualityGateError",
     "Question",
@@ -191,6 +198,7 @@ __all__ = [
     "evaluate",
     "evaluate_in_memory",
     "gc_paused",
+    "judged_of",
     "load_gold",
     "load_gold_layer",
     "load_retriever",

@@ -39,12 +39,14 @@ from labeler.evaluation._evaluate import (
     load_gold_layer,
 )
 from labeler.evaluation._gcpause import gc_paused
+from labeler.evaluation._judged import judged_of
 from labeler.progress import Progress, counted, no_progress
 from labeler.runs import PageKeys, page_keys
 from labeler.store.fastread import SqliteReader, open_reader
 from labeler.store.location import sqlite_file
 from scoring import DEFAULT_THRESHOLD, Chunk, GoldQuestion, RunScore, aggregate, score_questions
 from scoring.budget import Tokenizer, check_budgets
+from scoring.querytable import QueryTable
 from scoring.snap import DEFAULT_SNAP_MIN
 
 if TYPE_CHECKING:
@@ -477,7 +479,10 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
         if result.metrics[key] < bar
     )
     layer = FINAL if request.annotator is None else request.layer
-    evaluation = Evaluation(result, load.stale, load.pending, layer, tuple(layers), below)
+    judged = judged_of(source, request.gold_set, request.run, request.ks, answered(result))
+    evaluation = Evaluation(
+        result, load.stale, load.pending, layer, tuple(layers), below, judged=judged
+    )
     inputs = None
     if request.keep_inputs:
         assert chunks is not None
@@ -485,30 +490,34 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
     return Scored((evaluation,), inputs=inputs)
 
 
+def answered(result: RunScore) -> list[str]:
+    """The ids of ``result``'s questions the run answered (``in_run``), in gold order."""
+    rows = result.queries
+    if isinstance(rows, QueryTable):  # read by columns, no row rebuilt
+        return [qid for qid, in_run in zip(rows.ids, rows.in_run, strict=True) if in_run]
+    return [q.query_id for q in rows if q.in_run]
+
+
 def _compare(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Scored:
     load = _layer_load(source, request)
     keyed = page_keys(load.pages)  # the gold set read and its pages keyed once for all runs
     layer = FINAL if request.annotator is None else request.layer
     passes = _Passes(progress, len(load.questions) * len(request.runs))
-    evaluations = tuple(
-        Evaluation(
-            _scored(
-                source,
-                request,
-                load,
-                name,
-                ks=request.ks,
-                budgets=request.budgets,
-                tokenizer=request.tokenizer,
-                keyed=keyed,
-                progress=passes.pass_(len(load.questions), name),
-            )[0],
-            load.stale,
-            load.pending,
-            layer,
+    evaluations = []
+    for name in request.runs:
+        result, _ = _scored(
+            source,
+            request,
+            load,
+            name,
+            ks=request.ks,
+            budgets=request.budgets,
+            tokenizer=request.tokenizer,
+            keyed=keyed,
+            progress=passes.pass_(len(load.questions), name),
         )
-        for name in request.runs
-    )
+        judged = judged_of(source, request.gold_set, name, request.ks, answered(result))
+        evaluations.append(Evaluation(result, load.stale, load.pending, layer, judged=judged))
     from scoring.multicompare import compare_to_baseline  # off the path of `labeler score`
 
     comparison = compare_to_baseline(
@@ -521,7 +530,7 @@ def _compare(source: ScoringSource, request: ScoreRequest, progress: Progress) -
             request.intervals.resamples if request.intervals is not None else DEFAULT_RESAMPLES
         ),
     )
-    return Scored(evaluations, comparison)
+    return Scored(tuple(evaluations), comparison)
 
 
 def runs_to_score(store: Store) -> list[RunSummary]:

@@ -16,12 +16,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from labeler.evaluation._judged import JudgedAtK
 from labeler.evaluation._ranges import range_reader, score_ranges
 from labeler.evaluation._shards import plan_processes, score_in_processes
 from labeler.progress import Progress, no_progress
 from labeler.runs import PageKeys, placements_for
 from labeler.store.fastread import SqliteReader
-from labeler.store.rows import RunRows, StoredQuestion
+from labeler.store.rows import RankedRows, RunRows, StoredQuestion
 from scoring import (
     Chunk,
     GoldElement,
@@ -56,6 +57,10 @@ class ScoringSource(Protocol):
     def layer_questions(self, gold_set: str, annotator: str) -> list[StoredQuestion]: ...
 
     def layer_annotators(self, gold_set: str) -> list[str]: ...
+
+    def ranked_rows(self, run: str, depth: int) -> RankedRows: ...
+
+    def judged_ranges(self, gold_set: str) -> dict[str, dict[str, list[tuple[int, int]]]]: ...
 
     def close(self) -> None: ...
 
@@ -118,6 +123,32 @@ class StoreSource:
             params = {"g": get_gold_set(session, gold_set).id}
             return list(session.execute(sql_text(LAYER_ANNOTATORS_SQL), params).scalars())
 
+    def ranked_rows(self, run: str, depth: int) -> RankedRows:
+        from sqlalchemy import text as sql_text
+
+        from labeler.store.rows import RANKED_ROWS_SQL
+        from labeler.store.run_table import get_run
+
+        sql = sql_text(RANKED_ROWS_SQL.format(run=":run", depth=":depth"))
+        with self.store.session() as session:
+            params = {"run": get_run(session, run).id, "depth": depth}
+            result = session.execute(sql.execution_options(stream_results=True), params)
+            for row in result.yield_per(4096):
+                yield cast("tuple[str, int, str, str | None, int | None, int | None]", tuple(row))
+
+    def judged_ranges(self, gold_set: str) -> dict[str, dict[str, list[tuple[int, int]]]]:
+        from sqlalchemy import text as sql_text
+
+        from labeler.store.labels import get_gold_set
+        from labeler.store.models import ELEMENT_OK
+        from labeler.store.rows import JUDGED_RANGES_SQL, group_ranges
+
+        sql = sql_text(JUDGED_RANGES_SQL.format(gold_set=":g", ok=":ok"))
+        with self.store.session() as session:
+            params = {"g": get_gold_set(session, gold_set).id, "ok": ELEMENT_OK}
+            rows = session.execute(sql, params).all()
+        return group_ranges(cast("list[tuple[str, str, int, int]]", rows))
+
     def close(self) -> None:
         self.store.close()
 
@@ -157,7 +188,9 @@ class Evaluation:
     ``layers`` is the ``--layer each`` table: ``("final", result)`` then
     ``("annotator:NAME", score)`` per annotator who marked a question done (empty for any
     other layer); ``below`` the quality gate's metrics under their bars, in the gate's
-    order (empty: the gate passed, or there was none).
+    order (empty: the gate passed, or there was none); ``judged`` the run's judged@k at
+    every k (:class:`~labeler.evaluation.JudgedAtK`; None where it was not worked out, as
+    in a comparison).
     """
 
     result: RunScore
@@ -166,6 +199,7 @@ class Evaluation:
     layer: str = "final"
     layers: tuple[tuple[str, RunScore], ...] = ()
     below: tuple[GateFailure, ...] = ()
+    judged: JudgedAtK | None = None
 
     @property
     def passed(self) -> bool:
@@ -186,7 +220,8 @@ class Evaluation:
     def to_dict(self, *, per_query: bool = True) -> dict[str, Any]:
         """The Score JSON (docs/formats.md, Score JSON): :meth:`scoring.RunScore.to_dict` plus
         ``stale_excluded``, ``layer``, ``pending`` (``{"count", "query_ids"}``) and, for
-        ``layer="each"``, ``layers`` (``{"layer", "queries", "metrics"}`` per layer); exactly
+        ``layer="each"``, ``layers`` (``{"layer", "queries", "metrics"}`` per layer) and,
+        last, ``judged_at_k`` (:meth:`JudgedAtK.to_dict`) when it was worked out; exactly
         what ``labeler score --format json`` prints."""
         data = self.result.to_dict(per_query=per_query)
         data["stale_excluded"] = self.stale_excluded
@@ -197,6 +232,8 @@ class Evaluation:
                 {"layer": name, "queries": len(r.queries), "metrics": dict(r.metrics)}
                 for name, r in self.layers
             ]
+        if self.judged is not None:
+            data["judged_at_k"] = self.judged.to_dict()
         return data
 
     def to_pandas(self) -> pandas.DataFrame:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
         comparisons_html,
         score_html,
     )
-    from labeler.report.judged import judged_json, judged_section, judged_warning
+    from labeler.report.judged import judged_section, judged_warning
     from labeler.report.lead import (
         IDLE_MINUTES,
         AnnotatorLead,
@@ -50,7 +50,6 @@ if TYPE_CHECKING:
     )
 
 _HOMES: dict[str, str] = {
-    "judged_json": "labeler.report.judged",
     "judged_section": "labeler.report.judged",
     "judged_warning": "labeler.report.judged",
     "IDLE_MINUTES": "labeler.report.lead",
@@ -87,7 +86,6 @@ __all__ = [
     "comparison_report",
     "comparisons_html",
     "comparisons_report",
-    "judged_json",
     "judged_section",
     "judged_warning",
     "layer_rows",

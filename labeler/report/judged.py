@@ -4,7 +4,6 @@ a run retrieves was ever judged, overall and for the least judged questions."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from scoring.pooling import JudgedCount, judged_total, lower_bound_warning
 
@@ -58,17 +57,3 @@ def judged_section(fmt: str, run: str, per_question: PerQuestion, ks: Sequence[i
         rows = [[q, _share(per_question[q][k])] for q in worst]
         lines.append(f"\nleast judged at {k}:\n\n{table(['question', f'judged@{k}'], rows)}\n")
     return "".join(lines)
-
-
-def judged_json(per_question: PerQuestion, ks: Sequence[int]) -> dict[str, Any]:
-    """``judged@k`` for the JSON report: the run's totals per k (judged, characters,
-    share) and each question's share per k (null: nothing retrieved)."""
-    totals = judged_totals(per_question, ks)
-    return {
-        "k": {
-            str(k): {"judged": t.judged, "chars": t.chars, "share": t.share}
-            for k, t in totals.items()
-        },
-        "per_query": {q: {str(k): c[k].share for k in ks} for q, c in sorted(per_question.items())},
-        "warning": judged_warning(per_question, ks),
-    }

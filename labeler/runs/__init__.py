@@ -33,7 +33,7 @@ if TYPE_CHECKING:
         placements_for,
         text_key,
     )
-    from labeler.runs._pool import PoolReport, QuestionPool, judged_at_ks, place_rows, pool_runs
+    from labeler.runs._pool import PoolReport, QuestionPool, place_rows, pool_runs
 
 _HOMES: dict[str, str] = {
     "BATCH_RESULTS": "labeler.runs._import",
@@ -41,7 +41,6 @@ _HOMES: dict[str, str] = {
     "PlaceReport": "labeler.runs._import",
     "PoolReport": "labeler.runs._pool",
     "QuestionPool": "labeler.runs._pool",
-    "judged_at_ks": "labeler.runs._pool",
     "place_rows": "labeler.runs._pool",
     "pool_runs": "labeler.runs._pool",
     "Placer": "labeler.runs._placements",
@@ -76,7 +75,6 @@ __all__ = [
     "import_run_chunks",
     "import_run_file",
     "import_run_lines",
-    "judged_at_ks",
     "load_placed_run",
     "page_keys",
     "place_rows",

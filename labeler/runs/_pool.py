@@ -18,16 +18,14 @@ from labeler.store.judgement_verbs import RankedRow, pool_input
 from labeler.store.session import Store
 from scoring import PageIndex
 from scoring.pooling import (
-    JudgedCount,
     PlacedChunk,
     PoolRegion,
     RunPoolCounts,
-    judged_at_k,
     pool_question,
     total_counts,
 )
 
-__all__ = ["PoolReport", "QuestionPool", "judged_at_ks", "place_rows", "pool_runs"]
+__all__ = ["PoolReport", "QuestionPool", "place_rows", "pool_runs"]
 
 
 @dataclass(frozen=True)
@@ -56,9 +54,15 @@ class PoolReport:
         return self.pages.get(region.doc, "")[region.start : region.end]
 
 
-def place_rows(rows: Sequence[RankedRow], pages: Mapping[str, str]) -> list[PlacedChunk]:
-    """``rows`` placed on their pages (see the module's docstring)."""
-    indexes: dict[str, PageIndex] = {}
+def place_rows(
+    rows: Sequence[RankedRow],
+    pages: Mapping[str, str],
+    indexes: dict[str, PageIndex] | None = None,
+) -> list[PlacedChunk]:
+    """``rows`` placed on their pages (see the module's docstring); ``indexes`` keeps the
+    pages' indexes from one call to the next (one per call when None)."""
+    if indexes is None:
+        indexes = {}
     out: list[PlacedChunk] = []
     for row in rows:
         page = pages.get(row.doc_id) if row.doc_id is not None else None
@@ -111,21 +115,3 @@ def pool_runs(
     shown = {g.doc for q in questions for g in q.regions}
     pages = {doc: text for doc, text in data.pages.items() if doc in shown}
     return PoolReport(gold_set, list(runs), depth, questions, totals, pages)
-
-
-def judged_at_ks(
-    store: Store, gold_set: str, run: str, ks: Sequence[int], questions: Sequence[str] | None = None
-) -> dict[str, dict[int, JudgedCount]]:
-    """``judged@k`` counts of the stored ``run`` on ``gold_set`` at every k of ``ks``: per
-    question of the gold set the run answered (only ``questions`` when given), the judged
-    and all characters of its top k chunks (:func:`scoring.pooling.judged_at_k`)."""
-    data = pool_input(store, gold_set, [run], max(ks))
-    wanted = set(questions) if questions is not None else None
-    out: dict[str, dict[int, JudgedCount]] = {}
-    for qid, rows in data.runs[run].items():
-        if wanted is not None and qid not in wanted:
-            continue
-        placed = place_rows(rows, data.pages)
-        judged = data.judged.get(qid, {})
-        out[qid] = {k: judged_at_k(placed, judged, k) for k in ks}
-    return out

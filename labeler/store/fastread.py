@@ -17,16 +17,20 @@ from urllib.parse import quote
 
 from labeler.errors import StoreError, not_found
 from labeler.store.rows import (
+    JUDGED_RANGES_SQL,
     LAYER_ANNOTATORS_SQL,
     LAYER_ELEMENTS_SQL,
     LAYER_QUESTIONS_SQL,
     LEAN_TEXT,
     PENDING_SQL,
+    RANKED_ROWS_SQL,
     RUN_ROWS_SQL,
     LeanRunRows,
+    RankedRows,
     RunRows,
     StoredElement,
     StoredQuestion,
+    group_ranges,
     group_run_rows,
     layer_questions,
 )
@@ -149,6 +153,21 @@ class SqliteReader:
         with closing(self.conn.cursor()) as cursor:
             cursor.execute(sql, [self.run_id(run), *bounds])
             return group_run_rows(cursor.fetchall())
+
+    def ranked_rows(self, run: str, depth: int) -> RankedRows:
+        """Run ``run``'s results ranked ``<= depth``, streamed by query id in rank order
+        (:data:`~labeler.store.rows.RankedRows`)."""
+        sql = RANKED_ROWS_SQL.format(run="?", depth="?")
+        cursor = self.conn.execute(sql, (self.run_id(run), depth))
+        while batch := cursor.fetchmany(4096):
+            yield from batch
+
+    def judged_ranges(self, gold_set: str) -> dict[str, dict[str, list[tuple[int, int]]]]:
+        """Query id → doc → every range judged on gold set ``gold_set``
+        (:data:`~labeler.store.rows.JUDGED_RANGES_SQL`)."""
+        sql = JUDGED_RANGES_SQL.format(gold_set="?", ok="?")
+        gid = self._gold_set_id(gold_set)
+        return group_ranges(self.conn.execute(sql, (gid, "ok", gid)))
 
     def chunk_texts(self, run: str, qids: Sequence[str]) -> dict[str, list[str]]:
         """Query id → chunk texts in rank order, for the questions ``qids`` of run ``run``."""

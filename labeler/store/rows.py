@@ -110,6 +110,39 @@ RUN_ROWS_SQL = (
 """The run's results in scoring order; ``{mark}`` is the driver's placeholder."""
 
 
+RANKED_ROWS_SQL = (
+    "SELECT query_external_id, rank, chunk_text, doc_id, chunk_start, chunk_end FROM run_result "
+    "WHERE run_id = {run} AND rank <= {depth} ORDER BY query_external_id, rank"
+)
+"""The run's results ranked at most a depth, grouped by query id in rank order (judged@k);
+``{run}`` and ``{depth}`` are the driver's placeholders."""
+
+RankedRows = Iterable[tuple[str, int, str, str | None, int | None, int | None]]
+"""``(query id, rank, chunk text, doc, start, end)`` rows grouped by query id, in rank
+order within a question (:data:`RANKED_ROWS_SQL`)."""
+
+JUDGED_RANGES_SQL = (
+    'SELECT q.external_id, e.document_id, e.start, e."end" FROM element e '
+    "JOIN query q ON q.id = e.query_id WHERE q.gold_set_id = {gold_set} AND e.status = {ok} "
+    'UNION ALL SELECT q.external_id, n.document_id, n.start, n."end" FROM not_relevant n '
+    "JOIN query q ON q.id = n.query_id WHERE q.gold_set_id = {gold_set}"
+)
+"""Every range judged on a gold set's questions: the spans of its elements of every layer
+that are not stale, and its not-relevant judgements of every layer (what
+:func:`labeler.store.judgements.judged_ranges` reads); ``{gold_set}`` and ``{ok}`` are the
+driver's placeholders."""
+
+
+def group_ranges(
+    rows: Iterable[tuple[str, str, int, int]],
+) -> dict[str, dict[str, list[tuple[int, int]]]]:
+    """``(query id, doc, start, end)`` rows as query id → doc → ranges (unsorted)."""
+    out: dict[str, dict[str, list[tuple[int, int]]]] = {}
+    for qid, doc, start, end in rows:
+        out.setdefault(qid, {}).setdefault(doc, []).append((start, end))
+    return out
+
+
 def group_run_rows(
     rows: Iterable[tuple[str, str | None, str | None, float | None, int | None, int | None]],
 ) -> LeanRunRows:

@@ -102,3 +102,77 @@ def test_pool_mode_walks_and_judges(tmp_path: Path) -> None:
         assert undo_change(store, actor="ana") == (
             "undone: add not-relevant judgement of q1 by ana (p.txt 10–20)"
         )
+
+
+def seed_two(store: Store, tmp_path: Path) -> tuple[int, int]:
+    """q1 and q2 on the page of :data:`P`, run "A" answering both (no element yet on q2).
+
+    By hand, depth 10: q1's element is [20, 28); A gives q1 [10, 30) and [50, 60): regions
+    [10, 20), [28, 30) (rank 1) then [50, 60). q2 has no element; A gives it [80, 90): one
+    region."""
+    with store.write() as s:
+        upsert_document(s, doc_id="p.txt", source_path="p.txt", sha256="x", profile="t", text=P)
+        gs = create_gold_set(s, "demo", "")
+        q1 = add_query(s, gs, "q1", "Which part?", actor="t")
+        q2 = add_query(s, gs, "q2", "Which other part?", actor="t")
+        assert q1.id is not None and q2.id is not None
+        attach_element(s, q1.id, "p.txt", 20, 28, annotator="t")
+        ids = (q1.id, q2.id)
+    lines = [
+        {
+            "query_id": "q1",
+            "results": [{"text": P[10:30], "doc": "p.txt"}, {"text": P[50:60], "doc": "p.txt"}],
+        },
+        {"query_id": "q2", "results": [{"text": P[80:90], "doc": "p.txt"}]},
+    ]
+    path = tmp_path / "A.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")
+    import_run_file(store, path, "A")
+    return ids
+
+
+def test_pool_mode_labels_in_the_page_and_walks_questions(tmp_path: Path) -> None:
+    """``enter`` opens the region's page with the region selected; ``a`` there attaches it
+    to the question on screen; back in pool mode the question is pooled again (the region is
+    gone). ``u`` moves to the next question with unjudged regions and makes it current."""
+    from labeler.store import question_elements
+    from labeler.tui.screens.page import PageScreen
+
+    with open_store(str(tmp_path / "labels.db")) as store:
+        q1, q2 = seed_two(store, tmp_path)
+        app = make_app(store, "ana")
+
+        async def main() -> None:
+            async with app.run_test(size=(120, 36), notifications=False) as pilot:
+                await settle(app, pilot)
+                app.goto_question(q1)
+                await settle(app, pilot)
+                open_pool(app)
+                await settle(app, pilot)
+                assert head(app).startswith("q1: region 1 of 3 · p.txt 10–20 · retrieved by A")
+                await pilot.press("enter")
+                await settle(app, pilot)
+                assert isinstance(app.screen, PageScreen)
+                assert app.screen.document_id == "p.txt"
+                assert app.screen.view.offsets == (10, 20)
+                await pilot.press("a")
+                await settle(app, pilot)
+                await pilot.press("escape")
+                await settle(app, pilot)
+                assert isinstance(app.screen, PoolScreen)
+                # [10, 20) is now an element of q1: pooled again, two regions are left
+                assert head(app).startswith("q1: region 1 of 2 · p.txt 28–30")
+                await pilot.press("u")
+                await settle(app, pilot)
+                assert app.current_query_id == q2
+                assert head(app).startswith("q2: region 1 of 1 · p.txt 80–90")
+                await pilot.press("u")  # q1 is the only other one, and it has regions left
+                await settle(app, pilot)
+                assert app.current_query_id == q1
+                assert head(app).startswith("q1: region 1 of 2 · p.txt 28–30")
+
+        asyncio.run(main())
+        with store.session() as s:
+            spans = [(e.start, e.end) for e in question_elements(s, q1)]
+            assert sorted(spans) == [(10, 20), (20, 28)]
+            assert question_elements(s, q2) == []

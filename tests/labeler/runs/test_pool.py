@@ -277,3 +277,44 @@ def test_score_reports_judged_at_k(store: Store, db_url: str, tmp_path: Path) ->
     }
     assert json.loads(again.stdout)["judged_at_k"]["warning"] is None
     assert "never judged" not in again.stderr
+
+
+def test_the_python_api_pools_and_reports_judged_at_k(
+    store: Store, db_url: str, tmp_path: Path
+) -> None:
+    """``GoldSet.pool`` is ``labeler pool`` and ``GoldSet.score`` carries the run's judged@k
+    (a stored run, and the same chunks in memory), both by hand as above: the pool of q1 at
+    depth 2 and run A's 8 judged characters of 20 at k = 1, of 30 at k = 2."""
+    import labeler as api
+
+    fill(store, db_url, tmp_path)
+    with api.open(db_url, create=False) as db:
+        gold = db.gold_set("g")
+        report = gold.pool(["A", "B"], depth=2)
+        stored = gold.score("A", k=(1, 2))
+        memory = gold.score(
+            {"q1": [{"text": P[10:30], "doc": "p.txt", "start": 10, "end": 30},
+                    {"text": P[50:60], "doc": "p.txt"}]},
+            k=(1, 2), name="A",
+        )  # fmt: skip
+        with pytest.raises(api.errors.UsageError, match="at least 1"):
+            gold.pool(["A"], depth=0)
+    got = [
+        (q.query_id, g.doc, g.start, g.end, tuple(g.runs), g.best_rank)
+        for q in report.questions
+        for g in q.regions
+    ]
+    assert got == [
+        ("q1", "p.txt", 28, 40, ("A", "B"), 1),
+        ("q1", "p.txt", 50, 65, ("A", "B"), 2),
+        ("q1", "p.txt", 10, 20, ("A",), 1),
+    ]
+    assert [(t.run, t.chars, t.unjudged_chars) for t in report.totals] == [
+        ("A", 30, 22),
+        ("B", 25, 17),
+    ]
+    for ev in (stored, memory):
+        judged = ev.to_dict()["judged_at_k"]
+        assert judged["k"]["1"] == {"judged": 8, "chars": 20, "share": 0.4}
+        assert judged["k"]["2"]["judged"] == 8 and judged["k"]["2"]["chars"] == 30
+        assert ev.judged is not None and ev.judged.warning() is not None

@@ -1,0 +1,162 @@
+"""judged@k of a scored run: how much of what it retrieves at each k was ever judged.
+
+Every scoring of one run reports it (``labeler score``, ``GoldSet.score``), so it is worked
+out here, in the core, once for every front end. A question's judged ranges are the spans of
+its elements of every layer that are not stale and its not-relevant judgements of every
+layer: judged@k does not depend on the layer scored. The run is read a second time, streamed
+by question, only down to the deepest k; what is kept is two counts per question and k in
+flat arrays, so the memory it adds does not grow with the run's results.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import groupby
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+
+from scoring import Chunk, PageIndex
+from scoring.pooling import JudgedCount, judged_at_k, judged_total, lower_bound_warning
+
+if TYPE_CHECKING:
+    from labeler.evaluation._evaluate import ScoringSource
+
+__all__ = ["JudgedAtK", "judged_of"]
+
+
+class _PerQuestion(Mapping[str, Mapping[int, JudgedCount]]):
+    """Question id → k → :class:`~scoring.pooling.JudgedCount`, read from the arrays."""
+
+    def __init__(self, table: JudgedAtK) -> None:
+        self._table = table
+        self._at = {qid: i for i, qid in enumerate(table.ids)}
+
+    def __getitem__(self, qid: str) -> Mapping[int, JudgedCount]:
+        return self._table.counts_of(self._at[qid])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table.ids)
+
+    def __len__(self) -> int:
+        return len(self._table.ids)
+
+
+@dataclass(frozen=True, eq=False)
+class JudgedAtK:
+    """A run's judged@k at every k of ``ks`` for the questions ``ids`` it answered (the
+    scored questions with at least one result at the deepest k), in the order read.
+
+    ``judged[i * len(ks) + j]`` and ``chars[i * len(ks) + j]`` are question ``ids[i]``'s
+    judged and all characters of its chunks ranked ``<= ks[j]``
+    (:func:`scoring.pooling.judged_at_k`).
+    """
+
+    ks: tuple[int, ...]
+    ids: tuple[str, ...]
+    judged: array[int]
+    chars: array[int]
+
+    def counts_of(self, i: int) -> dict[int, JudgedCount]:
+        """k → the counts of the ``i``-th question."""
+        n = len(self.ks)
+        return {
+            k: JudgedCount(self.judged[i * n + j], self.chars[i * n + j])
+            for j, k in enumerate(self.ks)
+        }
+
+    def per_question(self) -> Mapping[str, Mapping[int, JudgedCount]]:
+        """Question id → k → counts (a view on the arrays)."""
+        return _PerQuestion(self)
+
+    def totals(self) -> dict[int, JudgedCount]:
+        """The run's judged@k per k: judged over all characters, summed over questions."""
+        n = len(self.ks)
+        return {
+            k: judged_total(
+                JudgedCount(self.judged[i * n + j], self.chars[i * n + j])
+                for i in range(len(self.ids))
+            )
+            for j, k in enumerate(self.ks)
+        }
+
+    def warning(self) -> str | None:
+        """The lower-bound warning at the deepest k (judged@k under
+        :data:`scoring.pooling.LOW_JUDGED`), None when the run is judged enough or
+        retrieved nothing."""
+        k = max(self.ks)
+        return lower_bound_warning(self.totals()[k], k)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The Score JSON's ``judged_at_k``: ``k`` → ``{"judged", "chars", "share"}``, each
+        question's ``share`` per k (``per_query``, by id; null: no characters) and the
+        ``warning`` (null when none)."""
+        totals = self.totals()
+        per = self.per_question()
+        return {
+            "k": {
+                str(k): {"judged": t.judged, "chars": t.chars, "share": t.share}
+                for k, t in totals.items()
+            },
+            "per_query": {
+                q: {str(k): c.share for k, c in per[q].items()} for q in sorted(self.ids)
+            },
+            "warning": self.warning(),
+        }
+
+
+def judged_of(
+    source: ScoringSource,
+    gold_set: str,
+    run: str | Mapping[str, Sequence[Chunk]],
+    ks: Sequence[int],
+    questions: Iterable[str],
+) -> JudgedAtK:
+    """judged@k of ``run`` (a stored run's name, or in-memory chunks in rank order) on
+    ``gold_set`` at every k of ``ks``, for the ``questions`` it answered.
+
+    A chunk is placed on the page its result names as pooling places it
+    (:func:`labeler.runs.place_rows`: at its offsets where they hold its text, else at the
+    first copy of its text); a chunk on no page counts its characters as unjudged.
+    """
+    from labeler.runs import place_rows
+    from labeler.store.judgement_verbs import RankedRow
+
+    cutoffs = tuple(ks)
+    depth = max(cutoffs)
+    wanted = {q: q for q in questions}  # the scored ids' own strings, kept once
+    ranges = source.judged_ranges(gold_set)
+    rows: Iterable[tuple[str, int, str, str | None, int | None, int | None]]
+    if isinstance(run, str):
+        rows = source.ranked_rows(run, depth)
+    else:
+        rows = (
+            (qid, rank, c.text or "", c.doc, c.start, c.end)
+            for qid in sorted(run)
+            for rank, c in enumerate(run[qid][:depth], 1)
+        )
+    pages: dict[str, str] = {}
+    absent: set[str] = set()  # docs named by results that are not stored
+    indexes: dict[str, PageIndex] = {}
+    ids: list[str] = []
+    judged: array[int] = array("q")
+    chars: array[int] = array("q")
+    for qid, group in groupby(rows, key=itemgetter(0)):
+        if qid not in wanted:
+            continue
+        ranked = [
+            RankedRow(rank, text, doc, start, end) for _, rank, text, doc, start, end in group
+        ]
+        missing = {r.doc_id for r in ranked if r.doc_id is not None} - pages.keys() - absent
+        if missing:
+            pages.update(source.page_texts(sorted(missing)))
+            absent.update(missing - pages.keys())
+        placed = place_rows(ranked, pages, indexes)
+        mine = ranges.get(qid, {})
+        ids.append(wanted[qid])
+        for k in cutoffs:
+            count = judged_at_k(placed, mine, k)
+            judged.append(count.judged)
+            chars.append(count.chars)
+    return JudgedAtK(cutoffs, tuple(ids), judged, chars)
