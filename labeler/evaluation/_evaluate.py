@@ -60,7 +60,9 @@ class ScoringSource(Protocol):
 
     def ranked_rows(self, run: str, depth: int) -> RankedRows: ...
 
-    def judged_ranges(self, gold_set: str) -> dict[str, dict[str, list[tuple[int, int]]]]: ...
+    def judged_ranges(
+        self, gold_set: str, query_ids: Sequence[str]
+    ) -> dict[str, dict[str, list[tuple[int, int]]]]: ...
 
     def close(self) -> None: ...
 
@@ -136,18 +138,22 @@ class StoreSource:
             for row in result.yield_per(4096):
                 yield cast("tuple[str, int, str, str | None, int | None, int | None]", tuple(row))
 
-    def judged_ranges(self, gold_set: str) -> dict[str, dict[str, list[tuple[int, int]]]]:
+    def judged_ranges(
+        self, gold_set: str, query_ids: Sequence[str]
+    ) -> dict[str, dict[str, list[tuple[int, int]]]]:
+        from sqlalchemy import bindparam
         from sqlalchemy import text as sql_text
 
         from labeler.store.labels import get_gold_set
         from labeler.store.models import ELEMENT_OK
         from labeler.store.rows import JUDGED_RANGES_SQL, group_ranges
 
-        sql = sql_text(JUDGED_RANGES_SQL.format(gold_set=":g", ok=":ok"))
+        sql = JUDGED_RANGES_SQL.format(gold_set=":g", ok=":ok", ids=":ids")
+        stmt = sql_text(sql).bindparams(bindparam("ids", expanding=True))
         with self.store.session() as session:
-            params = {"g": get_gold_set(session, gold_set).id, "ok": ELEMENT_OK}
-            rows = session.execute(sql, params).all()
-        return group_ranges(cast("list[tuple[str, str, int, int]]", rows))
+            gid = get_gold_set(session, gold_set).id
+            rows = session.execute(stmt, {"g": gid, "ok": ELEMENT_OK, "ids": list(query_ids)})
+            return group_ranges(cast("list[tuple[str, str, int, int]]", rows.all()))
 
     def close(self) -> None:
         self.store.close()

@@ -11,12 +11,14 @@ flat arrays, so the memory it adds does not grow with the run's results.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
+from labeler.store.rows import RankedRow
 from scoring import Chunk, PageIndex
 from scoring.pooling import JudgedCount, judged_at_k, judged_total, lower_bound_warning
 
@@ -116,17 +118,18 @@ def judged_of(
     """judged@k of ``run`` (a stored run's name, or in-memory chunks in rank order) on
     ``gold_set`` at every k of ``ks``, for the ``questions`` it answered.
 
-    A chunk is placed on the page its result names as pooling places it
-    (:func:`labeler.runs.place_rows`: at its offsets where they hold its text, else at the
-    first copy of its text); a chunk on no page counts its characters as unjudged.
+    A chunk is placed as pooling places it (:func:`labeler.runs.place_rows`): on the page
+    its result names, at its offsets where they hold its text, else at the first copy of its
+    text; a chunk naming no page on the first of the question's judged pages (by id) that
+    holds its text. A chunk placed nowhere counts its characters as unjudged.
     """
-    from labeler.runs import place_rows
-    from labeler.store.judgement_verbs import RankedRow
+    from labeler.store.rows import JUDGED_BATCH
 
     cutoffs = tuple(ks)
     depth = max(cutoffs)
-    wanted = {q: q for q in questions}  # the scored ids' own strings, kept once
-    ranges = source.judged_ranges(gold_set)
+    # the scored ids, sorted to be found by bisection: a set or dict of them would cost
+    # more than everything judged@k keeps per question
+    known = sorted(questions)
     rows: Iterable[tuple[str, int, str, str | None, int | None, int | None]]
     if isinstance(run, str):
         rows = source.ranked_rows(run, depth)
@@ -136,27 +139,58 @@ def judged_of(
             for qid in sorted(run)
             for rank, c in enumerate(run[qid][:depth], 1)
         )
-    pages: dict[str, str] = {}
-    absent: set[str] = set()  # docs named by results that are not stored
-    indexes: dict[str, PageIndex] = {}
-    ids: list[str] = []
-    judged: array[int] = array("q")
-    chars: array[int] = array("q")
+    counting = _Counting(source, gold_set, cutoffs)
+    batch: list[tuple[str, list[RankedRow]]] = []
     for qid, group in groupby(rows, key=itemgetter(0)):
-        if qid not in wanted:
+        at = bisect_left(known, qid)
+        if at == len(known) or known[at] != qid:
             continue
-        ranked = [
-            RankedRow(rank, text, doc, start, end) for _, rank, text, doc, start, end in group
-        ]
-        missing = {r.doc_id for r in ranked if r.doc_id is not None} - pages.keys() - absent
-        if missing:
-            pages.update(source.page_texts(sorted(missing)))
-            absent.update(missing - pages.keys())
-        placed = place_rows(ranked, pages, indexes)
-        mine = ranges.get(qid, {})
-        ids.append(wanted[qid])
-        for k in cutoffs:
-            count = judged_at_k(placed, mine, k)
-            judged.append(count.judged)
-            chars.append(count.chars)
-    return JudgedAtK(cutoffs, tuple(ids), judged, chars)
+        ranked = [RankedRow(rank, text, doc, s, e) for _, rank, text, doc, s, e in group]
+        batch.append((known[at], ranked))  # the scored id's own string, kept once
+        if len(batch) == JUDGED_BATCH:
+            counting.add(batch)
+            batch = []
+    counting.add(batch)
+    return JudgedAtK(cutoffs, tuple(counting.ids), counting.judged, counting.chars)
+
+
+#: the largest count the 4-byte arrays hold
+WIDE = 2**32 - 1
+
+
+class _Counting:
+    """judged@k counts of batches of questions, each batch's judged ranges read at once."""
+
+    def __init__(self, source: ScoringSource, gold_set: str, ks: tuple[int, ...]) -> None:
+        self.source, self.gold_set, self.ks = source, gold_set, ks
+        self.pages: dict[str, str] = {}
+        self.absent: set[str] = set()  # docs named by results that are not stored
+        self.indexes: dict[str, PageIndex] = {}
+        self.ids: list[str] = []
+        # 4 bytes a count (a question's top k under 4 GB of text); 8 past that
+        self.judged: array[int] = array("I")
+        self.chars: array[int] = array("I")
+
+    def add(self, batch: Sequence[tuple[str, Sequence[RankedRow]]]) -> None:
+        from labeler.runs import place_rows
+
+        if not batch:
+            return
+        ranges = self.source.judged_ranges(self.gold_set, [qid for qid, _ in batch])
+        for qid, ranked in batch:
+            mine = ranges.get(qid, {})
+            named = {r.doc_id for r in ranked if r.doc_id is not None}
+            if any(r.doc_id is None for r in ranked):
+                named.update(mine)
+            missing = named - self.pages.keys() - self.absent
+            if missing:
+                self.pages.update(self.source.page_texts(sorted(missing)))
+                self.absent.update(missing - self.pages.keys())
+            placed = place_rows(ranked, self.pages, self.indexes, anywhere=sorted(mine))
+            self.ids.append(qid)
+            for k in self.ks:
+                count = judged_at_k(placed, mine, k)
+                if count.chars > WIDE and self.chars.typecode == "I":  # judged <= chars
+                    self.judged, self.chars = array("q", self.judged), array("q", self.chars)
+                self.judged.append(count.judged)
+                self.chars.append(count.chars)

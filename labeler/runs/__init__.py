@@ -33,7 +33,7 @@ if TYPE_CHECKING:
         placements_for,
         text_key,
     )
-    from labeler.runs._pool import PoolReport, QuestionPool, place_rows, pool_runs
+    from labeler.runs._pool import PoolReport, QuestionPool, pool_runs
 
 _HOMES: dict[str, str] = {
     "BATCH_RESULTS": "labeler.runs._import",
@@ -41,7 +41,7 @@ _HOMES: dict[str, str] = {
     "PlaceReport": "labeler.runs._import",
     "PoolReport": "labeler.runs._pool",
     "QuestionPool": "labeler.runs._pool",
-    "place_rows": "labeler.runs._pool",
+    "place_rows": "labeler.runs._placements",
     "pool_runs": "labeler.runs._pool",
     "Placer": "labeler.runs._placements",
     "RunImportReport": "labeler.runs._import",

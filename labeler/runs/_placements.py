@@ -23,7 +23,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import starmap
 
 from labeler.store.fastread import SqliteReader
+from labeler.store.rows import RankedRow
 from scoring import Chunk, GoldQuestion, PageIndex, Placement
+from scoring.pooling import PlacedChunk
 
 __all__ = [
     "Offsets",
@@ -34,6 +36,7 @@ __all__ = [
     "holds",
     "load_placed_run",
     "page_keys",
+    "place_rows",
     "placements_for",
     "text_key",
 ]
@@ -289,3 +292,57 @@ def load_placed_run(
                 Chunk(t, d, s, a, b) for t, (_, d, s, a, b) in zip(full, ranked, strict=True)
             ]
     return chunks, known
+
+
+def place_rows(
+    rows: Sequence[RankedRow],
+    pages: Mapping[str, str],
+    indexes: dict[str, PageIndex] | None = None,
+    anywhere: Sequence[str] = (),
+) -> list[PlacedChunk]:
+    """``rows`` placed on their pages, as pooling and judged@k place them: each on the page
+    its result names, at its own offsets where they hold its text (:func:`holds`, the test
+    scoring pins chunks with), else at the first occurrence of its text there
+    (``PageIndex.locate``, as scoring places it). A chunk that names no page is looked for,
+    in that order, on the pages ``anywhere`` (the question's judged pages, where scoring
+    would look for it too) and placed on the first that holds its text. A chunk not found
+    stays unplaced. ``indexes`` keeps the pages' indexes from one call to the next (one set
+    per call when None)."""
+    if indexes is None:
+        indexes = {}
+
+    def first(doc: str, text: str) -> tuple[int, int] | None:
+        page = pages.get(doc)
+        if page is None:
+            return None
+        index = indexes.get(doc)
+        if index is None:
+            index = indexes[doc] = PageIndex(page)
+        at, _ = index.locate(text)
+        return (at, at + len(text)) if at >= 0 else None
+
+    out: list[PlacedChunk] = []
+    for row in rows:
+        doc, at = row.doc_id, None
+        if row.text and doc is not None:
+            page = pages.get(doc)
+            if (
+                page is not None
+                and row.start is not None
+                and row.end is not None
+                and holds(page, row.text, (row.start, row.end))
+            ):
+                at = (row.start, row.end)
+            else:
+                at = first(doc, row.text)
+        elif row.text:
+            for candidate in anywhere:
+                at = first(candidate, row.text)
+                if at is not None:
+                    doc = candidate
+                    break
+        if at is None:
+            out.append(PlacedChunk(row.rank, row.doc_id, None, None, len(row.text)))
+        else:
+            out.append(PlacedChunk(row.rank, doc, at[0], at[1], at[1] - at[0]))
+    return out

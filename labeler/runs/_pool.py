@@ -1,10 +1,10 @@
 """Pooling stored runs for judging: place their chunks on their pages, then
 :func:`scoring.pooling.pool_question` per question.
 
-A chunk is placed on the page its result names: at its own offsets where they hold its text
-(:func:`labeler.runs._placements.holds`, the test scoring pins chunks with), else at the
-first occurrence of its text there (``scoring.PageIndex.locate``, as scoring places it);
-a chunk naming no page, or not on it, stays unplaced (its characters unjudged).
+Chunks are placed by :func:`labeler.runs.place_rows`: on the page the result names (at its
+own offsets where they hold its text, else at the first occurrence of its text there); a
+chunk naming no page on the first of its question's judged pages that holds its text; a
+chunk placed nowhere stays unplaced (its characters unjudged).
 """
 
 from __future__ import annotations
@@ -13,19 +13,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from labeler.errors import UsageError
-from labeler.runs._placements import holds
-from labeler.store.judgement_verbs import RankedRow, pool_input
+from labeler.runs._placements import place_rows
+from labeler.store.judgement_verbs import pool_input
 from labeler.store.session import Store
 from scoring import PageIndex
 from scoring.pooling import (
-    PlacedChunk,
     PoolRegion,
     RunPoolCounts,
     pool_question,
     total_counts,
 )
 
-__all__ = ["PoolReport", "QuestionPool", "place_rows", "pool_runs"]
+__all__ = ["PoolReport", "QuestionPool", "pool_runs"]
 
 
 @dataclass(frozen=True)
@@ -54,41 +53,6 @@ class PoolReport:
         return self.pages.get(region.doc, "")[region.start : region.end]
 
 
-def place_rows(
-    rows: Sequence[RankedRow],
-    pages: Mapping[str, str],
-    indexes: dict[str, PageIndex] | None = None,
-) -> list[PlacedChunk]:
-    """``rows`` placed on their pages (see the module's docstring); ``indexes`` keeps the
-    pages' indexes from one call to the next (one per call when None)."""
-    if indexes is None:
-        indexes = {}
-    out: list[PlacedChunk] = []
-    for row in rows:
-        page = pages.get(row.doc_id) if row.doc_id is not None else None
-        at: tuple[int, int] | None = None
-        if page is not None and row.text:
-            if (
-                row.start is not None
-                and row.end is not None
-                and holds(page, row.text, (row.start, row.end))
-            ):
-                at = (row.start, row.end)
-            else:
-                assert row.doc_id is not None
-                index = indexes.get(row.doc_id)
-                if index is None:
-                    index = indexes[row.doc_id] = PageIndex(page)
-                first, _ = index.locate(row.text)
-                if first >= 0:
-                    at = (first, first + len(row.text))
-        if at is None:
-            out.append(PlacedChunk(row.rank, row.doc_id, None, None, len(row.text)))
-        else:
-            out.append(PlacedChunk(row.rank, row.doc_id, at[0], at[1], at[1] - at[0]))
-    return out
-
-
 def pool_runs(
     store: Store, gold_set: str, runs: Sequence[str], depth: int, *, only: str | None = None
 ) -> PoolReport:
@@ -106,9 +70,14 @@ def pool_runs(
     if twice:
         raise UsageError(f"run named more than once: {', '.join(twice)}")
     data = pool_input(store, gold_set, runs, depth, only)
+    indexes: dict[str, PageIndex] = {}
     questions: list[QuestionPool] = []
     for qid in data.questions:
-        placed = {name: place_rows(data.runs[name].get(qid, []), data.pages) for name in runs}
+        anywhere = sorted(data.judged.get(qid, {}))
+        placed = {
+            name: place_rows(data.runs[name].get(qid, []), data.pages, indexes, anywhere)
+            for name in runs
+        }
         regions, counts = pool_question(placed, data.judged.get(qid, {}), depth)
         questions.append(QuestionPool(qid, regions, counts))
     totals = [total_counts((q.counts[i] for q in questions), name) for i, name in enumerate(runs)]

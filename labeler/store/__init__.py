@@ -175,7 +175,6 @@ if TYPE_CHECKING:
     )
     from labeler.store.judgement_verbs import (
         PoolInput,
-        RankedRow,
         mark_not_relevant,
         pool_input,
         question_judgements,
@@ -290,6 +289,7 @@ if TYPE_CHECKING:
         role_refusal,
     )
     from labeler.store.rows import (
+        RankedRow,
         StoredElement,
         StoredQuestion,
     )
@@ -349,7 +349,7 @@ if TYPE_CHECKING:
 _HOMES: dict[str, str] = {
     "JudgementRow": "labeler.store.judgements",
     "PoolInput": "labeler.store.judgement_verbs",
-    "RankedRow": "labeler.store.judgement_verbs",
+    "RankedRow": "labeler.store.rows",
     "mark_not_relevant": "labeler.store.judgement_verbs",
     "pool_input": "labeler.store.judgement_verbs",
     "question_judgements": "labeler.store.judgement_verbs",

@@ -162,12 +162,17 @@ class SqliteReader:
         while batch := cursor.fetchmany(4096):
             yield from batch
 
-    def judged_ranges(self, gold_set: str) -> dict[str, dict[str, list[tuple[int, int]]]]:
-        """Query id → doc → every range judged on gold set ``gold_set``
+    def judged_ranges(
+        self, gold_set: str, query_ids: Sequence[str]
+    ) -> dict[str, dict[str, list[tuple[int, int]]]]:
+        """Query id → doc → every range judged on the questions ``query_ids`` (at most
+        :data:`~labeler.store.rows.JUDGED_BATCH`) of gold set ``gold_set``
         (:data:`~labeler.store.rows.JUDGED_RANGES_SQL`)."""
-        sql = JUDGED_RANGES_SQL.format(gold_set="?", ok="?")
+        ids = list(query_ids)
+        marks = "(" + ",".join("?" * len(ids)) + ")" if ids else "(NULL)"
+        sql = JUDGED_RANGES_SQL.format(gold_set="?", ok="?", ids=marks)
         gid = self._gold_set_id(gold_set)
-        return group_ranges(self.conn.execute(sql, (gid, "ok", gid)))
+        return group_ranges(self.conn.execute(sql, (gid, "ok", *ids, gid, *ids)))
 
     def chunk_texts(self, run: str, qids: Sequence[str]) -> dict[str, list[str]]:
         """Query id → chunk texts in rank order, for the questions ``qids`` of run ``run``."""

@@ -24,6 +24,7 @@ from labeler.store.judgements import (
 )
 from labeler.store.labels import get_gold_set
 from labeler.store.models import Document, Query, Run, RunResult
+from labeler.store.rows import RankedRow
 from labeler.store.session import Store
 
 
@@ -48,17 +49,6 @@ def question_judgements(store: Store, query_id: int, annotator: str) -> list[Jud
     """The judgements of ``query_id`` that ``annotator`` may see."""
     with store.session() as s:
         return [judgement_row(r) for r in visible_judgements(s, query_id, annotator)]
-
-
-@dataclass(frozen=True)
-class RankedRow:
-    """One stored run result within a depth: what pooling places on a page."""
-
-    rank: int
-    text: str
-    doc_id: str | None
-    start: int | None
-    end: int | None
 
 
 @dataclass(frozen=True)
@@ -99,6 +89,7 @@ def pool_input(
         wanted = set(questions)
         ranked: dict[str, dict[str, list[RankedRow]]] = {}
         docs: set[str] = set()
+        docless: set[str] = set()
         for name in runs:
             per_q: dict[str, list[RankedRow]] = {}
             stmt = (
@@ -115,10 +106,14 @@ def pool_input(
                 )
                 if r.doc_id is not None:
                     docs.add(r.doc_id)
+                else:
+                    docless.add(r.query_external_id)
             ranked[name] = per_q
+        judged = judged_ranges(s, gs.id, [only] if only is not None else ())
+        # a chunk naming no page is looked for on its question's judged pages
+        docs.update(doc for qid in docless for doc in judged.get(qid, {}))
         pages = {
             d.id: d.text
             for d in s.exec(select(Document).where(col(Document.id).in_(sorted(docs)))).all()
         }
-        judged = judged_ranges(s, gs.id, [only] if only is not None else ())
         return PoolInput(questions, judged, ranked, pages)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import NamedTuple
 
 
@@ -110,6 +111,17 @@ RUN_ROWS_SQL = (
 """The run's results in scoring order; ``{mark}`` is the driver's placeholder."""
 
 
+@dataclass(frozen=True)
+class RankedRow:
+    """One stored run result within a depth: what pooling and judged@k place on a page."""
+
+    rank: int
+    text: str
+    doc_id: str | None
+    start: int | None
+    end: int | None
+
+
 RANKED_ROWS_SQL = (
     "SELECT query_external_id, rank, chunk_text, doc_id, chunk_start, chunk_end FROM run_result "
     "WHERE run_id = {run} AND rank <= {depth} ORDER BY query_external_id, rank"
@@ -124,13 +136,17 @@ order within a question (:data:`RANKED_ROWS_SQL`)."""
 JUDGED_RANGES_SQL = (
     'SELECT q.external_id, e.document_id, e.start, e."end" FROM element e '
     "JOIN query q ON q.id = e.query_id WHERE q.gold_set_id = {gold_set} AND e.status = {ok} "
+    "AND q.external_id IN {ids} "
     'UNION ALL SELECT q.external_id, n.document_id, n.start, n."end" FROM not_relevant n '
-    "JOIN query q ON q.id = n.query_id WHERE q.gold_set_id = {gold_set}"
+    "JOIN query q ON q.id = n.query_id WHERE q.gold_set_id = {gold_set} AND q.external_id IN {ids}"
 )
-"""Every range judged on a gold set's questions: the spans of its elements of every layer
-that are not stale, and its not-relevant judgements of every layer (what
-:func:`labeler.store.judgements.judged_ranges` reads); ``{gold_set}`` and ``{ok}`` are the
-driver's placeholders."""
+"""Every range judged on some questions of a gold set: the spans of their elements of every
+layer that are not stale, and their not-relevant judgements of every layer (what
+:func:`labeler.store.judgements.judged_ranges` reads); ``{gold_set}``, ``{ok}`` and ``{ids}``
+(a parenthesised list of query ids) are the driver's placeholders."""
+
+#: query ids per :data:`JUDGED_RANGES_SQL` (twice each: under SQLite's 999 parameters)
+JUDGED_BATCH = 400
 
 
 def group_ranges(

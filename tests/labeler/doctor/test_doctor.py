@@ -102,8 +102,8 @@ def test_healthy_database_passes_and_is_not_written(
             "run_questions": "ok",
         }
         # element→query, element→document, query→gold_set, run_result→run, run_placement→run,
-        # assignment→query, question_done→query
-        assert "7 foreign key constraint(s), enforced by the server" in out
+        # assignment→query, question_done→query, not_relevant→query, not_relevant→document
+        assert "9 foreign key constraint(s), enforced by the server" in out
 
 
 @pytest.mark.backends("postgresql")

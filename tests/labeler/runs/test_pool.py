@@ -284,7 +284,10 @@ def test_the_python_api_pools_and_reports_judged_at_k(
 ) -> None:
     """``GoldSet.pool`` is ``labeler pool`` and ``GoldSet.score`` carries the run's judged@k
     (a stored run, and the same chunks in memory), both by hand as above: the pool of q1 at
-    depth 2 and run A's 8 judged characters of 20 at k = 1, of 30 at k = 2."""
+    depth 2 and run A's 8 judged characters of 20 at k = 1, of 30 at k = 2. A chunk naming
+    no page is looked for on q1's judged pages (as scoring looks for it on the pages q1
+    cites): P[60:70] at rank 2 holds ana's judgement [65, 70), so judged@2 is 13 of 30 (8 of
+    30 were it left unplaced)."""
     import labeler as api
 
     fill(store, db_url, tmp_path)
@@ -297,6 +300,10 @@ def test_the_python_api_pools_and_reports_judged_at_k(
                     {"text": P[50:60], "doc": "p.txt"}]},
             k=(1, 2), name="A",
         )  # fmt: skip
+        docless = gold.score(
+            {"q1": [{"text": P[10:30], "doc": "p.txt", "start": 10, "end": 30}, P[60:70]]},
+            k=(1, 2),
+        )
         with pytest.raises(api.errors.UsageError, match="at least 1"):
             gold.pool(["A"], depth=0)
     got = [
@@ -318,3 +325,8 @@ def test_the_python_api_pools_and_reports_judged_at_k(
         assert judged["k"]["1"] == {"judged": 8, "chars": 20, "share": 0.4}
         assert judged["k"]["2"]["judged"] == 8 and judged["k"]["2"]["chars"] == 30
         assert ev.judged is not None and ev.judged.warning() is not None
+    assert docless.to_dict()["judged_at_k"]["k"]["2"] == {
+        "judged": 13,
+        "chars": 30,
+        "share": pytest.approx(13 / 30),
+    }
