@@ -14,7 +14,8 @@ judged ranges per page, and works in code-point offsets.
   first), then page and offset. Also, per run, how many of its top-``depth`` characters and
   chunks are unjudged.
 * :func:`judged_at_k` — a run's judged characters and all characters in its top ``k``
-  for one question; ``judged@k`` is their quotient.
+  for one question; ``judged@k`` is their quotient (:func:`judged_at_ks`: at several k in
+  one pass).
 
 A chunk that could not be placed on a page (no page named, or its text not on it) counts
 its characters as unjudged: nothing says what it holds.
@@ -34,6 +35,7 @@ __all__ = [
     "PoolRegion",
     "RunPoolCounts",
     "judged_at_k",
+    "judged_at_ks",
     "judged_ranges",
     "judged_total",
     "lower_bound_warning",
@@ -175,11 +177,29 @@ def judged_at_k(chunks: Sequence[PlacedChunk], judged: Ranges, k: int) -> Judged
     page, and all their characters (a chunk's characters count once per chunk, so two
     overlapping chunks count the shared part twice, as both were retrieved). Raises
     ``ValueError`` for ``k < 1``."""
-    if k < 1:
-        raise ValueError(f"k must be at least 1, got {k}")
-    merged = judged_ranges(judged)
-    top = [c for c in chunks if c.rank <= k]
-    return JudgedCount(sum(_judged_chars(c, merged) for c in top), sum(_length(c) for c in top))
+    return judged_at_ks(chunks, judged, (k,))[0]
+
+
+def judged_at_ks(
+    chunks: Sequence[PlacedChunk], judged: Ranges, ks: Sequence[int]
+) -> list[JudgedCount]:
+    """:func:`judged_at_k` at every k of ``ks`` (in that order), in one pass over the
+    chunks: each chunk's judged and all characters are worked out once and summed over the
+    ranks ``<= k``. Raises ``ValueError`` for a k below 1."""
+    for k in ks:
+        if k < 1:
+            raise ValueError(f"k must be at least 1, got {k}")
+    merged = judged_ranges(judged) if judged else {}
+    counted = [(c.rank, _judged_chars(c, merged) if merged else 0, _length(c)) for c in chunks]
+    out = []
+    for k in ks:
+        judged_sum = chars = 0
+        for rank, inside, length in counted:
+            if rank <= k:
+                judged_sum += inside
+                chars += length
+        out.append(JudgedCount(judged_sum, chars))
+    return out
 
 
 def _subtract(

@@ -18,14 +18,16 @@ from itertools import groupby
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from labeler.store.rows import RankedRow
-from scoring import Chunk, PageIndex
-from scoring.pooling import JudgedCount, judged_at_k, judged_total, lower_bound_warning
+from scoring import Chunk
+from scoring.pooling import JudgedCount, judged_ranges, judged_total, lower_bound_warning
 
 if TYPE_CHECKING:
     from labeler.evaluation._evaluate import ScoringSource
 
 __all__ = ["JudgedAtK", "judged_of"]
+
+Row = tuple[str, int, str, str | None, int | None, int | None]
+"""One result as judged@k reads it: ``(query id, rank, text, doc, start, end)``."""
 
 
 class _PerQuestion(Mapping[str, Mapping[int, JudgedCount]]):
@@ -52,7 +54,7 @@ class JudgedAtK:
 
     ``judged[i * len(ks) + j]`` and ``chars[i * len(ks) + j]`` are question ``ids[i]``'s
     judged and all characters of its chunks ranked ``<= ks[j]``
-    (:func:`scoring.pooling.judged_at_k`).
+    (:func:`scoring.pooling.judged_at_ks`).
     """
 
     ks: tuple[int, ...]
@@ -140,13 +142,12 @@ def judged_of(
             for rank, c in enumerate(run[qid][:depth], 1)
         )
     counting = _Counting(source, gold_set, cutoffs)
-    batch: list[tuple[str, list[RankedRow]]] = []
+    batch: list[tuple[str, list[Row]]] = []
     for qid, group in groupby(rows, key=itemgetter(0)):
         at = bisect_left(known, qid)
         if at == len(known) or known[at] != qid:
             continue
-        ranked = [RankedRow(rank, text, doc, s, e) for _, rank, text, doc, s, e in group]
-        batch.append((known[at], ranked))  # the scored id's own string, kept once
+        batch.append((known[at], list(group)))  # the scored id's own string, kept once
         if len(batch) == JUDGED_BATCH:
             counting.add(batch)
             batch = []
@@ -162,35 +163,63 @@ class _Counting:
     """judged@k counts of batches of questions, each batch's judged ranges read at once."""
 
     def __init__(self, source: ScoringSource, gold_set: str, ks: tuple[int, ...]) -> None:
+        from labeler.runs import RowPlacer
+
         self.source, self.gold_set, self.ks = source, gold_set, ks
         self.pages: dict[str, str] = {}
+        self.placer = RowPlacer(self.pages)
         self.absent: set[str] = set()  # docs named by results that are not stored
-        self.indexes: dict[str, PageIndex] = {}
         self.ids: list[str] = []
         # 4 bytes a count (a question's top k under 4 GB of text); 8 past that
         self.judged: array[int] = array("I")
         self.chars: array[int] = array("I")
 
-    def add(self, batch: Sequence[tuple[str, Sequence[RankedRow]]]) -> None:
-        from labeler.runs import place_rows
-
+    def add(self, batch: Sequence[tuple[str, Sequence[Row]]]) -> None:
         if not batch:
             return
         ranges = self.source.judged_ranges(self.gold_set, [qid for qid, _ in batch])
-        for qid, ranked in batch:
-            mine = ranges.get(qid, {})
-            named = {r.doc_id for r in ranked if r.doc_id is not None}
-            if any(r.doc_id is None for r in ranked):
-                named.update(mine)
-            missing = named - self.pages.keys() - self.absent
-            if missing:
-                self.pages.update(self.source.page_texts(sorted(missing)))
-                self.absent.update(missing - self.pages.keys())
-            placed = place_rows(ranked, self.pages, self.indexes, anywhere=sorted(mine))
+        for qid, rows in batch:
             self.ids.append(qid)
+            mine = ranges.get(qid)
+            counted = self._judged(rows, mine) if mine else [(r[1], 0, len(r[2])) for r in rows]
             for k in self.ks:
-                count = judged_at_k(placed, mine, k)
-                if count.chars > WIDE and self.chars.typecode == "I":  # judged <= chars
+                judged = chars = 0
+                for rank, inside, length in counted:
+                    if rank <= k:
+                        judged += inside
+                        chars += length
+                if chars > WIDE and self.chars.typecode == "I":  # judged <= chars
                     self.judged, self.chars = array("q", self.judged), array("q", self.chars)
-                self.judged.append(count.judged)
-                self.chars.append(count.chars)
+                self.judged.append(judged)
+                self.chars.append(chars)
+
+    def _judged(
+        self, rows: Sequence[Row], mine: Mapping[str, Sequence[tuple[int, int]]]
+    ) -> list[tuple[int, int, int]]:
+        """``(rank, judged characters, characters)`` of each row, placed as
+        :func:`labeler.runs.place_rows` places it (only a row that may lie in a judged
+        range is placed: one naming a page with judged ranges, or naming none)."""
+        merged = judged_ranges(mine)
+        anywhere = sorted(merged)
+        wanted = {doc for _, _, _, doc, _, _ in rows if doc in merged}
+        if any(doc is None for _, _, _, doc, _, _ in rows):
+            wanted.update(merged)
+        missing = wanted - self.pages.keys() - self.absent
+        if missing:
+            self.pages.update(self.source.page_texts(sorted(missing)))
+            self.absent.update(missing - self.pages.keys())
+        out = []
+        for _, rank, text, doc, start, end in rows:
+            n = len(text)
+            inside = 0
+            if doc is None or doc in merged:
+                at = self.placer.place(doc, text, start, end, anywhere)
+                if at is not None:
+                    a, b = at[1], at[1] + n
+                    for c, d in merged[at[0]]:  # disjoint and sorted: stop past the chunk
+                        if c >= b:
+                            break
+                        if d > a:
+                            inside += min(b, d) - max(a, c)
+            out.append((rank, inside, n))
+        return out

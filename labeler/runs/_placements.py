@@ -31,6 +31,7 @@ __all__ = [
     "Offsets",
     "PageKeys",
     "Placer",
+    "RowPlacer",
     "decode",
     "encode",
     "holds",
@@ -294,11 +295,53 @@ def load_placed_run(
     return chunks, known
 
 
+class RowPlacer:
+    """Places run results on pages as pooling and judged@k place them (see
+    :func:`place_rows`), keeping each page's index from one result to the next."""
+
+    def __init__(self, pages: Mapping[str, str]) -> None:
+        self.pages = pages
+        self.indexes: dict[str, PageIndex] = {}
+
+    def first(self, doc: str, text: str) -> int:
+        """Where ``text`` first occurs on page ``doc``; −1 when nowhere (or no such page)."""
+        index = self.indexes.get(doc)
+        if index is None:
+            page = self.pages.get(doc)
+            if page is None:
+                return -1
+            index = self.indexes[doc] = PageIndex(page)
+        return index.locate(text)[0]
+
+    def place(
+        self,
+        doc: str | None,
+        text: str,
+        start: int | None,
+        end: int | None,
+        anywhere: Sequence[str] = (),
+    ) -> tuple[str, int] | None:
+        """``(page, start)`` of one result with ``text``, or None when it is placed nowhere
+        (an empty text is never placed)."""
+        if not text:
+            return None
+        if doc is None:
+            for candidate in anywhere:
+                at = self.first(candidate, text)
+                if at >= 0:
+                    return candidate, at
+            return None
+        page = self.pages.get(doc)
+        if page is None:
+            return None
+        if start is not None and end is not None and holds(page, text, (start, end)):
+            return doc, start
+        at = self.first(doc, text)
+        return (doc, at) if at >= 0 else None
+
+
 def place_rows(
-    rows: Sequence[RankedRow],
-    pages: Mapping[str, str],
-    indexes: dict[str, PageIndex] | None = None,
-    anywhere: Sequence[str] = (),
+    rows: Sequence[RankedRow], pages: Mapping[str, str], anywhere: Sequence[str] = ()
 ) -> list[PlacedChunk]:
     """``rows`` placed on their pages, as pooling and judged@k place them: each on the page
     its result names, at its own offsets where they hold its text (:func:`holds`, the test
@@ -306,43 +349,15 @@ def place_rows(
     (``PageIndex.locate``, as scoring places it). A chunk that names no page is looked for,
     in that order, on the pages ``anywhere`` (the question's judged pages, where scoring
     would look for it too) and placed on the first that holds its text. A chunk not found
-    stays unplaced. ``indexes`` keeps the pages' indexes from one call to the next (one set
-    per call when None)."""
-    if indexes is None:
-        indexes = {}
-
-    def first(doc: str, text: str) -> tuple[int, int] | None:
-        page = pages.get(doc)
-        if page is None:
-            return None
-        index = indexes.get(doc)
-        if index is None:
-            index = indexes[doc] = PageIndex(page)
-        at, _ = index.locate(text)
-        return (at, at + len(text)) if at >= 0 else None
-
+    stays unplaced."""
+    placer = RowPlacer(pages)
     out: list[PlacedChunk] = []
     for row in rows:
-        doc, at = row.doc_id, None
-        if row.text and doc is not None:
-            page = pages.get(doc)
-            if (
-                page is not None
-                and row.start is not None
-                and row.end is not None
-                and holds(page, row.text, (row.start, row.end))
-            ):
-                at = (row.start, row.end)
-            else:
-                at = first(doc, row.text)
-        elif row.text:
-            for candidate in anywhere:
-                at = first(candidate, row.text)
-                if at is not None:
-                    doc = candidate
-                    break
+        at = placer.place(row.doc_id, row.text, row.start, row.end, anywhere)
         if at is None:
             out.append(PlacedChunk(row.rank, row.doc_id, None, None, len(row.text)))
         else:
-            out.append(PlacedChunk(row.rank, doc, at[0], at[1], at[1] - at[0]))
+            doc, start = at
+            n = len(row.text)
+            out.append(PlacedChunk(row.rank, doc, start, start + n, n))
     return out

@@ -16,7 +16,6 @@ from labeler.errors import UsageError
 from labeler.runs._placements import place_rows
 from labeler.store.judgement_verbs import pool_input
 from labeler.store.session import Store
-from scoring import PageIndex
 from scoring.pooling import (
     PoolRegion,
     RunPoolCounts,
@@ -70,13 +69,11 @@ def pool_runs(
     if twice:
         raise UsageError(f"run named more than once: {', '.join(twice)}")
     data = pool_input(store, gold_set, runs, depth, only)
-    indexes: dict[str, PageIndex] = {}
     questions: list[QuestionPool] = []
     for qid in data.questions:
         anywhere = sorted(data.judged.get(qid, {}))
         placed = {
-            name: place_rows(data.runs[name].get(qid, []), data.pages, indexes, anywhere)
-            for name in runs
+            name: place_rows(data.runs[name].get(qid, []), data.pages, anywhere) for name in runs
         }
         regions, counts = pool_question(placed, data.judged.get(qid, {}), depth)
         questions.append(QuestionPool(qid, regions, counts))
