@@ -24,6 +24,7 @@ from scoring.pooling import (
     PoolRegion,
     RunPoolCounts,
     judged_at_k,
+    judged_at_ks,
     pool_question,
     total_counts,
 )
@@ -79,6 +80,17 @@ def test_judged_at_k() -> None:
     assert judged_at_k(RUNS["B"], JUDGED, 3) == JudgedCount(8, 32)
     assert judged_at_k(RUNS["C"], JUDGED, 10).share == 1.0
     assert judged_at_k([], JUDGED, 1).share is None
+
+
+def test_judged_at_ks_gives_every_k_in_one_pass() -> None:
+    """The same hand-worked figures at k = 3, 1, 2 in one call, in the order asked."""
+    assert judged_at_ks(RUNS["B"], JUDGED, (3, 1, 2)) == [
+        JudgedCount(8, 32),
+        JudgedCount(3, 15),
+        JudgedCount(8, 25),
+    ]
+    with pytest.raises(ValueError, match="k must be at least 1"):
+        judged_at_ks(RUNS["A"], JUDGED, (1, 0))
 
 
 def test_bad_depth() -> None:
