@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from labeler.evaluation._gcpause import (
         gc_paused,
     )
-    from labeler.evaluation._judged import (
+    from labeler.evaluation._judged_at_k import (
         JudgedAtK,
         judged_of,
     )
@@ -105,7 +105,7 @@ _HOMES: dict[str, str] = {
     "GoldLoad": "labeler.evaluation._evaluate",
     "IN_MEMORY": "labeler.evaluation._entry",
     "Intervals": "labeler.evaluation._entry",
-    "JudgedAtK": "labeler.evaluation._judged",
+    "JudgedAtK": "labeler.evaluation._judged_at_k",
     "K1": "labeler.evaluation._bm25",
     "Latency": "labeler.evaluation._retrievers",
     "MAX_RESULTS": "labeler.evaluation._retrievers",
@@ -132,7 +132,7 @@ _HOMES: dict[str, str] = {
     "evaluate": "labeler.evaluation._entry",
     "evaluate_in_memory": "labeler.evaluation._entry",
     "gc_paused": "labeler.evaluation._gcpause",
-    "judged_of": "labeler.evaluation._judged",
+    "judged_of": "labeler.evaluation._judged_at_k",
     "load_gold": "labeler.evaluation._evaluate",
     "load_gold_layer": "labeler.evaluation._evaluate",
     "load_retriever": "labeler.evaluation._retrievers",

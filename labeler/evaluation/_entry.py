@@ -39,7 +39,7 @@ from labeler.evaluation._evaluate import (
     load_gold_layer,
 )
 from labeler.evaluation._gcpause import gc_paused
-from labeler.evaluation._judged import judged_of
+from labeler.evaluation._judged_at_k import judged_of
 from labeler.progress import Progress, counted, no_progress
 from labeler.runs import PageKeys, page_keys
 from labeler.store.fastread import SqliteReader, open_reader

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from labeler.evaluation._judged import JudgedAtK
+from labeler.evaluation._judged_at_k import JudgedAtK
 from labeler.evaluation._ranges import range_reader, score_ranges
 from labeler.evaluation._shards import plan_processes, score_in_processes
 from labeler.progress import Progress, no_progress

@@ -16,15 +16,26 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from scoring import Chunk
 from scoring.pooling import JudgedCount, judged_ranges, judged_total, lower_bound_warning
 
-if TYPE_CHECKING:
-    from labeler.evaluation._evaluate import ScoringSource
-
 __all__ = ["JudgedAtK", "judged_of"]
+
+
+class JudgedSource(Protocol):
+    """What judged@k reads from a database (a part of
+    :class:`~labeler.evaluation.ScoringSource`)."""
+
+    def ranked_rows(self, run: str, depth: int) -> Iterable[Row]: ...
+
+    def judged_ranges(
+        self, gold_set: str, query_ids: Sequence[str]
+    ) -> dict[str, dict[str, list[tuple[int, int]]]]: ...
+
+    def page_texts(self, doc_ids: Sequence[str]) -> dict[str, str]: ...
+
 
 Row = tuple[str, int, str, str | None, int | None, int | None]
 """One result as judged@k reads it: ``(query id, rank, text, doc, start, end)``."""
@@ -111,7 +122,7 @@ class JudgedAtK:
 
 
 def judged_of(
-    source: ScoringSource,
+    source: JudgedSource,
     gold_set: str,
     run: str | Mapping[str, Sequence[Chunk]],
     ks: Sequence[int],
@@ -162,7 +173,7 @@ WIDE = 2**32 - 1
 class _Counting:
     """judged@k counts of batches of questions, each batch's judged ranges read at once."""
 
-    def __init__(self, source: ScoringSource, gold_set: str, ks: tuple[int, ...]) -> None:
+    def __init__(self, source: JudgedSource, gold_set: str, ks: tuple[int, ...]) -> None:
         from labeler.runs import RowPlacer
 
         self.source, self.gold_set, self.ks = source, gold_set, ks
