@@ -34,6 +34,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -50,6 +51,7 @@ __all__ = [
     "Snap",
     "Snapped",
     "check_snap_min",
+    "normal_text",
     "normalise",
     "snap",
     "snap_chunks",
@@ -60,6 +62,8 @@ DEFAULT_SNAP_MIN = 0.9
 
 #: characters removed before matching: jsoup's text() drops U+200B and U+00AD
 _INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
+#: printable ASCII but ``&`` (no whitespace): NFKC and case-folding change it only to lower case
+_PLAIN = re.compile(r"[!-%'-~]+")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
@@ -78,8 +82,8 @@ class Normalised:
     points ``[starts[i], ends[i])`` of the original."""
 
     text: str
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
+    starts: array[int]
+    ends: array[int]
 
     def source_span(self, a: int, b: int) -> tuple[int, int]:
         """The original span of normalised characters ``[a, b)`` (``a < b``)."""
@@ -103,15 +107,36 @@ def _fold(cluster: str) -> str:
     return out
 
 
+def normal_text(text: str) -> str:
+    """``normalise(text).text`` without the map back (what a text looked for needs): an
+    ASCII text without ``&`` in C (whitespace removed, lower case: NFKC and case-folding
+    change no other ASCII character), anything else through :func:`normalise`."""
+    if text.isascii() and "&" not in text:
+        return "".join(text.split()).lower()
+    return normalise(text).text
+
+
 def normalise(text: str) -> Normalised:
     """``text`` normalised as the module says, with its map back to ``text``'s offsets."""
     chars: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
+    # flat arrays, not lists of ints: a page's map costs 8 bytes a character, not 70
+    starts: array[int] = array("I")
+    ends: array[int] = array("I")
     n = len(text)
     i = 0
     fast = text.isascii()
     while i < n:
+        plain = _PLAIN.match(text, i)
+        if plain is not None:  # a run of ASCII that folds to itself, lower-cased at once
+            j = plain.end()
+            if j < n and unicodedata.combining(text[j]):
+                j -= 1  # its last character starts a cluster with the marks after it
+            if j > i:
+                chars.append(text[i:j].lower())
+                starts.extend(range(i, j))
+                ends.extend(range(i + 1, j + 1))
+                i = j
+                continue
         c = text[i]
         if c.isspace() or c in _INVISIBLE:
             i += 1
@@ -140,7 +165,7 @@ def normalise(text: str) -> Normalised:
             starts.append(i)
             ends.append(j)
         i = j
-    return Normalised("".join(chars), tuple(starts), tuple(ends))
+    return Normalised("".join(chars), starts, ends)
 
 
 def _edges(text: str) -> tuple[int, int]:
@@ -161,12 +186,23 @@ def _widen(page: str, start: int, end: int, lead: int, trail: int) -> tuple[int,
     return start, end
 
 
-def _align(needle: str, hay: str) -> tuple[int, int, float] | None:
+def _align(needle: str, hay: str, min_score: float) -> tuple[int, int, float] | None:
     """Best fuzzy span ``[a, b)`` of normalised ``needle`` in normalised ``hay`` and its
-    score (see the module), or None when nothing matches."""
+    score (see the module), or None when nothing matches or no span can score
+    ``min_score``.
+
+    Pruning, exact: a span s of ``hay`` with ratio(needle, s) = 2L/(|n| + |s|) >= t (L the
+    longest common subsequence) has |s| <= (2/t - 1)|n|, and a window of ``hay`` of
+    |n| characters (the windows ``partial_ratio`` searches, when ``hay`` is the longer)
+    inside or around s keeps all of L but |s| - |n| matches, so some window scores at least
+    3 - 2/t (0.778 for t = 0.9); ``partial_ratio_alignment`` may skip windows below that.
+    """
     from rapidfuzz import fuzz
 
-    found = fuzz.partial_ratio_alignment(needle, hay)
+    cutoff = 0.0
+    if len(needle) <= len(hay):
+        cutoff = max(0.0, 100.0 * (3.0 - 2.0 / min_score) - 1e-6)
+    found = fuzz.partial_ratio_alignment(needle, hay, score_cutoff=cutoff)
     if found is None or not found.score:
         return None
     margin = max(8, len(needle) // 4)
@@ -186,18 +222,24 @@ def _align(needle: str, hay: str) -> tuple[int, int, float] | None:
 
 
 def snap(
-    text: str, page: str, min_score: float = DEFAULT_SNAP_MIN, normal: Normalised | None = None
+    text: str,
+    page: str,
+    min_score: float = DEFAULT_SNAP_MIN,
+    normal: Normalised | None = None,
+    *,
+    fuzzy: bool = True,
 ) -> Snap | None:
     """Where ``text`` stands on ``page`` (the module's rule), or None: a text without a
     character left after normalising, or no span scoring at least ``min_score``.
 
     ``normal`` is ``normalise(page)`` when the caller has it (a page snapped onto many
     times). A text that is a substring of ``page`` snaps to its first occurrence (score 1).
+    Without ``fuzzy`` only steps 1 and 2 are tried (an exact match of the normalised texts).
     """
     at = page.find(text) if text else -1
     if at >= 0:
         return Snap(at, at + len(text), 1.0)
-    needle = normalise(text).text
+    needle = normal_text(text)
     if not needle:
         return None
     hay = normal if normal is not None else normalise(page)
@@ -208,7 +250,9 @@ def snap(
     if i >= 0:
         s, e = hay.source_span(i, i + len(needle))
         return Snap(*_widen(page, s, e, lead, trail), 1.0)
-    aligned = _align(needle, hay.text)
+    if not fuzzy:
+        return None
+    aligned = _align(needle, hay.text, min_score)
     if aligned is None or aligned[2] < min_score:
         return None
     a, b, score = aligned
@@ -250,9 +294,12 @@ def snap_chunks(
 
     ``placed`` is page → spots as the scoring loop placed the chunks (every cited page);
     a rank is snapped when its spot is off the page (−1) on every cited page. It is snapped
-    onto its ``doc`` when that is a cited page, onto the cited page where it scores best
-    (the first of equals, in element order) when it has no ``doc``, and not at all when its
-    ``doc`` is another page. ``page_text`` and ``normal`` give a page's text and its
+    onto its ``doc`` when that is a cited page (every step of the module's rule), and not at
+    all when its ``doc`` is another page. A chunk with no ``doc`` is snapped onto the first
+    cited page (in element order) where its normalised text occurs exactly, never by fuzzy
+    alignment: most chunks of a run come from pages its question does not cite, and
+    aligning each against every cited page costs tens of milliseconds a chunk (a run of
+    4,000 questions whose chunks name no page took minutes to score instead of a second). ``page_text`` and ``normal`` give a page's text and its
     ``normalise``. Chunks left as they were keep their identity.
     """
     off: dict[int, bool] = {}
@@ -275,8 +322,9 @@ def snap_chunks(
         else:
             continue
         best: tuple[str, Snap] | None = None
+        fuzzy = chunk.doc is not None
         for doc in pages:
-            found = snap(text, page_text(doc), min_score, normal(doc))
+            found = snap(text, page_text(doc), min_score, normal(doc), fuzzy=fuzzy)
             if found is not None and (best is None or found.score > best[1].score):
                 best = (doc, found)
         if best is None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from scoring import Chunk, GoldElement, GoldQuestion, score_run
 from scoring.result import QueryScore
-from scoring.snap import Snap, Snapped, normalise, snap
+from scoring.snap import Snap, Snapped, normal_text, normalise, snap
 
 FR = "FR-001: The index is never the source of record."
 PAGE = f"Intro. {FR} Outro."  # FR at [7, 55)
@@ -209,3 +209,104 @@ def test_whitespace_normalised_slices_score_as_the_slices(
     assert snapped.queries[0].flags.snapped == sum(
         c != t for c, t in zip(changed, texts, strict=True)
     )
+
+
+def test_a_chunk_naming_no_page_snaps_only_on_an_exact_normalised_match() -> None:
+    """The deleted-characters chunk of the test above, naming no page: it is not aligned
+    fuzzily on the cited page (the fallback rule scores it); the same chunk with its
+    whitespace changed but no character lost snaps exactly, page or no page."""
+    chunk = "The quick brwn fox jumps ovr the lazy dog."
+    result = score_run(
+        one("p", SENTENCE), {"p": FOX}, {"q": [Chunk(chunk, None)]}, ks=[1], snap_min=0.9
+    )
+    (row,) = result.queries
+    assert (row.flags.snapped, row.flags.fallback) == (0, 1)
+    spaced = "The  quick\nbrown fox jumps over the lazy\tdog."
+    result = score_run(
+        one("p", SENTENCE), {"p": FOX}, {"q": [Chunk(spaced, None)]}, ks=[1], snap_min=0.9
+    )
+    (row,) = result.queries
+    assert (row.flags.snapped, row.value("hit", 1)) == (1, 1.0)
+    assert (row.snaps[0].start, row.snaps[0].end, row.snaps[0].score) == (12, 56, 1.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.text(alphabet="abc de&;\u00e9\u00a0\n", max_size=40),
+)
+def test_normal_text_is_the_normalised_text(text: str) -> None:
+    assert normal_text(text) == normalise(text).text
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from(["alpha", "beta", "gamma", "delta", "fox", "dog"]), min_size=8, max_size=40
+    ),
+    cut=st.lists(st.integers(0, 200), max_size=6),
+    data=st.data(),
+)
+def test_alignment_pruning_changes_no_result(
+    words: list[str], cut: list[int], data: st.DataObject
+) -> None:
+    """``_align`` at 0.9 prunes windows below 3 - 2/0.9: whatever it returns is what the
+    unpruned search (at 0.5 nothing is pruned) returns, and whenever the unpruned search
+    finds a span scoring 0.9 or more, the pruned one finds the same."""
+    from scoring.snap import _align
+
+    hay = "".join(words)
+    a = data.draw(st.integers(0, len(hay) - 1))
+    b = data.draw(st.integers(a + 1, len(hay)))
+    needle = "".join(c for i, c in enumerate(hay[a:b]) if i not in set(cut))
+    assume(needle)
+    free = _align(needle, hay, 0.5)
+    pruned = _align(needle, hay, 0.9)
+    if free is not None and free[2] >= 0.9:
+        assert pruned == free
+    if pruned is not None:
+        assert pruned == free
+
+
+def _per_character(text: str) -> tuple[str, list[int], list[int]]:
+    """The module's rule one character (with its combining marks) at a time, as
+    ``normalise`` did before it took plain ASCII runs at once: the reference it must equal."""
+    import html
+    import unicodedata
+
+    invisible = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+    entity = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+    def fold(cluster: str) -> str:
+        out = unicodedata.normalize("NFKC", cluster).casefold()
+        return "".join(c for c in out if not (c.isspace() or c in invisible))
+
+    chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c.isspace() or c in invisible:
+            i += 1
+            continue
+        m = entity.match(text, i) if c == "&" else None
+        if m is not None and html.unescape(m.group()) != m.group():
+            j, out = m.end(), fold(html.unescape(m.group()))
+        else:
+            j = i + 1
+            while j < len(text) and unicodedata.combining(text[j]):
+                j += 1
+            out = fold(text[i:j])
+        for d in out:
+            chars.append(d)
+            starts.append(i)
+            ends.append(j)
+        i = j
+    return "".join(chars), starts, ends
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet="aB9 -&;#x\u0301\u00e9\u00a0\u200b\n\ufb01amp", max_size=30))
+def test_normalise_equals_the_rule_character_by_character(text: str) -> None:
+    got = normalise(text)
+    assert (got.text, list(got.starts), list(got.ends)) == _per_character(text)
