@@ -30,7 +30,7 @@ from scoring.result import (
     n_gold_group,
     value_keys,
 )
-from scoring.snap import Normalised, Snapped, check_snap_min, normalise, snap_chunks
+from scoring.snap import Normalised, Snapped, check_snap_min, normalised_lazily, snap_chunks
 from scoring.spans import Spot, question_prefix
 
 __all__ = ["DEFAULT_KS", "PageCache", "aggregate", "judge_question", "score_questions", "score_run"]
@@ -58,10 +58,11 @@ class PageCache:
         return self[doc].text
 
     def normal(self, doc: str) -> Normalised:
-        """``scoring.snap.normalise`` of the page, made once (only pages snapped onto)."""
+        """``scoring.snap.normalise`` of the page, made once (only pages snapped onto; its
+        map back only once a snap needs it)."""
         found = self._normals.get(doc)
         if found is None:
-            found = self._normals[doc] = normalise(self[doc].text)
+            found = self._normals[doc] = normalised_lazily(self[doc].text)
         return found
 
     def forget_lookups(self) -> None:

@@ -35,7 +35,7 @@ import html
 import re
 import unicodedata
 from array import array
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -64,6 +64,8 @@ DEFAULT_SNAP_MIN = 0.9
 _INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
 #: printable ASCII but ``&`` (no whitespace): NFKC and case-folding change it only to lower case
 _PLAIN = re.compile(r"[!-%'-~]+")
+#: ASCII but ``&``: whitespace and plain ASCII, which normalise to the plain part lower-cased
+_ASCII = re.compile(r"[\x00-%'-\x7f]+")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
@@ -76,18 +78,46 @@ def check_snap_min(min_score: float) -> float:
     return float(min_score)
 
 
-@dataclass(frozen=True, slots=True)
 class Normalised:
     """A normalised text and its map back: normalised character ``i`` came from the code
-    points ``[starts[i], ends[i])`` of the original."""
+    points ``[starts[i], ends[i])`` of the original.
 
-    text: str
-    starts: array[int]
-    ends: array[int]
+    Made with ``source`` only (:func:`normalised_lazily`), the text is worked out first and
+    the map only when it is read: a page searched for exact matches that never occur needs
+    no map."""
+
+    __slots__ = ("_ends", "_source", "_starts", "text")
+
+    def __init__(
+        self,
+        text: str,
+        starts: array[int] | None = None,
+        ends: array[int] | None = None,
+        *,
+        source: str | None = None,
+    ) -> None:
+        self.text = text
+        self._starts, self._ends, self._source = starts, ends, source
+
+    def _map(self) -> tuple[array[int], array[int]]:
+        if self._starts is None or self._ends is None:
+            assert self._source is not None
+            full = normalise(self._source)
+            self._starts, self._ends = full.starts, full.ends
+        return self._starts, self._ends
+
+    @property
+    def starts(self) -> array[int]:
+        return self._map()[0]
+
+    @property
+    def ends(self) -> array[int]:
+        return self._map()[1]
 
     def source_span(self, a: int, b: int) -> tuple[int, int]:
         """The original span of normalised characters ``[a, b)`` (``a < b``)."""
-        return self.starts[a], self.ends[b - 1]
+        starts, ends = self._map()
+        return starts[a], ends[b - 1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,10 +140,28 @@ def _fold(cluster: str) -> str:
 def normal_text(text: str) -> str:
     """``normalise(text).text`` without the map back (what a text looked for needs): an
     ASCII text without ``&`` in C (whitespace removed, lower case: NFKC and case-folding
-    change no other ASCII character), anything else through :func:`normalise`."""
+    change no other ASCII character), anything else piece by piece."""
     if text.isascii() and "&" not in text:
         return "".join(text.split()).lower()
-    return normalise(text).text
+    parts: list[str] = []
+    n = len(text)
+    i = 0
+    while i < n:
+        run = _ASCII.match(text, i)
+        if run is not None:  # whitespace and plain ASCII together, at C speed
+            j = _run_end(text, run.end())
+            if j > i:
+                parts.append("".join(text[i:j].split()).lower())
+                i = j
+                continue
+        out, i = _piece_at(text, i, False)
+        parts.append(out)
+    return "".join(parts)
+
+
+def normalised_lazily(text: str) -> Normalised:
+    """``normalise(text)`` with its map made only when it is read (see :class:`Normalised`)."""
+    return Normalised(normal_text(text), source=text)
 
 
 def normalise(text: str) -> Normalised:
@@ -122,50 +170,64 @@ def normalise(text: str) -> Normalised:
     # flat arrays, not lists of ints: a page's map costs 8 bytes a character, not 70
     starts: array[int] = array("I")
     ends: array[int] = array("I")
+    for out, i, j, plain in _pieces(text):
+        chars.append(out)
+        if plain:  # one character from each code point
+            starts.extend(range(i, j))
+            ends.extend(range(i + 1, j + 1))
+        else:  # every character from the whole piece
+            starts.extend([i] * len(out))
+            ends.extend([j] * len(out))
+    return Normalised("".join(chars), starts, ends)
+
+
+def _pieces(text: str) -> Iterator[tuple[str, int, int, bool]]:
+    """``text``'s normalised pieces in order: ``(normalised, i, j, plain)`` where
+    ``text[i:j]`` is a run of plain ASCII (``plain``: lower-cased, one character per code
+    point), or one character with the combining marks after it, or an entity (folded; every
+    character from all of ``[i, j)``); whitespace and invisible characters give none."""
     n = len(text)
     i = 0
     fast = text.isascii()
     while i < n:
         plain = _PLAIN.match(text, i)
         if plain is not None:  # a run of ASCII that folds to itself, lower-cased at once
-            j = plain.end()
-            if j < n and unicodedata.combining(text[j]):
-                j -= 1  # its last character starts a cluster with the marks after it
-            if j > i:
-                chars.append(text[i:j].lower())
-                starts.extend(range(i, j))
-                ends.extend(range(i + 1, j + 1))
+            j = _run_end(text, plain.end())
+            if j > i + 1:
+                yield text[i:j].lower(), i, j, True
                 i = j
                 continue
-        c = text[i]
-        if c.isspace() or c in _INVISIBLE:
-            i += 1
-            continue
-        if c == "&":
-            m = _ENTITY.match(text, i)
-            if m is not None:
-                decoded = html.unescape(m.group())
-                if decoded != m.group():
-                    j = m.end()
-                    for d in _fold(decoded):
-                        chars.append(d)
-                        starts.append(i)
-                        ends.append(j)
-                    i = j
-                    continue
-        j = i + 1
-        if fast:
-            out = c.lower()
-        else:
-            while j < n and unicodedata.combining(text[j]):
-                j += 1
-            out = _fold(text[i:j])
-        for d in out:
-            chars.append(d)
-            starts.append(i)
-            ends.append(j)
+        out, j = _piece_at(text, i, fast)
+        if out:
+            yield out, i, j, False
         i = j
-    return Normalised("".join(chars), starts, ends)
+
+
+def _run_end(text: str, j: int) -> int:
+    """``j``, or ``j - 1`` when the run's last character starts a cluster with the marks
+    after it."""
+    return j - 1 if j < len(text) and unicodedata.combining(text[j]) else j
+
+
+def _piece_at(text: str, i: int, fast: bool) -> tuple[str, int]:
+    """The normalised piece at ``text[i]`` (empty for whitespace and invisible characters)
+    and where the next begins: an entity, or the character with its combining marks
+    (``fast``: ``text`` is ASCII, so there are none)."""
+    c = text[i]
+    if c.isspace() or c in _INVISIBLE:
+        return "", i + 1
+    if c == "&":
+        m = _ENTITY.match(text, i)
+        if m is not None:
+            decoded = html.unescape(m.group())
+            if decoded != m.group():
+                return _fold(decoded), m.end()
+    if fast:
+        return c.lower(), i + 1
+    j = i + 1
+    while j < len(text) and unicodedata.combining(text[j]):
+        j += 1
+    return _fold(text[i:j]), j
 
 
 def _edges(text: str) -> tuple[int, int]:
@@ -228,6 +290,7 @@ def snap(
     normal: Normalised | None = None,
     *,
     fuzzy: bool = True,
+    absent: bool = False,
 ) -> Snap | None:
     """Where ``text`` stands on ``page`` (the module's rule), or None: a text without a
     character left after normalising, or no span scoring at least ``min_score``.
@@ -235,8 +298,9 @@ def snap(
     ``normal`` is ``normalise(page)`` when the caller has it (a page snapped onto many
     times). A text that is a substring of ``page`` snaps to its first occurrence (score 1).
     Without ``fuzzy`` only steps 1 and 2 are tried (an exact match of the normalised texts).
+    ``absent`` says the caller knows ``text`` is not a substring of ``page``.
     """
-    at = page.find(text) if text else -1
+    at = page.find(text) if text and not absent else -1
     if at >= 0:
         return Snap(at, at + len(text), 1.0)
     needle = normal_text(text)
@@ -324,7 +388,7 @@ def snap_chunks(
         best: tuple[str, Snap] | None = None
         fuzzy = chunk.doc is not None
         for doc in pages:
-            found = snap(text, page_text(doc), min_score, normal(doc), fuzzy=fuzzy)
+            found = snap(text, page_text(doc), min_score, normal(doc), fuzzy=fuzzy, absent=True)
             if found is not None and (best is None or found.score > best[1].score):
                 best = (doc, found)
         if best is None:

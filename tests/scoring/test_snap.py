@@ -232,7 +232,7 @@ def test_a_chunk_naming_no_page_snaps_only_on_an_exact_normalised_match() -> Non
 
 @settings(max_examples=200, deadline=None)
 @given(
-    text=st.text(alphabet="abc de&;\u00e9\u00a0\n", max_size=40),
+    text=st.text(alphabet="abc de&;#mp\u0301\u00e9\u00a0\u200b\x1f\x00\ufb01\n", max_size=40),
 )
 def test_normal_text_is_the_normalised_text(text: str) -> None:
     assert normal_text(text) == normalise(text).text
