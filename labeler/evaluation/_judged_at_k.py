@@ -203,6 +203,7 @@ class _Counting:
                     self.judged, self.chars = array("q", self.judged), array("q", self.chars)
                 self.judged.append(judged)
                 self.chars.append(chars)
+        self.placer.forget_lookups()
 
     def _judged(
         self, rows: Sequence[Row], mine: Mapping[str, Sequence[tuple[int, int]]]

@@ -303,6 +303,12 @@ class RowPlacer:
         self.pages = pages
         self.indexes: dict[str, PageIndex] = {}
 
+    def forget_lookups(self) -> None:
+        """Empty the pages' caches of texts located (``PageIndex.forget_lookups``), keeping
+        their indexes: between batches of a run, so memory does not grow with it."""
+        for index in self.indexes.values():
+            index.forget_lookups()
+
     def first(self, doc: str, text: str) -> int:
         """Where ``text`` first occurs on page ``doc``; −1 when nowhere (or no such page)."""
         index = self.indexes.get(doc)
