@@ -34,6 +34,7 @@ __all__ = [
     "PlacedChunk",
     "PoolRegion",
     "RunPoolCounts",
+    "counts_at_ks",
     "judged_at_k",
     "judged_at_ks",
     "judged_ranges",
@@ -191,6 +192,12 @@ def judged_at_ks(
             raise ValueError(f"k must be at least 1, got {k}")
     merged = judged_ranges(judged) if judged else {}
     counted = [(c.rank, _judged_chars(c, merged) if merged else 0, _length(c)) for c in chunks]
+    return counts_at_ks(counted, ks)
+
+
+def counts_at_ks(counted: Sequence[tuple[int, int, int]], ks: Sequence[int]) -> list[JudgedCount]:
+    """``(rank, judged characters, characters)`` of each chunk summed over the ranks ``<= k``,
+    at every k of ``ks`` (in that order)."""
     out = []
     for k in ks:
         judged_sum = chars = 0

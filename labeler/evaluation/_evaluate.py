@@ -195,8 +195,7 @@ class Evaluation:
     ``("annotator:NAME", score)`` per annotator who marked a question done (empty for any
     other layer); ``below`` the quality gate's metrics under their bars, in the gate's
     order (empty: the gate passed, or there was none); ``judged`` the run's judged@k at
-    every k (:class:`~labeler.evaluation.JudgedAtK`; None where it was not worked out, as
-    in a comparison).
+    every k (:class:`~labeler.evaluation.JudgedAtK`; None where it was not worked out).
     """
 
     result: RunScore

@@ -19,7 +19,14 @@ from operator import itemgetter
 from typing import Any, Protocol
 
 from scoring import Chunk
-from scoring.pooling import JudgedCount, judged_ranges, judged_total, lower_bound_warning
+from scoring.pooling import (
+    JudgedCount,
+    counts_at_ks,
+    judged_ranges,
+    judged_total,
+    lower_bound_warning,
+)
+from scoring.spans import intersection_length
 
 __all__ = ["JudgedAtK", "judged_of"]
 
@@ -109,6 +116,7 @@ class JudgedAtK:
         ``warning`` (null when none)."""
         totals = self.totals()
         per = self.per_question()
+        k = max(self.ks)
         return {
             "k": {
                 str(k): {"judged": t.judged, "chars": t.chars, "share": t.share}
@@ -117,7 +125,7 @@ class JudgedAtK:
             "per_query": {
                 q: {str(k): c.share for k, c in per[q].items()} for q in sorted(self.ids)
             },
-            "warning": self.warning(),
+            "warning": lower_bound_warning(totals[k], k),
         }
 
 
@@ -193,16 +201,11 @@ class _Counting:
             self.ids.append(qid)
             mine = ranges.get(qid)
             counted = self._judged(rows, mine) if mine else [(r[1], 0, len(r[2])) for r in rows]
-            for k in self.ks:
-                judged = chars = 0
-                for rank, inside, length in counted:
-                    if rank <= k:
-                        judged += inside
-                        chars += length
-                if chars > WIDE and self.chars.typecode == "I":  # judged <= chars
+            for count in counts_at_ks(counted, self.ks):
+                if count.chars > WIDE and self.chars.typecode == "I":  # judged <= chars
                     self.judged, self.chars = array("q", self.judged), array("q", self.chars)
-                self.judged.append(judged)
-                self.chars.append(chars)
+                self.judged.append(count.judged)
+                self.chars.append(count.chars)
         self.placer.forget_lookups()
 
     def _judged(
@@ -227,11 +230,6 @@ class _Counting:
             if doc is None or doc in merged:
                 at = self.placer.place(doc, text, start, end, anywhere)
                 if at is not None:
-                    a, b = at[1], at[1] + n
-                    for c, d in merged[at[0]]:  # disjoint and sorted: stop past the chunk
-                        if c >= b:
-                            break
-                        if d > a:
-                            inside += min(b, d) - max(a, c)
+                    inside = intersection_length([(at[1], at[1] + n)], merged[at[0]])
             out.append((rank, inside, n))
         return out

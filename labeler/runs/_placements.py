@@ -347,7 +347,10 @@ class RowPlacer:
 
 
 def place_rows(
-    rows: Sequence[RankedRow], pages: Mapping[str, str], anywhere: Sequence[str] = ()
+    rows: Sequence[RankedRow],
+    pages: Mapping[str, str],
+    anywhere: Sequence[str] = (),
+    placer: RowPlacer | None = None,
 ) -> list[PlacedChunk]:
     """``rows`` placed on their pages, as pooling and judged@k place them: each on the page
     its result names, at its own offsets where they hold its text (:func:`holds`, the test
@@ -355,8 +358,9 @@ def place_rows(
     (``PageIndex.locate``, as scoring places it). A chunk that names no page is looked for,
     in that order, on the pages ``anywhere`` (the question's judged pages, where scoring
     would look for it too) and placed on the first that holds its text. A chunk not found
-    stays unplaced."""
-    placer = RowPlacer(pages)
+    stays unplaced. ``placer`` (on ``pages``) keeps the pages' indexes from one call to the
+    next; without it each call builds its own."""
+    placer = RowPlacer(pages) if placer is None else placer
     out: list[PlacedChunk] = []
     for row in rows:
         at = placer.place(row.doc_id, row.text, row.start, row.end, anywhere)

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from labeler.errors import UsageError
-from labeler.runs._placements import place_rows
+from labeler.runs._placements import RowPlacer, place_rows
 from labeler.store.judgement_verbs import pool_input
 from labeler.store.session import Store
 from scoring.pooling import (
@@ -69,11 +69,13 @@ def pool_runs(
     if twice:
         raise UsageError(f"run named more than once: {', '.join(twice)}")
     data = pool_input(store, gold_set, runs, depth, only)
+    placer = RowPlacer(data.pages)  # each page indexed once for the whole pool
     questions: list[QuestionPool] = []
     for qid in data.questions:
         anywhere = sorted(data.judged.get(qid, {}))
         placed = {
-            name: place_rows(data.runs[name].get(qid, []), data.pages, anywhere) for name in runs
+            name: place_rows(data.runs[name].get(qid, []), data.pages, anywhere, placer)
+            for name in runs
         }
         regions, counts = pool_question(placed, data.judged.get(qid, {}), depth)
         questions.append(QuestionPool(qid, regions, counts))
