@@ -10,6 +10,7 @@ made in quick succession are each stored.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -257,16 +258,19 @@ def test_notes_edited_many_times_in_a_row_are_each_stored(store: Store, db: Path
         await pilot.press("e")
         previous: QuestionDialog | None = None
         for i in range(rounds):
-            for _ in range(100):  # the new dialog (not the one just saved)
-                screen = app.screen
-                # mounted: its on_mount has put the focus on the id field
-                if (
-                    isinstance(screen, QuestionDialog)
-                    and screen is not previous
-                    and screen.focused is not None
-                    and screen.focused.id == "qid"
-                ):
-                    break
+            # The new dialog (not the one just saved), mounted: its on_mount has put the
+            # focus on the id field. It opens once the save, waiting for the write lock, and
+            # the editor's read behind it are done: on a loaded machine that took longer
+            # than a fixed count of pauses, and the tabs below reached a dialog still
+            # mounting (the focus then ended one field short).
+            deadline = time.monotonic() + 30
+            while not (
+                isinstance(app.screen, QuestionDialog)
+                and app.screen is not previous
+                and app.screen.focused is not None
+                and app.screen.focused.id == "qid"
+            ):
+                assert time.monotonic() < deadline, f"round {i}: the editor did not open"
                 await pilot.pause(0.02)
             previous = app.screen
             assert isinstance(previous, QuestionDialog)
