@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from labeler.errors import InputError
 from labeler.formats.jsonlines import optional, read_objects, require
@@ -27,10 +27,12 @@ from labeler.formats.jsontext import finite_problem
 from labeler.formats.offsets import OffsetProblem, chunk_offsets
 
 
-@dataclass(frozen=True)
-class RunChunk:
+class RunChunk(NamedTuple):
     """One retrieved chunk; ``rank`` is 1-based after ordering; ``start``/``end``: its
-    offsets in page ``doc`` when the run gave them (both or neither)."""
+    offsets in page ``doc`` when the run gave them (both or neither).
+
+    A named tuple rather than a frozen dataclass: a large run has millions of them, and a
+    tuple is made in a third of the time."""
 
     rank: int
     text: str
@@ -42,8 +44,9 @@ class RunChunk:
 
 @dataclass(frozen=True)
 class RunLine:
-    """One question's ranked results. ``query_id`` is None for a Ragas line without one;
-    then ``user_input`` holds the question text to match."""
+    """One question's ranked results, ``chunks`` in rank order (ranks 1, 2, …).
+    ``query_id`` is None for a Ragas line without one; then ``user_input`` holds the
+    question text to match."""
 
     line: int
     query_id: str | None

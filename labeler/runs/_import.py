@@ -263,7 +263,7 @@ def _stage_run(
         rows: list[ResultRow] = []
         placed: list[PlacementRow] = []
         for line, qid in zip(batch, qids, strict=True):
-            ranked = sorted(line.chunks, key=lambda c: c.rank)
+            ranked = line.chunks  # in rank order (RunLine)
             texts = [c.text for c in ranked]
             if any(c.start is not None for c in ranked):
                 docs = [c.doc for c in ranked]

@@ -38,8 +38,8 @@ def mark_origin(session: Session, data: dict[str, Any] | None) -> dict[str, Any]
     if data is None:
         return None
     origin = session.info.get(SESSION_ORIGIN)
-    rest = {k: v for k, v in data.items() if k != ORIGIN_KEY}
-    return {**rest, ORIGIN_KEY: origin} if isinstance(origin, str) else rest
+    rest = {k: v for k, v in data.items() if k != ORIGIN_KEY} if ORIGIN_KEY in data else data
+    return {**rest, ORIGIN_KEY: origin} if isinstance(origin, str) else dict(rest)
 
 
 def record_change(

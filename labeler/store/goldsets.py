@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
-from sqlalchemy import Table, delete, insert
+from sqlalchemy import Table, delete
 from sqlalchemy import select as sa_select
 from sqlalchemy import text as sql_text
 from sqlmodel import Session, SQLModel, col, select
@@ -45,6 +45,7 @@ from labeler.store.models import (
 )
 from labeler.store.roles import require_lead, role_of
 from labeler.store.rows import PENDING_SQL, StoredElement, StoredQuestion
+from labeler.store.run_table import insert_dicts
 
 
 @dataclass(frozen=True)
@@ -228,7 +229,7 @@ def _import_staged(
             }
             for q, query_id in zip(batch, ids, strict=True)
         ]
-        session.execute(insert(queries), query_rows)
+        insert_dicts(session, queries, query_rows)
         audit_rows = [
             _audit(actor, role, "query", query_id, None, row, now)
             for row, query_id in zip(query_rows, ids, strict=True)
@@ -256,7 +257,7 @@ def _import_staged(
             for e in q.elements
         ]
         if element_rows:
-            session.execute(insert(elements), element_rows)
+            insert_dicts(session, elements, element_rows)
         scores = (e.snap_score for q in batch for e in q.elements)
         audit_rows += [
             _audit(actor, role, "element", cast(int, row["id"]), None, _scored(row, score), now)
@@ -280,13 +281,13 @@ def _import_staged(
             for j in q.not_relevant
         ]
         if judged_rows:
-            session.execute(insert(_table(NotRelevant)), judged_rows)
+            insert_dicts(session, _table(NotRelevant), judged_rows)
         audit_rows += [
             _audit(actor, role, "not_relevant", cast(int, row["id"]), None, row, now)
             for row in judged_rows
         ]
         _mark_rows(session, audit_rows)
-        session.execute(insert(audits), audit_rows)
+        insert_dicts(session, audits, audit_rows)
         written += len(batch)
         if progress is not None:
             progress(written)
@@ -482,7 +483,7 @@ def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
     _mark_rows(session, audit_rows)
     audits = _table(AuditEntry)
     for batch in _batches(audit_rows):
-        session.execute(insert(audits), batch)
+        insert_dicts(session, audits, batch)
     session.expunge_all()
 
 
@@ -504,10 +505,15 @@ def _audit(
     after: dict[str, object] | None,
     at: datetime,
 ) -> dict[str, object]:
+    stamp = at.isoformat()  # the rows' own timestamps are mostly ``at``
+
     def jsonable(row: dict[str, object] | None) -> dict[str, object] | None:
         if row is None:
             return None
-        return {k: v.isoformat() if isinstance(v, datetime) else v for k, v in row.items()}
+        return {
+            k: stamp if v is at else v.isoformat() if isinstance(v, datetime) else v
+            for k, v in row.items()
+        }
 
     return {
         "actor": actor,
