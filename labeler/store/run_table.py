@@ -13,7 +13,15 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, not_found
-from labeler.store.models import ELEMENT_OK, Element, Query, Run, RunPlacement, RunResult
+from labeler.store.models import (
+    ELEMENT_OK,
+    Element,
+    GoldSet,
+    Query,
+    Run,
+    RunPlacement,
+    RunResult,
+)
 from labeler.store.rows import RUN_ROWS_SQL, RunRows, group_run_rows
 
 
@@ -227,7 +235,16 @@ def labelled_pages(
     )
     parts = [None] if external_ids is None else _parts(sorted(set(external_ids)))
     for part in parts:
-        chosen = statement if part is None else statement.where(col(Query.external_id).in_(part))
+        # by the gold sets too: the unique index on (gold set, external id) then finds each
+        # question, where a lookup by external id alone scanned every element per part
+        chosen = (
+            statement
+            if part is None
+            else statement.where(
+                col(Query.gold_set_id).in_(sa_select(col(GoldSet.id))),
+                col(Query.external_id).in_(part),
+            )
+        )
         for external_id, doc, text in session.execute(chosen):
             pages.setdefault(external_id, {}).setdefault(doc, set()).add(text)
     return pages
