@@ -274,8 +274,10 @@ def _stage_run(
                 pages, everywhere = placer.place(qid, texts)
             placed.extend((qid, *p) for p in pages)
             rows.extend(
-                (qid, c.rank, c.text, c.doc, c.score, found, c.start, c.end)
-                for c, found in zip(ranked, everywhere, strict=True)
+                (qid, rank, text, doc, score, found, start, end)
+                for (rank, text, doc, score, start, end), found in zip(
+                    ranked, everywhere, strict=True
+                )
             )
         stage.add_questions(list(seen.items()))
         stage.add_results(rows)

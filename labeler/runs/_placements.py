@@ -82,24 +82,35 @@ def encode(
     → the chunk's own offsets, for chunks whose document is this page) where
     ``page[start:end]`` is the chunk's text: those are at ``start``, not repeated, as
     scoring places them."""
-    starts = ["-1"] * len(chunks)
+    return _encoded(index, chunks, labels, pins)[0]
+
+
+def _encoded(
+    index: PageIndex,
+    chunks: Sequence[str],
+    labels: Iterable[str],
+    pins: Mapping[int, tuple[int, int]] | None,
+) -> tuple[Stored, list[int]]:
+    """``encode``'s stored form, and the chunks' offsets as numbers (−1: not on the page)."""
+    starts = [-1] * len(chunks)
     repeated = ["0"] * len(chunks)
     for r, _, c0, twice in index.place(chunks):
-        starts[r] = str(c0)
+        starts[r] = c0
         if twice:
             repeated[r] = "1"
     if pins:
         for r, offsets in pins.items():
             if chunks[r] and holds(index.text, chunks[r], offsets):
-                starts[r] = str(offsets[0])
+                starts[r] = offsets[0]
                 repeated[r] = "0"
     found = {text_key(t): list(index.occurrences(t)) for t in sorted(set(labels)) if t}
-    return (
-        ",".join(starts),
+    stored = (
+        ",".join(map(str, starts)),
         "".join(repeated),
         json.dumps(found, separators=(",", ":")),
-        ",".join(str(len(c)) for c in chunks),
+        ",".join(map(str, map(len, chunks))),
     )
+    return stored, starts
 
 
 def decode(stored: Stored, labels: Iterable[str] = ()) -> Placement:
@@ -230,7 +241,9 @@ class Placer:
         (see ``encode``)."""
         out = []
         labels = self.labels_of.get(qid, {})
-        everywhere = [bool(labels) and bool(c) for c in chunks]
+        if not labels:
+            return out, [False] * len(chunks)
+        everywhere = list(map(bool, chunks))
         for doc in sorted(labels):
             found = self._index(doc)
             if found is None:
@@ -242,11 +255,12 @@ class Placer:
                 for r, (d, at) in enumerate(zip(docs, offsets, strict=True))
                 if at is not None and d == doc
             }
-            stored = encode(index, chunks, labels[doc], pins)
+            stored, starts = _encoded(index, chunks, labels[doc], pins)
             out.append((key, *stored))
-            for r, c0 in enumerate(stored[0].split(",")):
-                if c0 == "-1":
-                    everywhere[r] = False
+            if -1 in starts:
+                for r, c0 in enumerate(starts):
+                    if c0 == -1:
+                        everywhere[r] = False
         return out, everywhere
 
 
