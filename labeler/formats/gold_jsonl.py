@@ -181,7 +181,41 @@ def _judged(item: Any, index: int, path: str | Path, line: int) -> NotRelevantLi
     return NotRelevantLine(doc, start, end, annotator, layer)
 
 
+#: the element fields the shortcut reads (an element with any other field takes the full way)
+_PLAIN_ELEMENT = frozenset({"doc", "text", "start", "end", "grade"})
+
+
+def _plain_element(item: Any) -> GoldElementLine | None:
+    """The element ``item`` holds when it is of the common plain shape (a non-empty text
+    and a doc, both strings; both offsets, ``0 <= start < end``, or neither; a grade in
+    range or none): what :func:`_full_element` gives it, at a fraction of its cost. None
+    for any other shape, or a wrong one: the full reading then names what is wrong."""
+    if type(item) is not dict or not item.keys() <= _PLAIN_ELEMENT:
+        return None
+    doc = item.get("doc")
+    text = item.get("text")
+    if type(doc) is not str or type(text) is not str or not text:
+        return None
+    start = item.get("start")
+    end = item.get("end")
+    if not (
+        (start is None and end is None)
+        or (type(start) is int and type(end) is int and 0 <= start < end)
+    ):
+        return None
+    grade = item.get("grade", 1)
+    if type(grade) is not int or not 1 <= grade <= MAX_GRADE:
+        return None
+    return GoldElementLine(doc, text, start, end, grade)
+
+
 def _element(item: Any, index: int, path: str | Path, line: int) -> GoldElementLine:
+    plain = _plain_element(item)
+    return plain if plain is not None else _full_element(item, index, path, line)
+
+
+def _full_element(item: Any, index: int, path: str | Path, line: int) -> GoldElementLine:
+    """Element ``index`` of line ``line``, every field read and checked."""
     where = f"elements[{index}]."
     if not isinstance(item, dict):
         raise InputError(path, f"elements[{index}] must be an object", line)

@@ -132,6 +132,12 @@ def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
     plain = _plain(results)
     if plain is not None:
         return RunLine(number, qid, None, plain)
+    return RunLine(number, qid, None, _full(results, path, number))
+
+
+def _full(results: list[Any], path: str | Path, number: int) -> tuple[RunChunk, ...]:
+    """The chunks of ``results``, every field read and checked (:func:`_plain` is the
+    shortcut for the common shape)."""
     ranked: list[tuple[int | None, int, str, str | None, float | None, tuple[int, int] | None]] = []
     for i, item in enumerate(results):
         where = f"results[{i}]."
@@ -186,11 +192,10 @@ def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
         if len(set(ranks)) != len(ranks):
             raise InputError(path, "two results have the same 'rank'", number)
         ranked.sort(key=lambda r: (r[0], r[1]))
-    chunks = tuple(
+    return tuple(
         RunChunk(i + 1, text, doc, score, *(offsets or (None, None)))
         for i, (_, _, text, doc, score, offsets) in enumerate(ranked)
     )
-    return RunLine(number, qid, None, chunks)
 
 
 def _ragas(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:

@@ -239,7 +239,7 @@ class Placer:
         (never when they cite none): scoring needs no text for such a chunk. ``docs`` and
         ``offsets`` (per chunk, when known) pin chunks at their own offsets on their page
         (see ``encode``)."""
-        out = []
+        out: list[tuple[str, str, str, str, str]] = []
         labels = self.labels_of.get(qid, {})
         if not labels:
             return out, [False] * len(chunks)
