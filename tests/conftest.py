@@ -32,6 +32,7 @@ SHARED_FIXTURE_MODULES = frozenset(
         "tests/labeler/store/test_store_integrity.py",  # generated pages and gold set
         "tests/labeler/store/test_crash.py",  # the base databases the crashes start from
         "tests/labeler/store/test_pg_unreachable.py",  # a 40,000-line run file
+        "tests/scoring/test_ranx_crosscheck.py",  # ranx's numba compilation, ~30 s a process
     }
 )
 

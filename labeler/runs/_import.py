@@ -139,12 +139,16 @@ def import_run_lines(
 
     stage = RunStage()
     try:
-        questions, mismatched = _stage_run(store, where, lines(), stage, Placer({}, load_pages))
+        questions, mismatched, first = _stage_run(
+            store, where, lines(), stage, Placer({}, load_pages)
+        )
         if questions and not stage.results and not allow_empty:
             raise InputError(
                 where,
-                f"nothing to import: {questions} question line(s), none with a result (every "
-                "'results' or 'retrieved_contexts' list is empty); --allow-empty imports it",
+                f"nothing to import: {questions} question line(s), the first here, none with a "
+                "result (every 'results' or 'retrieved_contexts' list is empty); --allow-empty "
+                "imports it",
+                first,
             )
         with store.write() as session:
             run = create_run(
@@ -232,13 +236,16 @@ def _stage_run(
     lines: Iterable[RunLine],
     stage: RunStage,
     placer: Placer,
-) -> tuple[int, int]:
+) -> tuple[int, int, int | None]:
     """Check and place every line of ``lines`` (read from ``path``) into ``stage``, a
-    batch at a time (memory: one batch); the question count and the count of results
-    whose offsets miss their text."""
+    batch at a time (memory: one batch); the question count, the count of results
+    whose offsets miss their text, and the first question's line (None: no question)."""
+    first: int | None = None
     questions = 0
     mismatched = 0
     for batch in _batches(lines):
+        if first is None:
+            first = batch[0].line
         texts = [line.user_input or "" for line in batch if line.query_id is None]
         with store.session() as session:
             by_text = query_ids_by_text(session, texts) if texts else {}
@@ -283,7 +290,7 @@ def _stage_run(
         stage.add_results(rows)
         stage.add_placements(placed)
         questions += len(batch)
-    return questions, mismatched
+    return questions, mismatched, first
 
 
 @dataclass(frozen=True)

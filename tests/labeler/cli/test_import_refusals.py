@@ -130,8 +130,8 @@ CASES = [
      "'annotations'; read and skipped: 1 line without a span field (--allow-empty imports an "
      "empty gold set)"),
     ("run-nothing", "run", '{"query_id": "q1", "results": []}\n',
-     ": nothing to import: 1 question line(s), none with a result (every 'results' or "
-     "'retrieved_contexts' list is empty); --allow-empty imports it"),
+     ":1: nothing to import: 1 question line(s), the first here, none with a result (every "
+     "'results' or 'retrieved_contexts' list is empty); --allow-empty imports it"),
 ]  # fmt: skip
 
 

@@ -285,8 +285,9 @@ def test_run_storing_nothing_is_refused_unless_allow_empty(
     capsys.readouterr()
     assert main(["run", "import", "-q", str(path), "--name", "r", "--db", db]) == 1
     assert capsys.readouterr().err == (
-        f"labeler: error: {path}: nothing to import: 2 question line(s), none with a result "
-        "(every 'results' or 'retrieved_contexts' list is empty); --allow-empty imports it\n"
+        f"labeler: error: {path}:1: nothing to import: 2 question line(s), the first here, none "
+        "with a result (every 'results' or 'retrieved_contexts' list is empty); --allow-empty "
+        "imports it\n"
     )
     assert dump(db) == before
     assert main(["run", "import", "-q", str(path), "--name", "r", "--db", db, "--allow-empty"]) == 0

@@ -1523,14 +1523,14 @@ def guess_layer_nothing(w: World, cap: pytest.CaptureFixture[str]) -> None:
 def guess_run_nothing_cli(w: World, cap: pytest.CaptureFixture[str]) -> None:
     path = w.file("empty-run.jsonl", [{"query_id": "q1", "results": []}])
     err = refused_unchanged(w, cap, "run", "import", "-q", path, "--name", "e")
-    assert f"{path}: nothing to import: 1 question line(s), none with a result" in err
+    assert f"{path}:1: nothing to import: 1 question line(s), the first here, none with" in err
 
 
 def guess_run_nothing_api(w: World, cap: pytest.CaptureFixture[str]) -> None:
     before = dump(w.store)
     with (
         labeler.open(w.db) as db,
-        pytest.raises(InputError, match="rows: nothing to import: 2 question line"),
+        pytest.raises(InputError, match="rows:1: nothing to import: 2 question line"),
     ):
         db.import_run("e", {"q1": [], "q2": []})
     assert dump(w.store) == before
