@@ -327,6 +327,7 @@ def _report_score(args: argparse.Namespace, ev: Evaluation) -> int:
     """Write ``labeler score``'s report of ``ev`` and its notices, with the run's judged@k;
     the exit status."""
     from labeler.report import judged_section
+    from scoring.pooling import JudgedCount
 
     result = ev.result
     judged = ev.judged.per_question() if ev.judged is not None else {}
@@ -365,7 +366,12 @@ def _report_score(args: argparse.Namespace, ev: Evaluation) -> int:
             )
             if layers:
                 out.write(_layers_section(args.format, layers, args.k[-1]))
-            out.write(judged_section(args.format, args.run, judged, args.k))
+            table = ev.judged
+            if table is None:  # nothing scored: the section says so with dashes
+                totals, shares = {k: JudgedCount(0, 0) for k in args.k}, {}
+            else:
+                totals, shares = table.totals(), table.shares(max(table.ks))
+            out.write(judged_section(args.format, args.run, totals, shares))
     if args.per_query:
         with open_output(args.per_query) as out:
             for q in result.queries:

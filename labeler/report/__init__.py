@@ -17,7 +17,7 @@ if TYPE_CHECKING:
         comparisons_html,
         score_html,
     )
-    from labeler.report.judged import judged_section, judged_warning
+    from labeler.report.judged import judged_section
     from labeler.report.lead import (
         IDLE_MINUTES,
         AnnotatorLead,
@@ -51,7 +51,6 @@ if TYPE_CHECKING:
 
 _HOMES: dict[str, str] = {
     "judged_section": "labeler.report.judged",
-    "judged_warning": "labeler.report.judged",
     "IDLE_MINUTES": "labeler.report.lead",
     "AnnotatorLead": "labeler.report.lead",
     "LeadView": "labeler.report.lead",
@@ -87,7 +86,6 @@ __all__ = [
     "comparisons_html",
     "comparisons_report",
     "judged_section",
-    "judged_warning",
     "layer_rows",
     "lead_html",
     "lead_json",
