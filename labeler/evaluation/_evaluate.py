@@ -141,19 +141,13 @@ class StoreSource:
     def judged_ranges(
         self, gold_set: str, query_ids: Sequence[str]
     ) -> dict[str, dict[str, list[tuple[int, int]]]]:
-        from sqlalchemy import bindparam
-        from sqlalchemy import text as sql_text
-
+        from labeler.store.judgements import judged_ranges
         from labeler.store.labels import get_gold_set
-        from labeler.store.models import ELEMENT_OK
-        from labeler.store.rows import JUDGED_RANGES_SQL, group_ranges
 
-        sql = JUDGED_RANGES_SQL.format(gold_set=":g", ok=":ok", ids=":ids")
-        stmt = sql_text(sql).bindparams(bindparam("ids", expanding=True))
         with self.store.session() as session:
             gid = get_gold_set(session, gold_set).id
-            rows = session.execute(stmt, {"g": gid, "ok": ELEMENT_OK, "ids": list(query_ids)})
-            return group_ranges(cast("list[tuple[str, str, int, int]]", rows.all()))
+            assert gid is not None
+            return judged_ranges(session, gid, query_ids)
 
     def close(self) -> None:
         self.store.close()

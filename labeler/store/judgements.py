@@ -15,15 +15,19 @@ that someone judged: their elements of any layer and their judgements, for pooli
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
+from sqlalchemy import bindparam
+from sqlalchemy import text as sql_text
 from sqlmodel import Session, col, select
 
 from labeler.errors import IntegrityError, NotFoundError
 from labeler.store.audit import add_audited, remove_audited
 from labeler.store.document_table import get_document
-from labeler.store.models import ELEMENT_OK, LAYER_ANNOTATOR, Element, NotRelevant, Query
+from labeler.store.models import ELEMENT_OK, LAYER_ANNOTATOR, NotRelevant, Query
+from labeler.store.rows import JUDGED_BATCH, JUDGED_RANGES_SQL, group_ranges
 from labeler.store.settled import check_not_settled
 from labeler.store.team import view_of
 
@@ -160,22 +164,22 @@ Ranges = dict[str, dict[str, list[tuple[int, int]]]]
 def judged_ranges(session: Session, gold_set_id: int, external_ids: Iterable[str] = ()) -> Ranges:
     """Every range someone judged for the gold set's questions (only ``external_ids`` when
     given): the spans of its elements of every layer that are not stale (relevant) and its
-    not-relevant judgements of every layer. Unsorted, may overlap."""
-    wanted = set(external_ids)
-    out: Ranges = {}
-    elements = (
-        select(Query.external_id, Element.document_id, Element.start, Element.end)
-        .join(Element, col(Element.query_id) == col(Query.id))
-        .where(Query.gold_set_id == gold_set_id, Element.status == ELEMENT_OK)
-    )
-    judged = (
-        select(Query.external_id, NotRelevant.document_id, NotRelevant.start, NotRelevant.end)
-        .join(NotRelevant, col(NotRelevant.query_id) == col(Query.id))
-        .where(Query.gold_set_id == gold_set_id)
-    )
-    for stmt in (elements, judged):
-        for external_id, doc, start, end in session.exec(stmt).all():
-            if wanted and external_id not in wanted:
-                continue
-            out.setdefault(external_id, {}).setdefault(doc, []).append((start, end))
-    return out
+    not-relevant judgements of every layer (:data:`~labeler.store.rows.JUDGED_RANGES_SQL`,
+    the query the scoring readers run too). Unsorted, may overlap."""
+    wanted = sorted(set(external_ids))
+    values: dict[str, object] = {"g": gold_set_id, "ok": ELEMENT_OK}
+    if not wanted:  # every question of the set
+        ids = "(SELECT external_id FROM query WHERE gold_set_id = :g)"
+        sql = JUDGED_RANGES_SQL.format(gold_set=":g", ok=":ok", ids=ids)
+        return group_ranges(_rows(session.execute(sql_text(sql), values).all()))
+    stmt = sql_text(JUDGED_RANGES_SQL.format(gold_set=":g", ok=":ok", ids=":ids"))
+    stmt = stmt.bindparams(bindparam("ids", expanding=True))
+    rows: list[tuple[str, str, int, int]] = []
+    for i in range(0, len(wanted), JUDGED_BATCH):
+        part = wanted[i : i + JUDGED_BATCH]
+        rows += _rows(session.execute(stmt, {**values, "ids": part}).all())
+    return group_ranges(rows)
+
+
+def _rows(rows: Sequence[Any]) -> list[tuple[str, str, int, int]]:
+    return cast("list[tuple[str, str, int, int]]", list(rows))
