@@ -39,6 +39,7 @@ from labeler.store.rows import (
 # (version 13 only added the not_relevant table, which scoring does not read)
 READS_SCHEMA = 13
 
+
 class SqliteReader:
     """A read-only connection to one SQLite store file."""
 
@@ -89,6 +90,8 @@ class SqliteReader:
         """Questions of ``gold_set`` in the order added, elements in label order."""
         set_id = self._gold_set_id(gold_set)
         elements: dict[int, list[StoredElement]] = {}
+        # one string per page id, not one per element: scoring keeps the whole layer
+        docs: dict[str, str] = {}
         for qid, doc, start, end, text, grade, status, key_start, key_end in self.conn.execute(
             'SELECT e.query_id, e.document_id, e.start, e."end", e.text, e.grade, e.status, '
             "e.key_start, e.key_end "
@@ -96,6 +99,7 @@ class SqliteReader:
             "AND e.layer = 'final' ORDER BY e.query_id, e.id",
             (set_id,),
         ):
+            doc = docs.setdefault(doc, doc)
             elements.setdefault(qid, []).append(
                 StoredElement(doc, start, end, text, grade, status != "ok", key_start, key_end)
             )
