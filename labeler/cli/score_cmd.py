@@ -334,10 +334,7 @@ def _report_score(args: argparse.Namespace, ev: Evaluation) -> int:
     layers = list(ev.layers)
     with open_output(args.output) as out:
         if args.format == "json":
-            # json.dumps, not json.dump: only the one-shot path uses the C encoder; the
-            # data is a fresh tree, so the encoder's cycle check is work for nothing
-            whole = ev.to_dict(per_query=True)
-            out.write(json.dumps(whole, ensure_ascii=False, check_circular=False))
+            ev.write_json(out)  # its per-question parts a question at a time
             out.write("\n")
         elif args.format == "html":
             from labeler.report import score_html

@@ -12,9 +12,11 @@ annotator named, that annotator's own labels on the questions they marked done.
 
 from __future__ import annotations
 
+import json
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from labeler.evaluation._judged_at_k import JudgedAtK
 from labeler.evaluation._ranges import range_reader, score_ranges
@@ -222,7 +224,28 @@ class Evaluation:
         ``layer="each"``, ``layers`` (``{"layer", "queries", "metrics"}`` per layer) and,
         last, ``judged_at_k`` (:meth:`JudgedAtK.to_dict`) when it was worked out; exactly
         what ``labeler score --format json`` prints."""
-        data = self.result.to_dict(per_query=per_query)
+        return self._tree(per_query, None)
+
+    def write_json(self, out: TextIO) -> None:
+        """Write :meth:`to_dict` as JSON to ``out``, the bytes ``json.dumps(self.to_dict(),
+        ensure_ascii=False)`` gives, without that tree in memory: its two per-question
+        parts (``per_query`` and ``judged_at_k.per_query``, a row or an entry per question,
+        which at 256,000 questions took gigabytes) are written one question at a time."""
+        hole = f"\x00{secrets.token_hex(16)}\x00"  # a string no stored text holds
+        text = _dumps(self._tree(True, hole))
+        parts = text.split(_dumps(hole))
+        out.write(parts[0])
+        _write_list(out, (q.to_dict() for q in self.result.queries))
+        if self.judged is not None:
+            out.write(parts[1])
+            _write_object(out, self.judged.per_query_items())
+        out.write(parts[-1])
+
+    def _tree(self, per_query: bool, hole: str | None) -> dict[str, Any]:
+        """The Score JSON's tree; with ``hole``, its per-question parts are that string."""
+        data = self.result.to_dict(per_query=per_query and hole is None)
+        if hole is not None:
+            data["per_query"] = hole
         data["stale_excluded"] = self.stale_excluded
         data["layer"] = self.layer
         data["pending"] = {"count": len(self.pending), "query_ids": list(self.pending)}
@@ -232,7 +255,9 @@ class Evaluation:
                 for name, r in self.layers
             ]
         if self.judged is not None:
-            data["judged_at_k"] = self.judged.to_dict()
+            data["judged_at_k"] = self.judged.to_dict(per_query=hole is None)
+            if hole is not None:
+                data["judged_at_k"]["per_query"] = hole
         return data
 
     def to_pandas(self) -> pandas.DataFrame:
@@ -441,3 +466,25 @@ def _score(
         tokenizer=tokenizer.name if tokenizer is not None else None,
     )
     return result, kept
+
+
+def _dumps(value: Any) -> str:
+    # json.dumps, not json.dump: only the one-shot path uses the C encoder; the data is a
+    # fresh tree, so the encoder's cycle check is work for nothing
+    return json.dumps(value, ensure_ascii=False, check_circular=False)
+
+
+def _write_list(out: TextIO, items: Iterable[Any]) -> None:
+    """``items`` as a JSON array, written as ``json.dumps`` writes one (``", "`` between)."""
+    out.write("[")
+    for n, item in enumerate(items):
+        out.write(", " + _dumps(item) if n else _dumps(item))
+    out.write("]")
+
+
+def _write_object(out: TextIO, items: Iterable[tuple[str, Any]]) -> None:
+    """``(key, value)`` pairs as a JSON object, written as ``json.dumps`` writes one."""
+    out.write("{")
+    for n, (key, value) in enumerate(items):
+        out.write(f"{', ' if n else ''}{_dumps(key)}: {_dumps(value)}")
+    out.write("}")

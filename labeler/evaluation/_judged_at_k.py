@@ -115,21 +115,35 @@ class JudgedAtK:
         k = max(self.ks)
         return lower_bound_warning(self.totals()[k], k)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, per_query: bool = True) -> dict[str, Any]:
         """The Score JSON's ``judged_at_k``: ``k`` → ``{"judged", "chars", "share"}``, each
-        question's ``share`` per k (``per_query``, by id; null: no characters) and the
+        question's ``share`` per k (``per_query``, by id; null: no characters; ``{}`` when
+        ``per_query`` is false: :meth:`per_query_items` gives it piece by piece) and the
         ``warning`` (null when none)."""
         totals = self.totals()
-        shares = {k: self.shares(k) for k in self.ks}
         k = max(self.ks)
         return {
             "k": {
                 str(k): {"judged": t.judged, "chars": t.chars, "share": t.share}
                 for k, t in totals.items()
             },
-            "per_query": {q: {str(k): shares[k][q] for k in self.ks} for q in sorted(self.ids)},
+            "per_query": dict(self.per_query_items()) if per_query else {},
             "warning": lower_bound_warning(totals[k], k),
         }
+
+    def per_query_items(self) -> Iterator[tuple[str, dict[str, float | None]]]:
+        """``(question id, {str(k): share})`` by id, as the JSON's ``per_query`` holds them,
+        one question at a time."""
+        n = len(self.ks)
+        judged, chars = self.judged, self.chars
+        for i in sorted(range(len(self.ids)), key=self.ids.__getitem__):
+            yield (
+                self.ids[i],
+                {
+                    str(k): None if chars[i * n + j] == 0 else judged[i * n + j] / chars[i * n + j]
+                    for j, k in enumerate(self.ks)
+                },
+            )
 
 
 def judged_of(

@@ -5,6 +5,7 @@ the reader (the fast SQLite reader or the store) is chosen in one place."""
 from __future__ import annotations
 
 import ast
+import io
 import json
 import subprocess
 import sys
@@ -92,6 +93,19 @@ def test_every_reader_gives_the_same_score(built: str) -> None:
         store.close()
     assert results[0]["queries"] > 0
     assert [json.dumps(r) for r in results] == [json.dumps(results[0])] * 3
+
+
+def test_the_json_written_a_question_at_a_time_is_the_whole_trees(built: str) -> None:
+    """``Evaluation.write_json`` (``labeler score --format json``) writes the per-question
+    parts one question at a time: the bytes are those of ``json.dumps`` of the whole tree,
+    judged@k's per-question shares included."""
+    from labeler.evaluation import ScoreRequest, score
+
+    ev = score(built, ScoreRequest("g", "a", ks=(1, 4))).evaluation
+    assert ev.judged is not None and len(ev.judged.ids) > 1 and len(ev.result.queries) > 1
+    out = io.StringIO()
+    ev.write_json(out)
+    assert out.getvalue() == json.dumps(ev.to_dict(), ensure_ascii=False)
 
 
 def _calls(tree: ast.AST, names: set[str]) -> list[tuple[str, int]]:
