@@ -71,7 +71,26 @@ class LabelerAppService(AppService):
         process that failed to start, or crashed, ends the session instead of leaving the
         page waiting)."""
         await super().run()
+        await self._reap()
         await self.remote_close()
+
+    async def _reap(self) -> None:
+        """Close the process's stdin and wait for it to exit (killed after
+        :data:`STOP_SECONDS`). textual-serve stops at the end of the output: the process,
+        still exiting, and its transport (held open by stdin) outlived the session, and
+        when the server ended first, its exit reached a closed event loop and the
+        transport's clean-up printed a traceback."""
+        process = self._process
+        if process is None:
+            return
+        if process.stdin is not None:
+            process.stdin.close()
+        try:
+            await asyncio.wait_for(process.wait(), STOP_SECONDS)
+        except TimeoutError:
+            log.warning("session process %d did not exit: killed", process.pid)
+            process.kill()
+            await process.wait()
 
     async def stop(self) -> None:
         """textual-serve's stop (ask the app to quit, wait for it), bounded: a process

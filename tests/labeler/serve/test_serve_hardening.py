@@ -398,3 +398,24 @@ def test_a_session_process_that_does_not_quit_is_killed(db_url: str) -> None:
         wait_until("the session's end", lambda: "session of alice ended" in served.log, 30)
     assert f"session process {child} did not quit: killed" in served.log
     assert_clean(served)
+
+
+def test_a_session_has_ended_only_once_its_process_has_exited(db_url: str) -> None:
+    """When the server logs a session's end, its TUI process has exited and been waited
+    for (no process, not even a zombie): left exiting, it outlived a server ending right
+    after, and its clean-up printed a traceback on the server's closed event loop (a CI
+    run's flake)."""
+    tokens = seed(db_url, ("alice",))
+    with serve(db_url) as served:
+
+        async def run() -> int:
+            async with aiohttp.ClientSession() as http:
+                ws = await open_session(http, served, tokens["alice"])
+                [child] = served.children()
+                await ws.close()
+                return child
+
+        child = asyncio.run(run())
+        wait_until("the session's end", lambda: "session of alice ended" in served.log, 30)
+        assert not Path(f"/proc/{child}").exists(), "the session ended before its process"
+    assert_clean(served)
