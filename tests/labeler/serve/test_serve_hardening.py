@@ -16,6 +16,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
@@ -48,6 +49,23 @@ async def open_session(
         assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), message
         if message.type == aiohttp.WSMsgType.BINARY:
             return ws
+
+
+def closed_session(
+    served: Served, token: str, before_close: Callable[[int], object] = lambda pid: None
+) -> int:
+    """Open a session as ``token``, call ``before_close`` with its TUI process id, close
+    the socket; that process id."""
+
+    async def run() -> int:
+        async with aiohttp.ClientSession() as http:
+            ws = await open_session(http, served, token)
+            [child] = served.children()
+            before_close(child)
+            await ws.close()
+            return child
+
+    return asyncio.run(run())
 
 
 async def ping(ws: aiohttp.ClientWebSocketResponse, payload: str) -> None:
@@ -379,16 +397,7 @@ def test_a_session_process_that_does_not_quit_is_killed(db_url: str) -> None:
     cannot answer the request to quit): the server kills it a few seconds later."""
     tokens = seed(db_url, ("alice",))
     with serve(db_url) as served:
-
-        async def run() -> int:
-            async with aiohttp.ClientSession() as http:
-                ws = await open_session(http, served, tokens["alice"])
-                [child] = served.children()
-                os.kill(child, signal.SIGSTOP)
-                await ws.close()
-                return child
-
-        child = asyncio.run(run())
+        child = closed_session(served, tokens["alice"], lambda pid: os.kill(pid, signal.SIGSTOP))
         started = time.monotonic()
         while alive(child) and time.monotonic() - started < 30:
             time.sleep(0.1)
@@ -407,15 +416,7 @@ def test_a_session_has_ended_only_once_its_process_has_exited(db_url: str) -> No
     run's flake)."""
     tokens = seed(db_url, ("alice",))
     with serve(db_url) as served:
-
-        async def run() -> int:
-            async with aiohttp.ClientSession() as http:
-                ws = await open_session(http, served, tokens["alice"])
-                [child] = served.children()
-                await ws.close()
-                return child
-
-        child = asyncio.run(run())
+        child = closed_session(served, tokens["alice"])
         wait_until("the session's end", lambda: "session of alice ended" in served.log, 30)
         assert not Path(f"/proc/{child}").exists(), "the session ended before its process"
     assert_clean(served)
