@@ -101,12 +101,13 @@ class JudgedAtK:
 
     def shares(self, k: int) -> dict[str, float | None]:
         """Question id → its judged@``k`` (None: no characters), read from the arrays."""
-        n, j = len(self.ks), self.ks.index(k)
-        judged, chars = self.judged, self.chars
-        return {
-            q: None if chars[i * n + j] == 0 else judged[i * n + j] / chars[i * n + j]
-            for i, q in enumerate(self.ids)
-        }
+        j = self.ks.index(k)
+        return {q: self._share(i, j) for i, q in enumerate(self.ids)}
+
+    def _share(self, i: int, j: int) -> float | None:
+        """Question ``ids[i]``'s judged@``ks[j]`` (:attr:`JudgedCount.share`)."""
+        at = i * len(self.ks) + j
+        return JudgedCount(self.judged[at], self.chars[at]).share
 
     def warning(self) -> str | None:
         """The lower-bound warning at the deepest k (judged@k under
@@ -134,16 +135,8 @@ class JudgedAtK:
     def per_query_items(self) -> Iterator[tuple[str, dict[str, float | None]]]:
         """``(question id, {str(k): share})`` by id, as the JSON's ``per_query`` holds them,
         one question at a time."""
-        n = len(self.ks)
-        judged, chars = self.judged, self.chars
         for i in sorted(range(len(self.ids)), key=self.ids.__getitem__):
-            yield (
-                self.ids[i],
-                {
-                    str(k): None if chars[i * n + j] == 0 else judged[i * n + j] / chars[i * n + j]
-                    for j, k in enumerate(self.ks)
-                },
-            )
+            yield self.ids[i], {str(k): self._share(i, j) for j, k in enumerate(self.ks)}
 
 
 def judged_of(
