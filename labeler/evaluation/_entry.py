@@ -39,7 +39,7 @@ from labeler.evaluation._evaluate import (
     load_gold_layer,
 )
 from labeler.evaluation._gcpause import gc_paused
-from labeler.evaluation._judged_at_k import judged_of
+from labeler.evaluation._judged_at_k import JudgedAtK, RangeJudging, judged_of
 from labeler.progress import Progress, counted, no_progress
 from labeler.runs import PageKeys, page_keys
 from labeler.store.fastread import SqliteReader, open_reader
@@ -352,9 +352,11 @@ def _scored(
     keyed: PageKeys | None = None,
     whole: bool = False,
     progress: Progress = no_progress,
+    judging: RangeJudging | None = None,
 ) -> tuple[RunScore, dict[str, list[Chunk]] | None]:
     """``run`` (stored or in memory) scored on ``load``; with ``whole``, the run too;
-    ``progress`` counts ``load``'s questions."""
+    ``progress`` counts ``load``'s questions; ``judging`` counts a stored run's judged@k
+    as it is read, where the reader allows (see ``_score``)."""
     if isinstance(run, str):
         return _score(
             source,
@@ -372,6 +374,7 @@ def _scored(
             load,
             progress,
             snap_min=request.snap_min,
+            judging=judging,
         )
     rows = score_questions(
         counted(load.questions, progress, len(load.questions), every=EVERY),
@@ -433,6 +436,7 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
     load = _layer_load(source, request)
     run_name = request.run if isinstance(request.run, str) else request.run_name or IN_MEMORY
     passes = _Passes(progress, len(load.questions))
+    judging = _judging(source, request.gold_set, request.run, request.ks)
     result, chunks = _scored(
         source,
         request,
@@ -443,6 +447,7 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
         tokenizer=request.tokenizer,
         whole=request.keep_inputs,
         progress=passes.pass_(len(load.questions), run_name),
+        judging=judging,
     )
     unknown = [key for key, _ in request.fail_under if key not in result.metrics]
     if unknown:
@@ -479,7 +484,7 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
         if result.metrics[key] < bar
     )
     layer = FINAL if request.annotator is None else request.layer
-    judged = judged_of(source, request.gold_set, request.run, request.ks, answered(result))
+    judged = _judged(source, request.gold_set, request.run, request.ks, result, judging)
     evaluation = Evaluation(
         result, load.stale, load.pending, layer, tuple(layers), below, judged=judged
     )
@@ -488,6 +493,31 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
         assert chunks is not None
         inputs = ScoreInputs({q.query_id: q for q in load.questions}, load.pages, chunks)
     return Scored((evaluation,), inputs=inputs)
+
+
+def _judging(
+    source: ScoringSource, gold_set: str, run: str | object, ks: Sequence[int]
+) -> RangeJudging | None:
+    """A count of judged@k to run alongside the scoring of stored run ``run`` when it is
+    read through the SQLite reader (its ranges carry what judged@k needs); else None."""
+    if isinstance(source, SqliteReader) and isinstance(run, str):
+        return RangeJudging(source, gold_set, run, ks)
+    return None
+
+
+def _judged(
+    source: ScoringSource,
+    gold_set: str,
+    run: str | Mapping[str, Sequence[Chunk]],
+    ks: Sequence[int],
+    result: RunScore,
+    judging: RangeJudging | None,
+) -> JudgedAtK:
+    """judged@k of ``run``: as counted alongside its scoring when it was, else read
+    afresh (:func:`judged_of`) for the questions ``result`` answered."""
+    if judging is not None and judging.ranges:
+        return judging.result()
+    return judged_of(source, gold_set, run, ks, answered(result))
 
 
 def answered(result: RunScore) -> list[str]:
@@ -505,6 +535,7 @@ def _compare(source: ScoringSource, request: ScoreRequest, progress: Progress) -
     passes = _Passes(progress, len(load.questions) * len(request.runs))
     evaluations = []
     for name in request.runs:
+        judging = _judging(source, request.gold_set, name, request.ks)
         result, _ = _scored(
             source,
             request,
@@ -515,8 +546,9 @@ def _compare(source: ScoringSource, request: ScoreRequest, progress: Progress) -
             tokenizer=request.tokenizer,
             keyed=keyed,
             progress=passes.pass_(len(load.questions), name),
+            judging=judging,
         )
-        judged = judged_of(source, request.gold_set, name, request.ks, answered(result))
+        judged = _judged(source, request.gold_set, name, request.ks, result, judging)
         evaluations.append(Evaluation(result, load.stale, load.pending, layer, judged=judged))
     from scoring.multicompare import compare_to_baseline  # off the path of `labeler score`
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
-from labeler.evaluation._judged_at_k import JudgedAtK
+from labeler.evaluation._judged_at_k import JudgedAtK, RangeJudging
 from labeler.evaluation._ranges import range_reader, score_ranges
 from labeler.evaluation._shards import plan_processes, score_in_processes
 from labeler.progress import Progress, no_progress
@@ -375,6 +375,7 @@ def _score(
     progress: Progress = no_progress,
     *,
     snap_min: float | None = None,
+    judging: RangeJudging | None = None,
 ) -> tuple[RunScore, dict[str, list[Chunk]] | None]:
     """Score one stored run, in several processes when ``jobs`` allows and it pays, with
     the placements stored at import (``keyed``: the pages' keys, see ``page_keys``).
@@ -384,7 +385,8 @@ def _score(
     the score (for a drill-down); otherwise the second value is None. ``load``: the gold set
     as read, whose pending questions' run ids are left out (:meth:`GoldLoad.run_ids`).
     ``progress(done, len(questions), "")`` as questions are scored (in several processes:
-    this process's share, scaled)."""
+    this process's share, scaled). ``judging``: counts judged@k as the run is read, on
+    the SQLite reader's paths (``judging.ranges`` stays 0 on the others)."""
     src = _source(source)
     processes = 1
     n = len(questions)
@@ -416,6 +418,7 @@ def _score(
             keyed_pages=keyed,
             progress=tracked,
             snap_min=snap_min,
+            judging=judging,
         )
     elif isinstance(src, SqliteReader):
         # in ranges of query id; lean: leaves out the texts scoring does not need
@@ -431,6 +434,7 @@ def _score(
             kept=kept,
             on_range=on_range,
             snap_min=snap_min,
+            judge=judging,
         )
     else:
         # the store reads a run whole (one range)

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import itemgetter
 from typing import Any, Protocol
 
-from scoring import Chunk
+from scoring import Chunk, GoldQuestion, Placement, Placements
 from scoring.pooling import (
     JudgedCount,
     counts_at_ks,
@@ -27,7 +27,7 @@ from scoring.pooling import (
 )
 from scoring.spans import intersection_length
 
-__all__ = ["JudgedAtK", "judged_of"]
+__all__ = ["JudgedAtK", "RangeJudging", "judged_of"]
 
 
 class JudgedSource(Protocol):
@@ -43,8 +43,15 @@ class JudgedSource(Protocol):
     def page_texts(self, doc_ids: Sequence[str]) -> dict[str, str]: ...
 
 
-Row = tuple[str, int, str, str | None, int | None, int | None]
-"""One result as judged@k reads it: ``(query id, rank, text, doc, start, end)``."""
+Row = tuple[str, int, str | None, str | None, int | None, int | None]
+"""One result as judged@k reads it: ``(query id, rank, text, doc, start, end)``; the text
+is None only for a chunk read without it whose placements cover it."""
+
+
+class RangeSource(JudgedSource, Protocol):
+    """What :class:`RangeJudging` reads besides: the texts of a question's chunks."""
+
+    def chunk_texts(self, run: str, qids: Sequence[str]) -> dict[str, list[str]]: ...
 
 
 class _PerQuestion(Mapping[str, Mapping[int, JudgedCount]]):
@@ -161,7 +168,7 @@ def judged_of(
     # the scored ids, sorted to be found by bisection: a set or dict of them would cost
     # more than everything judged@k keeps per question
     known = sorted(questions)
-    rows: Iterable[tuple[str, int, str, str | None, int | None, int | None]]
+    rows: Iterable[Row]
     if isinstance(run, str):
         rows = source.ranked_rows(run, depth)
     else:
@@ -203,43 +210,197 @@ class _Counting:
         self.judged: array[int] = array("I")
         self.chars: array[int] = array("I")
 
-    def add(self, batch: Sequence[tuple[str, Sequence[Row]]]) -> None:
+    def add(
+        self,
+        batch: Sequence[tuple[str, Sequence[Row]]],
+        placements: Placements | None = None,
+        texts: Callable[[str], Callable[[int], str]] | None = None,
+    ) -> None:
+        """Count ``batch`` (question id, its rows ranked down to the deepest k), placing
+        rows from ``placements`` where they cover them (see :meth:`_judged`); ``texts(qid)``
+        reads the texts of a question's rows read without them."""
         if not batch:
             return
         ranges = self.source.judged_ranges(self.gold_set, [qid for qid, _ in batch])
         for qid, rows in batch:
-            self.ids.append(qid)
             mine = ranges.get(qid)
-            counted = self._judged(rows, mine) if mine else [(r[1], 0, len(r[2])) for r in rows]
-            for count in counts_at_ks(counted, self.ks):
-                if count.chars > WIDE and self.chars.typecode == "I":  # judged <= chars
-                    self.judged, self.chars = array("q", self.judged), array("q", self.chars)
-                self.judged.append(count.judged)
-                self.chars.append(count.chars)
+            placed = placements.get(qid) if placements is not None else None
+            if mine:
+                text_of = texts(qid) if texts is not None else None
+                counted = self._judged(rows, mine, placed, text_of)
+            else:
+                counted = [
+                    (r[1], 0, len(r[2]) if r[2] is not None else _length(placed or {}, r[1]))
+                    for r in rows
+                ]
+            self.ids.append(qid)
+            self._append(counts_at_ks(counted, self.ks))
         self.placer.forget_lookups()
 
+    def _append(self, counts: Iterable[JudgedCount]) -> None:
+        for count in counts:
+            if count.chars > WIDE and self.chars.typecode == "I":  # judged <= chars
+                self.judged, self.chars = array("q", self.judged), array("q", self.chars)
+            self.judged.append(count.judged)
+            self.chars.append(count.chars)
+
+    def extend(self, ids: Sequence[str], judged: array[int], chars: array[int]) -> None:
+        """Append counts worked out elsewhere (another process's share of the run)."""
+        if judged.typecode != self.judged.typecode:  # widen to the wider of the two
+            self.judged, self.chars = array("q", self.judged), array("q", self.chars)
+            judged, chars = array("q", judged), array("q", chars)
+        self.ids.extend(ids)
+        self.judged.extend(judged)
+        self.chars.extend(chars)
+
     def _judged(
-        self, rows: Sequence[Row], mine: Mapping[str, Sequence[tuple[int, int]]]
+        self,
+        rows: Sequence[Row],
+        mine: Mapping[str, Sequence[tuple[int, int]]],
+        placed: Mapping[str, Placement] | None = None,
+        text_of: Callable[[int], str] | None = None,
     ) -> list[tuple[int, int, int]]:
         """``(rank, judged characters, characters)`` of each row, placed as
         :func:`labeler.runs.place_rows` places it (only a row that may lie in a judged
-        range is placed: one naming a page with judged ranges, or naming none)."""
+        range is placed: one naming a page with judged ranges, or naming none).
+
+        ``placed``: scoring's placements of the question's chunks (page → placement, see
+        :class:`scoring.Placement`), made by that same rule; a row is placed from them on a
+        page they cover, and looked for on the page otherwise. A row read without its text
+        (None: placements cover it) takes its length from them and its text, when a page
+        they do not cover needs it, from ``text_of(rank)``."""
         merged = judged_ranges(mine)
         anywhere = sorted(merged)
-        wanted = {doc for _, _, _, doc, _, _ in rows if doc in merged}
+        placed = placed or {}
+        wanted = {doc for _, _, _, doc, _, _ in rows if doc in merged and doc not in placed}
         if any(doc is None for _, _, _, doc, _, _ in rows):
-            wanted.update(merged)
+            wanted.update(page for page in merged if page not in placed)
         missing = wanted - self.pages.keys() - self.absent
         if missing:
             self.pages.update(self.source.page_texts(sorted(missing)))
             self.absent.update(missing - self.pages.keys())
         out = []
         for _, rank, text, doc, start, end in rows:
-            n = len(text)
+            n = len(text) if text is not None else _length(placed, rank)
             inside = 0
-            if doc is None or doc in merged:
-                at = self.placer.place(doc, text, start, end, anywhere)
+            if n and (doc is None or doc in merged):
+                at = self._place(rank, text, doc, start, end, anywhere, placed, text_of)
                 if at is not None:
                     inside = intersection_length([(at[1], at[1] + n)], merged[at[0]])
             out.append((rank, inside, n))
         return out
+
+    def _place(
+        self,
+        rank: int,
+        text: str | None,
+        doc: str | None,
+        start: int | None,
+        end: int | None,
+        anywhere: Sequence[str],
+        placed: Mapping[str, Placement],
+        text_of: Callable[[int], str] | None,
+    ) -> tuple[str, int] | None:
+        """``(page, start)`` of the non-empty row ranked ``rank``, or None: from ``placed``
+        on the pages it covers (its starts are the rule's: the row's own offsets where they
+        hold its text, else the first copy), else by :class:`~labeler.runs.RowPlacer`."""
+        r = rank - 1
+        for page in anywhere if doc is None else (doc,):
+            placement = placed.get(page)
+            if placement is not None and r < len(placement.starts):
+                at = placement.starts[r]
+                if at >= 0:
+                    return page, at
+                continue
+            if text is None:
+                assert text_of is not None, "a row without its text needs text_of"
+                text = text_of(rank)
+            if doc is not None:
+                return self.placer.place(doc, text, start, end)
+            found = self.placer.first(page, text)
+            if found >= 0:
+                return page, found
+        return None
+
+
+def _length(placed: Mapping[str, Placement], rank: int) -> int:
+    """The length of the chunk ranked ``rank`` that was read without its text, from the
+    placements that cover it (one holds it: see ``Placement.lengths``)."""
+    for placement in placed.values():
+        if rank <= len(placement.lengths):
+            return int(placement.lengths[rank - 1])
+    raise AssertionError(f"no placement gives the length of the chunk ranked {rank}")
+
+
+class RangeJudging:
+    """judged@k of a stored run counted while it is scored range by range (see
+    :func:`~labeler.evaluation._ranges.score_ranges`'s ``judge``), from the chunks and the
+    placements scoring read: the run is not read a second time and a row found on a page by
+    scoring is not looked for again. Gives what :func:`judged_of` gives for the same run.
+
+    Call it with each range's scored questions (ascending ids), their chunks and placements;
+    :meth:`result` is the run's :class:`JudgedAtK` over the ranges in the order given.
+    """
+
+    def __init__(self, source: RangeSource, gold_set: str, run: str, ks: Sequence[int]) -> None:
+        self.run = run
+        self.ks = tuple(ks)
+        self.depth = max(self.ks)
+        self._counting = _Counting(source, gold_set, self.ks)
+        self._source = source
+        self.ranges = 0
+
+    def __call__(
+        self,
+        questions: Sequence[GoldQuestion],
+        chunks: Mapping[str, Sequence[Chunk]],
+        placements: Placements,
+    ) -> None:
+        from labeler.store.rows import JUDGED_BATCH
+
+        self.ranges += 1
+        batch: list[tuple[str, list[Row]]] = []
+        for question in questions:
+            qid = question.query_id
+            ranked = chunks.get(qid)
+            if not ranked:
+                continue
+            rows = [(qid, r, c.text, c.doc, c.start, c.end) for r, c in enumerate(ranked, 1)]
+            batch.append((qid, rows[: self.depth]))
+            if len(batch) == JUDGED_BATCH:
+                self._counting.add(batch, placements, self._texts)
+                batch = []
+        self._counting.add(batch, placements, self._texts)
+
+    def on(self, source: RangeSource) -> RangeJudging:
+        """A new, empty count of the same run, reading through ``source`` (another
+        process's own connection)."""
+        return RangeJudging(source, self._counting.gold_set, self.run, self.ks)
+
+    def _texts(self, qid: str) -> Callable[[int], str]:
+        texts: list[str] = []
+
+        def text_of(rank: int) -> str:
+            if not texts:
+                texts.extend(self._source.chunk_texts(self.run, [qid]).get(qid, ()))
+            return texts[rank - 1]
+
+        return text_of
+
+    def result(self) -> JudgedAtK:
+        """The counts so far, as :class:`JudgedAtK`."""
+        c = self._counting
+        return JudgedAtK(self.ks, tuple(c.ids), c.judged, c.chars)
+
+    def to_plain(self) -> tuple[list[str], str, bytes, bytes]:
+        """The counts as plain values (``marshal``-able): ids, typecode, the two arrays."""
+        c = self._counting
+        return c.ids, c.judged.typecode, c.judged.tobytes(), c.chars.tobytes()
+
+    def extend(self, plain: tuple[list[str], str, bytes, bytes]) -> None:
+        """Append the counts of a later range given by :meth:`to_plain`."""
+        ids, typecode, judged, chars = plain
+        more_judged, more_chars = array(typecode), array(typecode)
+        more_judged.frombytes(judged)
+        more_chars.frombytes(chars)
+        self._counting.extend(ids, more_judged, more_chars)

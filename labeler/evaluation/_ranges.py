@@ -40,6 +40,10 @@ RangeReader = Callable[
 OnRange = Callable[[int, int], None]
 """Called after each range with (questions scored so far, questions in all)."""
 
+Judge = Callable[[Sequence[GoldQuestion], dict[str, list[Chunk]], Placements], None]
+"""Called with each range's questions (ascending ids), the chunks and the placements read
+for them, before they are dropped (judged@k is counted so: ``RangeJudging``)."""
+
 
 def range_reader(source: object, run: str, keyed: PageKeys, *, lean: bool) -> RangeReader:
     """How ranges of ``run`` are read from ``source``: with ``lean`` (the fast SQLite reader,
@@ -78,6 +82,7 @@ def score_ranges(
     kept: dict[str, list[Chunk]] | None = None,
     on_range: OnRange | None = None,
     snap_min: float | None = None,
+    judge: Judge | None = None,
 ) -> tuple[QueryTable, list[str]]:
     """Score ``questions`` with elements (others are left out) in ranges of ``size`` by query id, reading
     each range with ``read``; the run is read over ``[since, until)`` (open where None).
@@ -85,7 +90,8 @@ def score_ranges(
     Returns the table of rows in the order of those questions and every query id of the run
     in that span, in the order read (ascending). ``kept``, when given, receives every
     chunk read (for a drill-down). ``on_range`` is told the progress after each range.
-    ``snap_min``: as :func:`scoring.score_questions` (None: no snapping).
+    ``snap_min``: as :func:`scoring.score_questions` (None: no snapping). ``judge`` is
+    given each range as read (:data:`Judge`).
 
     Raises:
         ValueError: what :func:`scoring.score_questions` raises (checked before reading).
@@ -120,6 +126,8 @@ def score_ranges(
         )
         for i, row in zip(chosen, rows, strict=True):
             table.put(i, row)
+        if judge is not None:
+            judge(mine, chunks, known)
         run_ids += chunks
         if kept is not None:
             kept.update(chunks)

@@ -22,6 +22,7 @@ import signal
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from labeler.evaluation._judged_at_k import RangeJudging
 from labeler.evaluation._ranges import range_reader, score_ranges
 from labeler.progress import Progress, no_progress
 from labeler.runs import PageKeys, page_keys
@@ -91,6 +92,7 @@ def score_in_processes(
     keyed_pages: PageKeys | None = None,
     progress: Progress = no_progress,
     snap_min: float | None = None,
+    judging: RangeJudging | None = None,
 ) -> ShardResult:
     """The table of rows of ``questions`` with elements, in their order, and the
     run's query ids in ascending order, scored in ``processes`` processes, each scoring
@@ -101,6 +103,8 @@ def score_in_processes(
     are the pages' keys (``labeler.runs.page_keys``), worked out here when not given, and
     once for every process. ``progress`` counts this process's shard scaled to all the
     questions (the shards are of equal size, so it is close to the overall count).
+    ``judging``, when given, counts judged@k over every shard, in id order (each process
+    counts its own share on its own connection, as it scores it).
     """
     reader.run_id(run)  # an unknown run fails here, before any process starts
     keyed = page_keys(pages) if keyed_pages is None else keyed_pages
@@ -111,7 +115,12 @@ def score_in_processes(
     def mine(shard: Shard) -> list[int]:
         return [i for i, q in enumerate(questions) if _in_range(q.query_id, shard)]
 
-    def work(source: SqliteReader, shard: Shard, report: Progress = no_progress) -> ShardResult:
+    def work(
+        source: SqliteReader,
+        shard: Shard,
+        report: Progress = no_progress,
+        judge: RangeJudging | None = judging,
+    ) -> ShardResult:
         since, until = shard
         chosen = [questions[i] for i in mine(shard)]
         share = len(questions) / max(len(chosen), 1)  # this process's share, scaled
@@ -129,15 +138,18 @@ def score_in_processes(
             until=until,
             on_range=None if report is no_progress else scaled,
             snap_min=snap_min,
+            judge=judge,
         )
 
     def in_child(shard: Shard) -> bytes:
         source = SqliteReader(reader.path)
+        judge = None if judging is None else judging.on(source)
         try:
-            table, ids = work(source, shard)
+            table, ids = work(source, shard, judge=judge)
         finally:
             source.close()
-        return marshal.dumps((table.to_plain(), ids))
+        counted = None if judge is None else judge.to_plain()
+        return marshal.dumps((table.to_plain(), ids, counted))
 
     children = [_fork(partial(in_child, shard)) for shard in shards[1:]]
     table = QueryTable(value_keys(cutoffs), cutoffs, len(questions))
@@ -156,9 +168,11 @@ def score_in_processes(
         if payload is None:
             more, more_ids = work(reader, shard)
         else:
-            plain, more_ids = marshal.loads(payload)
+            plain, more_ids, counted = marshal.loads(payload)
             del payload
             more = QueryTable.from_plain(plain)
+            if judging is not None:
+                judging.extend(counted)
         _merge(table, more, mine(shard))
         ids += more_ids
     return table, ids
