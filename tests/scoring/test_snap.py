@@ -238,6 +238,29 @@ def test_normal_text_is_the_normalised_text(text: str) -> None:
     assert normal_text(text) == normalise(text).text
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    head=st.text(alphabet="abc de&;#mp\u0301\u00e9\u00a0\u200b\x1f\x00\ufb01\n", max_size=40),
+    tail=st.text(alphabet="abc de&;#mp\u0301\u00e9\u00a0\u200b\x1f\x00\ufb01\n", max_size=40),
+)
+def test_the_text_before_a_space_normalises_to_a_prefix_of_the_whole(head: str, tail: str) -> None:
+    """What ``snap`` relies on to give up on a text whose head is not on the page
+    (``_head_absent``): ``&amp;`` cut at the space, a combining mark after it, an ASCII run
+    through it: the head's normal text is always where the whole's begins."""
+    assert normal_text(head + " " + tail).startswith(normal_text(head))
+
+
+def test_a_text_whose_head_is_not_on_the_page_is_not_looked_for_whole() -> None:
+    """The head check decides only when the head is absent: a chunk whose first 96
+    characters differ from the page in whitespace and case still snaps exactly, and one
+    whose head is on the page but whose end is not does not."""
+    words = " ".join(f"word{i}" for i in range(60))
+    page = "Intro. " + words.upper().replace(" ", "\n ") + " Outro."
+    assert snap(words, page, fuzzy=False, absent=True) is not None
+    assert snap(words + " elsewhere", page, fuzzy=False, absent=True) is None
+    assert snap("nothing like it " * 10, page, fuzzy=False, absent=True) is None
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     words=st.lists(
