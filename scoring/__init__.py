@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         Pages,
         Placement,
         Placements,
+        QuestionOutline,
         Run,
     )
     from scoring.intervals import Estimate, Interval, MetricIntervals
@@ -144,6 +145,7 @@ __all__ = [
     "QueryDelta",
     "QueryScore",
     "QuestionAgreement",
+    "QuestionOutline",
     "RowError",
     "Run",
     "RunComparison",
@@ -227,6 +229,7 @@ _HOMES: dict[str, str] = {
     "QueryDelta": "scoring.compare",
     "QueryScore": "scoring.result",
     "QuestionAgreement": "scoring.agreement",
+    "QuestionOutline": "scoring.inputs",
     "RowError": "scoring.correctness",
     "Run": "scoring.inputs",
     "RunComparison": "scoring.compare",

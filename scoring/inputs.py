@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 __all__ = [
     "Chunk",
@@ -72,6 +72,23 @@ class GoldQuestion:
         return len(self.elements)
 
 
+class QuestionOutline(NamedTuple):
+    """What :func:`scoring.aggregate` reads of a gold question besides its row: its id, its
+    number of elements and how many of them carry a key clause. A gold set of a quarter of
+    a million questions is aggregated from outlines while its questions are read and scored
+    range by range, never all held at once."""
+
+    query_id: str
+    n_gold: int
+    keys: int
+
+    @staticmethod
+    def of(question: GoldQuestion) -> QuestionOutline:
+        """The outline of ``question``."""
+        keys = sum(e.key is not None for e in question.elements)
+        return QuestionOutline(question.query_id, len(question.elements), keys)
+
+
 class Chunk(NamedTuple):
     """One retrieved chunk: its text, and optionally its document id and retriever score.
 
@@ -123,9 +140,13 @@ Run = Mapping[str, Sequence[Chunk]]
 """Query id → retrieved chunks in rank order (rank 1 first)."""
 
 
-def gold_index(questions: Iterable[GoldQuestion]) -> dict[str, GoldQuestion]:
-    """Map query id → question, keeping order; raise ``ValueError`` on a duplicate id."""
-    index: dict[str, GoldQuestion] = {}
+Q = TypeVar("Q", bound="GoldQuestion | QuestionOutline")
+
+
+def gold_index(questions: Iterable[Q]) -> dict[str, Q]:
+    """Map query id → question (or outline), keeping order; raise ``ValueError`` on a
+    duplicate id."""
+    index: dict[str, Q] = {}
     for question in questions:
         if question.query_id in index:
             raise ValueError(f"duplicate query_id in gold set: {question.query_id!r}")

@@ -16,7 +16,16 @@ from scoring.classify import (
     fallback_split,
     keyed_overlap,
 )
-from scoring.inputs import Chunk, GoldQuestion, Pages, Placement, Placements, Run, gold_index
+from scoring.inputs import (
+    Chunk,
+    GoldQuestion,
+    Pages,
+    Placement,
+    Placements,
+    QuestionOutline,
+    Run,
+    gold_index,
+)
 from scoring.metrics import Judgement, check_ks, metric_table
 from scoring.querytable import QueryTable
 from scoring.result import (
@@ -464,7 +473,7 @@ def _check_budgets(budgets: Sequence[int], tokenizer: Tokenizer | None) -> tuple
 
 
 def aggregate(
-    questions: Iterable[GoldQuestion],
+    questions: Iterable[GoldQuestion | QuestionOutline],
     scored: Iterable[QueryScore],
     run_ids: Iterable[str],
     *,
@@ -478,6 +487,8 @@ def aggregate(
     """The ``RunScore`` of the gold ``questions`` from their per-question rows.
 
     ``budgets`` and ``tokenizer`` (its name) must be those the rows were scored with.
+    A question may be given by its :class:`~scoring.inputs.QuestionOutline` (all this
+    reads of it besides its row).
 
     ``scored`` holds a row (from ``score_questions``, in any order) for every question with
     at least one element; ``run_ids`` are the query ids present in the run, in run order
@@ -495,7 +506,7 @@ def aggregate(
         raise ValueError("token budgets need a tokenizer")
     gold = gold_index(questions)
     keys = value_keys(cutoffs, limits, tokenizer is not None)
-    empty = [qid for qid, question in gold.items() if not question.elements]
+    empty = [qid for qid, question in gold.items() if not question.n_gold]
     rows: Sequence[QueryScore]
     if isinstance(scored, QueryTable):
         rows = scored
@@ -524,18 +535,27 @@ def aggregate(
         missing_from_run=missing,
         unknown_in_run=unknown,
         without_elements=tuple(empty),
-        keys=sum(e.key is not None for q in gold.values() for e in q.elements),
+        keys=sum(_keys(q) for q in gold.values()),
         budgets=limits,
         tokenizer=tokenizer,
     )
 
 
-def _gold_rows(gold: Mapping[str, GoldQuestion], scored: Iterable[QueryScore]) -> list[QueryScore]:
+def _keys(question: GoldQuestion | QuestionOutline) -> int:
+    """How many of the question's elements carry a key clause."""
+    if isinstance(question, QuestionOutline):
+        return question.keys
+    return sum(e.key is not None for e in question.elements)
+
+
+def _gold_rows(
+    gold: Mapping[str, GoldQuestion | QuestionOutline], scored: Iterable[QueryScore]
+) -> list[QueryScore]:
     """The rows of ``scored`` in gold order, one for each question with elements."""
     by_id = {q.query_id: q for q in scored}
     rows: list[QueryScore] = []
     for qid, question in gold.items():
-        if not question.elements:
+        if not question.n_gold:
             continue
         row = by_id.get(qid)
         if row is None:
@@ -547,16 +567,16 @@ def _gold_rows(gold: Mapping[str, GoldQuestion], scored: Iterable[QueryScore]) -
 
 
 def _table_parts(
-    table: QueryTable, gold: Mapping[str, GoldQuestion], keys: Sequence[str]
+    table: QueryTable, gold: Mapping[str, GoldQuestion | QuestionOutline], keys: Sequence[str]
 ) -> tuple[tuple[str, ...], dict[str, GroupScore], Flags]:
     """Missing ids, n_gold groups and summed flags of a table, read by columns; the table
     must hold the gold questions with elements in gold order."""
-    expected = (qid for qid, question in gold.items() if question.elements)
+    expected = (qid for qid, question in gold.items() if question.n_gold)
     if table.keys != tuple(keys) or not all(
         a == b for a, b in zip(table.ids, expected, strict=False)
     ):
         raise ValueError("the scored table does not hold the gold questions in gold order")
-    if len(table) != sum(1 for q in gold.values() if q.elements):
+    if len(table) != sum(1 for q in gold.values() if q.n_gold):
         raise ValueError("the scored table does not hold every gold question with elements")
     missing = tuple(qid for qid, inside in zip(table.ids, table.in_run, strict=True) if not inside)
     groups: dict[str, GroupScore] = {}

@@ -33,10 +33,12 @@ from labeler.evaluation._evaluate import (
     Evaluation,
     GateFailure,
     GoldLoad,
+    OutlinedLoad,
     ScoringSource,
     StoreSource,
     _score,
     load_gold_layer,
+    load_outline,
 )
 from labeler.evaluation._gcpause import gc_paused
 from labeler.evaluation._judged_at_k import JudgedAtK, RangeJudging, judged_of
@@ -328,8 +330,19 @@ def score(
         return _one(source, request, progress)
 
 
-def _layer_load(source: ScoringSource, request: ScoreRequest) -> GoldLoad:
+def _layer_load(source: ScoringSource, request: ScoreRequest) -> GoldLoad | OutlinedLoad:
+    """The gold layer ``request`` scores: in outline (read whole range by range as it is
+    scored, so that it is never held at once) when it is the final layer of a SQLite file
+    and stored runs are scored without their inputs kept; else whole."""
     annotator = request.annotator
+    stored = request.runs or isinstance(request.run, str)
+    if (
+        isinstance(source, SqliteReader)
+        and annotator is None
+        and stored
+        and not request.keep_inputs
+    ):
+        return load_outline(source, request.gold_set)
     if annotator is not None:
         known = source.layer_annotators(request.gold_set)
         if annotator not in known:
@@ -343,7 +356,7 @@ def _layer_load(source: ScoringSource, request: ScoreRequest) -> GoldLoad:
 def _scored(
     source: ScoringSource,
     request: ScoreRequest,
-    load: GoldLoad,
+    load: GoldLoad | OutlinedLoad,
     run: str | Mapping[str, Sequence[Chunk]],
     *,
     ks: Sequence[int],
@@ -376,6 +389,7 @@ def _scored(
             snap_min=request.snap_min,
             judging=judging,
         )
+    assert isinstance(load, GoldLoad)  # in-memory answers are scored on a whole layer
     rows = score_questions(
         counted(load.questions, progress, len(load.questions), every=EVERY),
         load.pages,
@@ -490,7 +504,7 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
     )
     inputs = None
     if request.keep_inputs:
-        assert chunks is not None
+        assert chunks is not None and isinstance(load, GoldLoad)
         inputs = ScoreInputs({q.query_id: q for q in load.questions}, load.pages, chunks)
     return Scored((evaluation,), inputs=inputs)
 

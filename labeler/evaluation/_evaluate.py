@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from labeler.evaluation._judged_at_k import JudgedAtK, RangeJudging
-from labeler.evaluation._ranges import range_reader, score_ranges
+from labeler.evaluation._ranges import Expand, range_reader, score_ranges
 from labeler.evaluation._shards import plan_processes, score_in_processes
 from labeler.progress import Progress, no_progress
 from labeler.runs import PageKeys, placements_for
@@ -30,6 +30,7 @@ from scoring import (
     GoldElement,
     GoldQuestion,
     QueryScore,
+    QuestionOutline,
     RunScore,
     aggregate,
 )
@@ -319,14 +320,25 @@ def load_gold_layer(
     questions, or (``annotator`` given) that annotator's own labels on the questions they
     marked done."""
     src = _source(source)
-    questions: list[GoldQuestion] = []
-    pending: list[str] = []
-    stale = 0
     stored = (
         src.gold_questions(gold_set)
         if annotator is None
         else src.layer_questions(gold_set, annotator)
     )
+    questions, pending, stale = gold_questions(stored)
+    pages = src.page_texts([e.doc for q in questions for e in q.elements])
+    return GoldLoad(questions, pages, stale, tuple(pending))
+
+
+def gold_questions(
+    stored: Iterable[StoredQuestion],
+) -> tuple[list[GoldQuestion], list[str], int]:
+    """Stored questions as scoring takes them: the questions that are not pending, each
+    with its elements that are not stale; the pending ones' ids; the stale elements left
+    out."""
+    questions: list[GoldQuestion] = []
+    pending: list[str] = []
+    stale = 0
     for q in stored:
         if q.pending:
             pending.append(q.external_id)
@@ -338,8 +350,46 @@ def load_gold_layer(
             if not e.stale
         )
         questions.append(GoldQuestion(q.external_id, q.text, elements))
-    pages = src.page_texts([e.doc for q in questions for e in q.elements])
-    return GoldLoad(questions, pages, stale, tuple(pending))
+    return questions, pending, stale
+
+
+@dataclass(frozen=True)
+class OutlinedLoad:
+    """A gold set's final layer read in outline, for scoring a stored run through the
+    SQLite reader range by range (see :class:`~labeler.store.fastread.GoldOutline`): the
+    questions' outlines, the pages they cite, stale elements and pending questions left
+    out, as in :class:`GoldLoad`; :meth:`expand` reads a range of questions whole."""
+
+    gold_set: str
+    questions: list[QuestionOutline]
+    pages: dict[str, str]
+    stale: int
+    pending: tuple[str, ...]
+
+    def run_ids(self, run_ids: Iterable[str]) -> list[str]:
+        """As :meth:`GoldLoad.run_ids`."""
+        pending = set(self.pending)
+        return [qid for qid in run_ids if qid not in pending]
+
+    def expander(self, reader: SqliteReader) -> Expand:
+        """Reads, through ``reader``, the questions (as :func:`load_gold_layer` gives them)
+        with ids in ``[since, until)``, by id."""
+        gold_set = self.gold_set
+
+        def expand(since: str | None, until: str | None) -> dict[str, GoldQuestion]:
+            questions, _, _ = gold_questions(
+                reader.gold_questions(gold_set, since=since, until=until)
+            )
+            return {q.query_id: q for q in questions}
+
+        return expand
+
+
+def load_outline(reader: SqliteReader, gold_set: str) -> OutlinedLoad:
+    """Gold set ``gold_set``'s final layer in outline, with the pages it cites."""
+    outline = reader.gold_outline(gold_set)
+    pages = reader.page_texts(outline.docs)
+    return OutlinedLoad(gold_set, outline.questions, pages, outline.stale, tuple(outline.pending))
 
 
 def load_gold(
@@ -360,7 +410,7 @@ def load_run(source: ScoringSource | Store, run: str) -> dict[str, list[Chunk]]:
 
 def _score(
     source: ScoringSource | Store,
-    questions: list[GoldQuestion],
+    questions: Sequence[GoldQuestion | QuestionOutline],
     pages: dict[str, str],
     keyed: PageKeys,
     gold_set: str,
@@ -371,7 +421,7 @@ def _score(
     budgets: Sequence[int] = (),
     tokenizer: Tokenizer | None = None,
     whole: bool = False,
-    load: GoldLoad | None = None,
+    load: GoldLoad | OutlinedLoad | None = None,
     progress: Progress = no_progress,
     *,
     snap_min: float | None = None,
@@ -386,8 +436,11 @@ def _score(
     as read, whose pending questions' run ids are left out (:meth:`GoldLoad.run_ids`).
     ``progress(done, len(questions), "")`` as questions are scored (in several processes:
     this process's share, scaled). ``judging``: counts judged@k as the run is read, on
-    the SQLite reader's paths (``judging.ranges`` stays 0 on the others)."""
+    the SQLite reader's paths (``judging.ranges`` stays 0 on the others). A ``load`` in
+    outline (:class:`OutlinedLoad`, whose outlines ``questions`` then are) is read range by
+    range through the SQLite reader."""
     src = _source(source)
+    expander = load.expander if isinstance(load, OutlinedLoad) else None
     processes = 1
     n = len(questions)
     reported = [0]  # the last count reported: the end is reported once, whatever the path
@@ -400,7 +453,7 @@ def _score(
         tracked(done, n, "")
 
     kept: dict[str, list[Chunk]] | None = {} if whole else None
-    scored = [q for q in questions if q.elements]
+    scored = [q for q in questions if q.n_gold]
     if not whole and tokenizer is None and isinstance(src, SqliteReader) and jobs != 1:
         check_threshold(threshold)  # bad arguments fail here, before any process starts
         check_ks(ks)
@@ -419,6 +472,7 @@ def _score(
             progress=tracked,
             snap_min=snap_min,
             judging=judging,
+            expander=expander,
         )
     elif isinstance(src, SqliteReader):
         # in ranges of query id; lean: leaves out the texts scoring does not need
@@ -435,11 +489,13 @@ def _score(
             on_range=on_range,
             snap_min=snap_min,
             judge=judging,
+            expand=None if expander is None else expander(src),
         )
     else:
         # the store reads a run whole (one range)
         chunks = load_run(src, run)
-        known = placements_for(src.placements(run), keyed, questions)
+        full = cast(list[GoldQuestion], questions)  # only the SQLite reader reads outlines
+        known = placements_for(src.placements(run), keyed, full)
         table, run_ids = score_ranges(
             scored,
             pages,

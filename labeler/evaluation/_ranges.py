@@ -13,18 +13,20 @@ compares them over several range sizes).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import cast
 
+from labeler.errors import StoreError
 from labeler.runs import PageKeys, load_placed_run, placements_for
 from labeler.store.fastread import SqliteReader
-from scoring import Chunk, GoldQuestion, Pages, Placements, score_questions
+from scoring import Chunk, GoldQuestion, Pages, Placements, QuestionOutline, score_questions
 from scoring.budget import Tokenizer, check_budgets
 from scoring.metrics import check_ks
 from scoring.querytable import QueryTable
 from scoring.result import value_keys
 from scoring.score import PageCache
 
-__all__ = ["RANGE_QUESTIONS", "RangeReader", "range_reader", "score_ranges"]
+__all__ = ["RANGE_QUESTIONS", "Expand", "RangeReader", "range_reader", "score_ranges"]
 
 RANGE_QUESTIONS = 1000
 """Questions scored per range: large enough that a range's queries cost little, small
@@ -39,6 +41,10 @@ RangeReader = Callable[
 
 OnRange = Callable[[int, int], None]
 """Called after each range with (questions scored so far, questions in all)."""
+
+Expand = Callable[[str | None, str | None], Mapping[str, GoldQuestion]]
+"""``(since, until)`` → the gold questions with ids in ``[since, until)`` (open where None),
+whole, by id: how a range of questions given in outline is read."""
 
 Judge = Callable[[Sequence[GoldQuestion], dict[str, list[Chunk]], Placements], None]
 """Called with each range's questions (ascending ids), the chunks and the placements read
@@ -68,7 +74,7 @@ def range_reader(source: object, run: str, keyed: PageKeys, *, lean: bool) -> Ra
 
 
 def score_ranges(
-    questions: Sequence[GoldQuestion],
+    questions: Sequence[GoldQuestion | QuestionOutline],
     pages: Pages,
     read: RangeReader,
     *,
@@ -83,6 +89,7 @@ def score_ranges(
     on_range: OnRange | None = None,
     snap_min: float | None = None,
     judge: Judge | None = None,
+    expand: Expand | None = None,
 ) -> tuple[QueryTable, list[str]]:
     """Score ``questions`` with elements (others are left out) in ranges of ``size`` by query id, reading
     each range with ``read``; the run is read over ``[since, until)`` (open where None).
@@ -91,14 +98,16 @@ def score_ranges(
     in that span, in the order read (ascending). ``kept``, when given, receives every
     chunk read (for a drill-down). ``on_range`` is told the progress after each range.
     ``snap_min``: as :func:`scoring.score_questions` (None: no snapping). ``judge`` is
-    given each range as read (:data:`Judge`).
+    given each range as read (:data:`Judge`). Questions given in outline
+    (:class:`scoring.QuestionOutline`) are read whole range by range with ``expand``, so
+    that a gold set is never held whole.
 
     Raises:
         ValueError: what :func:`scoring.score_questions` raises (checked before reading).
     """
     if size < 1:
         raise ValueError(f"questions per range must be at least 1, got {size}")
-    questions = [q for q in questions if q.elements]
+    questions = [q for q in questions if q.n_gold]
     cutoffs = check_ks(ks)
     keys = value_keys(cutoffs, check_budgets(budgets), tokenizer is not None)
     table = QueryTable(keys, cutoffs, len(questions))
@@ -110,7 +119,7 @@ def score_ranges(
         chosen = order[at : at + size]
         low = since if at == 0 else questions[chosen[0]].query_id
         high = until if at + size >= len(order) else questions[order[at + size]].query_id
-        mine = [questions[i] for i in chosen]
+        mine = _whole([questions[i] for i in chosen], expand, low, high)
         chunks, known = read(mine, low, high)
         rows = score_questions(
             mine,
@@ -137,3 +146,24 @@ def score_ranges(
         if on_range is not None:
             on_range(done, len(questions))
     return table, run_ids
+
+
+def _whole(
+    chosen: Sequence[GoldQuestion | QuestionOutline],
+    expand: Expand | None,
+    since: str | None,
+    until: str | None,
+) -> list[GoldQuestion]:
+    """``chosen`` as whole questions: those given in outline read with ``expand``."""
+    if all(isinstance(q, GoldQuestion) for q in chosen):
+        return cast(list[GoldQuestion], list(chosen))
+    if expand is None:
+        raise TypeError("questions given in outline need expand")
+    found = expand(since, until)
+    missing = [q.query_id for q in chosen if q.query_id not in found]
+    if missing:
+        raise StoreError(
+            f"the gold set changed while it was scored (question {missing[0]!r} is gone): "
+            "score again"
+        )
+    return [found[q.query_id] for q in chosen]

@@ -23,11 +23,11 @@ from collections.abc import Callable, Sequence
 from functools import partial
 
 from labeler.evaluation._judged_at_k import RangeJudging
-from labeler.evaluation._ranges import range_reader, score_ranges
+from labeler.evaluation._ranges import Expand, range_reader, score_ranges
 from labeler.progress import Progress, no_progress
 from labeler.runs import PageKeys, page_keys
 from labeler.store.fastread import SqliteReader
-from scoring import GoldQuestion, Pages
+from scoring import GoldQuestion, Pages, QuestionOutline
 from scoring.metrics import check_ks
 from scoring.querytable import QueryTable
 from scoring.result import value_keys
@@ -82,7 +82,7 @@ def _in_range(qid: str, shard: Shard) -> bool:
 
 def score_in_processes(
     reader: SqliteReader,
-    questions: Sequence[GoldQuestion],
+    questions: Sequence[GoldQuestion | QuestionOutline],
     pages: Pages,
     run: str,
     *,
@@ -93,6 +93,7 @@ def score_in_processes(
     progress: Progress = no_progress,
     snap_min: float | None = None,
     judging: RangeJudging | None = None,
+    expander: Callable[[SqliteReader], Expand] | None = None,
 ) -> ShardResult:
     """The table of rows of ``questions`` with elements, in their order, and the
     run's query ids in ascending order, scored in ``processes`` processes, each scoring
@@ -104,12 +105,14 @@ def score_in_processes(
     once for every process. ``progress`` counts this process's shard scaled to all the
     questions (the shards are of equal size, so it is close to the overall count).
     ``judging``, when given, counts judged@k over every shard, in id order (each process
-    counts its own share on its own connection, as it scores it).
+    counts its own share on its own connection, as it scores it). ``expander(reader)``
+    reads questions given in outline range by range (``score_ranges``'s ``expand``), on each
+    process's own connection.
     """
     reader.run_id(run)  # an unknown run fails here, before any process starts
     keyed = page_keys(pages) if keyed_pages is None else keyed_pages
     cutoffs = check_ks(ks)
-    questions = [q for q in questions if q.elements]
+    questions = [q for q in questions if q.n_gold]
     shards = split_ids([q.query_id for q in questions], processes)
 
     def mine(shard: Shard) -> list[int]:
@@ -139,6 +142,7 @@ def score_in_processes(
             on_range=None if report is no_progress else scaled,
             snap_min=snap_min,
             judge=judge,
+            expand=None if expander is None else expander(source),
         )
 
     def in_child(shard: Shard) -> bytes:

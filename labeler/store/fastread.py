@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 from urllib.parse import quote
@@ -34,6 +35,21 @@ from labeler.store.rows import (
     group_run_rows,
     layer_questions,
 )
+from scoring.inputs import QuestionOutline
+
+
+@dataclass
+class GoldOutline:
+    """A gold set's final layer as scoring aggregates it, without its elements: the
+    questions that are not pending, in the order added (:class:`scoring.QuestionOutline`:
+    id, elements that are not stale, those with a key clause), the pending questions' ids,
+    the number of stale elements left out and the pages the elements cite."""
+
+    questions: list[QuestionOutline]
+    pending: list[str]
+    stale: int
+    docs: list[str]
+
 
 #: the schema version this reader understands; equal to ``migrations.SCHEMA_VERSION``
 # (version 13 only added the not_relevant table, which scoring does not read)
@@ -86,18 +102,22 @@ class SqliteReader:
         rows = self.conn.execute(LAYER_ANNOTATORS_SQL, {"g": self._gold_set_id(gold_set)})
         return [name for (name,) in rows]
 
-    def gold_questions(self, gold_set: str) -> Iterator[StoredQuestion]:
-        """Questions of ``gold_set`` in the order added, elements in label order."""
+    def gold_questions(
+        self, gold_set: str, *, since: str | None = None, until: str | None = None
+    ) -> Iterator[StoredQuestion]:
+        """Questions of ``gold_set`` in the order added, elements in label order; only
+        external ids ``>= since`` and ``< until`` where those are given (an index range)."""
         set_id = self._gold_set_id(gold_set)
+        where, bounds = _id_range(since, until, column="q.external_id")
         elements: dict[int, list[StoredElement]] = {}
         # one string per page id, not one per element: scoring keeps the whole layer
         docs: dict[str, str] = {}
         for qid, doc, start, end, text, grade, status, key_start, key_end in self.conn.execute(
             'SELECT e.query_id, e.document_id, e.start, e."end", e.text, e.grade, e.status, '
             "e.key_start, e.key_end "
-            "FROM element e JOIN query q ON q.id = e.query_id WHERE q.gold_set_id = ? "
+            f"FROM element e JOIN query q ON q.id = e.query_id WHERE q.gold_set_id = ?{where} "
             "AND e.layer = 'final' ORDER BY e.query_id, e.id",
-            (set_id,),
+            (set_id, *bounds),
         ):
             doc = docs.setdefault(doc, doc)
             elements.setdefault(qid, []).append(
@@ -105,12 +125,44 @@ class SqliteReader:
             )
         for qid, external_id, text, notes, pending in self.conn.execute(
             f"SELECT q.id, q.external_id, q.text, q.notes, {PENDING_SQL} FROM query q "
-            "JOIN gold_set g ON g.id = q.gold_set_id WHERE q.gold_set_id = ? ORDER BY q.id",
-            (set_id,),
+            f"JOIN gold_set g ON g.id = q.gold_set_id WHERE q.gold_set_id = ?{where} "
+            "ORDER BY q.id",
+            (set_id, *bounds),
         ):
             yield StoredQuestion(
                 external_id, text, notes, tuple(elements.get(qid, ())), bool(pending)
             )
+
+    def gold_outline(self, gold_set: str) -> GoldOutline:
+        """The final layer of ``gold_set`` in outline (:class:`GoldOutline`), summed by the
+        database: nothing per element is read."""
+        set_id = self._gold_set_id(gold_set)
+        outline = GoldOutline([], [], 0, [])
+        for external_id, pending, ok, stale, keys in self.conn.execute(
+            f"SELECT q.external_id, {PENDING_SQL}, "
+            "coalesce(sum(e.status = 'ok'), 0), coalesce(sum(e.status != 'ok'), 0), "
+            "coalesce(sum(e.status = 'ok' AND e.key_start IS NOT NULL "
+            "AND e.key_end IS NOT NULL), 0) "
+            "FROM query q JOIN gold_set g ON g.id = q.gold_set_id "
+            "LEFT JOIN element e ON e.query_id = q.id AND e.layer = 'final' "
+            "WHERE q.gold_set_id = ? GROUP BY q.id ORDER BY q.id",
+            (set_id,),
+        ):
+            if pending:
+                outline.pending.append(external_id)
+                continue
+            outline.stale += stale
+            outline.questions.append(QuestionOutline(external_id, ok, keys))
+        outline.docs.extend(
+            doc
+            for (doc,) in self.conn.execute(
+                "SELECT DISTINCT e.document_id FROM element e JOIN query q ON q.id = e.query_id "
+                "JOIN gold_set g ON g.id = q.gold_set_id WHERE q.gold_set_id = ? "
+                f"AND e.layer = 'final' AND e.status = 'ok' AND NOT ({PENDING_SQL})",
+                (set_id,),
+            )
+        )
+        return outline
 
     def page_texts(self, doc_ids: Sequence[str]) -> dict[str, str]:
         """Stored text of each existing document among ``doc_ids``."""
@@ -204,15 +256,17 @@ class SqliteReader:
         return found
 
 
-def _id_range(since: str | None, until: str | None) -> tuple[str, list[str]]:
-    """SQL conditions (each starting " AND ") bounding ``query_external_id`` to
-    ``[since, until)`` (an absent bound is open), and their parameters."""
+def _id_range(
+    since: str | None, until: str | None, column: str = "query_external_id"
+) -> tuple[str, list[str]]:
+    """SQL conditions (each starting " AND ") bounding ``column`` to ``[since, until)`` (an
+    absent bound is open), and their parameters."""
     where, params = "", []
     if since is not None:
-        where += " AND query_external_id >= ?"
+        where += f" AND {column} >= ?"
         params.append(since)
     if until is not None:
-        where += " AND query_external_id < ?"
+        where += f" AND {column} < ?"
         params.append(until)
     return where, params
 
