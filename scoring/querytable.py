@@ -246,6 +246,38 @@ class QueryTable(Sequence[QueryScore]):
             [(i, [tuple(snap) for snap in snaps]) for i, snaps in self._snaps.items()],
         )
 
+    def merge_plain(self, plain: tuple[Any, ...], positions: Sequence[int]) -> None:
+        """Row ``j`` of the table ``to_plain`` gave (same keys and ks) as row
+        ``positions[j]`` of this one, read from ``plain``'s bytes in place (no second copy of
+        the other table: the rows of another process's share of a large run are merged
+        column by column)."""
+        keys, ks, ids, n_gold, in_run, n_chunks, values, kind, cov, rank, flags, judged, keyed = (
+            plain[:13]
+        )
+        if tuple(keys) != self.keys or tuple(ks) != self.ks or len(ids) != len(positions):
+            raise ValueError("the rows merged do not match this table")
+        n, n_other, nk = len(self.ids), len(ids), len(self.ks)
+        for j, i in enumerate(positions):
+            self.ids[i] = ids[j]
+            self._judged[i] = judged[j]
+        _scatter(self.n_gold, memoryview(n_gold).cast("i"), positions, 1)
+        _scatter(self.in_run, memoryview(in_run).cast("B"), positions, 1)
+        _scatter(self.n_chunks, memoryview(n_chunks).cast("i"), positions, 1)
+        _scatter(self._keyed, memoryview(keyed).cast("B"), positions, 1)
+        cells = memoryview(values).cast("d")
+        for x in range(len(self.keys)):
+            column, base = cells[x * n_other : (x + 1) * n_other], x * n
+            for j, i in enumerate(positions):
+                self.values[base + i] = column[j]
+        _scatter(self._kind, memoryview(kind).cast("B"), positions, nk)
+        _scatter(self._cov, memoryview(cov).cast("d"), positions, nk)
+        _scatter(self._rank, memoryview(rank).cast("i"), positions, nk)
+        _scatter(self._flags, memoryview(flags).cast("i"), positions, _N_FLAGS)
+        for i in positions:
+            self._snaps.pop(i, None)
+        for j, snaps in plain[13]:
+            self._snaps[positions[j]] = tuple(Snapped(*snap) for snap in snaps)
+
     @classmethod
     def from_plain(cls, plain: tuple[Any, ...]) -> QueryTable:
         """The table ``to_plain`` gave."""
@@ -265,6 +297,16 @@ class QueryTable(Sequence[QueryScore]):
         table._keyed = bytearray(keyed)
         table._snaps = {i: tuple(Snapped(*snap) for snap in row) for i, row in snaps}
         return table
+
+
+def _scatter(
+    target: array[Any] | bytearray, cells: memoryview[Any], positions: Sequence[int], width: int
+) -> None:
+    """Cells ``[j·width, (j+1)·width)`` of ``cells`` (of ``target``'s item format) into
+    ``[i·width, (i+1)·width)`` of ``target`` for ``i = positions[j]``."""
+    with memoryview(target) as view:  # a slice of a view takes a slice of a view
+        for j, i in enumerate(positions):
+            view[i * width : (i + 1) * width] = cells[j * width : (j + 1) * width]
 
 
 class _Rows(Sequence[QueryScore]):

@@ -21,6 +21,7 @@ import os
 import signal
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import Any
 
 from labeler.evaluation._judged_at_k import RangeJudging
 from labeler.evaluation._ranges import Expand, range_reader, score_ranges
@@ -145,7 +146,7 @@ def score_in_processes(
             expand=None if expander is None else expander(source),
         )
 
-    def in_child(shard: Shard) -> bytes:
+    def in_child(shard: Shard) -> Plain:
         source = SqliteReader(reader.path)
         judge = None if judging is None else judging.on(source)
         try:
@@ -153,7 +154,7 @@ def score_in_processes(
         finally:
             source.close()
         counted = None if judge is None else judge.to_plain()
-        return marshal.dumps((table.to_plain(), ids, counted))
+        return (table.to_plain(), ids, counted)
 
     children = [_fork(partial(in_child, shard)) for shard in shards[1:]]
     table = QueryTable(value_keys(cutoffs), cutoffs, len(questions))
@@ -171,13 +172,15 @@ def score_in_processes(
         payload = None if child is None else _collect(*child)
         if payload is None:
             more, more_ids = work(reader, shard)
+            _merge(table, more, mine(shard))
+            del more
         else:
-            plain, more_ids, counted = marshal.loads(payload)
+            plain, more_ids, counted = payload
             del payload
-            more = QueryTable.from_plain(plain)
+            table.merge_plain(plain, mine(shard))  # read in place: no second copy of it
+            del plain
             if judging is not None:
                 judging.extend(counted)
-        _merge(table, more, mine(shard))
         ids += more_ids
     return table, ids
 
@@ -188,9 +191,15 @@ def _merge(table: QueryTable, part: QueryTable, positions: Sequence[int]) -> Non
         table.copy_row(i, part, j)
 
 
-def _fork(job: Callable[[], bytes]) -> tuple[int, int] | None:
-    """Run ``job`` in a forked process writing its bytes to a pipe: (pid, read end); None
-    when the system will not start another process (its share is then done here)."""
+Plain = tuple[tuple[Any, ...], list[str], Any]
+"""What a process sends back: its table's plain form (``QueryTable.to_plain``), the run's
+query ids in its range and its judged@k counts (``RangeJudging.to_plain``, or None)."""
+
+
+def _fork(job: Callable[[], Plain]) -> tuple[int, int] | None:
+    """Run ``job`` in a forked process writing what it returns to a pipe (``marshal``,
+    streamed: neither side holds it as one string of bytes): (pid, read end); None when the
+    system will not start another process (its share is then done here)."""
     try:
         read_end, write_end = os.pipe()
     except OSError:
@@ -207,7 +216,7 @@ def _fork(job: Callable[[], bytes]) -> tuple[int, int] | None:
             os.close(read_end)
             payload = job()
             with os.fdopen(write_end, "wb") as out:
-                out.write(payload)
+                marshal.dump(payload, out)
             status = 0
         except BaseException:  # the parent redoes this share and reports any error itself
             status = 1
@@ -217,10 +226,16 @@ def _fork(job: Callable[[], bytes]) -> tuple[int, int] | None:
     return pid, read_end
 
 
-def _collect(pid: int, fd: int) -> bytes | None:
-    """The child's bytes, or None when it did not finish cleanly."""
+def _collect(pid: int, fd: int) -> Plain | None:
+    """What the child sent, or None when it did not finish cleanly (it died, or what it
+    wrote is cut short)."""
+    payload: Plain | None = None
     with os.fdopen(fd, "rb") as pipe:
-        payload = pipe.read()
+        try:
+            payload = marshal.load(pipe)
+        except (EOFError, ValueError, TypeError):  # cut short or garbled: redone here
+            payload = None
+        pipe.read()  # to the end: the child's write never blocks on a pipe left unread
     _, status = os.waitpid(pid, 0)
     return payload if os.waitstatus_to_exitcode(status) == 0 else None
 
