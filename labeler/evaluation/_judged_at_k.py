@@ -18,7 +18,7 @@ from itertools import groupby
 from operator import itemgetter
 from typing import Any, Protocol
 
-from scoring import Chunk, GoldQuestion, Placement, Placements
+from scoring import Chunk, GoldQuestion, Placement, Placements, QuestionOutline
 from scoring.pooling import (
     JudgedCount,
     counts_at_ks,
@@ -352,7 +352,7 @@ class RangeJudging:
 
     def __call__(
         self,
-        questions: Sequence[GoldQuestion],
+        questions: Sequence[GoldQuestion | QuestionOutline],
         chunks: Mapping[str, Sequence[Chunk]],
         placements: Placements,
     ) -> None:
@@ -397,9 +397,13 @@ class RangeJudging:
         c = self._counting
         return c.ids, c.judged.typecode, c.judged.tobytes(), c.chars.tobytes()
 
-    def extend(self, plain: tuple[list[str], str, bytes, bytes]) -> None:
-        """Append the counts of a later range given by :meth:`to_plain`."""
+    def extend(
+        self, plain: tuple[list[str], str, bytes, bytes], strings: Mapping[str, str] = {}
+    ) -> None:
+        """Append the counts of a later range given by :meth:`to_plain`; its ids are kept
+        as the equal strings of ``strings`` where it has them (one copy of each id)."""
         ids, typecode, judged, chars = plain
+        ids = [strings.get(qid, qid) for qid in ids]
         more_judged, more_chars = array(typecode), array(typecode)
         more_judged.frombytes(judged)
         more_chars.frombytes(chars)

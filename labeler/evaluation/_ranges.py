@@ -46,9 +46,12 @@ Expand = Callable[[str | None, str | None], Mapping[str, GoldQuestion]]
 """``(since, until)`` → the gold questions with ids in ``[since, until)`` (open where None),
 whole, by id: how a range of questions given in outline is read."""
 
-Judge = Callable[[Sequence[GoldQuestion], dict[str, list[Chunk]], Placements], None]
-"""Called with each range's questions (ascending ids), the chunks and the placements read
-for them, before they are dropped (judged@k is counted so: ``RangeJudging``)."""
+Judge = Callable[
+    [Sequence[GoldQuestion | QuestionOutline], dict[str, list[Chunk]], Placements], None
+]
+"""Called with each range's questions (ascending ids; whole or in outline: only their ids
+are read), the chunks and the placements read for them, before they are dropped (judged@k
+is counted so: ``RangeJudging``)."""
 
 
 def range_reader(source: object, run: str, keyed: PageKeys, *, lean: bool) -> RangeReader:
@@ -133,11 +136,15 @@ def score_ranges(
             cache=cache,
             snap_min=snap_min,
         )
+        # the ids kept are the strings of ``questions``: a range's own copies, read with its
+        # questions and its run, are dropped with it (15 MB at 256,000 questions, each)
+        shared = {questions[i].query_id: questions[i].query_id for i in chosen}
         for i, row in zip(chosen, rows, strict=True):
             table.put(i, row)
+            table.ids[i] = questions[i].query_id
         if judge is not None:
-            judge(mine, chunks, known)
-        run_ids += chunks
+            judge([questions[i] for i in chosen], chunks, known)
+        run_ids += [shared.get(qid, qid) for qid in chunks]
         if kept is not None:
             kept.update(chunks)
         del chunks, known, rows

@@ -177,10 +177,15 @@ def score_in_processes(
         else:
             plain, more_ids, counted = payload
             del payload
-            table.merge_plain(plain, mine(shard))  # read in place: no second copy of it
+            positions = mine(shard)
+            table.merge_plain(plain, positions)  # read in place: no second copy of it
             del plain
+            shared = {questions[i].query_id: questions[i].query_id for i in positions}
+            for i in positions:  # the parent's strings, not the copies sent
+                table.ids[i] = questions[i].query_id
+            more_ids = [shared.get(qid, qid) for qid in more_ids]
             if judging is not None:
-                judging.extend(counted)
+                judging.extend(counted, shared)
         ids += more_ids
     return table, ids
 
