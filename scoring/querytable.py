@@ -207,6 +207,10 @@ class QueryTable(Sequence[QueryScore]):
         """Every flag summed over the rows."""
         return Flags(*(sum(self._flags[f::_N_FLAGS]) for f in range(_N_FLAGS)))
 
+    def lowest_snap(self) -> float | None:
+        """The lowest alignment score of a snapped chunk in any row (None: none)."""
+        return min((s.score for snaps in self._snaps.values() for s in snaps), default=None)
+
     def key_lost(self, k: int) -> int:
         """Rows where a key clause turned a partial@k into a miss."""
         return sum(

@@ -415,6 +415,9 @@ class RunScore:
     @property
     def lowest_snap(self) -> float | None:
         """The lowest alignment score of a snapped chunk (None: nothing was snapped)."""
+        table = _table(self.queries)
+        if table is not None:  # its sparse snaps, not every row rebuilt
+            return table.lowest_snap()
         return min((s.score for q in self.queries for s in q.snaps), default=None)
 
     def metric_keys(self) -> list[str]:
@@ -440,6 +443,8 @@ class _Columns(Protocol):
     def column(self, key: str) -> array[float]: ...
 
     def key_lost(self, k: int) -> int: ...
+
+    def lowest_snap(self) -> float | None: ...
 
     def order(self, positions: Sequence[int]) -> Sequence[QueryScore]: ...
 

@@ -364,3 +364,6 @@ def test_rows_merged_from_another_process_keep_every_field() -> None:
     for i in {1, 3, 4, 6}:
         assert whole.row(i) == before[i]
     assert whole.row(0).snaps == () and whole.row(7).snaps == part.row(0).snaps
+    snapped = [s.score for i in range(8) for s in whole.row(i).snaps]
+    assert snapped and whole.lowest_snap() == min(snapped)
+    assert QueryTable.from_rows(result.queries[1:], part.keys, (1, 2)).lowest_snap() is None
