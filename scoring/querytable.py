@@ -242,36 +242,63 @@ class QueryTable(Sequence[QueryScore]):
             [(i, [tuple(snap) for snap in snaps]) for i, snaps in self._snaps.items()],
         )
 
-    def merge_plain(self, plain: tuple[Any, ...], positions: Sequence[int]) -> None:
-        """Row ``j`` of the table ``to_plain`` gave (same keys and ks) as row
-        ``positions[j]`` of this one, read from ``plain``'s bytes in place (no second copy of
-        the other table: the rows of another process's share of a large run are merged
-        column by column)."""
-        keys, ks, ids, n_gold, in_run, n_chunks, values, kind, cov, rank, flags, judged, keyed = (
-            plain[:13]
-        )
+    def parts(self) -> Iterator[Any]:
+        """The table as a sequence of ``marshal``-able parts, each a megabyte or so (one
+        column of values at a time): what :meth:`merge_parts` reads, one part at a time, so
+        that another process's share of a large run is never held whole twice."""
+        n = len(self.ids)
+        yield self.keys, self.ks, self.ids
+        flat: tuple[array[Any] | bytearray, ...] = (self.n_gold, self.in_run, self.n_chunks)
+        for column in (*flat, self._keyed):
+            yield bytes(column)
+        for x in range(len(self.keys)):
+            yield self.values[x * n : (x + 1) * n].tobytes()
+        wide: tuple[array[Any] | bytearray, ...] = (self._kind, self._cov, self._rank, self._flags)
+        for column in wide:
+            yield bytes(column)
+        yield self._judged
+        yield [(i, [tuple(snap) for snap in snaps]) for i, snaps in self._snaps.items()]
+
+    def merge_parts(self, parts: Iterator[Any], positions: Sequence[int]) -> None:
+        """Row ``j`` of the table whose :meth:`parts` these are (same keys and ks) as row
+        ``positions[j]`` of this one, each part read in place and dropped before the next.
+        Raises ``ValueError`` when its keys, ks or number of rows differ (and whatever
+        ``parts`` raises: a part cut short leaves the rows merged so far, which the caller
+        puts again)."""
+        keys, ks, ids = next(parts)
         if tuple(keys) != self.keys or tuple(ks) != self.ks or len(ids) != len(positions):
             raise ValueError("the rows merged do not match this table")
-        n, n_other, nk = len(self.ids), len(ids), len(self.ks)
+        n, nk = len(self.ids), len(self.ks)
         for j, i in enumerate(positions):
             self.ids[i] = ids[j]
-            self._judged[i] = judged[j]
-        _scatter(self.n_gold, memoryview(n_gold).cast("i"), positions, 1)
-        _scatter(self.in_run, memoryview(in_run).cast("B"), positions, 1)
-        _scatter(self.n_chunks, memoryview(n_chunks).cast("i"), positions, 1)
-        _scatter(self._keyed, memoryview(keyed).cast("B"), positions, 1)
-        cells = memoryview(values).cast("d")
+        del ids
+        narrow: tuple[tuple[array[Any] | bytearray, Any], ...] = (
+            (self.n_gold, "i"),
+            (self.in_run, "B"),
+            (self.n_chunks, "i"),
+            (self._keyed, "B"),
+        )
+        for target, code in narrow:
+            _scatter(target, memoryview(next(parts)).cast(code), positions, 1)
         for x in range(len(self.keys)):
-            column, base = cells[x * n_other : (x + 1) * n_other], x * n
+            column, base = memoryview(next(parts)).cast("d"), x * n
             for j, i in enumerate(positions):
                 self.values[base + i] = column[j]
-        _scatter(self._kind, memoryview(kind).cast("B"), positions, nk)
-        _scatter(self._cov, memoryview(cov).cast("d"), positions, nk)
-        _scatter(self._rank, memoryview(rank).cast("i"), positions, nk)
-        _scatter(self._flags, memoryview(flags).cast("i"), positions, _N_FLAGS)
+        rows: tuple[tuple[array[Any] | bytearray, Any, int], ...] = (
+            (self._kind, "B", nk),
+            (self._cov, "d", nk),
+            (self._rank, "i", nk),
+            (self._flags, "i", _N_FLAGS),
+        )
+        for target, code, width in rows:
+            _scatter(target, memoryview(next(parts)).cast(code), positions, width)
+        judged = next(parts)
+        for j, i in enumerate(positions):
+            self._judged[i] = judged[j]
+        del judged
         for i in positions:
             self._snaps.pop(i, None)
-        for j, snaps in plain[13]:
+        for j, snaps in next(parts):
             self._snaps[positions[j]] = tuple(Snapped(*snap) for snap in snaps)
 
     @classmethod

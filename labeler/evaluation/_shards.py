@@ -19,9 +19,9 @@ import contextlib
 import marshal
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from typing import Any
+from typing import Any, BinaryIO
 
 from labeler.evaluation._judged_at_k import RangeJudging
 from labeler.evaluation._ranges import Expand, range_reader, score_ranges
@@ -146,15 +146,16 @@ def score_in_processes(
             expand=None if expander is None else expander(source),
         )
 
-    def in_child(shard: Shard) -> Plain:
+    def in_child(shard: Shard) -> Iterator[Any]:
         source = SqliteReader(reader.path)
         judge = None if judging is None else judging.on(source)
         try:
             table, ids = work(source, shard, judge=judge)
         finally:
             source.close()
-        counted = None if judge is None else judge.to_plain()
-        return (table.to_plain(), ids, counted)
+        yield from table.parts()
+        yield ids
+        yield None if judge is None else judge.to_plain()
 
     children = [_fork(partial(in_child, shard)) for shard in shards[1:]]
     table = QueryTable(value_keys(cutoffs), cutoffs, len(questions))
@@ -169,17 +170,14 @@ def score_in_processes(
     _merge(table, first, mine(shards[0]))
     del first
     for child, shard in zip(children, shards[1:], strict=True):
-        payload = None if child is None else _collect(*child)
-        if payload is None:
+        positions = mine(shard)
+        sent = None if child is None else _collect(*child, table, positions)
+        if sent is None:  # rows merged from a stream cut short are put again here
             more, more_ids = work(reader, shard)
-            _merge(table, more, mine(shard))
+            _merge(table, more, positions)
             del more
         else:
-            plain, more_ids, counted = payload
-            del payload
-            positions = mine(shard)
-            table.merge_plain(plain, positions)  # read in place: no second copy of it
-            del plain
+            more_ids, counted = sent
             shared = {questions[i].query_id: questions[i].query_id for i in positions}
             for i in positions:  # the parent's strings, not the copies sent
                 table.ids[i] = questions[i].query_id
@@ -196,15 +194,10 @@ def _merge(table: QueryTable, part: QueryTable, positions: Sequence[int]) -> Non
         table.copy_row(i, part, j)
 
 
-Plain = tuple[tuple[Any, ...], list[str], Any]
-"""What a process sends back: its table's plain form (``QueryTable.to_plain``), the run's
-query ids in its range and its judged@k counts (``RangeJudging.to_plain``, or None)."""
-
-
-def _fork(job: Callable[[], Plain]) -> tuple[int, int] | None:
-    """Run ``job`` in a forked process writing what it returns to a pipe (``marshal``,
-    streamed: neither side holds it as one string of bytes): (pid, read end); None when the
-    system will not start another process (its share is then done here)."""
+def _fork(job: Callable[[], Iterator[Any]]) -> tuple[int, int] | None:
+    """Run ``job`` in a forked process writing each part it yields to a pipe (one
+    ``marshal`` record each: neither side holds them all at once): (pid, read end); None
+    when the system will not start another process (its share is then done here)."""
     try:
         read_end, write_end = os.pipe()
     except OSError:
@@ -219,9 +212,9 @@ def _fork(job: Callable[[], Plain]) -> tuple[int, int] | None:
         status = 1
         try:
             os.close(read_end)
-            payload = job()
             with os.fdopen(write_end, "wb") as out:
-                marshal.dump(payload, out)
+                for part in job():
+                    marshal.dump(part, out)
             status = 0
         except BaseException:  # the parent redoes this share and reports any error itself
             status = 1
@@ -231,18 +224,30 @@ def _fork(job: Callable[[], Plain]) -> tuple[int, int] | None:
     return pid, read_end
 
 
-def _collect(pid: int, fd: int) -> Plain | None:
-    """What the child sent, or None when it did not finish cleanly (it died, or what it
-    wrote is cut short)."""
-    payload: Plain | None = None
+def _records(pipe: BinaryIO) -> Iterator[Any]:
+    """The ``marshal`` records on ``pipe``, one at a time."""
+    while True:
+        yield marshal.load(pipe)
+
+
+def _collect(
+    pid: int, fd: int, table: QueryTable, positions: Sequence[int]
+) -> tuple[list[str], Any] | None:
+    """Merge the child's rows into ``table`` at ``positions`` as they come; then its run
+    ids and judged@k counts. None when it did not finish cleanly (it died, or what it wrote
+    is cut short or does not fit): the rows merged so far are then put again by the
+    caller."""
+    sent: tuple[list[str], Any] | None = None
     with os.fdopen(fd, "rb") as pipe:
+        records = _records(pipe)
         try:
-            payload = marshal.load(pipe)
+            table.merge_parts(records, positions)
+            sent = next(records), next(records)
         except (EOFError, ValueError, TypeError):  # cut short or garbled: redone here
-            payload = None
+            sent = None
         pipe.read()  # to the end: the child's write never blocks on a pipe left unread
     _, status = os.waitpid(pid, 0)
-    return payload if os.waitstatus_to_exitcode(status) == 0 else None
+    return sent if os.waitstatus_to_exitcode(status) == 0 else None
 
 
 def _discard(pid: int, fd: int) -> None:

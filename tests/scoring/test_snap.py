@@ -336,8 +336,8 @@ def test_normalise_equals_the_rule_character_by_character(text: str) -> None:
 
 
 def test_rows_merged_from_another_process_keep_every_field() -> None:
-    """``QueryTable.merge_plain`` (how the rows of another process's share of a run are
-    merged, read in place from the plain form it sent) puts row j at ``positions[j]`` with
+    """``QueryTable.merge_parts`` (how the rows of another process's share of a run are
+    merged, part by part as they come through the pipe) puts row j at ``positions[j]`` with
     every field, its snaps included, and leaves the other rows as they were: the rows read
     back equal the ones sent, and a stale snap at a merged position is dropped."""
     from scoring.querytable import QueryTable
@@ -352,13 +352,13 @@ def test_rows_merged_from_another_process_keep_every_field() -> None:
     result = score_run(questions, {"p": PAGE}, run, ks=[1, 2], snap_min=0.9)
     part = QueryTable.from_rows(result.queries, result.queries[0].values.keys(), (1, 2))
     assert part.row(0).snaps
-    sent = marshal.loads(marshal.dumps(part.to_plain()))
+    sent = [marshal.loads(marshal.dumps(piece)) for piece in part.parts()]
     whole = QueryTable.from_rows(
         [*result.queries, *result.queries], result.queries[0].values.keys(), (1, 2)
     )
     before = [whole.row(i) for i in range(8)]
     positions = [7, 2, 5, 0]  # row 0 (snapped) lands on row 7, which held no snap
-    whole.merge_plain(sent, positions)
+    whole.merge_parts(iter(sent), positions)
     for j, i in enumerate(positions):
         assert whole.row(i) == part.row(j)
     for i in {1, 3, 4, 6}:

@@ -15,6 +15,7 @@ import sys
 from contextlib import closing
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import pytest
 from _scoring_db import build
@@ -90,8 +91,8 @@ def test_a_failed_process_is_redone_in_the_parent(
     outcomes: list[bool] = []
     collect = shards._collect
 
-    def watched(pid: int, fd: int) -> bytes | None:
-        payload = collect(pid, fd)
+    def watched(pid: int, fd: int, *merge: Any) -> Any:
+        payload = collect(pid, fd, *merge)
         outcomes.append(payload is not None)
         return payload
 
@@ -103,6 +104,43 @@ def test_a_failed_process_is_redone_in_the_parent(
     questions, pages, _ = load_gold(reader, "g")
     expected = score_run(questions, pages, open_reader_run(copy, "a"), ks=(1, 5))
     copy.rename(tmp_path / "gone.db")
+    rows, ids = score_in_processes(
+        reader, questions, pages, "a", ks=(1, 5), threshold=0.5, processes=3
+    )
+    reader.close()
+    assert outcomes == [False, False]
+    assert aggregate(questions, rows, ids, ks=(1, 5)) == expected
+
+
+def test_rows_sent_cut_short_are_put_again_by_the_parent(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that dies halfway through sending its rows (here: after its ids, first
+    columns and half of its values) leaves rows merged in part; the parent scores that
+    range itself and puts every row again: the result is the one-process result."""
+    from scoring.querytable import QueryTable
+
+    whole = QueryTable.parts
+
+    def cut_short(self: QueryTable) -> Any:
+        parts = whole(self)
+        for _ in range(5 + len(self.keys) // 2):
+            yield next(parts)
+        raise SystemExit(1)
+
+    outcomes: list[bool] = []
+    collect = shards._collect
+
+    def watched(pid: int, fd: int, *merge: Any) -> Any:
+        payload = collect(pid, fd, *merge)
+        outcomes.append(payload is not None)
+        return payload
+
+    monkeypatch.setattr(QueryTable, "parts", cut_short)
+    monkeypatch.setattr(shards, "_collect", watched)
+    reader = SqliteReader(Path(db))
+    questions, pages, _ = load_gold(reader, "g")
+    expected = score_run(questions, pages, open_reader_run(Path(db), "a"), ks=(1, 5))
     rows, ids = score_in_processes(
         reader, questions, pages, "a", ks=(1, 5), threshold=0.5, processes=3
     )
