@@ -59,15 +59,17 @@ def read_run(
     on_progress: Callable[[int], None] | None = None,
     *,
     allow_nul: bool = True,
+    part: tuple[int, int, int | None] | None = None,
 ) -> Iterator[RunLine]:
-    """Parse a run JSONL file line by line (streaming; bounded memory; ``-``: standard input).
+    """Parse a run JSONL file line by line (streaming; bounded memory; ``-``: standard input;
+    ``part``: only some of its lines, as :func:`~labeler.formats.jsonlines.read_objects` says).
 
     Raises :class:`InputError` with the line number for broken JSON, missing or mistyped
     fields, a score that is not a finite float (NaN, infinite, too large), ranks given on
     only some results, repeated ranks, or text that cannot be stored (see
     :func:`~labeler.formats.jsonlines.read_objects` for ``allow_nul``).
     """
-    for number, obj in read_objects(path, on_progress, allow_nul=allow_nul):
+    for number, obj in read_objects(path, on_progress, allow_nul=allow_nul, part=part):
         if "results" in obj:
             yield _native(obj, path, number)
         elif "retrieved_contexts" in obj:
