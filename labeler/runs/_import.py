@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -352,20 +353,22 @@ def _stage_run(
         rows: list[ResultRow] = []
         placed: list[PlacementRow] = []
         for line, qid in zip(batch, qids, strict=True):
-            ranked = line.chunks  # in rank order (RunLine)
-            texts = [c.text for c in ranked]
-            if any(c.start is not None for c in ranked):
-                docs = [c.doc for c in ranked]
-                offsets = [None if c.start is None else (c.start, c.end or 0) for c in ranked]
-                pages, everywhere = placer.place(qid, texts, docs, offsets)
-                mismatched += placer.mismatched(texts, docs, offsets)
+            if not line.chunks:  # still placed: its labelled pages' occurrences are stored
+                placed.extend((qid, *p) for p in placer.place(qid, [])[0])
+                continue
+            # the chunks (in rank order) as columns, and the rows zipped from them: no
+            # Python-level work per chunk
+            ranks, chunks, docs, scores, starts, ends = zip(*line.chunks, strict=True)
+            if starts.count(None) != len(starts):
+                offsets = [None if a is None else (a, b) for a, b in zip(starts, ends, strict=True)]
+                pages, everywhere = placer.place(qid, chunks, docs, offsets)
+                mismatched += placer.mismatched(chunks, docs, offsets)
             else:
-                pages, everywhere = placer.place(qid, texts)
+                pages, everywhere = placer.place(qid, chunks)
             placed.extend((qid, *p) for p in pages)
             rows.extend(
-                (qid, rank, text, doc, score, found, start, end)
-                for (rank, text, doc, score, start, end), found in zip(
-                    ranked, everywhere, strict=True
+                zip(
+                    repeat(qid), ranks, chunks, docs, scores, everywhere, starts, ends, strict=False
                 )
             )
         stage.add_questions(list(seen.items()))
