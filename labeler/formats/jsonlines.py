@@ -72,8 +72,13 @@ def read_objects(
     on_progress: Callable[[int], None] | None = None,
     *,
     allow_nul: bool = True,
+    part: tuple[int, int, int | None] | None = None,
 ) -> Iterator[tuple[int, dict[str, Any]]]:
     """Yield ``(line_number, object)`` for each non-blank line of a JSONL file.
+
+    ``part`` ``(offset, line, stop)`` reads only the lines from byte ``offset`` (the start
+    of line number ``line``) to byte ``stop`` (a line start; None: the end of the file),
+    numbered as in the whole file: a regular file read in parts, each by its own process.
 
     ``path`` ``-`` reads standard input. Streams: memory stays bounded by the longest
     line, itself bounded by the line limit (:func:`~labeler.formats.lines.read_lines`: a
@@ -86,7 +91,12 @@ def read_objects(
     """
     with open_input(path) as handle:
         consumed = 0
-        for number, raw in read_lines(handle, path):
+        first, stop = 1, None
+        if part is not None:
+            offset, first, end = part
+            handle.seek(offset)
+            stop = None if end is None else end - offset
+        for number, raw in read_lines(handle, path, first=first, stop=stop):
             consumed += len(raw)
             if on_progress is not None and number % 1000 == 0:
                 on_progress(consumed)

@@ -57,10 +57,18 @@ def _too_long(path: str | Path, limit: int, number: int | None, what: str) -> In
 
 
 def read_lines(
-    handle: IO[bytes], path: str | Path, limit: int | None = None
+    handle: IO[bytes],
+    path: str | Path,
+    limit: int | None = None,
+    *,
+    first: int = 1,
+    stop: int | None = None,
 ) -> Iterator[tuple[int, bytes]]:
-    """Yield ``(line_number, line)`` for each line of ``handle`` (1-based; a line keeps its
-    newline, the last may have none).
+    """Yield ``(line_number, line)`` for each line of ``handle`` (numbered from ``first``,
+    1 by default; a line keeps its newline, the last may have none).
+
+    ``stop`` ends the reading once that many bytes were read (a part of a file read up to
+    a line start: the line ending there is the last one yielded).
 
     ``limit`` (default :func:`current_limit`) bounds a line's bytes, its newline not counted:
     a longer line raises :class:`InputError` naming ``path`` and the line after at most
@@ -69,8 +77,9 @@ def read_lines(
     """
     limit = current_limit() if limit is None else limit
     readline = handle.readline
-    number = 0
-    while True:
+    number = first - 1
+    left = -1 if stop is None else stop
+    while left != 0:
         try:
             raw = readline(limit + 1)
         except OSError as err:
@@ -80,6 +89,8 @@ def read_lines(
         number += 1
         if len(raw) > limit and raw[-1:] != b"\n":
             raise _too_long(path, limit, number, "line")
+        if left > 0:
+            left = max(0, left - len(raw))
         yield number, raw
 
 

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from labeler.errors import InputError, input_name
 from labeler.formats.jsonlines import input_size
 from labeler.formats.run_jsonl import RunChunk, RunLine, read_run
 from labeler.runs._placements import Placer
+from labeler.runs._split import Staged, fork_part, split_point
 from labeler.store import Store
 from labeler.store.goldsets import page_texts
 from labeler.store.postgres import text_holds_nul
@@ -75,15 +77,32 @@ def import_run_file(
     """
     path = Path(path)
     size = input_size(path)  # 0 for standard input
+    allow_nul = text_holds_nul(store.engine)
+    cut = split_point(path, size)
 
     def report(done: int) -> None:
         if progress is not None:
             progress(done, size, path.name)
 
-    def lines() -> Iterator[RunLine]:
-        return read_run(path, report, allow_nul=text_holds_nul(store.engine))
+    if cut is None:
 
-    result = import_run_lines(
+        def lines() -> Iterator[RunLine]:
+            return read_run(path, report, allow_nul=allow_nul)
+
+        second = None
+    else:
+        offset, line = cut
+
+        def scaled(done: int) -> None:  # this process reads the first part: its share, scaled
+            report(min(size - 1, done * size // offset))
+
+        def lines() -> Iterator[RunLine]:
+            return read_run(path, scaled, allow_nul=allow_nul, part=(0, 1, offset))
+
+        def second() -> Iterator[RunLine]:
+            return read_run(path, allow_nul=allow_nul, part=(offset, line, None))
+
+    result = _import_lines(
         store,
         lines,
         name,
@@ -92,6 +111,7 @@ def import_run_file(
         parameters=parameters,
         size=size,
         allow_empty=allow_empty,
+        second=second,
     )
     report(size)
     return result
@@ -120,6 +140,33 @@ def import_run_lines(
     ``allow_empty``, lines without a single result raise :class:`InputError` before the
     write (the run would hold nothing).
     """
+    return _import_lines(
+        store,
+        lines,
+        name,
+        where=where,
+        replace=replace,
+        parameters=parameters,
+        size=size,
+        allow_empty=allow_empty,
+    )
+
+
+def _import_lines(
+    store: Store,
+    lines: Callable[[], Iterable[RunLine]],
+    name: str,
+    *,
+    where: str | Path,
+    replace: bool,
+    parameters: dict[str, Any] | None,
+    size: int,
+    allow_empty: bool,
+    second: Callable[[], Iterable[RunLine]] | None = None,
+) -> RunImportReport:
+    """:func:`import_run_lines`, the lines ``second()`` yields (the rest of the file after
+    those of ``lines()``, if given) staged by a forked process meanwhile where one can be
+    (:func:`labeler.runs._split.fork_part`), else here after the others."""
     started = time.perf_counter()
     # The labels are read for each batch of questions, the pages as placing needs them,
     # each read in a short read transaction of its own: readers neither take nor wait for
@@ -137,11 +184,28 @@ def import_run_lines(
         with store.session() as session:
             return page_texts(session, doc_ids)
 
+    def stage_part(part: Iterable[RunLine], stage: RunStage, alive: Callable[[], None]) -> Staged:
+        return _stage_run(store, where, part, stage, Placer({}, load_pages), alive)
+
     stage = RunStage()
+    child = None
     try:
-        questions, mismatched, first = _stage_run(
-            store, where, lines(), stage, Placer({}, load_pages)
-        )
+        if second is not None:
+            child = fork_part(store, partial(stage_part, second()))
+        questions, mismatched, first = stage_part(lines(), stage, _always)
+        if second is not None:
+            done = None if child is None else child.collect()
+            if done is None:  # no process, or it failed: this one stages the rest, as it does
+                more = stage_part(second(), stage, _always)
+            else:
+                more, part = done
+                repeat = stage.merge(part)
+                if repeat is not None:
+                    qid, line = repeat
+                    raise InputError(where, f"query_id {qid!r} appears twice", line)
+            questions += more[0]
+            mismatched += more[1]
+            first = more[2] if first is None else first
         if questions and not stage.results and not allow_empty:
             raise InputError(
                 where,
@@ -157,6 +221,8 @@ def import_run_lines(
             stage.copy(session, run)
         results = stage.results
     finally:
+        if child is not None:
+            child.discard()
         stage.close()
     return RunImportReport(
         name,
@@ -167,6 +233,10 @@ def import_run_lines(
         tuple(str(p) for p in stage.orphans),
         mismatched,
     )
+
+
+def _always() -> None:
+    """The staging process runs on (it is not a forked one whose parent may be gone)."""
 
 
 def import_run_chunks(
@@ -236,54 +306,69 @@ def _stage_run(
     lines: Iterable[RunLine],
     stage: RunStage,
     placer: Placer,
-) -> tuple[int, int, int | None]:
+    alive: Callable[[], None],
+) -> Staged:
     """Check and place every line of ``lines`` (read from ``path``) into ``stage``, a
     batch at a time (memory: one batch); the question count, the count of results
-    whose offsets miss their text, and the first question's line (None: no question)."""
+    whose offsets miss their text, and the first question's line (None: no question).
+
+    The first bad line is the one reported, whatever the batches (so that a file staged
+    in parts reports what it does staged whole): a line whose ``user_input`` matches no
+    single question, or whose query id came before. ``alive()`` is called before each
+    batch (it raises to stop)."""
     first: int | None = None
     questions = 0
     mismatched = 0
     for batch in _batches(lines):
+        alive()
         if first is None:
             first = batch[0].line
         texts = [line.user_input or "" for line in batch if line.query_id is None]
         with store.session() as session:
             by_text = query_ids_by_text(session, texts) if texts else {}
         qids: list[str] = []
+        unmatched: InputError | None = None
         for line in batch:
             qid = line.query_id
             if qid is None:
                 matches = by_text.get(line.user_input or "", set())
                 if len(matches) != 1:
                     why = "no question has" if not matches else f"{len(matches)} questions have"
-                    raise InputError(path, f"{why} this line's user_input as its text", line.line)
+                    unmatched = InputError(
+                        path, f"{why} this line's user_input as its text", line.line
+                    )
+                    break  # a repeated id on an earlier line is reported first
                 (qid,) = matches
             qids.append(qid)
         staged = stage.lines_of(qids)
         seen: dict[str, int] = {}
-        for line, qid in zip(batch, qids, strict=True):
+        for line, qid in zip(batch, qids, strict=False):  # those before an unmatched line
             if qid in staged or qid in seen:
                 raise InputError(path, f"query_id {qid!r} appears twice", line.line)
             seen[qid] = line.line
+        if unmatched is not None:
+            raise unmatched
         with store.session() as session:
             placer.labels_of = labelled_pages(session, qids)
         rows: list[ResultRow] = []
         placed: list[PlacementRow] = []
         for line, qid in zip(batch, qids, strict=True):
-            ranked = line.chunks  # in rank order (RunLine)
-            texts = [c.text for c in ranked]
-            if any(c.start is not None for c in ranked):
-                docs = [c.doc for c in ranked]
-                offsets = [None if c.start is None else (c.start, c.end or 0) for c in ranked]
-                pages, everywhere = placer.place(qid, texts, docs, offsets)
-                mismatched += placer.mismatched(texts, docs, offsets)
+            if not line.chunks:  # still placed: its labelled pages' occurrences are stored
+                placed.extend((qid, *p) for p in placer.place(qid, [])[0])
+                continue
+            # the chunks (in rank order) as columns, and the rows zipped from them: no
+            # Python-level work per chunk
+            ranks, chunks, docs, scores, starts, ends = zip(*line.chunks, strict=True)
+            if starts.count(None) != len(starts):
+                offsets = [None if a is None else (a, b) for a, b in zip(starts, ends, strict=True)]
+                pages, everywhere = placer.place(qid, chunks, docs, offsets)
+                mismatched += placer.mismatched(chunks, docs, offsets)
             else:
-                pages, everywhere = placer.place(qid, texts)
+                pages, everywhere = placer.place(qid, chunks)
             placed.extend((qid, *p) for p in pages)
             rows.extend(
-                (qid, rank, text, doc, score, found, start, end)
-                for (rank, text, doc, score, start, end), found in zip(
-                    ranked, everywhere, strict=True
+                zip(
+                    repeat(qid), ranks, chunks, docs, scores, everywhere, starts, ends, strict=False
                 )
             )
         stage.add_questions(list(seen.items()))

@@ -219,11 +219,16 @@ class Placer:
         """How many of ``chunks`` carry offsets into a stored page (their ``docs``) where
         ``page[start:end]`` is not their text; chunks of pages not stored are not counted."""
         count = 0
+        pages: dict[str, str | None] = {}  # a question's chunks mostly share one page
         for text, doc, at in zip(chunks, docs, offsets, strict=True):
             if at is None or doc is None:
                 continue
-            found = self._index(doc)
-            if found is not None and not holds(found[1].text, text, at):
+            if doc in pages:
+                page = pages[doc]
+            else:
+                found = self._index(doc)
+                page = pages[doc] = None if found is None else found[1].text
+            if page is not None and not holds(page, text, at):
                 count += 1
         return count
 

@@ -211,6 +211,7 @@ def _import_staged(
         session.flush()
     assert gold_set.id is not None
     now = utcnow()
+    added = _Added(session, actor, role, now)
     # Core multi-row statements on the tables, the ids taken up front (_new_ids): with
     # RETURNING in parameter order, both the ORM's bulk path and Core insert one row per
     # statement on SQLite (it does not promise RETURNING's order)
@@ -231,8 +232,7 @@ def _import_staged(
         ]
         insert_dicts(session, queries, query_rows)
         audit_rows = [
-            _audit(actor, role, "query", query_id, None, row, now)
-            for row, query_id in zip(query_rows, ids, strict=True)
+            added("query", query_id, row) for row, query_id in zip(query_rows, ids, strict=True)
         ]
         count = sum(len(q.elements) for q in batch)
         element_ids = iter(_new_ids(session, "element", count))
@@ -260,7 +260,7 @@ def _import_staged(
             insert_dicts(session, elements, element_rows)
         scores = (e.snap_score for q in batch for e in q.elements)
         audit_rows += [
-            _audit(actor, role, "element", cast(int, row["id"]), None, _scored(row, score), now)
+            added("element", cast(int, row["id"]), row, score)
             for row, score in zip(element_rows, scores, strict=True)
         ]
         judged_ids = iter(
@@ -282,11 +282,7 @@ def _import_staged(
         ]
         if judged_rows:
             insert_dicts(session, _table(NotRelevant), judged_rows)
-        audit_rows += [
-            _audit(actor, role, "not_relevant", cast(int, row["id"]), None, row, now)
-            for row in judged_rows
-        ]
-        _mark_rows(session, audit_rows)
+        audit_rows += [added("not_relevant", cast(int, row["id"]), row) for row in judged_rows]
         insert_dicts(session, audits, audit_rows)
         written += len(batch)
         if progress is not None:
@@ -487,6 +483,42 @@ def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
     session.expunge_all()
 
 
+class _Added:
+    """The ``add`` audit rows of new rows written at ``now``: what :func:`_audit` then
+    :func:`_mark_rows` make of them, built in one step (a large import writes one per
+    question and element). A new row's only timestamp is its ``created_at``, ``now``."""
+
+    def __init__(self, session: Session, actor: str, role: str, now: datetime) -> None:
+        self.actor = actor
+        self.role = role
+        self.now = now
+        self.stamp = now.isoformat()
+        # the store's front end, as mark_origin marks a snapshot: last, or not at all
+        origin = mark_origin(session, {})
+        assert origin is not None
+        self.mark = origin
+
+    def __call__(
+        self, entity: str, entity_id: int, row: dict[str, object], score: float | None = None
+    ) -> dict[str, object]:
+        assert row["created_at"] is self.now
+        after = {**row, "created_at": self.stamp}
+        if score is not None:  # as _scored adds it
+            after["snap_score"] = score
+        if self.mark:
+            after.update(self.mark)
+        return {
+            "actor": self.actor,
+            "actor_role": self.role,
+            "at": self.now,
+            "action": "add",
+            "entity": entity,
+            "entity_id": entity_id,
+            "before": None,
+            "after": after,
+        }
+
+
 def _mark_rows(session: Session, audit_rows: list[dict[str, object]]) -> None:
     """Mark the snapshots of bulk-inserted audit rows with the store's front end, as
     :func:`~labeler.store.audit.record_change` does for single entries."""
@@ -568,9 +600,3 @@ def export_gold_set(session: Session, name: str) -> Iterator[StoredQuestion]:
         )
     for qid, external_id, text, notes, pending in queries:
         yield StoredQuestion(external_id, text, notes, tuple(by_query[qid]), bool(pending))
-
-
-def _scored(row: dict[str, object], snap_score: float | None) -> dict[str, object]:
-    """An element's audit snapshot: its row, with how well its text aligned when it was
-    snapped onto its page (``gold import --snap``)."""
-    return row if snap_score is None else {**row, "snap_score": snap_score}

@@ -47,6 +47,18 @@ ResultRow = tuple[str, int, str, str | None, float | None, bool, int | None, int
 PlacementRow = tuple[str, str, str, str, str, str]
 
 
+def stage_file() -> Path:
+    """A new empty staging file of this process (named as :class:`RunStage` names its own).
+
+    Raises :class:`StoreError` when the temporary directory is unusable."""
+    try:
+        fd, name = tempfile.mkstemp(prefix=_own_prefix(), suffix=".sqlite")
+    except OSError as err:
+        raise StoreError(f"cannot create a staging file for the run: {err}") from None
+    os.close(fd)
+    return Path(name)
+
+
 class RunStage:
     """A private SQLite file collecting a run's result and placement rows before the write.
 
@@ -54,19 +66,21 @@ class RunStage:
     :func:`add_run_placements` without the run id (the run does not exist yet). Raises
     :class:`StoreError` when the temporary directory is unusable (full, read-only).
     ``orphans`` lists the files of killed imports removed on the way (:func:`sweep_orphans`).
+    ``path``: stage into that file (from :func:`stage_file`, made by the process that
+    forked this one to stage part of a run: see :meth:`seal` and :meth:`merge`) and sweep
+    nothing.
     """
 
-    def __init__(self) -> None:
-        self.orphans = sweep_orphans(Path(tempfile.gettempdir()))
-        try:
-            fd, name = tempfile.mkstemp(prefix=_own_prefix(), suffix=".sqlite")
-        except OSError as err:
-            raise StoreError(f"cannot create a staging file for the run: {err}") from None
-        os.close(fd)
-        self.path = Path(name)
+    def __init__(self, path: Path | None = None) -> None:
+        if path is None:
+            self.orphans = sweep_orphans(Path(tempfile.gettempdir()))
+            path = stage_file()
+        else:
+            self.orphans = []
+        self.path = path
         self.results = 0
         self.placements = 0
-        self._conn: sqlite3.Connection | None = sqlite3.connect(name, isolation_level=None)
+        self._conn: sqlite3.Connection | None = sqlite3.connect(path, isolation_level=None)
         try:
             # a throwaway file: no journal, no fsync; one transaction for the whole staging
             self._conn.execute("PRAGMA journal_mode = OFF")
@@ -115,6 +129,43 @@ class RunStage:
         """Stage ``(query_id, page key, starts, repeated, occurrences, lengths)`` rows."""
         self._insert("placement", len(PLACEMENT_COLUMNS) - 1, rows)
         self.placements += len(rows)
+
+    def seal(self) -> None:
+        """End staging without indexing: commit the file and close it, leaving it for
+        another process's :meth:`merge` (which then owns it)."""
+        if self._conn is not None:
+            try:
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as err:
+                raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
+            self._conn.close()
+            self._conn = None
+
+    def merge(self, part: Path) -> tuple[str, int] | None:
+        """Add the rows of sealed staging file ``part`` (a later part of the same run file,
+        staged by another process) to this stage's. When one of its questions is staged
+        here already, nothing is added: that question id and its line in ``part`` are
+        returned instead, the earliest such line (the run file's first repeated id there,
+        the part holding no repeat of its own)."""
+        assert self._conn is not None, "staging already finished"
+        try:
+            # attached inside the staging transaction; detached as the connection closes
+            self._conn.execute("ATTACH DATABASE ? AS part", (str(part),))
+            repeat = self._conn.execute(
+                "SELECT p.query_id, p.line FROM part.question AS p "
+                "JOIN question AS q ON q.query_id = p.query_id ORDER BY p.line LIMIT 1"
+            ).fetchone()
+            if repeat is not None:
+                return str(repeat[0]), int(repeat[1])
+            added = {}
+            for table in ("question", "result", "placement"):
+                cursor = self._conn.execute(f"INSERT INTO {table} SELECT * FROM part.{table}")
+                added[table] = cursor.rowcount
+        except sqlite3.Error as err:
+            raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
+        self.results += added["result"]
+        self.placements += added["placement"]
+        return None
 
     def finish(self) -> None:
         """End staging: index the rows in the order of the tables' keys and commit the file,
