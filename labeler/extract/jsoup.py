@@ -5,10 +5,14 @@ decoders; the ``jsoup`` engine finds the meta charset in the port's own tree of 
 the others in lexbor's). Then:
 
 ``jsoup`` (default)
-    :mod:`labeler.extract.jsoup_parser`, a pure-Python port of jsoup 1.15.3's tokeniser and
-    tree builder, and its ``Element.text()``: exact by construction, for any input (no
-    pre-pass, no depth bound: like jsoup it bounds its stack searches, so 100,000 nested
-    elements parse in linear time).
+    Exact by construction, for any input, with a fast path. A page that
+    :func:`~labeler.extract.fastpath.lexbor_agrees` vouches for (none of the constructs
+    where a WHATWG tree or its text can differ from jsoup's, nested under 40 deep) is parsed
+    by lexbor as it is and walked with jsoup's text rules (750 of the 766 corpus pages);
+    any other page goes to :mod:`labeler.extract.jsoup_parser`, a pure-Python port of jsoup
+    1.15.3's tokeniser and tree builder, and its ``Element.text()`` (no pre-pass, no depth
+    bound: like jsoup it bounds its stack searches, so 100,000 nested elements parse in
+    linear time). The check is conservative: when in doubt, the port.
 ``lexbor`` and ``html5lib``
     :func:`~labeler.extract.prepass.prepare` (rewrites the few inputs where a WHATWG tree
     differs from jsoup's), then a WHATWG parser (selectolax's lexbor, fast; html5lib, pure
@@ -19,11 +23,14 @@ the others in lexbor's). Then:
     is handed to the ``jsoup`` engine; html5lib also gives up past its CPU-time budget.
 
 Speed, as ``benchmarks/bench_extract.py`` measures it on the bundled corpus against the jar
-(its harness precompiled, timed in the same run): ``lexbor`` is the fastest engine (0.6-0.7x
-the jar's wall time cold, JVM start included; 1.4-1.6x its per-page time warm, in one
-process), ``jsoup`` 1.2-1.3x cold and 2.9-3.6x warm (5x the jar's CPU per page),
-``html5lib`` about 5x cold. No engine
-is faster than the jar warm.
+(its harness precompiled, timed in the same run). Cold (one fresh process over all pages,
+JVM or Python start included), with the fast path ``jsoup`` took 0.62x the jar's CPU time
+and 0.75x its wall time on a busy machine (load 6; ``lexbor`` 0.53x and 0.65x); before it,
+on an idle machine, 1.1x the CPU and 2.0x the wall time (the jar runs on two cores, so its
+wall time gains most from an idle machine: compare within one run). Warm, per page in one
+process, ``jsoup`` takes 3.4x the jar's main-thread CPU (4.3x before) and ``lexbor`` 3.1x.
+``lexbor`` stays the fastest engine by a little (it skips the check); ``html5lib`` is about
+5x cold. No engine is faster than the jar warm.
 
 The text rules are jsoup's ``Element.text()`` (:mod:`labeler.extract.walk` for the WHATWG
 engines); the engines and their limits: docs/formats.md, Engines and limits.
