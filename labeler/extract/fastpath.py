@@ -113,21 +113,17 @@ _TAG_NAME = re.compile(r"</?([A-Za-z][^\t\n\f\r />]*)")
 _PLAIN_NAME = re.compile(r"[a-z][a-z0-9_-]*")
 _BAD_MARKUP = re.compile(r"</?[A-Za-z][^<>]*<|</(?![A-Za-z])|<!(?!--|doctype)", re.I)
 _SELF_CLOSING = re.compile(rf"<(?:{_alt(VOID_TAGS)})(?=[\t\n\f /]){_ATTRS}/>", re.I)
-_TITLE_OPEN = re.compile(r"<title(?=[\t\n\f\r />])", re.I)
 _TITLE = re.compile(rf"<title{_ATTRS}>[^<]*+(?-i:</title|</TITLE){_S}*+>", re.I)
-_RAW_OPEN = re.compile(r"<(?:script|style)(?=[\t\n\f\r />])", re.I)
 _RAW = re.compile(
     rf"<script{_ATTRS}>[^<]*+(?:<(?!/script|!--)[^<]*+)*+</script{_S}*+>"
     rf"|<style{_ATTRS}>[^<]*+(?:<(?!/style)[^<]*+)*+</style{_S}*+>",
     re.I,
 )
-_SVG_OPEN = re.compile(r"<svg(?=[\t\n\f\r />])", re.I)
 _SVG = re.compile(
     rf"<svg{_ATTRS}>(?:[^<]++|<(?:{_alt(SVG_SHAPES)})(?=[\t\n\f />]){_ATTRS}/?>"
     rf"|</(?:{_alt(SVG_SHAPES)}){_S}*+>)*+</svg{_S}*+>",
     re.I,
 )
-_SELECT_OPEN = re.compile(r"<select(?=[\t\n\f\r />])", re.I)
 _SELECT = re.compile(
     rf"<select{_ATTRS}>(?:[^<]++|<(?:option|optgroup)(?=[\t\n\f />]){_ATTRS}>"
     rf"|</(?:option|optgroup){_S}*+>)*+</select{_S}*+>",
@@ -230,8 +226,11 @@ def _references_ok(text: str) -> bool:
     return True
 
 
-def _counts_match(loose: re.Pattern[str], strict: re.Pattern[str], text: str) -> bool:
-    n = len(loose.findall(text))
+def _counts_match(loose: str, strict: re.Pattern[str], text: str, low: str, more: int = 0) -> bool:
+    """Every occurrence of ``loose`` in ``low`` (the lower-cased text; it counts
+    ``<titlex`` too, which only makes the counts disagree), plus ``more`` counted alike,
+    starts a match of ``strict``."""
+    n = low.count(loose) + more
     return n == 0 or n == len(strict.findall(text))
 
 
@@ -265,19 +264,23 @@ def lexbor_agrees(text: str) -> bool:
         return False
     if "&" in text and not _references_ok(text):
         return False
-    names = {name.lower() for name in _TAG_NAME.findall(text)}
+    # Lower-casing the whole text first (one pass in C) can only add ASCII look-alikes
+    # (U+212A KELVIN SIGN becomes "k"): more names to refuse or counts to disagree, never
+    # fewer, so every test on ``low`` stays conservative.
+    low = text.lower()
+    names = set(_TAG_NAME.findall(low))
     if not all(_tag_ok(name) for name in names):
         return False
     if not (
-        _counts_match(_TITLE_OPEN, _TITLE, text)
-        and _counts_match(_RAW_OPEN, _RAW, text)
-        and ("select" not in names or _counts_match(_SELECT_OPEN, _SELECT, text))
+        _counts_match("<title", _TITLE, text, low)
+        and _counts_match("<script", _RAW, text, low, low.count("<style"))
+        and ("select" not in names or _counts_match("<select", _SELECT, text, low))
     ):
         return False
     closing = text.count("/>")
     if "svg" in names:
         regions = _SVG.findall(text)
-        if len(_SVG_OPEN.findall(text)) != len(regions):
+        if low.count("<svg") != len(regions):
             return False
         closing -= sum(region.count("/>") for region in regions)  # checked there
     if closing and closing != len(_SELF_CLOSING.findall(text)):
@@ -285,7 +288,7 @@ def lexbor_agrees(text: str) -> bool:
     if names & _TABLE_TAGS:
         if _STANDARDS_DOCTYPE.match(text) is None:
             return False
-        if not _counts_match(_TABLE_CONTEXT_OPEN, _TABLE_CONTEXT, text):
+        if len(_TABLE_CONTEXT_OPEN.findall(low)) != len(_TABLE_CONTEXT.findall(text)):
             return False
         if _MISNESTED.search(text) is not None:
             return False
