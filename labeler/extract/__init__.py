@@ -9,9 +9,11 @@ Profiles:
 ``jsoup-1.15.3`` (default)
     Byte for byte what jsoup 1.15.3 returns for ``Jsoup.parse(file, null).body().text()``:
     charset detection (BOM, ``<meta>``, UTF-8), HTML tree building and jsoup's text walk.
-    Engines (:mod:`labeler.extract.jsoup`): ``jsoup`` (default; a pure-Python port of
-    jsoup's parser, exact by construction), ``lexbor`` (a fast WHATWG parser behind a
-    pre-pass, with a few listed gaps) and ``html5lib`` (the cross-check engine).
+    Engines (:mod:`labeler.extract.jsoup`): ``jsoup`` (default; exact by construction: a
+    pure-Python port of jsoup's parser, with a fast path through lexbor for pages a
+    conservative check finds free of every construct where the two differ), ``lexbor`` (a
+    fast WHATWG parser behind a pre-pass, with a few listed gaps) and ``html5lib`` (the
+    cross-check engine).
 ``text``
     The file decoded as UTF-8 (malformed bytes become U+FFFD), as it is.
 ``bs4-get-text``

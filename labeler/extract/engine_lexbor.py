@@ -94,7 +94,12 @@ def _popped(node: Any) -> bool:
 
 def body_text(text: str, sentinels: Sentinels | None) -> str:
     """jsoup's ``body().text()`` for already pre-passed ``text`` parsed by lexbor."""
-    tree = LexborHTMLParser(text)
+    return tree_text(LexborHTMLParser(text), sentinels)
+
+
+def tree_text(tree: LexborHTMLParser, sentinels: Sentinels | None) -> str:
+    """jsoup's ``body().text()`` of lexbor's ``tree`` (of pre-passed text, or of a page
+    the fast path's check accepted as it is: ``sentinels`` None)."""
     body = _body(tree)
     if body is None:
         return ""

@@ -5,10 +5,14 @@ decoders; the ``jsoup`` engine finds the meta charset in the port's own tree of 
 the others in lexbor's). Then:
 
 ``jsoup`` (default)
-    :mod:`labeler.extract.jsoup_parser`, a pure-Python port of jsoup 1.15.3's tokeniser and
-    tree builder, and its ``Element.text()``: exact by construction, for any input (no
-    pre-pass, no depth bound: like jsoup it bounds its stack searches, so 100,000 nested
-    elements parse in linear time).
+    Exact by construction, for any input, with a fast path. A page that
+    :func:`~labeler.extract.fastpath.lexbor_agrees` vouches for (none of the constructs
+    where a WHATWG tree or its text can differ from jsoup's, nested under 40 deep) is parsed
+    by lexbor as it is and walked with jsoup's text rules (750 of the 766 corpus pages);
+    any other page goes to :mod:`labeler.extract.jsoup_parser`, a pure-Python port of jsoup
+    1.15.3's tokeniser and tree builder, and its ``Element.text()`` (no pre-pass, no depth
+    bound: like jsoup it bounds its stack searches, so 100,000 nested elements parse in
+    linear time). The check is conservative: when in doubt, the port.
 ``lexbor`` and ``html5lib``
     :func:`~labeler.extract.prepass.prepare` (rewrites the few inputs where a WHATWG tree
     differs from jsoup's), then a WHATWG parser (selectolax's lexbor, fast; html5lib, pure
@@ -19,11 +23,14 @@ the others in lexbor's). Then:
     is handed to the ``jsoup`` engine; html5lib also gives up past its CPU-time budget.
 
 Speed, as ``benchmarks/bench_extract.py`` measures it on the bundled corpus against the jar
-(its harness precompiled, timed in the same run): ``lexbor`` is the fastest engine (0.6-0.7x
-the jar's wall time cold, JVM start included; 1.4-1.6x its per-page time warm, in one
-process), ``jsoup`` 1.2-1.3x cold and 2.9-3.6x warm (5x the jar's CPU per page),
-``html5lib`` about 5x cold. No engine
-is faster than the jar warm.
+(its harness precompiled, timed in the same run). Cold (one fresh process over all pages,
+JVM or Python start included), with the fast path ``jsoup`` took 0.62x the jar's CPU time
+and 0.75x its wall time on a busy machine (load 6; ``lexbor`` 0.53x and 0.65x); before it,
+on an idle machine, 1.1x the CPU and 2.0x the wall time (the jar runs on two cores, so its
+wall time gains most from an idle machine: compare within one run). Warm, per page in one
+process, ``jsoup`` takes 3.4x the jar's main-thread CPU (4.3x before) and ``lexbor`` 3.1x.
+``lexbor`` stays the fastest engine by a little (it skips the check); ``html5lib`` is about
+5x cold. No engine is faster than the jar warm.
 
 The text rules are jsoup's ``Element.text()`` (:mod:`labeler.extract.walk` for the WHATWG
 engines); the engines and their limits: docs/formats.md, Engines and limits.
@@ -31,10 +38,8 @@ engines); the engines and their limits: docs/formats.md, Engines and limits.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from labeler.errors import ExtractError
-from labeler.extract import engine_html5lib, engine_lexbor, jsoup_parser
+from labeler.extract import engine_lexbor
 from labeler.extract.charset import decode_html, meta_charset
 from labeler.extract.depth import (
     MAX_BLOCK_DEPTH,
@@ -42,25 +47,32 @@ from labeler.extract.depth import (
     block_depth,
     element_depth,
 )
-from labeler.extract.jsoup_parser.nodes import Element
-from labeler.extract.jsoup_parser.text_walk import walk_text
+from labeler.extract.fastpath import lexbor_text
 from labeler.extract.prepass import prepare
-from labeler.extract.sentinels import Sentinels
 from labeler.extract.walk import JAVA_TRIM, BlockMarks, TextAcc
 
 ENGINES = ("jsoup", "lexbor", "html5lib")
 DEFAULT_ENGINE = "jsoup"
 
-_ENGINES: dict[str, Callable[[str, Sentinels | None], str]] = {
-    "lexbor": engine_lexbor.body_text,
-    "html5lib": engine_html5lib.body_text,
-}
-
 
 def port_body_text(text: str) -> str:
-    """``Jsoup.parse(text).body().text()`` through the port (the ``jsoup`` engine, decoded
-    input)."""
+    """``Jsoup.parse(text).body().text()`` through the port (the ``jsoup`` engine's slow
+    path, decoded input). The port and html5lib are imported on first use: a process whose
+    pages all take the fast path never loads them (a fifth of a second at start)."""
+    from labeler.extract import jsoup_parser
+
     return jsoup_parser.body_text(text)
+
+
+def fast_body_text(text: str) -> str | None:
+    """The ``jsoup`` engine's fast path (:func:`labeler.extract.fastpath.lexbor_text`):
+    lexbor's text of ``text`` when the check vouches for it, else None (the port decides).
+    A page estimated deeper than :data:`~labeler.extract.depth.MAX_BLOCK_DEPTH` is not
+    even parsed by lexbor (quadratic there; the check after the parse bounds the depth far
+    lower)."""
+    if block_depth(text) > MAX_BLOCK_DEPTH:
+        return None
+    return lexbor_text(text)
 
 
 def port_meta_charset(prefix: str) -> str | None:
@@ -68,6 +80,9 @@ def port_meta_charset(prefix: str) -> str | None:
     decoded as UTF-8): the first ``<meta>`` in document order (template contents included,
     as jsoup's are children) for which :func:`~labeler.extract.charset.meta_charset` names
     something, or None. Iterative: any depth."""
+    from labeler.extract import jsoup_parser
+    from labeler.extract.jsoup_parser.nodes import Element
+
     stack: list[Element] = [jsoup_parser.parse(prefix)]
     while stack:
         element = stack.pop()
@@ -91,6 +106,9 @@ def jsoup_text_and_blocks(data: bytes) -> tuple[str, list[int]]:
     Offsets point at a block's first character, never at a separator space; 0 is included
     whenever the text is non-empty; an empty text has none.
     """
+    from labeler.extract import jsoup_parser
+    from labeler.extract.jsoup_parser.text_walk import walk_text
+
     body = jsoup_parser.parse(decode_html(data, port_meta_charset)).body()
     acc = TextAcc()
     marks = BlockMarks(acc)
@@ -121,11 +139,11 @@ def jsoup_body_text(
     the other engines need none.
     """
     if engine == "jsoup":
-        return port_body_text(decode_html(data, port_meta_charset))
-    try:
-        run = _ENGINES[engine]
-    except KeyError:
-        raise ExtractError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}") from None
+        decoded = decode_html(data, port_meta_charset)
+        fast = fast_body_text(decoded)
+        return port_body_text(decoded) if fast is None else fast
+    if engine not in ("lexbor", "html5lib"):
+        raise ExtractError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
     text, sentinels = prepare(decode_html(data))
     too_deep = (
         element_depth(text) > MAX_HTML5LIB_DEPTH
@@ -135,5 +153,7 @@ def jsoup_body_text(
     if too_deep:  # quadratic in depth for these parsers, linear for the port (depth.py)
         return port_body_text(decode_html(data, port_meta_charset))
     if engine == "html5lib":
+        from labeler.extract import engine_html5lib
+
         return engine_html5lib.body_text(text, sentinels, budget)
-    return run(text, sentinels)
+    return engine_lexbor.body_text(text, sentinels)

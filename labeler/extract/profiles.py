@@ -143,12 +143,13 @@ def page_text(data: bytes, profile: str = DEFAULT_PROFILE, *, engine: str | None
     """Return the page text of ``data`` under ``profile``.
 
     ``engine`` picks an HTML parser for profiles that have several. For ``jsoup-1.15.3``
-    the default, ``jsoup`` (the parser port), is the exact one, not the fastest: as
+    the default, ``jsoup``, is the exact one (lexbor for pages a conservative check
+    vouches for, the parser port for the rest), and nearly the fastest: as
     ``benchmarks/bench_extract.py`` measures it on the bundled corpus against the jar (a
-    precompiled class, same run), ``lexbor`` is the fastest (0.6-0.7x the jar's wall
-    time cold, JVM start included, and 1.4-1.6x its per-page time warm), the port 1.2-1.3x
-    cold and 2.9-3.6x warm (5x the jar's CPU per page), ``html5lib`` about 5x cold; ``lexbor`` and ``html5lib`` keep the few
-    gaps listed in :mod:`labeler.extract.prepass`. Raises
+    precompiled class, same run), cold (JVM start included) it takes 0.62x the jar's CPU
+    time, ``lexbor`` 0.53x, ``html5lib`` about 5x; warm, per page, 3.4x and 3.1x the jar's
+    CPU. ``lexbor`` and ``html5lib`` keep the few gaps listed in
+    :mod:`labeler.extract.prepass`. Raises
     :class:`~labeler.errors.ExtractError` for an unknown profile or engine.
     ``profile`` may also be a stored name (``name@version``; another version of the
     profile is an error), ``package.module:function`` or an entry-point name (see
