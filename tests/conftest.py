@@ -42,6 +42,9 @@ SHARED_FIXTURES = frozenset(
     {
         # the jar, lexbor, the port and html5lib over every corpus page
         ("tests/labeler/extract/test_extract_jsoup.py", "corpus"),
+        # a JVM over the snippets, one over the open quirks (about a second each)
+        ("tests/labeler/extract/test_extract_jsoup.py", "snippet_reference"),
+        ("tests/labeler/extract/test_extract_jsoup.py", "open_quirk_reference"),
     }
 )
 

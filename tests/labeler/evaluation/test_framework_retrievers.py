@@ -26,26 +26,21 @@ import sys
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from langchain_core.documents import Document
-from langchain_core.embeddings import DeterministicFakeEmbedding
-from langchain_core.vectorstores import InMemoryVectorStore
-from llama_index.core import VectorStoreIndex
-from llama_index.core.embeddings import MockEmbedding
-from llama_index.core.schema import TextNode
-from llama_index.retrievers.bm25 import BM25Retriever as LlamaIndexBM25
 
 import labeler
 from labeler.cli import main
-
-with warnings.catch_warnings():  # langchain-community says at import that it is sunset
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from langchain_community.retrievers import BM25Retriever as LangChainBM25
-
 from labeler.evaluation import bm25_retriever, tokenize
 from labeler.formats.chunks_jsonl import read_chunks
+
+if TYPE_CHECKING:
+    from langchain_core.documents import Document
+    from llama_index.core.schema import TextNode
+
+# The frameworks are imported by the tests that use them, not at collection: importing them
+# takes seconds, and every parallel worker collects this module while one runs its tests.
 
 pytestmark = [
     pytest.mark.backends("sqlite"),
@@ -73,11 +68,31 @@ def gold(demo: Path) -> Iterator[Any]:
         yield db.gold_set("demo")
 
 
+def langchain_bm25() -> Any:
+    """langchain-community's ``BM25Retriever`` (the package says at import that it is sunset)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        from langchain_community.retrievers import BM25Retriever
+
+    return BM25Retriever
+
+
+def llamaindex_bm25() -> Any:
+    """llama-index's ``BM25Retriever``."""
+    from llama_index.retrievers.bm25 import BM25Retriever
+
+    return BM25Retriever
+
+
 def documents(chunks: list[Any]) -> list[Document]:
+    from langchain_core.documents import Document
+
     return [Document(c.text, metadata={"source": c.doc, "start_index": c.start}) for c in chunks]
 
 
 def nodes(chunks: list[Any]) -> list[TextNode]:
+    from llama_index.core.schema import TextNode
+
     return [
         TextNode(
             text=c.text, metadata={"source": c.doc}, start_char_idx=c.start, end_char_idx=c.end
@@ -99,7 +114,7 @@ def _offsets_arrive(result: Any, chunks: list[Any], depth: int) -> None:
 
 
 def test_langchain_bm25_as_it_is(gold: Any, chunks: list[Any]) -> None:
-    retriever = LangChainBM25.from_documents(documents(chunks), k=10)
+    retriever = langchain_bm25().from_documents(documents(chunks), k=10)
     result = gold.evaluate(retriever)
     _offsets_arrive(result, chunks, 10)
     assert result.metrics["hit@10"] > 0.5
@@ -107,7 +122,7 @@ def test_langchain_bm25_as_it_is(gold: Any, chunks: list[Any]) -> None:
 
 
 def test_llamaindex_bm25_as_it_is(gold: Any, chunks: list[Any]) -> None:
-    retriever = LlamaIndexBM25.from_defaults(nodes=nodes(chunks), similarity_top_k=10)
+    retriever = llamaindex_bm25().from_defaults(nodes=nodes(chunks), similarity_top_k=10)
     result = gold.evaluate(retriever)
     _offsets_arrive(result, chunks, 10)
     assert result.metrics["hit@10"] > 0.5
@@ -130,7 +145,7 @@ def test_where_rankings_coincide_the_figures_are_equal(
     """LangChain's BM25 given the bundled BM25's tokenizer ranks many questions' chunks as
     the bundled one does; those questions score the same through both routes."""
     langchain = gold.evaluate(
-        LangChainBM25.from_documents(documents(chunks), k=10, preprocess_func=tokenize)
+        langchain_bm25().from_documents(documents(chunks), k=10, preprocess_func=tokenize)
     )
     bundled = gold.evaluate(bm25_retriever(demo / "structure-chunks.jsonl"))
     a, b = _ranked(langchain), _ranked(bundled)
@@ -144,6 +159,9 @@ def test_where_rankings_coincide_the_figures_are_equal(
 
 
 def test_a_langchain_vector_store_and_its_retriever(gold: Any, chunks: list[Any]) -> None:
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+    from langchain_core.vectorstores import InMemoryVectorStore
+
     store = InMemoryVectorStore.from_documents(
         documents(chunks), DeterministicFakeEmbedding(size=16)
     )
@@ -157,6 +175,9 @@ def test_a_langchain_vector_store_and_its_retriever(gold: Any, chunks: list[Any]
 
 
 def test_a_llamaindex_index_through_as_retriever(gold: Any, chunks: list[Any]) -> None:
+    from llama_index.core import VectorStoreIndex
+    from llama_index.core.embeddings import MockEmbedding
+
     index = VectorStoreIndex(nodes(chunks), embed_model=MockEmbedding(embed_dim=8))
     result = gold.evaluate(index)  # as_retriever(): LlamaIndex's own depth, 2
     _offsets_arrive(result, chunks, 2)
@@ -173,7 +194,7 @@ class AsyncOnly:
 
 
 def test_an_async_only_retriever(gold: Any, chunks: list[Any]) -> None:
-    retriever = LangChainBM25.from_documents(documents(chunks), k=10)
+    retriever = langchain_bm25().from_documents(documents(chunks), k=10)
     sync = gold.evaluate(retriever)
     asynchronous = gold.evaluate(AsyncOnly(retriever), concurrency=4)
     _offsets_arrive(asynchronous, chunks, 10)
@@ -221,6 +242,7 @@ llamaindex = LlamaIndexBM25.from_defaults(
         assert data["failures"] == [] and data["metrics"]["hit@10"] > 0.5
     with labeler.open(str(demo / "demo.db")) as db:
         gold = db.gold_set("demo")
-        api = gold.evaluate(LlamaIndexBM25.from_defaults(nodes=nodes(chunks), similarity_top_k=10))
+        bm25 = llamaindex_bm25().from_defaults(nodes=nodes(chunks), similarity_top_k=10)
+        api = gold.evaluate(bm25)
         stored = gold.score("cli-llamaindex")
         assert stored.metrics["hit@10"] == api.metrics["hit@10"]
