@@ -1,7 +1,7 @@
 """How deeply a page nests elements, estimated before a WHATWG parser runs.
 
 Both WHATWG parsers spend time linear in the depth of the open-element stack on every
-start tag of a block element (``div``, ``dl``, ``ul``, ``section``...): the tree builder
+start tag of a block element (``div``, ``dl``, ``ul``, ``pre``, ``section``...): the tree builder
 first looks for an open ``p`` "in button scope", searching the whole stack (jsoup stops
 after 100 elements, ``HtmlTreeBuilder.MaxScopeSearchDepth``). Nesting ``d`` such elements
 therefore costs ``O(d²)``: measured with lexbor, 40,000 nested ``<div>`` take 4 s to parse,
@@ -30,7 +30,7 @@ its list of formatting elements is quadratic too)."""
 
 _CONTAINERS = (
     "address|article|aside|blockquote|center|details|dialog|dir|div|dl|fieldset|figcaption"
-    "|figure|footer|header|hgroup|main|menu|nav|ol|section|summary|ul"
+    "|figure|footer|header|hgroup|listing|main|menu|nav|ol|pre|section|summary|ul"
 )
 _TAG = re.compile(rf"<(/?)(?:{_CONTAINERS})(?=[\s/>])", re.I)
 _VOID = frozenset(
