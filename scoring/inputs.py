@@ -82,12 +82,6 @@ class QuestionOutline(NamedTuple):
     n_gold: int
     keys: int
 
-    @staticmethod
-    def of(question: GoldQuestion) -> QuestionOutline:
-        """The outline of ``question``."""
-        keys = sum(e.key is not None for e in question.elements)
-        return QuestionOutline(question.query_id, len(question.elements), keys)
-
 
 class Chunk(NamedTuple):
     """One retrieved chunk: its text, and optionally its document id and retriever score.

@@ -223,25 +223,6 @@ class QueryTable(Sequence[QueryScore]):
         """The rows at ``positions``, in that order, rebuilt one at a time when read."""
         return _Rows(self, positions)
 
-    def to_plain(self) -> tuple[Any, ...]:
-        """The table as builtins (``marshal``-able: to pass it between processes)."""
-        return (
-            self.keys,
-            self.ks,
-            self.ids,
-            self.n_gold.tobytes(),
-            bytes(self.in_run),
-            self.n_chunks.tobytes(),
-            self.values.tobytes(),
-            bytes(self._kind),
-            self._cov.tobytes(),
-            self._rank.tobytes(),
-            self._flags.tobytes(),
-            self._judged,
-            bytes(self._keyed),
-            [(i, [tuple(snap) for snap in snaps]) for i, snaps in self._snaps.items()],
-        )
-
     def parts(self) -> Iterator[Any]:
         """The table as a sequence of ``marshal``-able parts, each a megabyte or so (one
         column of values at a time): what :meth:`merge_parts` reads, one part at a time, so
@@ -300,26 +281,6 @@ class QueryTable(Sequence[QueryScore]):
             self._snaps.pop(i, None)
         for j, snaps in next(parts):
             self._snaps[positions[j]] = tuple(Snapped(*snap) for snap in snaps)
-
-    @classmethod
-    def from_plain(cls, plain: tuple[Any, ...]) -> QueryTable:
-        """The table ``to_plain`` gave."""
-        (keys, ks, ids, n_gold, in_run, n_chunks, values, kind, cov, rank, flags, judged, keyed,
-         snaps) = plain  # fmt: skip
-        table = cls(keys, ks, 0)
-        table.ids = list(ids)
-        table.n_gold = array("i", n_gold)
-        table.in_run = bytearray(in_run)
-        table.n_chunks = array("i", n_chunks)
-        table.values = array("d", values)
-        table._kind = bytearray(kind)
-        table._cov = array("d", cov)
-        table._rank = array("i", rank)
-        table._flags = array("i", flags)
-        table._judged = list(judged)
-        table._keyed = bytearray(keyed)
-        table._snaps = {i: tuple(Snapped(*snap) for snap in row) for i, row in snaps}
-        return table
 
 
 def _packed(j: Judgement) -> bytes:

@@ -3,8 +3,10 @@
 The gold questions are split into contiguous ranges of query id; a forked process per range
 opens its own read-only connection to the SQLite file, reads the run's rows in that range
 (an index range scan) in ranges, scores those questions with :func:`scoring.score_questions`
-and sends the table of rows back through a pipe (its flat arrays, ``marshal``-led). The parent scores the first range itself and joins the rest, so the result is the
-same as scoring in one process, row for row (a test compares them).
+and sends the table of rows back through a pipe, a column at a time (``QueryTable.parts``,
+one ``marshal`` record each), which the parent merges as it reads. The parent scores the
+first range itself and joins the rest, so the result is the same as scoring in one process,
+row for row (a test compares them).
 
 A process that fails (it was killed, or raised) or cannot be started costs nothing but time:
 its range is scored in the parent, where an error surfaces exactly as it would without
@@ -245,7 +247,8 @@ def _collect(
             sent = next(records), next(records)
         except (EOFError, ValueError, TypeError):  # cut short or garbled: redone here
             sent = None
-        pipe.read()  # to the end: the child's write never blocks on a pipe left unread
+        while pipe.read(1 << 20):  # to the end, a megabyte at a time: the child's write
+            pass  # never blocks on a pipe left unread
     _, status = os.waitpid(pid, 0)
     return sent if os.waitstatus_to_exitcode(status) == 0 else None
 
