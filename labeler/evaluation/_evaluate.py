@@ -309,8 +309,13 @@ class GoldLoad:
         pending question is left out of scoring and reported once, as pending, never also
         as a run question not in the gold set (``unknown_in_run``). Every scoring path
         passes its run ids through here before :func:`scoring.aggregate`."""
-        pending = set(self.pending)
-        return [qid for qid in run_ids if qid not in pending]
+        return without_pending(run_ids, self.pending)
+
+
+def without_pending(run_ids: Iterable[str], pending: Iterable[str]) -> list[str]:
+    """``run_ids`` in their order, less the ``pending`` ones."""
+    left_out = set(pending)
+    return [qid for qid in run_ids if qid not in left_out]
 
 
 def load_gold_layer(
@@ -358,7 +363,7 @@ class OutlinedLoad:
     """A gold set's final layer read in outline, for scoring a stored run through the
     SQLite reader range by range (see :class:`~labeler.store.fastread.GoldOutline`): the
     questions' outlines, the pages they cite, stale elements and pending questions left
-    out, as in :class:`GoldLoad`; :meth:`expand` reads a range of questions whole."""
+    out, as in :class:`GoldLoad`; :meth:`expander` reads ranges of questions whole."""
 
     gold_set: str
     questions: list[QuestionOutline]
@@ -368,8 +373,7 @@ class OutlinedLoad:
 
     def run_ids(self, run_ids: Iterable[str]) -> list[str]:
         """As :meth:`GoldLoad.run_ids`."""
-        pending = set(self.pending)
-        return [qid for qid in run_ids if qid not in pending]
+        return without_pending(run_ids, self.pending)
 
     def expander(self, reader: SqliteReader) -> Expand:
         """Reads, through ``reader``, the questions (as :func:`load_gold_layer` gives them)

@@ -122,7 +122,8 @@ def score_ranges(
         chosen = order[at : at + size]
         low = since if at == 0 else questions[chosen[0]].query_id
         high = until if at + size >= len(order) else questions[order[at + size]].query_id
-        mine = _whole([questions[i] for i in chosen], expand, low, high)
+        given = [questions[i] for i in chosen]
+        mine = _whole(given, expand, low, high)
         chunks, known = read(mine, low, high)
         rows = score_questions(
             mine,
@@ -138,12 +139,12 @@ def score_ranges(
         )
         # the ids kept are the strings of ``questions``: a range's own copies, read with its
         # questions and its run, are dropped with it (15 MB at 256,000 questions, each)
-        shared = {questions[i].query_id: questions[i].query_id for i in chosen}
+        shared = {q.query_id: q.query_id for q in given}
         for i, row in zip(chosen, rows, strict=True):
             table.put(i, row)
             table.ids[i] = questions[i].query_id
         if judge is not None:
-            judge([questions[i] for i in chosen], chunks, known)
+            judge(given, chunks, known)
         run_ids += [shared.get(qid, qid) for qid in chunks]
         if kept is not None:
             kept.update(chunks)
