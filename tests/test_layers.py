@@ -22,6 +22,7 @@ HEADLESS = [
     "labeler.api",
     "labeler.evaluation",
     "labeler.progress",
+    "labeler.workers",
 ]
 UI = ("textual", "rich.live")
 

@@ -90,8 +90,8 @@ if TYPE_CHECKING:
         plan_processes,
         score_in_processes,
         split_ids,
-        usable_cpus,
     )
+    from labeler.workers import usable_cpus
 
 _HOMES: dict[str, str] = {
     "Answers": "labeler.evaluation._retrievers",
@@ -155,7 +155,7 @@ _HOMES: dict[str, str] = {
     "to_chunk": "labeler.evaluation._results",
     "to_chunks": "labeler.evaluation._results",
     "tokenize": "labeler.evaluation._bm25",
-    "usable_cpus": "labeler.evaluation._shards",
+    "usable_cpus": "labeler.workers",
     "write_run": "labeler.evaluation._bm25",
 }
 

@@ -17,10 +17,8 @@ the TUI is not and scores in one process.
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any, BinaryIO
@@ -30,6 +28,7 @@ from labeler.evaluation._ranges import Expand, range_reader, score_ranges
 from labeler.progress import Progress, no_progress
 from labeler.runs import PageKeys, page_keys
 from labeler.store.fastread import SqliteReader
+from labeler.workers import fork_writer, stop, usable_cpus
 from scoring import GoldQuestion, Pages, QuestionOutline
 from scoring.metrics import check_ks
 from scoring.querytable import QueryTable
@@ -46,14 +45,6 @@ Shard = tuple[str | None, str | None]
 
 ShardResult = tuple[QueryTable, list[str]]
 """Scored rows of one range, and the run's query ids in that range (ascending)."""
-
-
-def usable_cpus() -> int:
-    """CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 def plan_processes(jobs: int | None, questions: int) -> int:
@@ -167,7 +158,7 @@ def score_in_processes(
     except BaseException:
         for child in children:
             if child is not None:
-                _discard(*child)
+                stop(*child)
         raise
     _merge(table, first, mine(shards[0]))
     del first
@@ -200,30 +191,14 @@ def _fork(job: Callable[[], Iterator[Any]]) -> tuple[int, int] | None:
     """Run ``job`` in a forked process writing each part it yields to a pipe (one
     ``marshal`` record each: neither side holds them all at once): (pid, read end); None
     when the system will not start another process (its share is then done here)."""
-    try:
-        read_end, write_end = os.pipe()
-    except OSError:
-        return None
-    try:
-        pid = os.fork()
-    except OSError:  # e.g. a process limit
-        os.close(read_end)
-        os.close(write_end)
-        return None
-    if pid == 0:  # the child: never returns
-        status = 1
-        try:
-            os.close(read_end)
-            with os.fdopen(write_end, "wb") as out:
-                for part in job():
-                    marshal.dump(part, out)
-            status = 0
-        except BaseException:  # the parent redoes this share and reports any error itself
-            status = 1
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    return pid, read_end
+
+    def child(write_end: int) -> int:
+        with os.fdopen(write_end, "wb") as out:
+            for part in job():
+                marshal.dump(part, out)
+        return 0
+
+    return fork_writer(child)
 
 
 def _records(pipe: BinaryIO) -> Iterator[Any]:
@@ -251,11 +226,3 @@ def _collect(
             pass  # never blocks on a pipe left unread
     _, status = os.waitpid(pid, 0)
     return sent if os.waitstatus_to_exitcode(status) == 0 else None
-
-
-def _discard(pid: int, fd: int) -> None:
-    """Stop a child whose result is no longer wanted."""
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)
-    os.close(fd)
-    os.waitpid(pid, 0)

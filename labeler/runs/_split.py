@@ -23,18 +23,16 @@ one process, as before.
 
 from __future__ import annotations
 
-import contextlib
 import marshal
 import os
-import signal
 import stat
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from labeler.errors import STDIN
 from labeler.store import Store
 from labeler.store.runstage import RunStage, stage_file
+from labeler.workers import fork_writer, may_fork, stop
 
 Staged = tuple[int, int, int | None]
 """What staging some lines gives: question lines, results whose offsets miss their text,
@@ -48,27 +46,11 @@ _SEARCH = 1 << 20
 _INHERITED: list[object] = []
 
 
-def usable_cpus() -> int:
-    """CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
-
-
-def _may_fork() -> bool:
-    if not hasattr(os, "fork") or usable_cpus() < 2:
-        return False
-    if threading.current_thread() is not threading.main_thread():
-        return False
-    return all(t.daemon or t is threading.main_thread() for t in threading.enumerate())
-
-
 def split_point(path: str | Path, size: int) -> tuple[int, int] | None:
     """``(offset, line)``: the byte offset of the first line start past the middle of run
     file ``path`` (``size`` bytes) and that line's number, where the second half should be
     read by another process; None when the file is read whole (see the module's text)."""
-    if str(path) == STDIN or size < MIN_SPLIT_BYTES or not _may_fork():
+    if str(path) == STDIN or size < MIN_SPLIT_BYTES or not may_fork():
         return None
     try:
         with open(path, "rb") as handle:
@@ -118,11 +100,9 @@ class Part:
     def discard(self) -> None:
         """Stop the process if it still runs and remove its staging file."""
         if self.pid is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-            self.pid = None
-        if self.pipe is not None:
+            stop(self.pid, self.pipe)
+            self.pid = self.pipe = None
+        elif self.pipe is not None:
             os.close(self.pipe)
             self.pipe = None
         self.path.unlink(missing_ok=True)
@@ -136,29 +116,17 @@ def fork_part(store: Store, job: Callable[[RunStage, Callable[[], None]], Staged
         path = stage_file()
     except Exception:  # the caller stages it all and reports any problem
         return None
-    try:
-        read_end, write_end = os.pipe()
-    except OSError:
-        path.unlink(missing_ok=True)
-        return None
     parent = os.getpid()
-    try:
-        pid = os.fork()
-    except OSError:  # e.g. a process limit
-        os.close(read_end)
-        os.close(write_end)
+
+    def child(pipe: int) -> int:
+        _forget_connections(store)
+        return _stage_here(job, path, pipe, parent)
+
+    forked = fork_writer(child)
+    if forked is None:
         path.unlink(missing_ok=True)
         return None
-    if pid == 0:  # the forked process: never returns
-        status = 1
-        try:
-            os.close(read_end)
-            _forget_connections(store)
-            status = _stage_here(job, path, write_end, parent)
-        finally:
-            os._exit(status)
-    os.close(write_end)
-    return Part(pid, read_end, path)
+    return Part(*forked, path)
 
 
 def _stage_here(

@@ -24,6 +24,7 @@ from labeler.runs import _split
 from labeler.runs._import import import_run_file
 from labeler.store import Store
 from labeler.store.runstage import RunStage
+from labeler.workers import may_fork
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
@@ -210,7 +211,7 @@ def test_a_forked_part_hands_its_staging_file_over_or_leaves_nothing(store: Stor
     def failing(stage: RunStage, alive: Callable[[], None]) -> _split.Staged:
         raise ValueError("a bad line")
 
-    if not _split._may_fork():
+    if not may_fork():
         pytest.fail("this system does not fork: the test would prove nothing")
     part = _split.fork_part(store, job)
     assert part is not None
