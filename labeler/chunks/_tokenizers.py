@@ -10,6 +10,7 @@ file, which tiktoken downloads on first use and caches.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -21,13 +22,43 @@ __all__ = ["DEFAULT_TOKENIZER", "MEMO_SIZE", "count_words", "make_tokenizer"]
 
 DEFAULT_TOKENIZER = "words"
 MEMO_SIZE = 1 << 16
-"""Token counts remembered per tokenizer: a run retrieves the same chunk for many
-questions, and counting is most of what a budget costs."""
+"""Token counts remembered by a tiktoken tokenizer: a run retrieves the same chunk for many
+questions, and encoding is most of what a budget costs. ``words`` remembers nothing: it
+counts an ASCII text faster than a lookup would, and 65,536 texts of 800 characters held
+for a memo are about 70 MB."""
+
+
+def _ascii_tables() -> tuple[bytes, bytes]:
+    """Two ``bytes.translate`` tables over ASCII: the first keeps word characters and turns
+    every other byte into a space, the second keeps the bytes that are neither word nor
+    space characters and turns the rest into spaces. :data:`TOKEN`'s own ``\\w`` and ``\\s``
+    decide each byte's class, so the tables cannot drift from the pattern."""
+    word, space = re.compile(r"\w"), re.compile(r"\s")
+    words, others = bytearray(b" " * 256), bytearray(b" " * 256)
+    for b in range(128):
+        if word.fullmatch(chr(b)):
+            words[b] = ord("w")
+        elif not space.fullmatch(chr(b)):
+            others[b] = ord("p")
+    return bytes(words), bytes(others)
+
+
+_WORDS, _OTHERS = _ascii_tables()
 
 
 def count_words(text: str) -> int:
-    """Tokens of ``text`` as the chunkers count them (``"Hello, world!"`` → 4)."""
-    return len(TOKEN.findall(text))
+    """Tokens of ``text`` as the chunkers count them: ``len(TOKEN.findall(text))``, runs of
+    word characters and runs of other non-space characters (``"Hello, world!"`` → 4).
+
+    An ASCII text is counted without matching the pattern: the runs of word characters are
+    the words of the text with every other byte made a space, and the runs of the others
+    likewise (two ``bytes.translate`` and two ``bytes.split``, 5 to 7 times faster on a chunk
+    of 800 characters). Any other text is matched with :data:`TOKEN`.
+    """
+    if not text.isascii():
+        return len(TOKEN.findall(text))
+    raw = text.encode("ascii")
+    return len(raw.translate(_WORDS).split()) + len(raw.translate(_OTHERS).split())
 
 
 def make_tokenizer(spec: str) -> Tokenizer:
@@ -37,7 +68,7 @@ def make_tokenizer(spec: str) -> Tokenizer:
         UsageError: an unknown name, tiktoken not installed, or an encoding it cannot load.
     """
     if spec == DEFAULT_TOKENIZER:
-        return Tokenizer(spec, lru_cache(maxsize=MEMO_SIZE)(count_words))
+        return Tokenizer(spec, count_words)
     kind, _, name = spec.partition(":")
     if kind != "tiktoken" or not name:
         raise UsageError(f"unknown tokenizer {spec!r} (expected 'words' or 'tiktoken:NAME')")
