@@ -331,18 +331,8 @@ def score(
 
 
 def _layer_load(source: ScoringSource, request: ScoreRequest) -> GoldLoad | OutlinedLoad:
-    """The gold layer ``request`` scores: in outline (read whole range by range as it is
-    scored, so that it is never held at once) when it is the final layer of a SQLite file
-    and stored runs are scored without their inputs kept; else whole."""
+    """The gold layer ``request`` scores (see :func:`_read_layer`)."""
     annotator = request.annotator
-    stored = request.runs or isinstance(request.run, str)
-    if (
-        isinstance(source, SqliteReader)
-        and annotator is None
-        and stored
-        and not request.keep_inputs
-    ):
-        return load_outline(source, request.gold_set)
     if annotator is not None:
         known = source.layer_annotators(request.gold_set)
         if annotator not in known:
@@ -350,6 +340,18 @@ def _layer_load(source: ScoringSource, request: ScoreRequest) -> GoldLoad | Outl
                 f"{annotator!r} marked no question of gold set {request.gold_set!r} done "
                 f"(annotators who did: {', '.join(known) or 'none'})"
             )
+    return _read_layer(source, request, annotator)
+
+
+def _read_layer(
+    source: ScoringSource, request: ScoreRequest, annotator: str | None
+) -> GoldLoad | OutlinedLoad:
+    """The final layer (``annotator`` None) or ``annotator``'s: in outline (read whole range
+    by range as it is scored, so that it is never held at once) when stored runs are scored
+    from a SQLite file without their inputs kept; else whole."""
+    stored = request.runs or isinstance(request.run, str)
+    if isinstance(source, SqliteReader) and stored and not request.keep_inputs:
+        return load_outline(source, request.gold_set, annotator)
     return load_gold_layer(source, request.gold_set, annotator)
 
 
@@ -479,7 +481,7 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
     if request.layer == EACH:
         layers.append((FINAL, result))
         for name in source.layer_annotators(request.gold_set):
-            each = load_gold_layer(source, request.gold_set, name)
+            each = _read_layer(source, request, name)
             # the headline figures only: as `labeler score --layer each` has always scored
             scored, _ = _scored(
                 source,

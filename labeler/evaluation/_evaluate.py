@@ -360,16 +360,18 @@ def gold_questions(
 
 @dataclass(frozen=True)
 class OutlinedLoad:
-    """A gold set's final layer read in outline, for scoring a stored run through the
-    SQLite reader range by range (see :class:`~labeler.store.fastread.GoldOutline`): the
-    questions' outlines, the pages they cite, stale elements and pending questions left
-    out, as in :class:`GoldLoad`; :meth:`expander` reads ranges of questions whole."""
+    """A gold set's layer (its final layer, or ``annotator``'s own) read in outline, for
+    scoring a stored run through the SQLite reader range by range (see
+    :class:`~labeler.store.fastread.GoldOutline`): the questions' outlines, the pages they
+    cite, stale elements and pending questions left out, as in :class:`GoldLoad`;
+    :meth:`expander` reads ranges of questions whole."""
 
     gold_set: str
     questions: list[QuestionOutline]
     pages: dict[str, str]
     stale: int
     pending: tuple[str, ...]
+    annotator: str | None = None
 
     def run_ids(self, run_ids: Iterable[str]) -> list[str]:
         """As :meth:`GoldLoad.run_ids`."""
@@ -378,22 +380,32 @@ class OutlinedLoad:
     def expander(self, reader: SqliteReader) -> Expand:
         """Reads, through ``reader``, the questions (as :func:`load_gold_layer` gives them)
         with ids in ``[since, until)``, by id."""
-        gold_set = self.gold_set
+        gold_set, annotator = self.gold_set, self.annotator
 
         def expand(since: str | None, until: str | None) -> dict[str, GoldQuestion]:
-            questions, _, _ = gold_questions(
+            stored = (
                 reader.gold_questions(gold_set, since=since, until=until)
+                if annotator is None
+                else reader.layer_questions(gold_set, annotator, since=since, until=until)
             )
+            questions, _, _ = gold_questions(stored)
             return {q.query_id: q for q in questions}
 
         return expand
 
 
-def load_outline(reader: SqliteReader, gold_set: str) -> OutlinedLoad:
-    """Gold set ``gold_set``'s final layer in outline, with the pages it cites."""
-    outline = reader.gold_outline(gold_set)
+def load_outline(reader: SqliteReader, gold_set: str, annotator: str | None = None) -> OutlinedLoad:
+    """Gold set ``gold_set``'s final layer (or, ``annotator`` given, that annotator's own
+    labels on the questions they marked done) in outline, with the pages it cites."""
+    outline = (
+        reader.gold_outline(gold_set)
+        if annotator is None
+        else reader.layer_outline(gold_set, annotator)
+    )
     pages = reader.page_texts(outline.docs)
-    return OutlinedLoad(gold_set, outline.questions, pages, outline.stale, tuple(outline.pending))
+    return OutlinedLoad(
+        gold_set, outline.questions, pages, outline.stale, tuple(outline.pending), annotator
+    )
 
 
 def load_gold(

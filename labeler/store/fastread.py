@@ -34,13 +34,14 @@ from labeler.store.rows import (
     group_ranges,
     group_run_rows,
     layer_questions,
+    layer_sql,
 )
 from scoring.inputs import QuestionOutline
 
 
 @dataclass
 class GoldOutline:
-    """A gold set's final layer as scoring aggregates it, without its elements: the
+    """A gold set's layer (final, or an annotator's) as scoring aggregates it, without its elements: the
     questions that are not pending, in the order added (:class:`scoring.QuestionOutline`:
     id, elements that are not stale, those with a key clause), the pending questions' ids,
     the number of stale elements left out and the pages the elements cite."""
@@ -88,14 +89,61 @@ class SqliteReader:
             raise not_found("gold set", gold_set, names)
         return int(row[0])
 
-    def layer_questions(self, gold_set: str, annotator: str) -> list[StoredQuestion]:
+    def layer_questions(
+        self,
+        gold_set: str,
+        annotator: str,
+        *,
+        since: str | None = None,
+        until: str | None = None,
+    ) -> list[StoredQuestion]:
         """``annotator``'s layer of ``gold_set``: the questions they marked done, with their
-        own labels (see :func:`labeler.store.rows.layer_questions`)."""
-        params = {"g": self._gold_set_id(gold_set), "a": annotator}
-        return layer_questions(
-            self.conn.execute(LAYER_QUESTIONS_SQL, params),
-            self.conn.execute(LAYER_ELEMENTS_SQL, params),
+        own labels (see :func:`labeler.store.rows.layer_questions`); only external ids
+        ``>= since`` and ``< until`` where those are given (an index range)."""
+        params: dict[str, object] = {"g": self._gold_set_id(gold_set), "a": annotator}
+        where = ""
+        if since is not None:
+            where += " AND q.external_id >= :since"
+            params["since"] = since
+        if until is not None:
+            where += " AND q.external_id < :until"
+            params["until"] = until
+        questions, elements = (
+            layer_sql(where) if where else (LAYER_QUESTIONS_SQL, LAYER_ELEMENTS_SQL)
         )
+        return layer_questions(
+            self.conn.execute(questions, params), self.conn.execute(elements, params)
+        )
+
+    def layer_outline(self, gold_set: str, annotator: str) -> GoldOutline:
+        """``annotator``'s layer of ``gold_set`` in outline, as :meth:`gold_outline` gives the
+        final layer: the questions they marked done (none is pending: the layer is their own
+        word), summed over their own labels by the database, and the pages those cite."""
+        set_id = self._gold_set_id(gold_set)
+        outline = GoldOutline([], [], 0, [])
+        for external_id, ok, stale, keys in self.conn.execute(
+            "SELECT q.external_id, coalesce(sum(e.status = 'ok'), 0), "
+            "coalesce(sum(e.status != 'ok'), 0), "
+            "coalesce(sum(e.status = 'ok' AND e.key_start IS NOT NULL "
+            "AND e.key_end IS NOT NULL), 0) "
+            "FROM query q JOIN question_done d ON d.query_id = q.id AND d.annotator = ? "
+            "LEFT JOIN element e ON e.query_id = q.id AND e.layer = 'annotator' "
+            "AND e.annotator = ? WHERE q.gold_set_id = ? GROUP BY q.id ORDER BY q.id",
+            (annotator, annotator, set_id),
+        ):
+            outline.stale += stale
+            outline.questions.append(QuestionOutline(external_id, ok, keys))
+        outline.docs.extend(
+            doc
+            for (doc,) in self.conn.execute(
+                "SELECT DISTINCT e.document_id FROM element e JOIN query q ON q.id = e.query_id "
+                "JOIN question_done d ON d.query_id = q.id AND d.annotator = ? "
+                "WHERE q.gold_set_id = ? AND e.layer = 'annotator' AND e.annotator = ? "
+                "AND e.status = 'ok'",
+                (annotator, set_id, annotator),
+            )
+        )
+        return outline
 
     def layer_annotators(self, gold_set: str) -> list[str]:
         """The annotators who marked a question of ``gold_set`` done, by name."""

@@ -52,21 +52,29 @@ PENDING_SQL = (
 )
 """1 when question ``q`` of gold set ``g`` is pending (see :class:`StoredQuestion`)."""
 
-LAYER_QUESTIONS_SQL = (
-    "SELECT q.id, q.external_id, q.text, q.notes FROM query q "
-    "JOIN question_done d ON d.query_id = q.id "
-    "WHERE q.gold_set_id = :g AND d.annotator = :a ORDER BY q.id"
-)
-"""The questions of gold set ``:g`` annotator ``:a`` marked done (named parameters: the
-same text runs on sqlite3 and through SQLAlchemy)."""
 
-LAYER_ELEMENTS_SQL = (
-    'SELECT e.query_id, e.document_id, e.start, e."end", e.text, e.grade, e.status, '
-    "e.key_start, e.key_end "
-    "FROM element e JOIN query q ON q.id = e.query_id WHERE q.gold_set_id = :g "
-    "AND e.layer = 'annotator' AND e.annotator = :a ORDER BY e.query_id, e.id"
-)
-"""Annotator ``:a``'s own labels in gold set ``:g``, by question then label order."""
+def layer_sql(where: str = "") -> tuple[str, str]:
+    """The two queries of annotator ``:a``'s layer of gold set ``:g`` (named parameters: the
+    same text runs on sqlite3 and through SQLAlchemy): the questions they marked done, and
+    their own labels by question then label order; ``where`` adds conditions on the
+    question ``q`` (each starting " AND ", named parameters too)."""
+    questions = (
+        "SELECT q.id, q.external_id, q.text, q.notes FROM query q "
+        "JOIN question_done d ON d.query_id = q.id "
+        f"WHERE q.gold_set_id = :g AND d.annotator = :a{where} ORDER BY q.id"
+    )
+    elements = (
+        'SELECT e.query_id, e.document_id, e.start, e."end", e.text, e.grade, e.status, '
+        "e.key_start, e.key_end "
+        f"FROM element e JOIN query q ON q.id = e.query_id WHERE q.gold_set_id = :g{where} "
+        "AND e.layer = 'annotator' AND e.annotator = :a ORDER BY e.query_id, e.id"
+    )
+    return questions, elements
+
+
+LAYER_QUESTIONS_SQL, LAYER_ELEMENTS_SQL = layer_sql()
+"""The questions of gold set ``:g`` annotator ``:a`` marked done, and ``:a``'s own labels in
+gold set ``:g``, by question then label order (:func:`layer_sql`)."""
 
 LAYER_ANNOTATORS_SQL = (
     "SELECT DISTINCT d.annotator FROM question_done d JOIN query q ON q.id = d.query_id "
