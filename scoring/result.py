@@ -20,6 +20,7 @@ __all__ = [
     "DiagnosisKind",
     "Flags",
     "GroupScore",
+    "LayerScore",
     "PlainQueryScore",
     "QueryScore",
     "RunScore",
@@ -264,6 +265,26 @@ class GroupScore:
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready mapping."""
         return {"queries": self.queries, "metrics": dict(self.metrics)}
+
+
+@dataclass(frozen=True, slots=True)
+class LayerScore:
+    """One line of a per-layer table (``labeler score --layer each``): how many questions a
+    layer scored and its aggregate metrics, without the per-question rows a
+    :class:`RunScore` holds (one layer's rows per annotator would grow with the number of
+    questions for figures nobody reads)."""
+
+    questions: int
+    metrics: Mapping[str, float]
+
+    @classmethod
+    def of(cls, result: RunScore) -> LayerScore:
+        """``result``'s question count and metrics."""
+        return cls(len(result.queries), dict(result.metrics))
+
+    def value(self, name: str, k: int) -> float:
+        """Aggregate value of metric ``name`` at ``k``."""
+        return self.metrics[metric_key(name, k)]
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from labeler.evaluation import gc_paused
 
 if TYPE_CHECKING:
     from labeler.evaluation import Evaluation
-    from scoring import RunScore
+    from scoring import LayerScore
     from scoring.budget import Tokenizer
     from scoring.multicompare import MultiComparison
 
@@ -418,7 +418,7 @@ def compare_plan(runs: list[str], baseline: str | None) -> tuple[list[str], int]
     return names, names.index(baseline) if baseline is not None else 0
 
 
-def _layers_section(fmt: str, layers: list[tuple[str, RunScore]], k: int) -> str:
+def _layers_section(fmt: str, layers: list[tuple[str, LayerScore]], k: int) -> str:
     """The ``--layer each`` table as a text or Markdown section."""
     from labeler.report import layer_rows, markdown_table, text_table
 

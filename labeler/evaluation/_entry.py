@@ -46,7 +46,15 @@ from labeler.progress import Progress, counted, no_progress
 from labeler.runs import PageKeys, page_keys
 from labeler.store.fastread import SqliteReader, open_reader
 from labeler.store.location import sqlite_file
-from scoring import DEFAULT_THRESHOLD, Chunk, GoldQuestion, RunScore, aggregate, score_questions
+from scoring import (
+    DEFAULT_THRESHOLD,
+    Chunk,
+    GoldQuestion,
+    LayerScore,
+    RunScore,
+    aggregate,
+    score_questions,
+)
 from scoring.budget import Tokenizer, check_budgets
 from scoring.querytable import QueryTable
 from scoring.snap import DEFAULT_SNAP_MIN
@@ -477,9 +485,9 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
             resamples=request.intervals.resamples,
             seed=request.seed,
         )
-    layers: list[tuple[str, RunScore]] = []
+    layers: list[tuple[str, LayerScore]] = []
     if request.layer == EACH:
-        layers.append((FINAL, result))
+        layers.append((FINAL, LayerScore.of(result)))
         for name in source.layer_annotators(request.gold_set):
             each = _read_layer(source, request, name)
             # the headline figures only: as `labeler score --layer each` has always scored
@@ -493,7 +501,9 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
                 tokenizer=None,
                 progress=passes.pass_(len(each.questions), f"{ANNOTATOR}{name}"),
             )
-            layers.append((f"{ANNOTATOR}{name}", scored))
+            # its line only: its rows are dropped before the next layer is scored
+            layers.append((f"{ANNOTATOR}{name}", LayerScore.of(scored)))
+            del scored
     below = tuple(
         GateFailure(key, result.metrics[key], bar)
         for key, bar in request.fail_under

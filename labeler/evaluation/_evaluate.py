@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from labeler.evaluation._judged_at_k import JudgedAtK, RangeJudging
-from labeler.evaluation._ranges import Expand, range_reader, score_ranges
+from labeler.evaluation._ranges import Expand, range_ids, range_reader, score_ranges
 from labeler.evaluation._shards import plan_processes, score_in_processes
 from labeler.progress import Progress, no_progress
 from labeler.runs import PageKeys, placements_for
@@ -29,6 +29,7 @@ from scoring import (
     Chunk,
     GoldElement,
     GoldQuestion,
+    LayerScore,
     QueryScore,
     QuestionOutline,
     RunScore,
@@ -188,9 +189,10 @@ class Evaluation:
     ``result`` is the scoring package's :class:`~scoring.RunScore` (with bootstrap
     intervals when they were asked for); ``metrics`` and ``per_query`` are its aggregates
     and rows, ``to_dict()`` the Score JSON of ``labeler score --format json``.
-    ``layers`` is the ``--layer each`` table: ``("final", result)`` then
-    ``("annotator:NAME", score)`` per annotator who marked a question done (empty for any
-    other layer); ``below`` the quality gate's metrics under their bars, in the gate's
+    ``layers`` is the ``--layer each`` table: ``("final", line)`` then
+    ``("annotator:NAME", line)`` per annotator who marked a question done (empty for any
+    other layer), each line a :class:`~scoring.LayerScore` (questions scored and metrics;
+    the final layer's rows are ``result``'s); ``below`` the quality gate's metrics under their bars, in the gate's
     order (empty: the gate passed, or there was none); ``judged`` the run's judged@k at
     every k (:class:`~labeler.evaluation.JudgedAtK`; None where it was not worked out).
     """
@@ -199,7 +201,7 @@ class Evaluation:
     stale_excluded: int
     pending: tuple[str, ...] = ()
     layer: str = "final"
-    layers: tuple[tuple[str, RunScore], ...] = ()
+    layers: tuple[tuple[str, LayerScore], ...] = ()
     below: tuple[GateFailure, ...] = ()
     judged: JudgedAtK | None = None
 
@@ -252,7 +254,7 @@ class Evaluation:
         data["pending"] = {"count": len(self.pending), "query_ids": list(self.pending)}
         if self.layers:
             data["layers"] = [
-                {"layer": name, "queries": len(r.queries), "metrics": dict(r.metrics)}
+                {"layer": name, "queries": r.questions, "metrics": dict(r.metrics)}
                 for name, r in self.layers
             ]
         if self.judged is not None:
@@ -506,6 +508,7 @@ def _score(
             snap_min=snap_min,
             judge=judging,
             expand=None if expander is None else expander(src),
+            run_ids=None if whole else range_ids(src, run),
         )
     else:
         # the store reads a run whole (one range)

@@ -26,7 +26,15 @@ from scoring.querytable import QueryTable
 from scoring.result import value_keys
 from scoring.score import PageCache
 
-__all__ = ["RANGE_QUESTIONS", "Expand", "RangeReader", "range_reader", "score_ranges"]
+__all__ = [
+    "RANGE_QUESTIONS",
+    "Expand",
+    "RangeReader",
+    "RunIds",
+    "range_ids",
+    "range_reader",
+    "score_ranges",
+]
 
 RANGE_QUESTIONS = 1000
 """Questions scored per range: large enough that a range's queries cost little, small
@@ -45,6 +53,10 @@ OnRange = Callable[[int, int], None]
 Expand = Callable[[str | None, str | None], Mapping[str, GoldQuestion]]
 """``(since, until)`` → the gold questions with ids in ``[since, until)`` (open where None),
 whole, by id: how a range of questions given in outline is read."""
+
+RunIds = Callable[[str | None, str | None], list[str]]
+"""``(since, until)`` → the run's query ids in ``[since, until)`` (open where None),
+ascending, without reading its results (``SqliteReader.run_query_ids``)."""
 
 Judge = Callable[
     [Sequence[GoldQuestion | QuestionOutline], dict[str, list[Chunk]], Placements], None
@@ -76,6 +88,11 @@ def range_reader(source: object, run: str, keyed: PageKeys, *, lean: bool) -> Ra
     raise TypeError("range_reader needs the SQLite reader")
 
 
+def range_ids(source: SqliteReader, run: str) -> RunIds:
+    """How the query ids of ranges of ``run`` are listed from ``source``."""
+    return lambda since, until: source.run_query_ids(run, since=since, until=until)
+
+
 def score_ranges(
     questions: Sequence[GoldQuestion | QuestionOutline],
     pages: Pages,
@@ -93,6 +110,7 @@ def score_ranges(
     snap_min: float | None = None,
     judge: Judge | None = None,
     expand: Expand | None = None,
+    run_ids: RunIds | None = None,
 ) -> tuple[QueryTable, list[str]]:
     """Score ``questions`` with elements (others are left out) in ranges of ``size`` by query id, reading
     each range with ``read``; the run is read over ``[since, until)`` (open where None).
@@ -101,7 +119,11 @@ def score_ranges(
     in that span, in the order read (ascending). ``kept``, when given, receives every
     chunk read (for a drill-down). ``on_range`` is told the progress after each range.
     ``snap_min``: as :func:`scoring.score_questions` (None: no snapping). ``judge`` is
-    given each range as read (:data:`Judge`). Questions given in outline
+    given each range as read (:data:`Judge`). With ``run_ids`` (:data:`RunIds`), a range's
+    results are read only between its first and last question's ids, and the run's ids in
+    the rest of the range are listed with ``run_ids``: a run's questions that the gold
+    layer does not hold (all of them, when its questions are all pending) are never read
+    whole. Questions given in outline
     (:class:`scoring.QuestionOutline`) are read whole range by range with ``expand``, so
     that a gold set is never held whole.
 
@@ -116,7 +138,7 @@ def score_ranges(
     table = QueryTable(keys, cutoffs, len(questions))
     order = sorted(range(len(questions)), key=lambda i: questions[i].query_id)
     cache = PageCache(pages)
-    run_ids: list[str] = []
+    ids: list[str] = []
     done = 0
     for at in range(0, max(len(order), 1), size):
         chosen = order[at : at + size]
@@ -124,7 +146,15 @@ def score_ranges(
         high = until if at + size >= len(order) else questions[order[at + size]].query_id
         given = [questions[i] for i in chosen]
         mine = _whole(given, expand, low, high)
-        chunks, known = read(mine, low, high)
+        if run_ids is None:
+            chunks, known = read(mine, low, high)
+            span_ids: list[str] = list(chunks)
+        else:
+            span_ids = run_ids(low, high)
+            if given:  # the smallest string after the last id ends the span read
+                chunks, known = read(mine, given[0].query_id, given[-1].query_id + "\0")
+            else:
+                chunks, known = {}, {}
         rows = score_questions(
             mine,
             pages,
@@ -145,15 +175,15 @@ def score_ranges(
             table.ids[i] = questions[i].query_id
         if judge is not None:
             judge(given, chunks, known)
-        run_ids += [shared.get(qid, qid) for qid in chunks]
+        ids += [shared.get(qid, qid) for qid in span_ids]
         if kept is not None:
             kept.update(chunks)
-        del chunks, known, rows
+        del chunks, known, rows, span_ids
         cache.forget_lookups()
         done += len(mine)
         if on_range is not None:
             on_range(done, len(questions))
-    return table, run_ids
+    return table, ids
 
 
 def _whole(

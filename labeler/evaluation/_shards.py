@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any, BinaryIO
 
 from labeler.evaluation._judged_at_k import RangeJudging
-from labeler.evaluation._ranges import Expand, range_reader, score_ranges
+from labeler.evaluation._ranges import Expand, range_ids, range_reader, score_ranges
 from labeler.progress import Progress, no_progress
 from labeler.runs import PageKeys, page_keys
 from labeler.store.fastread import SqliteReader
@@ -137,6 +137,7 @@ def score_in_processes(
             snap_min=snap_min,
             judge=judge,
             expand=None if expander is None else expander(source),
+            run_ids=range_ids(source, run),
         )
 
     def in_child(shard: Shard) -> Iterator[Any]:

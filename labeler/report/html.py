@@ -17,6 +17,7 @@ from labeler.report.text_report import (
 from labeler.report.text_tables import cell
 from labeler.report.wording import plural
 from scoring import (
+    LayerScore,
     RunComparison,
     RunScore,
     comparison_table,
@@ -129,7 +130,7 @@ def score_html(
     stale_excluded: int = 0,
     worst: int = 20,
     pending: Sequence[str] = (),
-    layers: Sequence[tuple[str, RunScore]] = (),
+    layers: Sequence[tuple[str, LayerScore]] = (),
 ) -> str:
     """The score report as one HTML page (``pending``: questions left out, pending
     adjudication; ``layers``: the ``--layer each`` table)."""

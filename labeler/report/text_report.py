@@ -8,6 +8,7 @@ from typing import Any
 from labeler.report.text_tables import markdown_table, markdown_text, text_table
 from labeler.report.wording import plural
 from scoring import (
+    LayerScore,
     RunComparison,
     RunScore,
     comparison_table,
@@ -66,12 +67,14 @@ def _renderer(fmt: str) -> tuple[Table, Callable[[str], str]]:
 HEADLINE = ("hit", "partial", "mrr", "recall", "ndcg")
 
 
-def layer_rows(layers: Sequence[tuple[str, RunScore]], k: int) -> tuple[list[str], list[list[Any]]]:
+def layer_rows(
+    layers: Sequence[tuple[str, LayerScore]], k: int
+) -> tuple[list[str], list[list[Any]]]:
     """The ``--layer each`` table: one row per (layer name, result): questions scored and the
     :data:`HEADLINE` metrics at ``k``."""
     header = ["layer", "questions", *[f"{name}@{k}" for name in HEADLINE]]
     rows = [
-        [name, len(result.queries), *[result.value(metric, k) for metric in HEADLINE]]
+        [name, result.questions, *[result.value(metric, k) for metric in HEADLINE]]
         for name, result in layers
     ]
     return header, rows

@@ -254,6 +254,18 @@ class SqliteReader:
             cursor.execute(sql, [self.run_id(run), *bounds])
             return group_run_rows(cursor.fetchall())
 
+    def run_query_ids(
+        self, run: str, *, since: str | None = None, until: str | None = None
+    ) -> list[str]:
+        """The query ids of run ``run`` in ascending order, bounded as in :meth:`run_rows`
+        (read from the run's unique index alone: no result is read)."""
+        where, bounds = _id_range(since, until)
+        sql = (
+            "SELECT DISTINCT query_external_id FROM run_result "
+            f"WHERE run_id = ?{where} ORDER BY query_external_id"
+        )
+        return [qid for (qid,) in self.conn.execute(sql, [self.run_id(run), *bounds])]
+
     def ranked_rows(self, run: str, depth: int) -> RankedRows:
         """Run ``run``'s results ranked ``<= depth``, streamed by query id in rank order
         (:data:`~labeler.store.rows.RankedRows`)."""

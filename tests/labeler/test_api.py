@@ -374,7 +374,7 @@ def test_layer_each_equals_the_cli(team: str, tmp_path: Path) -> None:
     }
     for name, result in each.layers:
         m = result.metrics
-        got = (len(result.queries), m["hit@1"], m["hit@3"], m["mrr@3"], m["recall@3"])
+        got = (result.questions, m["hit@1"], m["hit@3"], m["mrr@3"], m["recall@3"])
         assert got == pytest.approx(worked[name]), name
     assert ana.layer == "annotator:ana" and ana.layers == ()
     assert ana.metrics == dict(each.layers)["annotator:ana"].metrics

@@ -35,16 +35,25 @@ db, variant = sys.argv[1], sys.argv[2]
 extra = {}
 if variant == "budgets":
     extra = dict(budgets=(40, 120), tokenizer=Tokenizer("words", lambda t: len(t.split())))
+if variant == "each":
+    extra = dict(layer="each")
 request = ScoreRequest("g", "r", intervals=Intervals(0.95, 200), processes=1, **extra)
 tracemalloc.start()
-result = score(db, request).evaluation.result
-print(tracemalloc.get_traced_memory()[1], len(result.queries), len(result.metric_keys()))
+ev = score(db, request).evaluation
+peak = tracemalloc.get_traced_memory()[1]
+if variant == "each":  # every question is pending: only the annotators' layers score
+    lines = [line for name, line in ev.layers if name != "final"]
+    print(peak, min(line.questions for line in lines), len(lines[0].metrics))
+else:
+    print(peak, len(ev.result.queries), len(ev.result.metric_keys()))
 """
 
 
-def make_store(folder: Path, questions: int) -> str:
+def make_store(folder: Path, questions: int, layers: bool = False) -> str:
     """One page of numbered sentences, a gold set "g" of ``questions`` one-element
-    questions and a run "r" of 20 results each (every fifth holding the element whole)."""
+    questions and a run "r" of 20 results each (every fifth holding the element whole);
+    with ``layers``, the same labels imported as the own layers of two annotators, who
+    mark every question done (so that each is pending in the final layer)."""
     folder.mkdir()
     sentences = [f"Sentence {s} says {WORDS[s % len(WORDS)]} {s * 7 % 13}." for s in range(400)]
     page = " ".join(sentences)
@@ -67,6 +76,9 @@ def make_store(folder: Path, questions: int) -> str:
     (folder / "run.jsonl").write_text("".join(json.dumps(r) + "\n" for r in run))
     assert main(["gold", "import", str(folder / "gold.jsonl"), "--gold-set", "g", "--db", db]) == 0
     assert main(["run", "import", str(folder / "run.jsonl"), "--name", "r", "--db", db, "-q"]) == 0
+    for name in ("ana", "bob") if layers else ():
+        own = ["gold", "import", str(folder / "gold.jsonl"), "--gold-set", "g", "--db", db]
+        assert main([*own, "--layer", "--annotator", name, "--actor", name, "-q"]) == 0
     return db
 
 
@@ -74,6 +86,12 @@ def make_store(folder: Path, questions: int) -> str:
 def stores(tmp_path_factory: pytest.TempPathFactory) -> dict[int, str]:
     root = tmp_path_factory.mktemp("memory")
     return {n: make_store(root / str(n), n) for n in (SMALL, LARGE)}
+
+
+@pytest.fixture(scope="module")
+def team_stores(tmp_path_factory: pytest.TempPathFactory) -> dict[int, str]:
+    root = tmp_path_factory.mktemp("memory-team")
+    return {n: make_store(root / str(n), n, layers=True) for n in (SMALL, LARGE)}
 
 
 def peak(db: str, variant: str, questions: int) -> tuple[int, int]:
@@ -89,5 +107,17 @@ def peak(db: str, variant: str, questions: int) -> tuple[int, int]:
 def test_peak_grows_by_the_figures_per_question_only(stores: dict[int, str], variant: str) -> None:
     small, keys = peak(stores[SMALL], variant, SMALL)
     large, _ = peak(stores[LARGE], variant, LARGE)
+    per_question = (large - small) / (LARGE - SMALL)
+    assert per_question < PER_QUESTION + 8 * keys, (small, large, per_question, keys)
+
+
+def test_each_annotator_layer_is_read_in_outline_and_kept_as_one_line(
+    team_stores: dict[int, str],
+) -> None:
+    """``--layer each`` over two annotators' layers of every question: the same bound, so
+    no layer is read whole and no layer's rows outlive its line of the table (keeping both
+    layers' rows measured about 2,300 bytes a question besides the values)."""
+    small, keys = peak(team_stores[SMALL], "each", SMALL)
+    large, _ = peak(team_stores[LARGE], "each", LARGE)
     per_question = (large - small) / (LARGE - SMALL)
     assert per_question < PER_QUESTION + 8 * keys, (small, large, per_question, keys)
