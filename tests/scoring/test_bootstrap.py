@@ -109,3 +109,21 @@ def test_every_metric_of_a_run_gets_its_interval() -> None:
     assert hit_row[0] == "hit" and isinstance(hit_row[1], Estimate)
     low, high = ranged.ci.intervals["hit@1"]
     assert format(hit_row[1], ".3f") == f"0.500 [{low:.3f}, {high:.3f}]"
+
+
+def test_resampling_a_large_run_holds_one_block_of_counts_as_floats() -> None:
+    """At 300,000 questions a block is 8 resamples: its draws (4 bytes each) and its counts
+    as the floats the product reads (8 bytes each), one resample counted at a time, peak at
+    112 bytes a question; counting the whole block as integers and casting it peaked at
+    224, which this bound refuses."""
+    import tracemalloc
+
+    n = 300_000
+    column = np.asfortranarray(np.arange(n, dtype=np.float64).reshape(n, 1) % 3)
+    tracemalloc.start()
+    try:
+        bootstrap_mean_intervals(column, resamples=16, seed=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 150 * n, peak / n
