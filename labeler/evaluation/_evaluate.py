@@ -19,7 +19,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
 
 from labeler.evaluation._judged_at_k import JudgedAtK, RangeJudging
-from labeler.evaluation._ranges import Expand, range_ids, range_reader, score_ranges
+from labeler.evaluation._ranges import (
+    RANGE_QUESTIONS,
+    TEXT_RANGE_QUESTIONS,
+    Expand,
+    range_ids,
+    range_reader,
+    score_ranges,
+)
 from labeler.evaluation._shards import plan_processes, score_in_processes
 from labeler.progress import Progress, no_progress
 from labeler.runs import PageKeys, placements_for
@@ -509,6 +516,7 @@ def _score(
             judge=judging,
             expand=None if expander is None else expander(src),
             run_ids=None if whole else range_ids(src, run),
+            size=RANGE_QUESTIONS if lean else TEXT_RANGE_QUESTIONS,
         )
     else:
         # the store reads a run whole (one range)

@@ -28,6 +28,7 @@ from scoring.score import PageCache
 
 __all__ = [
     "RANGE_QUESTIONS",
+    "TEXT_RANGE_QUESTIONS",
     "Expand",
     "RangeReader",
     "RunIds",
@@ -40,6 +41,11 @@ RANGE_QUESTIONS = 1000
 """Questions scored per range: large enough that a range's queries cost little, small
 enough that its working set (chunks, placements, rows: about 7 KB a question at 20
 results) is a few megabytes."""
+
+TEXT_RANGE_QUESTIONS = 250
+"""Questions per range when every chunk's text is read (token budgets, a drill-down): a
+range of 1,000 questions × 20 results of 800 characters held about 37 MB while it was
+scored, a range of 250 about 16 MB."""
 
 RangeReader = Callable[
     [Sequence[GoldQuestion], str | None, str | None], tuple[dict[str, list[Chunk]], Placements]

@@ -15,7 +15,7 @@ import pytest
 from _scoring_db import build
 
 from labeler.evaluation import load_gold, load_run
-from labeler.evaluation._ranges import range_reader, score_ranges
+from labeler.evaluation._ranges import range_ids, range_reader, score_ranges
 from labeler.runs import page_keys
 from labeler.store.fastread import SqliteReader
 from scoring import RunScore, aggregate, score_run
@@ -39,8 +39,15 @@ def reader(
 
 
 def ranged(
-    reader: SqliteReader, size: int, *, lean: bool, budgets: tuple[int, ...] = ()
+    reader: SqliteReader,
+    size: int,
+    *,
+    lean: bool,
+    budgets: tuple[int, ...] = (),
+    listed: bool = False,
 ) -> RunScore:
+    """The run scored in ranges of ``size``; ``listed``: each range's results read only
+    between its first and last question, the run's ids listed from its index."""
     questions, pages, _ = load_gold(reader, "g")
     read = range_reader(reader, "a", page_keys(pages), lean=lean)
     tokenizer = WORDS if budgets else None
@@ -53,6 +60,7 @@ def ranged(
         budgets=budgets,
         tokenizer=tokenizer,
         size=size,
+        run_ids=range_ids(reader, "a") if listed else None,
     )
     assert isinstance(table, QueryTable)
     return aggregate(
@@ -75,9 +83,12 @@ def whole(reader: SqliteReader, budgets: tuple[int, ...] = ()) -> RunScore:
 
 @pytest.mark.parametrize("size", [1, 2, 7, 10_000])
 @pytest.mark.parametrize("lean", [True, False])
-def test_ranges_give_the_figures_of_one_pass(reader: SqliteReader, size: int, lean: bool) -> None:
+@pytest.mark.parametrize("listed", [False, True])
+def test_ranges_give_the_figures_of_one_pass(
+    reader: SqliteReader, size: int, lean: bool, listed: bool
+) -> None:
     expected = whole(reader)
-    got = ranged(reader, size, lean=lean)
+    got = ranged(reader, size, lean=lean, listed=listed)
     assert got.to_dict() == expected.to_dict()
     assert list(got.queries) == list(expected.queries)
     assert [q.judgement for q in got.queries] == [q.judgement for q in expected.queries]
@@ -104,3 +115,29 @@ def test_the_data_reaches_every_path(reader: SqliteReader) -> None:
 def test_a_range_size_below_one_is_refused(reader: SqliteReader) -> None:
     with pytest.raises(ValueError, match="at least 1"):
         ranged(reader, 0, lean=True)
+
+
+def test_text_reads_go_in_smaller_ranges(
+    reader: SqliteReader, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Scoring with token budgets reads every chunk's text, in ranges of
+    ``TEXT_RANGE_QUESTIONS`` (a quarter of the lean ranges): what a range holds while it is
+    scored stays a few megabytes. Shown with ranges shrunk to fit this small gold set."""
+    from labeler.evaluation import ScoreRequest, _evaluate, score
+
+    spans: list[tuple[str | None, str | None]] = []
+    read = SqliteReader.run_rows
+
+    def spied(self: SqliteReader, run: str, **bounds: str | None) -> object:
+        spans.append((bounds.get("since"), bounds.get("until")))
+        return read(self, run, **bounds)
+
+    monkeypatch.setattr(SqliteReader, "run_rows", spied)
+    monkeypatch.setattr(_evaluate, "RANGE_QUESTIONS", 40)
+    monkeypatch.setattr(_evaluate, "TEXT_RANGE_QUESTIONS", 10)
+    request = ScoreRequest("g", "a", ks=KS, budgets=(50,), tokenizer=WORDS, processes=1)
+    got = score(str(reader.path), request).evaluation.result
+    scored = len(got.queries)
+    assert len(spans) == -(-scored // 10), (len(spans), scored)
+    expected = whole(reader, budgets=(50,)).to_dict() | {"gold_set": "g", "run": "a"}
+    assert got.to_dict() == expected
