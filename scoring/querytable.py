@@ -36,14 +36,17 @@ class QueryTable(Sequence[QueryScore]):
 
     Columns: query id, n_gold, in_run, n_chunks, ``values`` (column-major: ``n`` values of
     each key in turn, so a key's column is one slice and the whole an n × m Fortran array), per k the diagnosis kind (0 retrieval, 1 chunking, 2 full, the severity), best
-    coverage and best rank (0 for None), the flags, the judgement (marshal bytes) and, for the
-    few rows that have them, the snapped ranks.
+    coverage and best rank (0 for None), the flags, the judgement (packed bytes, all rows'
+    in one buffer: a bytes object each cost 41 bytes more a row) and, for the few rows that
+    have them, the snapped ranks.
     """
 
     __slots__ = (
         "_cov",
         "_flags",
-        "_judged",
+        "_jat",
+        "_jbuf",
+        "_jlen",
         "_keyed",
         "_kind",
         "_rank",
@@ -70,7 +73,11 @@ class QueryTable(Sequence[QueryScore]):
         self._cov = array("d", bytes(8 * n * nk))
         self._rank = array("i", bytes(4 * n * nk))
         self._flags = array("i", bytes(4 * n * _N_FLAGS))
-        self._judged: list[bytes] = [b""] * n
+        # row i's packed judgement is _jbuf[_jat[i] : _jat[i] + _jlen[i]] (a row put again
+        # appends anew: the buffer only grows)
+        self._jbuf = bytearray()
+        self._jat = array("Q", bytes(8 * n))
+        self._jlen = array("I", bytes(4 * n))
         self._keyed = bytearray(n)  # 1 where some element has a key (key_lost may be true)
         self._snaps: dict[int, tuple[Snapped, ...]] = {}  # sparse: rows with snapped ranks
 
@@ -106,7 +113,7 @@ class QueryTable(Sequence[QueryScore]):
             self._snaps.pop(i, None)
         j = row.judgement
         self._keyed[i] = bool(j.first_partial_unkeyed)
-        self._judged[i] = _packed(j)
+        self._judge(i, _packed(j))
 
     def copy_row(self, i: int, other: QueryTable, j: int) -> None:
         """Row ``j`` of ``other`` (same keys and ks) as row ``i`` of this table."""
@@ -124,12 +131,21 @@ class QueryTable(Sequence[QueryScore]):
         self._flags[i * _N_FLAGS : (i + 1) * _N_FLAGS] = other._flags[
             j * _N_FLAGS : (j + 1) * _N_FLAGS
         ]
-        self._judged[i] = other._judged[j]
+        self._judge(i, other._judgement(j))
         self._keyed[i] = other._keyed[j]
         if j in other._snaps:
             self._snaps[i] = other._snaps[j]
         else:
             self._snaps.pop(i, None)
+
+    def _judge(self, i: int, packed: bytes | bytearray) -> None:
+        self._jat[i] = len(self._jbuf)
+        self._jlen[i] = len(packed)
+        self._jbuf += packed
+
+    def _judgement(self, i: int) -> bytes:
+        at = self._jat[i]
+        return bytes(self._jbuf[at : at + self._jlen[i]])
 
     def row(self, i: int) -> QueryScore:
         """Row ``i`` rebuilt as a ``QueryScore``."""
@@ -146,7 +162,7 @@ class QueryTable(Sequence[QueryScore]):
                 for x, k in enumerate(self.ks)
             },
             flags=Flags(*self._flags[i * _N_FLAGS : (i + 1) * _N_FLAGS]),
-            judgement=_unpacked(self._judged[i]),
+            judgement=_unpacked(self._judgement(i)),
             snaps=self._snaps.get(i, ()),
         )
 
@@ -214,7 +230,7 @@ class QueryTable(Sequence[QueryScore]):
     def key_lost(self, k: int) -> int:
         """Rows where a key clause turned a partial@k into a miss."""
         return sum(
-            key_lost_at(_unpacked(self._judged[i]), k)
+            key_lost_at(_unpacked(self._judgement(i)), k)
             for i, keyed in enumerate(self._keyed)
             if keyed
         )
@@ -237,7 +253,7 @@ class QueryTable(Sequence[QueryScore]):
         wide: tuple[array[Any] | bytearray, ...] = (self._kind, self._cov, self._rank, self._flags)
         for column in wide:
             yield bytes(column)
-        yield self._judged
+        yield self._jbuf, self._jat.tobytes(), self._jlen.tobytes()
         yield [(i, [tuple(snap) for snap in snaps]) for i, snaps in self._snaps.items()]
 
     def merge_parts(self, parts: Iterator[Any], positions: Sequence[int]) -> None:
@@ -273,10 +289,11 @@ class QueryTable(Sequence[QueryScore]):
         )
         for target, code, width in rows:
             _scatter(target, memoryview(next(parts)).cast(code), positions, width)
-        judged = next(parts)
+        buf, at_bytes, len_bytes = next(parts)
+        at, size = memoryview(at_bytes).cast("Q"), memoryview(len_bytes).cast("I")
         for j, i in enumerate(positions):
-            self._judged[i] = judged[j]
-        del judged
+            self._judge(i, buf[at[j] : at[j] + size[j]])
+        del buf, at, size, at_bytes, len_bytes
         for i in positions:
             self._snaps.pop(i, None)
         for j, snaps in next(parts):

@@ -13,6 +13,7 @@ compares them over several range sizes).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from typing import cast
 
@@ -142,7 +143,8 @@ def score_ranges(
     cutoffs = check_ks(ks)
     keys = value_keys(cutoffs, check_budgets(budgets), tokenizer is not None)
     table = QueryTable(keys, cutoffs, len(questions))
-    order = sorted(range(len(questions)), key=lambda i: questions[i].query_id)
+    # a flat array, not a list: 256,000 positions as int objects are 9 MB
+    order = array("l", sorted(range(len(questions)), key=lambda i: questions[i].query_id))
     cache = PageCache(pages)
     ids: list[str] = []
     done = 0
