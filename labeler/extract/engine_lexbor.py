@@ -23,6 +23,7 @@ from labeler.extract.walk import (
     WS_RUN,
     SentinelMaps,
     TextAcc,
+    java_trim,
     marked_text,
     popped_chain,
 )
@@ -103,13 +104,11 @@ def tree_text(tree: LexborHTMLParser, sentinels: Sentinels | None) -> str:
     body = _body(tree)
     if body is None:
         return ""
-    acc = TextAcc()
     preserved = _preserved_ids(body) if body.css_first(_PRESERVE_CSS) is not None else set()
-    maps = SentinelMaps(sentinels) if sentinels is not None else None
-    if maps is None:
-        _walk_fast(body, acc, preserved)
-    else:
-        _walk(body, acc, preserved, maps)
+    if sentinels is None:
+        return _fast_text(body, preserved)
+    acc = TextAcc()
+    _walk(body, acc, preserved, SentinelMaps(sentinels))
     return acc.result()
 
 
@@ -120,20 +119,47 @@ def _fragments(node: Any, preserved: set[int]) -> Iterator[tuple[Any, set[int]]]
         yield fragment, preserved | inner
 
 
-def _walk_fast(root: Any, acc: TextAcc, preserved: set[int]) -> None:
-    """The walk for a page the pre-pass left unchanged (no sentinels): the hot loop.
+# Whitespace as jsoup's StringUtil.isActuallyWhitespace has it (WS_RUN's characters).
+_WS_CHARS = frozenset(" \t\n\f\r\u00a0")
 
-    Same rules as :class:`TextAcc` and :func:`_walk`, inlined with local state, because
-    per-node Python overhead dominates extraction time. Iterative: ``traverse()`` walks
-    the tree in C, and a ``<template>``'s content (a separate fragment) is walked by
-    pushing its traversal on an explicit stack, so any nesting depth is fine.
+
+def _normalised(run: list[str], after_space: bool) -> str:
+    """A run of normal text and separators as jsoup appends it: invisible characters
+    dropped, each whitespace run one space, a leading space dropped when the text so far
+    (non-empty) ends with one (``after_space``)."""
+    text = "".join(run)
+    if "\u200b" in text or "\u00ad" in text:
+        text = INVISIBLE.sub("", text)
+    text = WS_RUN.sub(" ", text)
+    return text[1:] if after_space and text[:1] == " " else text
+
+
+def _fast_text(root: Any, preserved: set[int]) -> str:
+    """The text of a tree the pre-pass left unchanged (no sentinels): the hot loop.
+
+    jsoup appends each text node normalised (``appendNormalisedWhitespace``, dropping
+    leading whitespace when the text so far ends with a space) and a separator space
+    (block/``br`` head, block tail before a text sibling) when the text so far is non-empty
+    and ends with no space. A separator is then exactly a normal text ``" "`` except on an
+    empty text, where it only adds leading whitespace that the final ``trim()`` removes;
+    and normalising text nodes one after another is normalising their concatenation. So
+    the walk gathers a run of normal text and separators raw and normalises it in one
+    regex pass where preserved text (kept as is) interrupts it, and at the end, instead of
+    once per text node. A block's tail separator only matters before text that does not
+    start with whitespace (which becomes that space anyway), or before preserved text, so
+    only then is the previous sibling looked at.
+
+    Iterative: ``traverse()`` walks the tree in C, and a ``<template>``'s content (a
+    separate fragment) is walked by pushing its traversal on an explicit stack, so any
+    nesting depth is fine.
     """
-    parts = acc.parts
-    append = parts.append
-    space, empty = acc.space, acc.empty
-    ws_sub = WS_RUN.sub
+    out: list[str] = []
+    run: list[str] = []
+    append = run.append
+    ws = _WS_CHARS
     block_ids, head_ids, data_ids = _BLOCK_IDS, _HEAD_IDS, _DATA_IDS
     after_data = False
+    ends_space = False  # the text in ``out`` ends with a space
     stack: list[tuple[Iterator[Any], set[int]]] = [(root.traverse(include_text=True), preserved)]
     while stack:
         nodes, preserved = stack[-1]
@@ -144,27 +170,29 @@ def _walk_fast(root: Any, acc: TextAcc, preserved: set[int]) -> None:
                     after_data = False
                     if node.prev is None:
                         continue  # script/style content: data, not text
-                if not empty and not space:
+                value: str = node.text_content
+                if preserved and node.mem_id in preserved:
+                    prev = node.prev
+                    if prev is not None and prev.tag_id in block_ids:
+                        append(" ")
+                    if value:
+                        if run:
+                            flushed = _normalised(run, ends_space)
+                            run.clear()
+                            if flushed:
+                                out.append(flushed)
+                        out.append(value)
+                        ends_space = value[-1] == " "
+                    continue
+                if value[:1] not in ws:
                     prev = node.prev  # tail(block) of the previous sibling
                     if prev is not None and prev.tag_id in block_ids:
                         append(" ")
-                        space = True
-                value: str = node.text_content
-                if not (preserved and node.mem_id in preserved):
-                    if "\u200b" in value or "\u00ad" in value:
-                        value = INVISIBLE.sub("", value)
-                    value = ws_sub(" ", value)
-                    if space and value[:1] == " ":
-                        value = value[1:]
-                if value:
-                    append(value)
-                    space = value[-1] == " "
-                    empty = False
+                append(value)
                 continue
             after_data = tag_id in data_ids
-            if tag_id in head_ids and not empty and not space:
+            if tag_id in head_ids:
                 append(" ")
-                space = True
             if tag_id == _TEMPLATE:
                 for fragment, inner in _fragments(node, preserved):
                     stack.append((fragment.traverse(include_text=True), inner))
@@ -174,7 +202,9 @@ def _walk_fast(root: Any, acc: TextAcc, preserved: set[int]) -> None:
                 break  # walk the template's content, then resume this traversal
         else:
             stack.pop()
-    acc.space, acc.empty = space, empty
+    if run:
+        out.append(_normalised(run, ends_space))
+    return java_trim("".join(out))
 
 
 def _carrier(node: Any, maps: SentinelMaps | None) -> str | None:

@@ -133,6 +133,11 @@ SNIPPETS: list[tuple[str, bytes]] = [
     ("meta-charset-duplicate-utf8", b'<meta charset="windows-1252" charset="utf-8"><p>caf\xe9 \x80</p>'),
     ("meta-refresh-content-charset", b'<meta http-equiv="refresh" content="0; charset=windows-1252" charset="utf-8"><p>caf\xe9</p>'),
     ("meta-http-equiv-padded", b'<meta http-equiv=" Content-Type " content="text/html; charset=windows-1252"><p>caf\xe9</p>'),
+    # Normal text and separators around preserved text (the fast walk normalises each run
+    # between preserved texts at once): a space, NBSP, tab or invisible character on
+    # either side of a <pre>, a separator before a <pre> at the very start.
+    ("pre-between-normal-runs", b'<p>a </p><pre> x </pre> b<div></div><pre>\ty </pre><p>\xc2\xa0</p><pre>z\xc2\xa0</pre> c\xe2\x80\x8b <pre>\xc2\xa0</pre>\xe2\x80\x8b d<pre></pre><br>e'),
+    ("pre-first-after-separators", b'<div> </div><br><pre>  lead</pre><span>in</span><pre> </pre><b>x</b><div><pre>\n\nq </pre></div>tail '),
 ]
 # fmt: on
 
