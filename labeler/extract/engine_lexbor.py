@@ -157,6 +157,7 @@ def _fast_text(root: Any, preserved: set[int]) -> str:
     run: list[str] = []
     append = run.append
     ws = _WS_CHARS
+    text_id, template_id = _TEXT, _TEMPLATE
     block_ids, head_ids, data_ids = _BLOCK_IDS, _HEAD_IDS, _DATA_IDS
     after_data = False
     ends_space = False  # the text in ``out`` ends with a space
@@ -165,7 +166,7 @@ def _fast_text(root: Any, preserved: set[int]) -> str:
         nodes, preserved = stack[-1]
         for node in nodes:
             tag_id = node.tag_id
-            if tag_id == _TEXT:
+            if tag_id == text_id:
                 if after_data:
                     after_data = False
                     if node.prev is None:
@@ -190,10 +191,12 @@ def _fast_text(root: Any, preserved: set[int]) -> str:
                         append(" ")
                 append(value)
                 continue
+            if tag_id not in head_ids:  # script, style and template are blocks too
+                after_data = False
+                continue
+            append(" ")
             after_data = tag_id in data_ids
-            if tag_id in head_ids:
-                append(" ")
-            if tag_id == _TEMPLATE:
+            if tag_id == template_id:
                 for fragment, inner in _fragments(node, preserved):
                     stack.append((fragment.traverse(include_text=True), inner))
                     break

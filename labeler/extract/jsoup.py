@@ -48,7 +48,6 @@ from labeler.extract.depth import (
     element_depth,
 )
 from labeler.extract.fastpath import lexbor_text
-from labeler.extract.prepass import prepare
 from labeler.extract.walk import JAVA_TRIM, BlockMarks, TextAcc
 
 ENGINES = ("jsoup", "lexbor", "html5lib")
@@ -144,6 +143,8 @@ def jsoup_body_text(
         return port_body_text(decoded) if fast is None else fast
     if engine not in ("lexbor", "html5lib"):
         raise ExtractError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+    from labeler.extract.prepass import prepare  # only these engines need it
+
     text, sentinels = prepare(decode_html(data))
     too_deep = (
         element_depth(text) > MAX_HTML5LIB_DEPTH
