@@ -17,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsoup_ref import fuzz
 
+from labeler.extract import fastpath
 from labeler.extract.charset import decode_html
+from labeler.extract.engine_lexbor import _normalised
 from labeler.extract.fastpath import MAX_DEPTH, lexbor_agrees, lexbor_text
 from labeler.extract.jsoup import port_body_text, port_meta_charset
 
@@ -306,3 +308,67 @@ def test_generated_clean_pages_fast_path_matches_the_port(page: str) -> None:
     fast = lexbor_text(page)
     if fast is not None:
         assert fast == port_body_text(page)
+
+
+@pytest.mark.parametrize(
+    ("run", "after_space", "expected"),
+    [
+        # hand-worked from jsoup's appendNormalisedWhitespace (stripLeading = after_space)
+        (["  a ", " b "], False, " a b "),
+        (["  a ", " b "], True, "a b "),
+        (["  ", " "], False, " "),
+        (["  ", " "], True, ""),
+        ([""], False, ""),
+        (["\xa0x\xa0"], False, " x "),  # NBSP is jsoup whitespace
+        (["a\u2003 b"], False, "a\u2003 b"),  # EM SPACE is not (str.split takes it)
+        (["a\x85 ", " b "], True, "a\x85 b "),
+        ([" \u200b ", "x"], False, " x"),  # invisible: dropped inside a whitespace run
+        (["\u200b"], False, ""),
+    ],
+)
+def test_normalised_run_is_jsoups_whitespace_collapse(
+    run: list[str], after_space: bool, expected: str
+) -> None:
+    assert _normalised(run, after_space) == expected
+
+
+_STRICT = [
+    (fastpath._TITLE, ("<title",)),
+    (fastpath._RAW, ("<script", "<style")),
+    (fastpath._SELECT, ("<select",)),
+    (fastpath._SVG, ("<svg",)),
+]
+
+
+def test_strict_spans_at_the_occurrences_equal_the_whole_text_count() -> None:
+    """The check matches the strict patterns only where a loose word occurs; that gives
+    what counting the matches of a scan over the whole text gives (the way kept for texts
+    holding a case look-alike), on the corpus, the fuzz set and hand-made overlaps."""
+    texts = [decode_html(p.read_bytes(), port_meta_charset) for p in _corpus()]
+    texts += [decode_html(doc, port_meta_charset) for doc in fuzz.documents(1, 3000)]
+    texts += [
+        "<style>a<script>b</script></style>",  # a match reaching the next occurrence
+        "<script>x</script><script>y",  # an occurrence that does not match
+        "<title>a</title><titlex>",
+        "<svg><rect/></svg><svg>",
+        "<select><option>a</select><select><p></select>",
+    ]
+    refused = 0
+    for text in texts:
+        if any(c in text for c in fastpath._CASE_LOOKALIKES):
+            continue
+        low = text.lower()
+        for strict, words in _STRICT:
+            aligned = fastpath._strict_spans(strict, text, low, words, True)
+            assert aligned == fastpath._strict_spans(strict, text, low, words, False), text
+            refused += aligned is None
+    assert refused >= 5
+
+
+def test_case_look_alike_before_a_title_keeps_the_fast_path() -> None:
+    """U+0130 lower-cases to two characters: positions in the lower-cased text then
+    differ from the text's, and the check counts matches over the whole text instead
+    (matching at the shifted positions would refuse this page)."""
+    page = DOCTYPE + "<p>\u0130<title>t</title>x</p>"
+    assert lexbor_agrees(page)
+    assert lexbor_text(page) == port_body_text(page) == "\u0130 t x"
