@@ -24,7 +24,8 @@ its "Known gaps", and tree-building differences found by diffing):
   character. Refused: ``&copy2023``, ``&notit;``, ``&#0;``, ``&#10;`` (a ``<pre>``'s first
   LF, given as a reference, is dropped by WHATWG only)...;
 * tag names: from :data:`SAFE_TAGS` (elements both tree builders treat alike), or unknown
-  to both parsers (plain ASCII, not in jsoup's tag table, given a dynamic id by lexbor):
+  to both parsers (ASCII letters, digits, ``_``, ``-`` and ``.``, as in ``<unistd.h>``
+  written as text; not in jsoup's tag table, given a dynamic id by lexbor):
   no ``textarea``, ``noscript``, ``template``, ``math``, ``isindex``, ``ruby``, ``main``,
   ``frameset``, raw-text elements other than script/style...;
 * no ``<`` inside a tag (``<i <!--x>y``: jsoup ends the tag there), no ``</`` without a
@@ -110,7 +111,7 @@ def _alt(names: frozenset[str]) -> str:
 # from the UTF-8 text leaves nothing exactly when the page holds none of those.
 _GOOD_BYTES = bytes(c for c in range(256) if not (c <= 8 or c == 11 or 13 <= c <= 31))
 _TAG_NAME = re.compile(r"</?([A-Za-z][^\t\n\f\r />]*)")
-_PLAIN_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+_PLAIN_NAME = re.compile(r"[a-z][a-z0-9_.-]*")
 _BAD_MARKUP = re.compile(r"</?[A-Za-z][^<>]*<|</(?![A-Za-z])|<!(?!--|doctype)", re.I)
 _SELF_CLOSING = re.compile(rf"<(?:{_alt(VOID_TAGS)})(?=[\t\n\f /]){_ATTRS}/>", re.I)
 _TITLE = re.compile(rf"<title{_ATTRS}>[^<]*+(?-i:</title|</TITLE){_S}*+>", re.I)

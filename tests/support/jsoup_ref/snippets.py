@@ -140,6 +140,8 @@ SNIPPETS: list[tuple[str, bytes]] = [
     # Characters Python's str.split() takes for whitespace but jsoup does not, next to
     # whitespace jsoup collapses, on a page the fast path takes (no C0 control).
     ("split-whitespace-not-jsoup-whitespace", b'<p>a\xe3\x80\x80 b \xe2\x80\x83\xe2\x80\x83c\xc2\x85 d\xe2\x80\xa8e \xe2\x81\x9f f\xe1\x9a\x80 g\xe2\x80\xaf\xc2\xa0h</p>'),
+    # An unknown tag name with a dot (C headers written as text): the fast path takes it.
+    ("unknown-tag-with-dot", b'<!DOCTYPE html><p>#include <unistd.h>\n<b>x</b></p>y<div>z</div>'),
     ("pre-first-after-separators", b'<div> </div><br><pre>  lead</pre><span>in</span><pre> </pre><b>x</b><div><pre>\n\nq </pre></div>tail '),
 ]
 # fmt: on
