@@ -43,6 +43,7 @@ _HEAD_IDS = _BLOCK_IDS | {_tag_id("br")}  # tags whose head() may add a separato
 _DATA_IDS = frozenset(_tag_id(name) for name in DATA_TAGS)
 _PRESERVE_IDS = frozenset(_tag_id(name) for name in PRESERVE_TAGS)
 _TEMPLATE = _tag_id("template")
+_TEXTAREA = _tag_id("textarea")
 _STYLE = _tag_id("style")
 _BODY = _tag_id("body")
 _HTML = _tag_id("html")
@@ -63,21 +64,23 @@ def _body(tree: LexborHTMLParser) -> Any:
     return None
 
 
+def _collect(node: Any, depth: int, ids: set[int]) -> None:
+    """Add the text nodes of preserve element ``node`` within six levels below it to
+    ``ids`` (``depth``: ``node``'s own level below it, from 1)."""
+    child = node.first_child
+    while child is not None:
+        if child.tag_id == _TEXT:
+            ids.add(child.mem_id)
+        elif depth < PRESERVE_DEPTH:
+            _collect(child, depth + 1, ids)
+        child = child.next
+
+
 def _preserved_ids(body: Any) -> set[int]:
     """Text nodes within six levels below a pre/plaintext/title/textarea element."""
     ids: set[int] = set()
-
-    def collect(node: Any, depth: int) -> None:
-        child = node.first_child
-        while child is not None:
-            if child.tag_id == _TEXT:
-                ids.add(child.mem_id)
-            elif depth < PRESERVE_DEPTH:
-                collect(child, depth + 1)
-            child = child.next
-
     for el in body.css(_PRESERVE_CSS):
-        collect(el, 1)
+        _collect(el, 1, ids)
     return ids
 
 
@@ -105,9 +108,9 @@ def tree_text(tree: LexborHTMLParser, sentinels: Sentinels | None) -> str:
     body = _body(tree)
     if body is None:
         return ""
-    preserved = _preserved_ids(body) if body.css_first(_PRESERVE_CSS) is not None else set()
     if sentinels is None:
-        return _fast_text(body, preserved)
+        return _fast_text(body)
+    preserved = _preserved_ids(body) if body.css_first(_PRESERVE_CSS) is not None else set()
     acc = TextAcc()
     _walk(body, acc, preserved, SentinelMaps(sentinels))
     return acc.result()
@@ -152,7 +155,7 @@ def _normalised(run: list[str], after_space: bool) -> str:
     return lead + " ".join(words) + (" " if text[-1] in ws else "")
 
 
-def _fast_text(root: Any, preserved: set[int]) -> str:
+def _fast_text(root: Any) -> str:
     """The text of a tree the pre-pass left unchanged (no sentinels): the hot loop.
 
     jsoup appends each text node normalised (``appendNormalisedWhitespace``, dropping
@@ -168,22 +171,24 @@ def _fast_text(root: Any, preserved: set[int]) -> str:
     only then is the previous sibling looked at (and not when the run so far ends with
     whitespace).
 
-    Iterative: ``traverse()`` walks the tree in C, and a ``<template>``'s content (a
-    separate fragment) is walked by pushing its traversal on an explicit stack, so any
-    nesting depth is fine.
+    Preserved text (within six levels below a pre, plaintext, title or textarea) is
+    found when the walk meets such an element, before its text comes (no CSS query over
+    every page). Iterative: ``traverse()`` walks the tree in C, and a ``<template>``'s
+    content (a separate fragment) is walked by pushing its traversal on an explicit
+    stack, so any nesting depth is fine.
     """
+    preserved: set[int] = set()  # ids of the text nodes kept as they are
     out: list[str] = []
     run: list[str] = []
     append = run.append
     ws = _WS_CHARS
-    text_id, template_id = _TEXT, _TEMPLATE
-    block_ids, head_ids, data_ids = _BLOCK_IDS, _HEAD_IDS, _DATA_IDS
+    text_id, template_id, textarea_id = _TEXT, _TEMPLATE, _TEXTAREA
+    block_ids, head_ids, data_ids, preserve_ids = _BLOCK_IDS, _HEAD_IDS, _DATA_IDS, _PRESERVE_IDS
     after_data = False
     ends_space = False  # the text in ``out`` ends with a space
-    stack: list[tuple[Iterator[Any], set[int]]] = [(root.traverse(include_text=True), preserved)]
+    stack: list[Iterator[Any]] = [root.traverse(include_text=True)]
     while stack:
-        nodes, preserved = stack[-1]
-        for node in nodes:
+        for node in stack[-1]:
             tag_id = node.tag_id
             if tag_id == text_id:
                 if after_data:
@@ -210,18 +215,20 @@ def _fast_text(root: Any, preserved: set[int]) -> str:
                         append(" ")
                 append(value)
                 continue
-            if tag_id not in head_ids:  # script, style and template are blocks too
+            if tag_id not in head_ids:  # script, style, template, pre, title are blocks
                 after_data = False
+                if tag_id == textarea_id:
+                    _collect(node, 1, preserved)
                 continue
             append(" ")
             after_data = tag_id in data_ids
-            if tag_id == template_id:
-                for fragment, inner in _fragments(node, preserved):
-                    stack.append((fragment.traverse(include_text=True), inner))
-                    break
-                else:
-                    continue
-                break  # walk the template's content, then resume this traversal
+            if tag_id in preserve_ids:
+                _collect(node, 1, preserved)
+            elif tag_id == template_id:
+                fragments = node.template_fragments()
+                if fragments:
+                    stack.append(fragments[0].traverse(include_text=True))
+                    break  # walk the template's content, then resume this traversal
         else:
             stack.pop()
     if run:
