@@ -5,7 +5,8 @@ but slow in Python. Most real pages hold none of the constructs where a WHATWG p
 jsoup's tree builder disagree; for those, selectolax's lexbor (C) parses the decoded text
 as it is (no pre-pass) and :func:`labeler.extract.engine_lexbor.body_text` walks it. The
 check here, :func:`lexbor_agrees`, decides which: a handful of regular expressions (compiled
-once, each one pass over the text in C) and a dictionary look-up per distinct tag name.
+once, each one pass over the text in C, or matched only where ``str.find`` finds their
+opening word) and a dictionary look-up per distinct tag name.
 
 It is conservative: it accepts a page only when every rule below holds, and each rule is
 stated so that whatever the parsers could read differently makes it fail (a rule that
