@@ -57,6 +57,25 @@ def test_extract_does_not_load_the_store() -> None:
     assert not {m for m in loaded if m.split(".")[0] in {"sqlmodel", "sqlalchemy"}}
 
 
+def test_default_engine_fast_path_loads_neither_pre_pass_nor_port() -> None:
+    """A process whose pages all take the default engine's fast path (lexbor) imports
+    neither the pre-pass (the ``lexbor`` and ``html5lib`` engines' and the charset
+    fallback's) nor the port: both cost start-up time of every cold extraction."""
+    code = (
+        "import json, sys\n"
+        "from labeler.extract.jsoup import jsoup_body_text\n"
+        "assert jsoup_body_text(b'<!DOCTYPE html><p>a <b>b</b></p>') == 'a b'\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
+    loaded = set(json.loads(out))
+    assert "labeler.extract.fastpath" in loaded
+    assert "labeler.extract.prepass" not in loaded
+    assert not {m for m in loaded if m.startswith("labeler.extract.jsoup_parser")}
+
+
 @pytest.mark.parametrize(
     "package", ["labeler.store", "scoring", "scoring.agreement", "scoring.correctness"]
 )

@@ -22,7 +22,6 @@ from collections.abc import Callable
 from selectolax.lexbor import LexborHTMLParser
 
 from labeler.extract.java_charsets import JAVA_CHARSETS
-from labeler.extract.prepass import prepare
 
 # jsoup reads 5,120 - 1 bytes first, then one more byte to learn whether it saw everything.
 _FIRST_READ = 5119
@@ -124,6 +123,10 @@ def _charset_from_meta(prefix: str) -> str | None:
     # The pre-pass makes lexbor's tree jsoup's (e.g. a <meta> after an unclosed <textarea>).
     # Known gaps (jsoup's own tree has them right): a meta inside <template>, whose contents
     # lexbor's css() does not reach, and one after a tag cut by '<' ("<div <meta ...>").
+    # Imported here: the default engine never needs the pre-pass (a hundredth of a second
+    # at start).
+    from labeler.extract.prepass import prepare
+
     tree = LexborHTMLParser(prepare(prefix, strip_head_noscript=False)[0])
     for meta in tree.css("meta"):
         attrs = meta.attributes

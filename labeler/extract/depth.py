@@ -33,6 +33,11 @@ _CONTAINERS = (
     "|figure|footer|header|hgroup|listing|main|menu|nav|ol|pre|section|summary|ul"
 )
 _TAG = re.compile(rf"<(/?)(?:{_CONTAINERS})(?=[\s/>])", re.I)
+# Start tags of containers in lower-cased text: their number bounds the depth. Matched
+# without re.I (three times faster): lower() gives every ASCII letter's match, and the
+# only other characters re.I matches to ASCII letters are these four (then: no bound).
+_STARTS_LOW = re.compile(rf"<(?:{_CONTAINERS})(?=[\s/>])")
+_CASE_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")
 _VOID = frozenset(
     [
         "area",
@@ -68,7 +73,14 @@ _COMMENT_OR_RAW = re.compile(
 def block_depth(text: str, bound: int = MAX_BLOCK_DEPTH) -> int:
     """The deepest running count of open block containers in ``text`` (start minus end
     tags, outside comments and raw-text elements; never below zero), or 0 without scanning
-    when ``text`` has too few tags to exceed ``bound``."""
+    when ``text`` has too few tags, or too few container start tags, to exceed ``bound``
+    (the start tags counted anywhere, comments included: never fewer than the scan)."""
+    if (
+        text.count("<") > bound
+        and not any(c in text for c in _CASE_LOOKALIKES)
+        and len(_STARTS_LOW.findall(text.lower())) <= bound
+    ):
+        return 0
     return _deepest(text, bound, _TAG, frozenset())
 
 

@@ -5,7 +5,8 @@ but slow in Python. Most real pages hold none of the constructs where a WHATWG p
 jsoup's tree builder disagree; for those, selectolax's lexbor (C) parses the decoded text
 as it is (no pre-pass) and :func:`labeler.extract.engine_lexbor.body_text` walks it. The
 check here, :func:`lexbor_agrees`, decides which: a handful of regular expressions (compiled
-once, each one pass over the text in C) and a dictionary look-up per distinct tag name.
+once, each one pass over the text in C, or matched only where ``str.find`` finds their
+opening word) and a dictionary look-up per distinct tag name.
 
 It is conservative: it accepts a page only when every rule below holds, and each rule is
 stated so that whatever the parsers could read differently makes it fail (a rule that
@@ -24,7 +25,8 @@ its "Known gaps", and tree-building differences found by diffing):
   character. Refused: ``&copy2023``, ``&notit;``, ``&#0;``, ``&#10;`` (a ``<pre>``'s first
   LF, given as a reference, is dropped by WHATWG only)...;
 * tag names: from :data:`SAFE_TAGS` (elements both tree builders treat alike), or unknown
-  to both parsers (plain ASCII, not in jsoup's tag table, given a dynamic id by lexbor):
+  to both parsers (ASCII letters, digits, ``_``, ``-`` and ``.``, as in ``<unistd.h>``
+  written as text; not in jsoup's tag table, given a dynamic id by lexbor):
   no ``textarea``, ``noscript``, ``template``, ``math``, ``isindex``, ``ruby``, ``main``,
   ``frameset``, raw-text elements other than script/style...;
 * no ``<`` inside a tag (``<i <!--x>y``: jsoup ends the tag there), no ``</`` without a
@@ -110,7 +112,7 @@ def _alt(names: frozenset[str]) -> str:
 # from the UTF-8 text leaves nothing exactly when the page holds none of those.
 _GOOD_BYTES = bytes(c for c in range(256) if not (c <= 8 or c == 11 or 13 <= c <= 31))
 _TAG_NAME = re.compile(r"</?([A-Za-z][^\t\n\f\r />]*)")
-_PLAIN_NAME = re.compile(r"[a-z][a-z0-9_-]*")
+_PLAIN_NAME = re.compile(r"[a-z][a-z0-9_.-]*")
 _BAD_MARKUP = re.compile(r"</?[A-Za-z][^<>]*<|</(?![A-Za-z])|<!(?!--|doctype)", re.I)
 _SELF_CLOSING = re.compile(rf"<(?:{_alt(VOID_TAGS)})(?=[\t\n\f /]){_ATTRS}/>", re.I)
 _TITLE = re.compile(rf"<title{_ATTRS}>[^<]*+(?-i:</title|</TITLE){_S}*+>", re.I)
@@ -226,12 +228,48 @@ def _references_ok(text: str) -> bool:
     return True
 
 
-def _counts_match(loose: str, strict: re.Pattern[str], text: str, low: str, more: int = 0) -> bool:
-    """Every occurrence of ``loose`` in ``low`` (the lower-cased text; it counts
-    ``<titlex`` too, which only makes the counts disagree), plus ``more`` counted alike,
-    starts a match of ``strict``."""
-    n = low.count(loose) + more
-    return n == 0 or n == len(strict.findall(text))
+# The characters re.I matches to an ASCII letter besides its two cases (U+0130 also
+# lower-cases to two characters): in a text without them, ``low`` has the text's positions
+# and the text's re.I matches of an ASCII word are exactly ``low``'s occurrences of it.
+_CASE_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")
+
+
+def _strict_spans(
+    strict: re.Pattern[str], text: str, low: str, loose: tuple[str, ...], aligned: bool
+) -> list[tuple[int, int]] | None:
+    """The spans of ``strict``'s matches in ``text`` when every occurrence of a ``loose``
+    word in ``low`` (the lower-cased text; ``<titlex`` counts too, which only refuses more)
+    starts a match of its own (``strict`` starts with one of the words, re.I); None
+    otherwise. The same as comparing the number of occurrences with the number of matches
+    ``strict.findall`` finds: that is how it is done when the text holds a case look-alike
+    (``aligned`` false). Otherwise ``strict`` runs only at the occurrences (found by
+    ``str.find``, in C) instead of scanning the whole text: each must match, and no match
+    may reach the next occurrence (findall would have counted the two as one)."""
+    if not aligned:
+        n = sum(low.count(word) for word in loose)
+        if n == 0:
+            return []
+        spans = [m.span() for m in strict.finditer(text)]
+        return spans if len(spans) == n else None
+    starts: list[int] = []
+    for word in loose:
+        i = low.find(word)
+        while i >= 0:
+            starts.append(i)
+            i = low.find(word, i + 1)
+    if len(loose) > 1:
+        starts.sort()
+    spans = []
+    end = 0
+    for i in starts:
+        if i < end:
+            return None
+        m = strict.match(text, i)
+        if m is None:
+            return None
+        end = m.end()
+        spans.append((i, end))
+    return spans
 
 
 # Elements with this many ancestors: jsoup bounds its stack searches (scopes at 100
@@ -271,18 +309,19 @@ def lexbor_agrees(text: str) -> bool:
     names = set(_TAG_NAME.findall(low))
     if not all(_tag_ok(name) for name in names):
         return False
-    if not (
-        _counts_match("<title", _TITLE, text, low)
-        and _counts_match("<script", _RAW, text, low, low.count("<style"))
-        and ("select" not in names or _counts_match("<select", _SELECT, text, low))
+    aligned = not any(c in text for c in _CASE_LOOKALIKES)
+    if (
+        _strict_spans(_TITLE, text, low, ("<title",), aligned) is None
+        or _strict_spans(_RAW, text, low, ("<script", "<style"), aligned) is None
+        or ("select" in names and _strict_spans(_SELECT, text, low, ("<select",), aligned) is None)
     ):
         return False
     closing = text.count("/>")
     if "svg" in names:
-        regions = _SVG.findall(text)
-        if low.count("<svg") != len(regions):
+        regions = _strict_spans(_SVG, text, low, ("<svg",), aligned)
+        if regions is None:
             return False
-        closing -= sum(region.count("/>") for region in regions)  # checked there
+        closing -= sum(text.count("/>", a, b) for a, b in regions)  # checked there
     if closing and closing != len(_SELF_CLOSING.findall(text)):
         return False  # a "/>" outside SVG that does not end a void element's start tag
     if names & _TABLE_TAGS:

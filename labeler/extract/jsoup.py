@@ -8,7 +8,7 @@ the others in lexbor's). Then:
     Exact by construction, for any input, with a fast path. A page that
     :func:`~labeler.extract.fastpath.lexbor_agrees` vouches for (none of the constructs
     where a WHATWG tree or its text can differ from jsoup's, nested under 40 deep) is parsed
-    by lexbor as it is and walked with jsoup's text rules (750 of the 766 corpus pages);
+    by lexbor as it is and walked with jsoup's text rules (751 of the 766 corpus pages);
     any other page goes to :mod:`labeler.extract.jsoup_parser`, a pure-Python port of jsoup
     1.15.3's tokeniser and tree builder, and its ``Element.text()`` (no pre-pass, no depth
     bound: like jsoup it bounds its stack searches, so 100,000 nested elements parse in
@@ -23,14 +23,15 @@ the others in lexbor's). Then:
     is handed to the ``jsoup`` engine; html5lib also gives up past its CPU-time budget.
 
 Speed, as ``benchmarks/bench_extract.py`` measures it on the bundled corpus against the jar
-(its harness precompiled, timed in the same run). Cold (one fresh process over all pages,
-JVM or Python start included), with the fast path ``jsoup`` took 0.62x the jar's CPU time
-and 0.75x its wall time on a busy machine (load 6; ``lexbor`` 0.53x and 0.65x); before it,
-on an idle machine, 1.1x the CPU and 2.0x the wall time (the jar runs on two cores, so its
-wall time gains most from an idle machine: compare within one run). Warm, per page in one
-process, ``jsoup`` takes 3.4x the jar's main-thread CPU (4.3x before) and ``lexbor`` 3.1x.
-``lexbor`` stays the fastest engine by a little (it skips the check); ``html5lib`` is about
-5x cold. No engine is faster than the jar warm.
+(its harness precompiled, timed in the same run; medians of three interleaved runs on a busy
+machine, load 7 to 10). Cold (one fresh process over all pages, JVM or Python start
+included), ``jsoup`` takes 0.44x the jar's CPU time and 0.43x its wall time (0.62x and 0.80x
+before its walk and check were made cheaper), ``lexbor`` 0.41x and 0.46x: ``lexbor`` is the
+fastest engine by CPU time (it skips the check), the two trade places on wall time from run
+to run, and ``html5lib`` is about 5x. Warm, per page in one process, ``jsoup`` takes 1.9x the
+jar's main-thread CPU (2.4x before) and 0.75x its wall time, ``lexbor`` 1.8x and 0.6x: no
+engine beats the jar's CPU warm. The jar runs on two cores, so its wall time gains most from
+an idle machine: compare within one run.
 
 The text rules are jsoup's ``Element.text()`` (:mod:`labeler.extract.walk` for the WHATWG
 engines); the engines and their limits: docs/formats.md, Engines and limits.
@@ -48,7 +49,6 @@ from labeler.extract.depth import (
     element_depth,
 )
 from labeler.extract.fastpath import lexbor_text
-from labeler.extract.prepass import prepare
 from labeler.extract.walk import JAVA_TRIM, BlockMarks, TextAcc
 
 ENGINES = ("jsoup", "lexbor", "html5lib")
@@ -144,6 +144,8 @@ def jsoup_body_text(
         return port_body_text(decoded) if fast is None else fast
     if engine not in ("lexbor", "html5lib"):
         raise ExtractError(f"unknown engine {engine!r}; known: {', '.join(ENGINES)}")
+    from labeler.extract.prepass import prepare  # only these engines need it
+
     text, sentinels = prepare(decode_html(data))
     too_deep = (
         element_depth(text) > MAX_HTML5LIB_DEPTH

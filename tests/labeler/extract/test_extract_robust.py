@@ -76,6 +76,16 @@ def test_depth_estimates_skip_the_scan_for_pages_with_few_tags() -> None:
     assert block_depth(page, bound=10) == MAX_HTML5LIB_DEPTH
 
 
+def test_block_depth_skips_the_scan_for_pages_with_few_container_start_tags() -> None:
+    """Many tags but at most ``bound`` container start tags: 0 without the scan (the
+    scan gives 50 here); counted on the lower-cased text, so upper case still counts, and
+    a character re.I matches to an ASCII letter (``ı`` to ``i``) forces the scan."""
+    assert block_depth("<div>" * 50 + "<span>" * 200, bound=100) == 0
+    assert block_depth("<DIV>" * 150 + "<span>" * 200, bound=100) == 150
+    assert block_depth("<d\u0131v>" * 150, bound=100) == 150
+    assert block_depth("<SECTION>" * 101, bound=100) == 101
+
+
 # ---- the CLI: each file on its own ----
 
 GOOD = {"a.html": b"<p>first page</p>", "c.html": b"<h1>third</h1><p>page</p>"}

@@ -133,6 +133,16 @@ SNIPPETS: list[tuple[str, bytes]] = [
     ("meta-charset-duplicate-utf8", b'<meta charset="windows-1252" charset="utf-8"><p>caf\xe9 \x80</p>'),
     ("meta-refresh-content-charset", b'<meta http-equiv="refresh" content="0; charset=windows-1252" charset="utf-8"><p>caf\xe9</p>'),
     ("meta-http-equiv-padded", b'<meta http-equiv=" Content-Type " content="text/html; charset=windows-1252"><p>caf\xe9</p>'),
+    # Normal text and separators around preserved text (the fast walk normalises each run
+    # between preserved texts at once): a space, NBSP, tab or invisible character on
+    # either side of a <pre>, a separator before a <pre> at the very start.
+    ("pre-between-normal-runs", b'<p>a </p><pre> x </pre> b<div></div><pre>\ty </pre><p>\xc2\xa0</p><pre>z\xc2\xa0</pre> c\xe2\x80\x8b <pre>\xc2\xa0</pre>\xe2\x80\x8b d<pre></pre><br>e'),
+    # Characters Python's str.split() takes for whitespace but jsoup does not, next to
+    # whitespace jsoup collapses, on a page the fast path takes (no C0 control).
+    ("split-whitespace-not-jsoup-whitespace", b'<p>a\xe3\x80\x80 b \xe2\x80\x83\xe2\x80\x83c\xc2\x85 d\xe2\x80\xa8e \xe2\x81\x9f f\xe1\x9a\x80 g\xe2\x80\xaf\xc2\xa0h</p>'),
+    # An unknown tag name with a dot (C headers written as text): the fast path takes it.
+    ("unknown-tag-with-dot", b'<!DOCTYPE html><p>#include <unistd.h>\n<b>x</b></p>y<div>z</div>'),
+    ("pre-first-after-separators", b'<div> </div><br><pre>  lead</pre><span>in</span><pre> </pre><b>x</b><div><pre>\n\nq </pre></div>tail '),
 ]
 # fmt: on
 
