@@ -3,7 +3,7 @@
 sizes, plus run-import throughput.
 
     python benchmarks/bench_score.py [--sizes 4000,32000,256000] [--chunks 20]
-        [--chunk-chars 800] [--repeat 3] [--big-run 0]
+        [--chunk-chars 800] [--repeat 3] [--big-run 0] [--layers 0]
 
 Data: questions whose expected elements are real sentences of the bundled SQLite pages,
 and runs of 20 chunks per question cut from those pages (some hold an element whole, some
@@ -17,7 +17,8 @@ Both sides are timed as whole processes (interpreter start included), best and m
 machine hits all alike); each process's peak resident set (``ru_maxrss``) is reported too.
 ``labeler score`` runs with its defaults (one process per CPU for runs of 1,000+ questions,
 bootstrap intervals on), with ``--jobs 1``, with JSON output, with ``--ci 0`` (no
-intervals) and with ``--budget 500,1000``.
+intervals) and with ``--budget 500,1000``; with ``--layers N`` also ``--layer each`` on a
+copy of the database where N annotators each labelled and marked done every question.
 ``--big-run N`` also imports an N-line run and reports its rows/second and peak memory.
 """
 
@@ -28,6 +29,7 @@ import json
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -196,6 +198,18 @@ def bench_size(
         "labeler score --format json": [*score, "--format", "json"],
         "labeler score --budget 500,1000": [*score, "--budget", "500,1000"],
     }
+    if args.layers:
+        # a copy whose every question is marked done by each of N annotators, with their own
+        # labels (the gold file as their layer): the final layer is then all pending and
+        # --layer each scores the N layers
+        team = work / "team.db"
+        shutil.copyfile(db, team)
+        for a in range(args.layers):
+            name = f"annotator{a + 1}"
+            own = ("gold", "import", str(gold), "--gold-set", "bench", "--layer")
+            labeler(*own, "--annotator", name, "--actor", name, "-q", db=team)
+        each = [*score[: score.index("--db")], "--db", str(team), "--layer", "each"]
+        commands[f"labeler score --layer each ({args.layers})"] = each
     timed = timings(commands, args.repeat)
     peer = timed.pop("pytrec_eval")
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -237,6 +251,13 @@ def main() -> None:
     parser.add_argument("--big-run", type=int, default=0, metavar="LINES")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--repeat", type=int, default=3, help="rounds per size (default 3)")
+    parser.add_argument(
+        "--layers",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also time score --layer each over N annotators' layers of every question",
+    )
     args = parser.parse_args()
     sizes = [int(part) for part in args.sizes.split(",") if part.strip()]
     # Both sides run from compiled bytecode, as an installed package does (pytrec_eval's
