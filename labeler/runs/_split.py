@@ -4,13 +4,10 @@ placed and staged by a forked process while this one does the first half.
 The file is cut at the first line start past its middle (:func:`split_point`). The forked
 process stages its lines into a staging file of its own (:class:`~labeler.store.runstage.
 RunStage`, named by this process, which removes it in every case), with read connections of
-its own to the database, and indexes them there in the order of the tables' keys, as this
-process does its own meanwhile; this process then takes that file into its stage
-(:meth:`~labeler.store.runstage.RunStage.merge`), after checking that no query id of the
-second half came in the first (the earliest such line is the error, as reading the file
-whole would report it), and the write copies both files' rows, merged in key order.
-Nothing else changes: the same rows are copied in the same order in one write
-transaction, all or nothing.
+its own to the database; this process then merges that file into its own stage, after
+checking that no query id of the second half came in the first (the earliest such line is
+the error, as reading the file whole would report it). Nothing else changes: the same rows
+are staged and copied in one write transaction, all or nothing.
 
 A forked process that fails for any reason (a bad line, a killed process, no process to be
 had) costs only time: this process then stages the second half itself, after the first, so

@@ -84,8 +84,6 @@ class RunStage:
         self.path = path
         self.results = 0
         self.placements = 0
-        #: sealed staging files of later parts of the run, copied after this one's rows
-        self.parts: list[Path] = []
         self._conn: sqlite3.Connection | None = sqlite3.connect(path, isolation_level=None)
         try:
             # a throwaway file: no journal, no fsync; one transaction for the whole staging
@@ -137,18 +135,22 @@ class RunStage:
         self.placements += len(rows)
 
     def seal(self) -> None:
-        """End staging in a forked process: index the rows (see :meth:`finish`) and commit
-        the file and close it, leaving it for another process's :meth:`merge` (which then
-        owns it). Indexed here, the part costs the merging process no sorting."""
-        self.finish()
+        """End staging without indexing: commit the file and close it, leaving it for
+        another process's :meth:`merge` (which then owns it)."""
+        if self._conn is not None:
+            try:
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as err:
+                raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
+            self._conn.close()
+            self._conn = None
 
     def merge(self, part: Path) -> tuple[str, int] | None:
-        """Take in the rows of sealed staging file ``part`` (a later part of the same run
-        file, staged by another process): :meth:`copy` then copies them too, after this
-        stage's in the order of the tables' keys. When one of its questions is staged here
-        already, nothing is taken: that question id and its line in ``part`` are returned
-        instead, the earliest such line (the run file's first repeated id there, the part
-        holding no repeat of its own). ``part`` must stay until :meth:`copy` is done."""
+        """Add the rows of sealed staging file ``part`` (a later part of the same run file,
+        staged by another process) to this stage's. When one of its questions is staged
+        here already, nothing is added: that question id and its line in ``part`` are
+        returned instead, the earliest such line (the run file's first repeated id there,
+        the part holding no repeat of its own)."""
         assert self._conn is not None, "staging already finished"
         try:
             # attached inside the staging transaction; detached as the connection closes
@@ -159,14 +161,14 @@ class RunStage:
             ).fetchone()
             if repeat is not None:
                 return str(repeat[0]), int(repeat[1])
-            results, placements = self._conn.execute(
-                "SELECT (SELECT count(*) FROM part.result), (SELECT count(*) FROM part.placement)"
-            ).fetchone()
+            added = {}
+            for table in ("question", "result", "placement"):
+                cursor = self._conn.execute(f"INSERT INTO {table} SELECT * FROM part.{table}")
+                added[table] = cursor.rowcount
         except sqlite3.Error as err:
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
-        self.parts.append(part)
-        self.results += int(results)
-        self.placements += int(placements)
+        self.results += added["result"]
+        self.placements += added["placement"]
         return None
 
     def finish(self) -> None:
@@ -183,15 +185,6 @@ class RunStage:
                 raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
             self._conn.close()
             self._conn = None
-
-    def _staged(self, staged: str, first: str, aliases: Sequence[str]) -> str:
-        """The query reading table ``staged`` of the stage and of its parts (``aliases``,
-        the stage's first), each column after ``first``, in the order of the table's key:
-        each file's rows read in that order through its index and merged (SQLite merges the
-        arms of a compound query ordered so)."""
-        arms = [f"SELECT {first}, * FROM {alias}.{staged}" for alias in aliases]
-        width = len(_ORDER[staged].split(", "))
-        return " UNION ALL ".join(arms) + " ORDER BY " + ", ".join(str(i + 2) for i in range(width))
 
     def copy(self, session: Session, run: Run) -> None:
         """Insert the staged rows as ``run``'s, inside ``session``'s write transaction."""
@@ -212,19 +205,17 @@ class RunStage:
         try:
             # SQLite (>= 3.21) attaches inside a transaction; it detaches only outside one,
             # so the pool's checkin does that once the transaction has ended.
-            aliases = [ALIAS, *(f"{ALIAS}_{i}" for i in range(1, len(self.parts) + 1))]
-            record.info[_ATTACHED] = []
-            for alias, path in zip(aliases, [self.path, *self.parts], strict=True):
-                dbapi.execute(f"ATTACH DATABASE ? AS {alias}", (str(path),))
-                record.info[_ATTACHED].append(alias)
+            dbapi.execute(f"ATTACH DATABASE ? AS {ALIAS}", (str(self.path),))
+            record.info[_ATTACHED] = True
             for table, staged, columns in (
                 ("run_result", "result", RESULT_COLUMNS),
                 ("run_placement", "placement", PLACEMENT_COLUMNS),
             ):
                 names = ", ".join(columns)
                 dbapi.execute(
-                    f"INSERT INTO {table} ({names}) {self._staged(staged, '?', aliases)}",
-                    (run.id,) * len(aliases),
+                    f"INSERT INTO {table} ({names}) SELECT ?, {', '.join(columns[1:])} "
+                    f"FROM {ALIAS}.{staged} ORDER BY {_ORDER[staged]}",
+                    (run.id,),
                 )
         except sqlite3.Error as err:  # the driver's own error: SQLAlchemy never saw it
             if is_full(err) or is_busy(err):
@@ -234,16 +225,13 @@ class RunStage:
     def _copy_batches(self, session: Session, run: Run) -> None:
         reader = sqlite3.connect(self.path)
         try:
-            aliases = ["main", *(f"part{i}" for i in range(1, len(self.parts) + 1))]
-            for alias, path in zip(aliases[1:], self.parts, strict=True):
-                reader.execute(f"ATTACH DATABASE ? AS {alias}", (str(path),))
             for table, staged, columns in (
                 ("run_result", "result", RESULT_COLUMNS),
                 ("run_placement", "placement", PLACEMENT_COLUMNS),
             ):
-                cursor = reader.execute(self._staged(staged, str(run.id), aliases))
+                cursor = reader.execute(f"SELECT * FROM {staged} ORDER BY {_ORDER[staged]}")
                 while batch := cursor.fetchmany(BATCH):
-                    insert_rows(session, table, columns, batch)
+                    insert_rows(session, table, columns, [(run.id, *row) for row in batch])
         finally:
             reader.close()
 
@@ -306,8 +294,8 @@ def sweep_orphans(directory: Path, prefix: str = PREFIX) -> list[Path]:
 
 
 def _detach(dbapi: Any, record: Any) -> None:
-    for alias in record.info.pop(_ATTACHED, ()):
-        dbapi.execute(f"DETACH DATABASE {alias}")
+    if record.info.pop(_ATTACHED, False):
+        dbapi.execute(f"DETACH DATABASE {ALIAS}")
 
 
 def _detach_on_checkin(engine: Engine) -> None:
