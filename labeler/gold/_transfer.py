@@ -432,7 +432,7 @@ def import_gold_file(
     (``total`` the number resolved). ``snap`` and ``fmt``: see :func:`resolve_gold`.
     """
     from labeler.formats.jsonlines import input_size
-    from labeler.gold._split import fork_part, split_point
+    from labeler.gold._halves import fork_part, split_point
     from labeler.store.goldsets import import_gold_set
     from labeler.store.goldstage import GoldStage
     from labeler.store.postgres import text_holds_nul
@@ -485,6 +485,7 @@ def import_gold_file(
             else:
                 stage.merge(child.path)
                 tally.add(more)
+        seen.clear()  # not needed for the write: its memory back (and nothing for gc to walk)
         if tally.misses and (snap is None or not snap.review):
             raise _below_snap_minimum(path, tally.misses, snap)
         with store.write() as session:

@@ -23,7 +23,7 @@ from sqlalchemy import text
 
 from labeler.cli import main
 from labeler.errors import InputError
-from labeler.gold import SnapOptions, _split, import_gold_file
+from labeler.gold import SnapOptions, _halves, import_gold_file
 from labeler.gold._transfer import ResolvedQuestion, ResolveSummary
 from labeler.store import Store
 from labeler.store.goldrows import NewElement, NewQuestion
@@ -107,8 +107,8 @@ def good_lines() -> list[str]:
 
 def split(monkeypatch: pytest.MonkeyPatch, path: Path) -> int:
     """Have ``path`` split, and the line number the forked process starts at."""
-    monkeypatch.setattr(_split, "MIN_SPLIT_BYTES", 1)
-    cut = _split.split_point(path, path.stat().st_size)
+    monkeypatch.setattr(_halves, "MIN_SPLIT_BYTES", 1)
+    cut = _halves.split_point(path, path.stat().st_size)
     assert cut is not None, "this system does not split gold files: the test would prove nothing"
     assert 1 < cut[1] < QUESTIONS
     return cut[1]
@@ -280,7 +280,7 @@ def test_a_forked_part_hands_its_stage_over_or_leaves_nothing(store: Store) -> N
 
     if not may_fork():
         pytest.fail("this system does not fork: the test would prove nothing")
-    part = _split.fork_part(store, job)
+    part = _halves.fork_part(store, job)
     assert part is not None
     assert part.collect() == "staged" and part.path.exists()
     assert sorted(part.external_ids()) == ["qb", "qc"]
@@ -299,7 +299,7 @@ def test_a_forked_part_hands_its_stage_over_or_leaves_nothing(store: Store) -> N
         mine.close()
         part.discard()
     assert not part.path.exists()
-    failed = _split.fork_part(store, failing)
+    failed = _halves.fork_part(store, failing)
     assert failed is not None
     assert failed.collect() is None
     assert not failed.path.exists()
