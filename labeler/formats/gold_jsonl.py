@@ -99,8 +99,16 @@ class GoldLine:
     not_relevant: tuple[NotRelevantLine, ...] = ()
 
 
-def read_gold(path: str | Path, *, allow_nul: bool = True) -> Iterator[GoldLine]:
-    """Parse a gold JSONL file line by line (``-``: standard input).
+def read_gold(
+    path: str | Path,
+    *,
+    allow_nul: bool = True,
+    part: tuple[int, int, int | None] | None = None,
+    seen: set[str] | None = None,
+) -> Iterator[GoldLine]:
+    """Parse a gold JSONL file line by line (``-``: standard input; ``part``: only some of
+    its lines, as :func:`~labeler.formats.jsonlines.read_objects` says; ``seen``: the query
+    ids of the lines read before, to which those read here are added).
 
     Checks shape only (fields, types: ``query_id`` a string, never a number; 1 ≤ grade ≤
     :data:`MAX_GRADE`, offsets paired and ordered, unique ``query_id``, ``status`` ``ok`` or
@@ -109,8 +117,8 @@ def read_gold(path: str | Path, *, allow_nul: bool = True) -> Iterator[GoldLine]
     ``allow_nul``); whether documents exist and texts are on their pages is the importer's
     job. Raises :class:`InputError` with the line number on the first problem.
     """
-    seen: set[str] = set()
-    for number, obj in read_objects(path, allow_nul=allow_nul):
+    seen = set() if seen is None else seen
+    for number, obj in read_objects(path, allow_nul=allow_nul, part=part):
         raw_id = obj.get("query_id")
         if isinstance(raw_id, int) and not isinstance(raw_id, bool):
             # a number is not stored as text behind the file's back: say what to write

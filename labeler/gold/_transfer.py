@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from dataclasses import replace as replace_summary
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,9 +26,12 @@ PROVENANCE_SINGLE = "single"
 PROVENANCE_SNAPPED = "snapped"
 
 if TYPE_CHECKING:
+    from sqlmodel import Session
+
     from labeler.store import Store
     from labeler.store.goldrows import NewQuestion
     from labeler.store.goldsets import Dropped
+    from labeler.store.goldstage import GoldStage
 
 
 @dataclass(frozen=True)
@@ -428,59 +431,63 @@ def import_gold_file(
     resolved (``total`` None: the file is read once, as it comes) and while they are written
     (``total`` the number resolved). ``snap`` and ``fmt``: see :func:`resolve_gold`.
     """
-    from labeler.store.goldsets import import_gold_set, page_texts
-    from labeler.store.goldstage import BATCH, GoldStage
+    from labeler.formats.jsonlines import input_size
+    from labeler.gold._halves import fork_part, split_point
+    from labeler.store.goldsets import import_gold_set
+    from labeler.store.goldstage import GoldStage
     from labeler.store.postgres import text_holds_nul
 
-    kept: list[ResolvedQuestion] = []
-    counts = {"questions": 0, "elements": 0, "reanchored": 0, "repeated": 0, "stale": 0}
-    other = {"layer_left_out": 0, "not_adjudicated": 0}
-    misses: list[SnapMiss] = []
-    snapped: list[float] = []
-    stage = GoldStage()
-    try:
+    allow_nul = text_holds_nul(store.engine)
+    cut = split_point(path, input_size(path)) if fmt == "jsonl" else None
+    seen: set[str] = set()  # the query ids read here (the forked process's are checked)
+
+    def read(part: tuple[int, int, int | None] | None) -> Iterable[GoldLine]:
+        if fmt == "ragas":  # Ragas samples: reference contexts on their pages
+            from labeler.formats.ragas import read_ragas
+
+            return read_ragas(path, allow_nul=allow_nul)
+        return read_gold(path, allow_nul=allow_nul, part=part, seen=seen)
+
+    def stage_part(
+        part: tuple[int, int, int | None] | None,
+        stage: GoldStage,
+        tally: Tally,
+        alive: Callable[[], None],
+        report: Progress,
+    ) -> Tally:
         with store.session() as session:
+            _stage_lines(
+                read(part), path, session, stage, tally, annotator, snap, keep, report, alive
+            )
+        return tally
 
-            def page_of(doc: str) -> str | None:
-                return page_texts(session, [doc]).get(doc)
-
-            def finals() -> Iterator[GoldLine]:
-                allow_nul = text_holds_nul(store.engine)
-                if fmt == "ragas":  # Ragas samples: reference contexts on their pages
-                    from labeler.formats.ragas import read_ragas
-
-                    read: Iterable[GoldLine] = read_ragas(path, allow_nul=allow_nul)
-                else:
-                    read = read_gold(path, allow_nul=allow_nul)
-                for line in read:
-                    final = final_layer(line)
-                    other["layer_left_out"] += len(line.elements) - len(final.elements)
-                    other["not_adjudicated"] += line.adjudicated is False
-                    yield final
-
-            batch: list[NewQuestion] = []
-            for q in resolve_lines(finals(), path, page_of, snap=snap, misses=misses):
-                counts["questions"] += 1
-                counts["elements"] += len(q.elements)
-                flagged = False
-                for e in q.elements:
-                    counts["reanchored"] += e.reanchored
-                    counts["repeated"] += e.repeated
-                    counts["stale"] += e.stale
-                    flagged = flagged or e.reanchored or e.repeated
-                    if e.snap_score is not None:
-                        snapped.append(e.snap_score)
-                if keep or flagged:
-                    kept.append(q)
-                batch.append(_new_question(q, annotator))
-                if len(batch) >= BATCH:
-                    stage.add(batch)
-                    batch = []
-                if counts["questions"] % 100 == 0:
-                    progress(counts["questions"], None, "")
-            stage.add(batch)
-        if misses and (snap is None or not snap.review):
-            raise _below_snap_minimum(path, misses, snap)
+    tally = Tally()
+    stage = GoldStage()
+    child = None
+    try:
+        if cut is None:
+            stage_part(None, stage, tally, _always, progress)
+        else:
+            offset, line = cut
+            later = (offset, line, None)
+            child = fork_part(
+                store,
+                lambda part_stage, alive: stage_part(
+                    later, part_stage, Tally(), alive, no_progress
+                ),
+            )
+            stage_part((0, 1, offset), stage, tally, _always, progress)
+            more = None if child is None else child.collect()
+            if child is None or more is None or any(map(seen.__contains__, child.external_ids())):
+                # no process, it failed, or it read a query id read here already: the later
+                # lines read here, so that any error is the one a single process reports
+                stage_part(later, stage, tally, _always, progress)
+            else:
+                stage.merge(child.path)
+                tally.add(more)
+        seen.clear()  # not needed for the write: its memory back (and nothing for gc to walk)
+        if tally.misses and (snap is None or not snap.review):
+            raise _below_snap_minimum(path, tally.misses, snap)
         with store.write() as session:
             removed = import_gold_set(
                 session,
@@ -491,18 +498,106 @@ def import_gold_file(
                 replace=replace,
                 force=force,
                 hint=hint,
-                progress=lambda written: progress(written, counts["questions"], ""),
+                progress=lambda written: progress(written, tally.counts["questions"], ""),
             )
     finally:
+        if child is not None:
+            child.discard()
         stage.close()
-    return kept, ResolveSummary(
-        **counts,
-        **other,
+    return tally.kept, ResolveSummary(
+        **tally.counts,
+        **tally.other,
         removed=removed,
-        snapped=len(snapped),
-        lowest_snap=min(snapped, default=None),
-        review=tuple(misses),
+        snapped=len(tally.snapped),
+        lowest_snap=min(tally.snapped, default=None),
+        review=tuple(tally.misses),
     )
+
+
+def _always() -> None:
+    """The staging process runs on (it is not a forked one whose parent may be gone)."""
+
+
+@dataclass
+class Tally:
+    """What staging some gold lines counted (see :class:`ResolveSummary`), the snap scores
+    and misses, and the questions kept for the caller, in file order."""
+
+    counts: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(
+            ("questions", "elements", "reanchored", "repeated", "stale"), 0
+        )
+    )
+    other: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(("layer_left_out", "not_adjudicated"), 0)
+    )
+    misses: list[SnapMiss] = field(default_factory=list)
+    snapped: list[float] = field(default_factory=list)
+    kept: list[ResolvedQuestion] = field(default_factory=list)
+
+    def add(self, later: Tally) -> None:
+        """Add what staging the lines after these tallied."""
+        for mine, theirs in ((self.counts, later.counts), (self.other, later.other)):
+            for name, count in theirs.items():
+                mine[name] += count
+        self.misses += later.misses
+        self.snapped += later.snapped
+        self.kept += later.kept
+
+
+def _stage_lines(
+    lines: Iterable[GoldLine],
+    path: str | Path,
+    session: Session,
+    stage: GoldStage,
+    tally: Tally,
+    annotator: str,
+    snap: SnapOptions | None,
+    keep: bool,
+    progress: Progress,
+    alive: Callable[[], None],
+) -> None:
+    """Resolve the final layer of ``lines`` against the pages ``session`` reads
+    (:func:`resolve_lines`) into ``stage``, a batch at a time, counting into ``tally``
+    (``keep``: see :func:`import_gold_file`); ``alive()`` is called before each batch (it
+    raises to stop)."""
+    from labeler.store.goldsets import page_texts
+    from labeler.store.goldstage import BATCH
+
+    def page_of(doc: str) -> str | None:
+        return page_texts(session, [doc]).get(doc)
+
+    counts, other = tally.counts, tally.other
+
+    def finals() -> Iterator[GoldLine]:
+        for line in lines:
+            final = final_layer(line)
+            other["layer_left_out"] += len(line.elements) - len(final.elements)
+            other["not_adjudicated"] += line.adjudicated is False
+            yield final
+
+    batch: list[NewQuestion] = []
+    for q in resolve_lines(finals(), path, page_of, snap=snap, misses=tally.misses):
+        counts["questions"] += 1
+        counts["elements"] += len(q.elements)
+        flagged = False
+        for e in q.elements:
+            counts["reanchored"] += e.reanchored
+            counts["repeated"] += e.repeated
+            counts["stale"] += e.stale
+            flagged = flagged or e.reanchored or e.repeated
+            if e.snap_score is not None:
+                tally.snapped.append(e.snap_score)
+        if keep or flagged:
+            tally.kept.append(q)
+        batch.append(_new_question(q, annotator))
+        if len(batch) >= BATCH:
+            alive()
+            stage.add(batch)
+            batch = []
+        if counts["questions"] % 100 == 0:
+            progress(counts["questions"], None, "")
+    stage.add(batch)
 
 
 def _below_snap_minimum(

@@ -25,14 +25,12 @@ from __future__ import annotations
 
 import marshal
 import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 
-from labeler.errors import STDIN
 from labeler.store import Store
 from labeler.store.runstage import RunStage, stage_file
-from labeler.workers import fork_writer, may_fork, stop
+from labeler.workers import cut_point, fork_writer, stop
 
 Staged = tuple[int, int, int | None]
 """What staging some lines gives: question lines, results whose offsets miss their text,
@@ -40,8 +38,6 @@ the first question's line (None: no question)."""
 
 #: files smaller than this are read in one process: forking and merging cost about 20 ms
 MIN_SPLIT_BYTES = 4 << 20
-#: the longest search for a line start past the middle (bytes): a longer line, no split
-_SEARCH = 1 << 20
 #: connection pools of the parent, kept referenced (never closed) in a forked process
 _INHERITED: list[object] = []
 
@@ -49,30 +45,9 @@ _INHERITED: list[object] = []
 def split_point(path: str | Path, size: int) -> tuple[int, int] | None:
     """``(offset, line)``: the byte offset of the first line start past the middle of run
     file ``path`` (``size`` bytes) and that line's number, where the second half should be
-    read by another process; None when the file is read whole (see the module's text)."""
-    if str(path) == STDIN or size < MIN_SPLIT_BYTES or not may_fork():
-        return None
-    try:
-        with open(path, "rb") as handle:
-            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                return None
-            middle = size // 2
-            handle.seek(middle)
-            newline = handle.read(_SEARCH).find(b"\n")
-            offset = middle + newline + 1
-            if newline < 0 or offset >= size:
-                return None
-            handle.seek(0)
-            lines, left = 0, offset
-            while left:
-                block = handle.read(min(left, 1 << 20))
-                if not block:
-                    return None  # the file shrank: read it whole, which reports what it is
-                lines += block.count(b"\n")
-                left -= len(block)
-    except OSError:
-        return None  # reading it whole reports the problem
-    return offset, lines + 1
+    read by another process; None when the file is read whole (see the module's text and
+    :func:`~labeler.workers.cut_point`)."""
+    return cut_point(path, size, MIN_SPLIT_BYTES)
 
 
 class Part:

@@ -5,7 +5,10 @@ A gold file is read, checked and anchored line by line into a :class:`GoldStage`
 the write lock; the write then reads the stage back in batches of :data:`BATCH` questions.
 The stage is a private SQLite file in ``$TMPDIR`` that is unlinked as soon as it is open:
 nothing but this process ever sees it, and a process killed outright leaves nothing behind
-(the system frees an unlinked file with its last descriptor).
+(the system frees an unlinked file with its last descriptor). A large file's later lines
+are staged by a forked process into a named file of its own (:func:`part_file`), which the
+import merges into its stage (:meth:`GoldStage.merge`) and removes in every case; one left
+by imports killed outright is removed by the next import that splits (:func:`sweep_parts`).
 """
 
 from __future__ import annotations
@@ -14,9 +17,11 @@ import os
 import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from labeler.errors import StoreError
+from labeler.store.runstage import stage_file, sweep_orphans
 
 if TYPE_CHECKING:
     from labeler.store.goldrows import NewQuestion
@@ -35,20 +40,27 @@ _JUDGED = "qline, external_id, doc, start, end_, annotator"
 class GoldStage:
     """Questions and elements waiting for the write, in the order they were added.
 
-    Raises :class:`StoreError` when the temporary directory is unusable (full, read-only).
+    ``path``: stage into that file (from :func:`part_file`, made by the process that forked
+    this one to stage the later lines of a file: see :meth:`seal` and :meth:`merge`), which
+    is then left where it is, not unlinked. Raises :class:`StoreError` when the temporary
+    directory is unusable (full, read-only).
     """
 
-    def __init__(self) -> None:
-        try:
-            fd, name = tempfile.mkstemp(prefix="labeler-gold-stage-", suffix=".sqlite")
-        except OSError as err:
-            raise StoreError(f"cannot create a staging file for the gold set: {err}") from None
-        os.close(fd)
+    def __init__(self, path: Path | None = None) -> None:
+        if path is None:
+            try:
+                fd, name = tempfile.mkstemp(prefix="labeler-gold-stage-", suffix=".sqlite")
+            except OSError as err:
+                raise StoreError(f"cannot create a staging file for the gold set: {err}") from None
+            os.close(fd)
+        else:
+            name = str(path)
         self.questions = 0
         self.elements = 0
         try:
             self._conn: sqlite3.Connection | None = sqlite3.connect(name, isolation_level=None)
-            os.unlink(name)  # private from here on, and gone with the process
+            if path is None:
+                os.unlink(name)  # private from here on, and gone with the process
             self._conn.execute("PRAGMA journal_mode = OFF")
             self._conn.execute("PRAGMA synchronous = OFF")
             self._conn.execute(f"CREATE TABLE question (line INTEGER PRIMARY KEY, {_QUESTION})")
@@ -59,6 +71,52 @@ class GoldStage:
             self.close()
             raise StoreError(f"cannot stage the gold set in {name}: {err}") from None
         self._indexed = False
+
+    def seal(self) -> None:
+        """End staging into a file of :func:`part_file`: commit it and close it, leaving
+        it for the forking process's :meth:`merge` (which then owns it)."""
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot stage the gold set: {err}") from None
+        self.close()
+
+    @staticmethod
+    def external_ids(part: Path) -> Iterator[str]:
+        """The query ids staged in sealed file ``part`` (see :meth:`merge`)."""
+        reader = sqlite3.connect(part)
+        try:
+            for (qid,) in reader.execute("SELECT external_id FROM question"):
+                yield qid
+        finally:
+            reader.close()
+
+    def merge(self, part: Path) -> None:
+        """Append the questions staged in sealed file ``part`` (the later lines of the same
+        file, staged by another process) after those staged here, as if added here."""
+        before = self.questions
+        try:
+            # attached inside the staging transaction; detached as the connection closes
+            self._db.execute("ATTACH DATABASE ? AS part", (str(part),))
+            for table, columns in (
+                ("question", f"line, {_QUESTION}"),
+                ("element", _ELEMENT),
+                ("judged", _JUDGED),
+            ):
+                line, rest = columns.split(", ", 1)  # the part's lines follow this stage's
+                # rowid order: each table's rows in the order they were added there
+                self._db.execute(
+                    f"INSERT INTO {table} SELECT {line} + ?, {rest} FROM part.{table} "
+                    "ORDER BY rowid",
+                    (before,),
+                )
+            questions, elements = self._db.execute(
+                "SELECT (SELECT count(*) FROM part.question), (SELECT count(*) FROM part.element)"
+            ).fetchone()
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot stage the gold set: {err}") from None
+        self.questions += int(questions)
+        self.elements += int(elements)
 
     @property
     def _db(self) -> sqlite3.Connection:
@@ -199,6 +257,25 @@ class GoldStage:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+
+
+#: the name of a part's file (see :func:`part_file`)
+PART_PREFIX = "labeler-gold-part-"
+
+
+def part_file() -> Path:
+    """A new empty file for a forked process to stage the later lines of a gold file into
+    (:class:`GoldStage` with its path), named with this host and process id so that an
+    import after this process was killed outright removes it (:func:`sweep_parts`).
+
+    Raises :class:`StoreError` when the temporary directory is unusable."""
+    return stage_file(PART_PREFIX)
+
+
+def sweep_parts() -> list[Path]:
+    """Remove the part files left by gold imports killed on this host (see
+    :func:`~labeler.store.runstage.sweep_orphans`)."""
+    return sweep_orphans(Path(tempfile.gettempdir()), PART_PREFIX)
 
 
 def staged(questions: Iterable[NewQuestion] | GoldStage) -> tuple[GoldStage, bool]:

@@ -47,14 +47,18 @@ ResultRow = tuple[str, int, str, str | None, float | None, bool, int | None, int
 PlacementRow = tuple[str, str, str, str, str, str]
 
 
-def stage_file() -> Path:
-    """A new empty staging file of this process (named as :class:`RunStage` names its own).
+def stage_file(prefix: str = PREFIX) -> Path:
+    """A new empty staging file of this process, named as :class:`RunStage` names its own
+    (``prefix`` ``labeler-gold-part-``: a gold import's part, see
+    :mod:`labeler.store.goldstage`), so that :func:`sweep_orphans` finds it once this
+    process is gone.
 
     Raises :class:`StoreError` when the temporary directory is unusable."""
+    what = "the run" if prefix == PREFIX else "the gold set"
     try:
-        fd, name = tempfile.mkstemp(prefix=_own_prefix(), suffix=".sqlite")
+        fd, name = tempfile.mkstemp(prefix=_own_prefix(prefix), suffix=".sqlite")
     except OSError as err:
-        raise StoreError(f"cannot create a staging file for the run: {err}") from None
+        raise StoreError(f"cannot create a staging file for {what}: {err}") from None
     os.close(fd)
     return Path(name)
 
@@ -244,8 +248,8 @@ def _host() -> str:
     return re.sub(r"[^A-Za-z0-9.]", "_", socket.gethostname()) or "host"
 
 
-def _own_prefix() -> str:
-    return f"{PREFIX}{_host()}-{os.getpid()}-"
+def _own_prefix(prefix: str = PREFIX) -> str:
+    return f"{prefix}{_host()}-{os.getpid()}-"
 
 
 def _running(pid: int) -> bool:
@@ -261,15 +265,16 @@ def _running(pid: int) -> bool:
     return True
 
 
-def sweep_orphans(directory: Path) -> list[Path]:
+def sweep_orphans(directory: Path, prefix: str = PREFIX) -> list[Path]:
     """Remove the staging files in ``directory`` left by imports killed on this host.
 
     A file is an orphan when its name is this host's ``labeler-run-stage-HOST-PID-*.sqlite``
-    and process PID no longer runs. Files of other hosts (a shared temporary directory), of
+    (``prefix`` in place of ``labeler-run-stage-``: see :func:`stage_file`) and process PID
+    no longer runs. Files of other hosts (a shared temporary directory), of
     running processes, or named the way older versions named them are left alone, as is a
     file that cannot be removed (another user's). Returns the files removed.
     """
-    pattern = re.compile(rf"{re.escape(PREFIX)}{re.escape(_host())}-(\d+)-[^/]*\.sqlite")
+    pattern = re.compile(rf"{re.escape(prefix)}{re.escape(_host())}-(\d+)-[^/]*\.sqlite")
     removed: list[Path] = []
     try:
         names = sorted(os.listdir(directory))
