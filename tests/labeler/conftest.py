@@ -2,7 +2,9 @@
 
 SQLite tests use a file in ``tmp_path``; PostgreSQL tests get a fresh database per test
 (``CREATE DATABASE``, UTF-8 with the C collation and ctype so that ordering and ``lower()``
-match SQLite's) on the server ``$LABELER_TEST_PG_URL`` names, dropped afterwards.
+match SQLite's) on the server ``$LABELER_TEST_PG_URL`` names, dropped afterwards: empty, or
+a copy of a database :func:`open_store` created the schema in (``pg_schema_template``) when
+the test uses ``store``, which would create that schema before the test starts anyway.
 
 A test (or module, via ``pytestmark``) marked ``@pytest.mark.backends("sqlite",
 "postgresql")`` runs once per backend: the ``backend`` fixture names it and ``db_url`` and
@@ -113,15 +115,35 @@ def pg_admin() -> Iterator[Engine]:
     engine.dispose()
 
 
+@pytest.fixture(scope="session")
+def pg_schema_template(pg_admin: Engine) -> Iterator[str]:
+    """The name of a PostgreSQL database holding the labeller's schema and nothing else,
+    created by :func:`open_store` itself once per test process (each xdist worker has its
+    own). The ``store`` fixture's PostgreSQL databases are copies of it (``CREATE DATABASE
+    ... TEMPLATE``): that fixture creates the schema before its test starts anyway, and
+    copying the result takes about a tenth of a second where creating it (every migration
+    in turn) took about half a second per test. Tests of creating the schema get empty
+    databases (``db_url`` without ``store``, ``pg_databases``)."""
+    name = new_database_name()
+    create_database(pg_admin, name)
+    try:
+        base = make_url(os.environ[PG_URL_ENV].strip())
+        open_store(base.set(database=name).render_as_string(hide_password=False)).close()
+        yield name
+    finally:
+        drop_database(pg_admin, name)
+
+
 @pytest.fixture
-def pg_databases(pg_admin: Engine) -> Iterator[Callable[[], str]]:
-    """A factory of fresh, empty PostgreSQL databases (their URLs), dropped after the test."""
+def pg_databases(pg_admin: Engine) -> Iterator[Callable[..., str]]:
+    """A factory of fresh PostgreSQL databases (their URLs), dropped after the test: empty,
+    or copies of ``template`` (a database name) when one is given."""
     created: list[str] = []
     base = make_url(os.environ[PG_URL_ENV].strip())
 
-    def new_database() -> str:
+    def new_database(template: str = "template0") -> str:
         name = new_database_name()
-        create_database(pg_admin, name)
+        create_database(pg_admin, name, template=template)
         created.append(name)
         return base.set(database=name).render_as_string(hide_password=False)
 
@@ -138,9 +160,12 @@ def db_path(tmp_path: Path) -> Path:
 @pytest.fixture
 def db_url(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str:
     """The ``--db`` value of this test's database: the SQLite file, or a fresh PostgreSQL
-    database's URL."""
+    database's URL (empty; a copy of ``pg_schema_template`` when the test also uses
+    ``store``, which would create that schema in it before the test starts)."""
     if backend == "postgresql":
-        factory: Callable[[], str] = request.getfixturevalue("pg_databases")
+        factory: Callable[..., str] = request.getfixturevalue("pg_databases")
+        if "store" in request.fixturenames:
+            return factory(template=request.getfixturevalue("pg_schema_template"))
         return factory()
     return str(db_path)
 
