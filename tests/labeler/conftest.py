@@ -4,7 +4,8 @@ SQLite tests use a file in ``tmp_path``; PostgreSQL tests get a fresh database p
 (``CREATE DATABASE``, UTF-8 with the C collation and ctype so that ordering and ``lower()``
 match SQLite's) on the server ``$LABELER_TEST_PG_URL`` names, dropped afterwards: empty, or
 a copy of a database :func:`open_store` created the schema in (``pg_schema_template``) when
-the test uses ``store``, which would create that schema before the test starts anyway.
+the test uses ``store``, which would create that schema before the test starts anyway (the
+SQLite file of such a test is likewise a copy of ``sqlite_schema_template``).
 
 A test (or module, via ``pytestmark``) marked ``@pytest.mark.backends("sqlite",
 "postgresql")`` runs once per backend: the ``backend`` fixture names it and ``db_url`` and
@@ -20,6 +21,7 @@ machines without PostgreSQL (CI never sets it).
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -152,6 +154,16 @@ def pg_databases(pg_admin: Engine) -> Iterator[Callable[..., str]]:
         drop_database(pg_admin, name)
 
 
+@pytest.fixture(scope="session")
+def sqlite_schema_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file holding the labeller's schema and nothing else, created by
+    :func:`open_store` once per test process: the SQLite twin of ``pg_schema_template``
+    (a copy takes a few milliseconds, creating the schema about 60)."""
+    path = tmp_path_factory.mktemp("schema") / "template.db"
+    open_store(str(path)).close()  # closed: checkpointed, no WAL left beside it
+    return path
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "labels.db"
@@ -159,14 +171,18 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def db_url(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str:
-    """The ``--db`` value of this test's database: the SQLite file, or a fresh PostgreSQL
-    database's URL (empty; a copy of ``pg_schema_template`` when the test also uses
-    ``store``, which would create that schema in it before the test starts)."""
+    """The ``--db`` value of this test's database: the SQLite file (none yet), or a fresh
+    PostgreSQL database's URL (empty). When the test also uses ``store``, which would create
+    the schema before the test starts, it is a copy of ``sqlite_schema_template`` or
+    ``pg_schema_template`` instead."""
     if backend == "postgresql":
         factory: Callable[..., str] = request.getfixturevalue("pg_databases")
         if "store" in request.fixturenames:
             return factory(template=request.getfixturevalue("pg_schema_template"))
         return factory()
+    if "store" in request.fixturenames:
+        template: Path = request.getfixturevalue("sqlite_schema_template")
+        shutil.copyfile(template, db_path)
     return str(db_path)
 
 
