@@ -34,7 +34,9 @@ the doctor's, :func:`connect_args` and :func:`bound_replies`) get:
 * ``statement_timeout`` (``$LABELER_PG_STATEMENT_TIMEOUT`` seconds, default
   :data:`STATEMENT_TIMEOUT_S` = 120 s, more than the 60 s write-lock wait): the server
   cancels any one statement running longer;
-* a client-side reply deadline of the statement timeout plus :data:`REPLY_GRACE_S` (10 s):
+* a client-side reply deadline of the statement timeout plus :data:`REPLY_GRACE_S` (10 s;
+  ``$LABELER_PG_REPLY_GRACE`` seconds when it is a positive number, for the test that
+  freezes a server, which would otherwise wait those 10 s out):
   when the socket shows no progress at all for that long (a frozen server: SIGSTOP, a hung
   VM; neither keepalives nor the server's own timeout can notice it, the kernel still
   acknowledges), the connection is closed and :class:`~labeler.errors.StoreError` says the
@@ -71,6 +73,7 @@ WRITE_LOCK_TIMEOUT_MS = 60_000
 CONNECT_TIMEOUT_S = 10
 STATEMENT_TIMEOUT_ENV = "LABELER_PG_STATEMENT_TIMEOUT"
 STATEMENT_TIMEOUT_S = 120.0
+REPLY_GRACE_ENV = "LABELER_PG_REPLY_GRACE"
 REPLY_GRACE_S = 10.0
 _LOCK_NOT_AVAILABLE = "55P03"
 
@@ -113,6 +116,16 @@ def statement_timeout() -> float:
     except ValueError:
         return STATEMENT_TIMEOUT_S
     return seconds if seconds > 0 else STATEMENT_TIMEOUT_S
+
+
+def reply_grace() -> float:
+    """Seconds the reply deadline adds to the statement timeout: ``$LABELER_PG_REPLY_GRACE``
+    when it is a positive number, else :data:`REPLY_GRACE_S`."""
+    try:
+        seconds = float(os.environ.get(REPLY_GRACE_ENV, ""))
+    except ValueError:
+        return REPLY_GRACE_S
+    return seconds if seconds > 0 else REPLY_GRACE_S
 
 
 def connect_args(url: URL, application_name: str) -> dict[str, Any]:
@@ -160,14 +173,14 @@ def _deadline(
 
 def bound_replies(engine: Engine) -> None:
     """Make every psycopg connection of ``engine`` give up on a server that sends nothing
-    for the statement timeout plus :data:`REPLY_GRACE_S` (module docstring); such a
+    for the statement timeout plus :func:`reply_grace` (module docstring); such a
     connection is closed at once so that nothing else (rollback, pipeline exit) waits on it.
     """
     if engine.dialect.driver != "psycopg":
         return
     import psycopg
 
-    seconds = statement_timeout() + REPLY_GRACE_S
+    seconds = statement_timeout() + reply_grace()
 
     class BoundedConnection(psycopg.Connection[Any]):
         stalled = False

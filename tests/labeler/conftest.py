@@ -2,7 +2,10 @@
 
 SQLite tests use a file in ``tmp_path``; PostgreSQL tests get a fresh database per test
 (``CREATE DATABASE``, UTF-8 with the C collation and ctype so that ordering and ``lower()``
-match SQLite's) on the server ``$LABELER_TEST_PG_URL`` names, dropped afterwards.
+match SQLite's) on the server ``$LABELER_TEST_PG_URL`` names, dropped afterwards: empty, or
+a copy of a database :func:`open_store` created the schema in (``pg_schema_template``) when
+the test uses ``store``, which would create that schema before the test starts anyway (the
+SQLite file of such a test is likewise a copy of ``sqlite_schema_template``).
 
 A test (or module, via ``pytestmark``) marked ``@pytest.mark.backends("sqlite",
 "postgresql")`` runs once per backend: the ``backend`` fixture names it and ``db_url`` and
@@ -18,6 +21,7 @@ machines without PostgreSQL (CI never sets it).
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -113,21 +117,51 @@ def pg_admin() -> Iterator[Engine]:
     engine.dispose()
 
 
+@pytest.fixture(scope="session")
+def pg_schema_template(pg_admin: Engine) -> Iterator[str]:
+    """The name of a PostgreSQL database holding the labeller's schema and nothing else,
+    created by :func:`open_store` itself once per test process (each xdist worker has its
+    own). The ``store`` fixture's PostgreSQL databases are copies of it (``CREATE DATABASE
+    ... TEMPLATE``): that fixture creates the schema before its test starts anyway, and
+    copying the result takes about a tenth of a second where creating it (every migration
+    in turn) took about half a second per test. Tests of creating the schema get empty
+    databases (``db_url`` without ``store``, ``pg_databases``)."""
+    name = new_database_name()
+    create_database(pg_admin, name)
+    try:
+        base = make_url(os.environ[PG_URL_ENV].strip())
+        open_store(base.set(database=name).render_as_string(hide_password=False)).close()
+        yield name
+    finally:
+        drop_database(pg_admin, name)
+
+
 @pytest.fixture
-def pg_databases(pg_admin: Engine) -> Iterator[Callable[[], str]]:
-    """A factory of fresh, empty PostgreSQL databases (their URLs), dropped after the test."""
+def pg_databases(pg_admin: Engine) -> Iterator[Callable[..., str]]:
+    """A factory of fresh PostgreSQL databases (their URLs), dropped after the test: empty,
+    or copies of ``template`` (a database name) when one is given."""
     created: list[str] = []
     base = make_url(os.environ[PG_URL_ENV].strip())
 
-    def new_database() -> str:
+    def new_database(template: str = "template0") -> str:
         name = new_database_name()
-        create_database(pg_admin, name)
+        create_database(pg_admin, name, template=template)
         created.append(name)
         return base.set(database=name).render_as_string(hide_password=False)
 
     yield new_database
     for name in created:
         drop_database(pg_admin, name)
+
+
+@pytest.fixture(scope="session")
+def sqlite_schema_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file holding the labeller's schema and nothing else, created by
+    :func:`open_store` once per test process: the SQLite twin of ``pg_schema_template``
+    (a copy takes a few milliseconds, creating the schema about 60)."""
+    path = tmp_path_factory.mktemp("schema") / "template.db"
+    open_store(str(path)).close()  # closed: checkpointed, no WAL left beside it
+    return path
 
 
 @pytest.fixture
@@ -137,11 +171,18 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def db_url(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str:
-    """The ``--db`` value of this test's database: the SQLite file, or a fresh PostgreSQL
-    database's URL."""
+    """The ``--db`` value of this test's database: the SQLite file (none yet), or a fresh
+    PostgreSQL database's URL (empty). When the test also uses ``store``, which would create
+    the schema before the test starts, it is a copy of ``sqlite_schema_template`` or
+    ``pg_schema_template`` instead."""
     if backend == "postgresql":
-        factory: Callable[[], str] = request.getfixturevalue("pg_databases")
+        factory: Callable[..., str] = request.getfixturevalue("pg_databases")
+        if "store" in request.fixturenames:
+            return factory(template=request.getfixturevalue("pg_schema_template"))
         return factory()
+    if "store" in request.fixturenames:
+        template: Path = request.getfixturevalue("sqlite_schema_template")
+        shutil.copyfile(template, db_path)
     return str(db_path)
 
 

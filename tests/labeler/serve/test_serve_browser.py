@@ -191,14 +191,18 @@ def test_two_annotators_at_once_each_write_under_their_own_name(
 @pytest.mark.backends("sqlite")
 def test_session_cap_and_idle_timeout(browser: object, db_url: str) -> None:
     tokens = seed(db_url, ("alice", "bob"))
-    with serve(db_url, "--max-sessions", "1", "--idle-timeout", "15") as served:
+    # 8 s idle (was 15): the test waits that long for alice's session to end; her click
+    # (mouse input) restarts her clock just before bob's link is opened, so bob is still
+    # refused however slowly her TUI started
+    with serve(db_url, "--max-sessions", "1", "--idle-timeout", "8") as served:
         alice = open_link(browser, served.link(tokens["alice"]))
         wait_for_text(alice, "demo · alice")
+        alice.click("#terminal")  # type: ignore[attr-defined]
         bob = open_link(browser, served.link(tokens["bob"]))
         assert "All sessions in use" in bob.content()  # type: ignore[attr-defined]
         assert "at most 1 at once" in bob.content()  # type: ignore[attr-defined]
         assert len(served.children()) == 1
-        # no input for 15 s: alice's session ends and its process with it
+        # no input for 8 s: alice's session ends and its process with it
         alice.wait_for_url("**/ended?why=idle")  # type: ignore[attr-defined]
         wait_until("the idle session's process to end", lambda: served.children() == [])
         bob.goto(served.url + "/")  # type: ignore[attr-defined]

@@ -32,9 +32,12 @@ pytestmark = pytest.mark.backends("postgresql")
 
 ROOT = Path(__file__).resolve().parents[3]
 RUN_LINES = 40_000
-#: the statement timeout the frozen test sets; the import must give up 10 s after it
+#: the statement timeout the frozen test sets
 STATEMENT_TIMEOUT_S = 2
-#: far beyond STATEMENT_TIMEOUT_S + 10 s: only a hang reaches it
+#: the reply grace it sets (``$LABELER_PG_REPLY_GRACE``; 10 s by default): the import must
+#: give up this long after the statement timeout, not wait the default out
+REPLY_GRACE_S = 2
+#: far beyond STATEMENT_TIMEOUT_S + REPLY_GRACE_S: only a hang reaches it
 HANG_S = 90
 
 
@@ -122,7 +125,11 @@ def run_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _start_import(url: str, run_file: Path) -> subprocess.Popen[str]:
-    env = {**os.environ, "LABELER_PG_STATEMENT_TIMEOUT": str(STATEMENT_TIMEOUT_S)}
+    env = {
+        **os.environ,
+        "LABELER_PG_STATEMENT_TIMEOUT": str(STATEMENT_TIMEOUT_S),
+        "LABELER_PG_REPLY_GRACE": str(REPLY_GRACE_S),
+    }
     return subprocess.Popen(
         [
             sys.executable,
