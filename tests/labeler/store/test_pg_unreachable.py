@@ -142,6 +142,9 @@ def _start_import(url: str, run_file: Path) -> subprocess.Popen[str]:
             "big",
             "--db",
             url,
+            # no progress: on a slow machine its line every 10 s would come before the
+            # error, and the error alone is what these tests read
+            "-q",
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
