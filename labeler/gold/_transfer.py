@@ -478,7 +478,11 @@ def import_gold_file(
             )
             stage_part((0, 1, offset), stage, tally, _always, progress)
             more = None if child is None else child.collect()
-            if child is None or more is None or any(map(seen.__contains__, child.external_ids())):
+            if (
+                child is None
+                or more is None
+                or any(map(seen.__contains__, GoldStage.external_ids(child.path)))
+            ):
                 # no process, it failed, or it read a query id read here already: the later
                 # lines read here, so that any error is the one a single process reports
                 stage_part(later, stage, tally, _always, progress)

@@ -195,11 +195,11 @@ def _import_lines(
         questions, mismatched, first = stage_part(lines(), stage, _always)
         if second is not None:
             done = None if child is None else child.collect()
-            if done is None:  # no process, or it failed: this one stages the rest, as it does
+            if child is None or done is None:  # no process, or it failed: staged here
                 more = stage_part(second(), stage, _always)
             else:
-                more, part = done
-                repeat = stage.merge(part)
+                more = done
+                repeat = stage.merge(child.path)
                 if repeat is not None:
                     qid, line = repeat
                     raise InputError(where, f"query_id {qid!r} appears twice", line)

@@ -1,6 +1,7 @@
 """Forked worker processes that send their result through a pipe: the plumbing shared by
-run import (:mod:`labeler.runs`, which stages half of a large file in another process) and
-scoring (:mod:`labeler.evaluation`, which scores ranges of questions in several).
+run import and gold import (:mod:`labeler.runs`, :mod:`labeler.gold`: half of a large file
+staged in another process, :mod:`labeler.workers._part`) and scoring
+(:mod:`labeler.evaluation`, which scores ranges of questions in several).
 
 A worker that cannot be started (no ``fork``, a process limit, no pipe) is not an error:
 :func:`fork_writer` returns None and the caller does the work itself. Whatever a worker

@@ -283,7 +283,7 @@ def test_a_forked_part_hands_its_stage_over_or_leaves_nothing(store: Store) -> N
     part = _halves.fork_part(store, job)
     assert part is not None
     assert part.collect() == "staged" and part.path.exists()
-    assert sorted(part.external_ids()) == ["qb", "qc"]
+    assert sorted(GoldStage.external_ids(part.path)) == ["qb", "qc"]
     mine = GoldStage()
     try:
         mine.add([question("qa", "a")])
