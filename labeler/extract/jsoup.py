@@ -23,15 +23,14 @@ the others in lexbor's). Then:
     is handed to the ``jsoup`` engine; html5lib also gives up past its CPU-time budget.
 
 Speed, as ``benchmarks/bench_extract.py`` measures it on the bundled corpus against the jar
-(its harness precompiled, timed in the same run; medians of three interleaved runs on a busy
-machine, load 7 to 10). Cold (one fresh process over all pages, JVM or Python start
-included), ``jsoup`` takes 0.44x the jar's CPU time and 0.43x its wall time (0.62x and 0.80x
-before its walk and check were made cheaper), ``lexbor`` 0.41x and 0.46x: ``lexbor`` is the
-fastest engine by CPU time (it skips the check), the two trade places on wall time from run
-to run, and ``html5lib`` is about 5x. Warm, per page in one process, ``jsoup`` takes 1.9x the
-jar's main-thread CPU (2.4x before) and 0.75x its wall time, ``lexbor`` 1.8x and 0.6x: no
-engine beats the jar's CPU warm. The jar runs on two cores, so its wall time gains most from
-an idle machine: compare within one run.
+(its harness precompiled, timed in the same run; best of three interleaved rounds on an idle
+2-core machine). Cold (one fresh process over all pages, JVM or Python start included),
+``jsoup`` takes 0.48-0.51x the jar's CPU time and 0.90-0.95x its wall time (the jar spreads
+its CPU over both cores), ``lexbor`` 0.46x and 0.86-0.89x: ``lexbor`` is the fastest engine
+(it skips the check) and ``html5lib`` is about 5x. Warm, per page in one process, ``jsoup``
+takes 2.0-2.2x the jar's main-thread CPU, ``lexbor`` 1.9x: no engine beats the jar's CPU
+warm. On a busy machine the jar loses its second core and the cold wall ratios fall to about
+0.45: compare within one run.
 
 The text rules are jsoup's ``Element.text()`` (:mod:`labeler.extract.walk` for the WHATWG
 engines); the engines and their limits: docs/formats.md, Engines and limits.

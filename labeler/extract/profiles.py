@@ -146,9 +146,9 @@ def page_text(data: bytes, profile: str = DEFAULT_PROFILE, *, engine: str | None
     the default, ``jsoup``, is the exact one (lexbor for pages a conservative check
     vouches for, the parser port for the rest), and nearly the fastest: as
     ``benchmarks/bench_extract.py`` measures it on the bundled corpus against the jar (a
-    precompiled class, same run), cold (JVM start included) it takes 0.44x the jar's CPU
-    time and 0.43x its wall time, ``lexbor`` (the fastest by CPU) 0.41x and 0.46x,
-    ``html5lib`` about 5x; warm, per page, 1.9x and 1.8x the jar's CPU. ``lexbor`` and ``html5lib`` keep the few gaps listed in
+    precompiled class, same run, idle 2-core machine), cold (JVM start included) it takes
+    0.5x the jar's CPU time and 0.9x its wall time, ``lexbor`` (the fastest) 0.46x and
+    0.87x, ``html5lib`` about 5x; warm, per page, 2.1x and 1.9x the jar's CPU. ``lexbor`` and ``html5lib`` keep the few gaps listed in
     :mod:`labeler.extract.prepass`. Raises
     :class:`~labeler.errors.ExtractError` for an unknown profile or engine.
     ``profile`` may also be a stored name (``name@version``; another version of the
