@@ -111,21 +111,22 @@ def busy_message(where: str) -> str:
 def statement_timeout() -> float:
     """Seconds any one statement may run: ``$LABELER_PG_STATEMENT_TIMEOUT`` when it is a
     positive number, else :data:`STATEMENT_TIMEOUT_S`."""
-    try:
-        seconds = float(os.environ.get(STATEMENT_TIMEOUT_ENV, ""))
-    except ValueError:
-        return STATEMENT_TIMEOUT_S
-    return seconds if seconds > 0 else STATEMENT_TIMEOUT_S
+    return _seconds_from(STATEMENT_TIMEOUT_ENV, STATEMENT_TIMEOUT_S)
 
 
 def reply_grace() -> float:
     """Seconds the reply deadline adds to the statement timeout: ``$LABELER_PG_REPLY_GRACE``
     when it is a positive number, else :data:`REPLY_GRACE_S`."""
+    return _seconds_from(REPLY_GRACE_ENV, REPLY_GRACE_S)
+
+
+def _seconds_from(env: str, default: float) -> float:
+    """``$env`` as seconds when it is a positive number, else ``default``."""
     try:
-        seconds = float(os.environ.get(REPLY_GRACE_ENV, ""))
+        seconds = float(os.environ.get(env, ""))
     except ValueError:
-        return REPLY_GRACE_S
-    return seconds if seconds > 0 else REPLY_GRACE_S
+        return default
+    return seconds if seconds > 0 else default
 
 
 def connect_args(url: URL, application_name: str) -> dict[str, Any]:
