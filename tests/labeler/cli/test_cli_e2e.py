@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from _cli_in_process import labeler_in_process
 from _db_dump import dump
 
 from labeler.cli import main
@@ -36,16 +35,12 @@ def texts() -> dict[str, str]:
 
 @pytest.fixture()
 def db(tmp_path: Path, db_url: str) -> str:
-    """The three pages ingested by a real ``labeler ingest`` process; the ``--db`` value."""
+    """The three pages ingested by ``labeler ingest``; the ``--db`` value."""
     docs = tmp_path / "docs"
     docs.mkdir()
     for name in PAGES:
         shutil.copy(CORPUS / name, docs / name)
-    proc = subprocess.run(
-        [sys.executable, "-m", "labeler", "ingest", str(docs), "--db", db_url],
-        capture_output=True,
-        text=True,
-    )
+    proc = labeler_in_process("ingest", str(docs), "--db", db_url)
     assert proc.returncode == 0, proc.stderr
     assert "added 3" in proc.stdout
     return db_url

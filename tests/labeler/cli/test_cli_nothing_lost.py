@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from _cli_in_process import labeler_in_process
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
@@ -29,9 +29,7 @@ FK_TEXTS = {
 
 
 def labeler(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *args], capture_output=True, text=True, check=False
-    )
+    return labeler_in_process(*args)
 
 
 def elements(export: Path) -> list[tuple[str, str, str]]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from _cli_in_process import labeler_in_process
 
 from labeler.store import (
     Store,
@@ -26,9 +26,7 @@ PAGES = {
 
 
 def labeler(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *args], capture_output=True, text=True, check=False
-    )
+    return labeler_in_process(*args)
 
 
 def fill(store: Store) -> int:

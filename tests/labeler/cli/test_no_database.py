@@ -3,20 +3,19 @@
 labeler ingest ...)``, exits 1 and leaves no file behind. The "nothing here yet" messages of
 an existing empty database name it.
 
-Each command runs as a real subprocess in an empty folder, on the default ``./labels.db``
+Each command runs in an empty folder (its working directory), on the default ``./labels.db``
 (no ``--db``, no ``$LABELER_DB``): the reproduction of the issue. PostgreSQL: a database
 without the labeller's tables gets the same message, its URL masked, and stays empty.
 """
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from _cli_in_process import labeler_in_process
 from sqlalchemy import create_engine, inspect
 from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
@@ -58,16 +57,7 @@ COMMANDS: dict[str, list[str]] = {
 
 
 def _labeler(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "LABELER_DB"}
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return labeler_in_process(*args, cwd=cwd, env={"LABELER_DB": None})
 
 
 @pytest.mark.backends("sqlite")

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from _cli_in_process import labeler_in_process
 
 from labeler.store import (
     Store,
@@ -39,13 +39,7 @@ pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 
 def labeler(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        input=stdin,
-    )
+    return labeler_in_process(*args, stdin=stdin)
 
 
 def fill(store: Store, db_url: str, tmp_path: Path) -> int:

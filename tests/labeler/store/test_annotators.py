@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from _cli_in_process import labeler_in_process
 from _db_dump import dump
 
 from labeler.errors import StoreError, UsageError
@@ -99,10 +98,7 @@ def test_refusals_leave_the_database_as_it_was(store: Store, db_url: str) -> Non
 
 
 def labeler(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *args], capture_output=True, text=True, env=env
-    )
+    return labeler_in_process(*args)
 
 
 def test_cli_prints_the_link_once_and_lists_without_tokens(db_url: str) -> None:

@@ -8,12 +8,11 @@ Real databases on both backends; the CLI runs as a real process.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from _cli_in_process import labeler_in_process
 from _db_dump import dump
 from textual.pilot import Pilot
 
@@ -34,10 +33,7 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def labeler(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(REPO), "LABELER_ANNOTATOR": "owner-of-the-file"}
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *args], capture_output=True, text=True, env=env
-    )
+    return labeler_in_process(*args, env={"LABELER_ANNOTATOR": "owner-of-the-file"})
 
 
 def test_the_role_of_each_kind_of_name(store: Store) -> None:
