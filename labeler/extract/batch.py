@@ -39,7 +39,7 @@ import os
 import pickle
 import stat
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from typing import IO, Literal, NamedTuple
 
@@ -66,8 +66,8 @@ PathArg = str | os.PathLike[str]
 
 class Extracted(NamedTuple):
     """One page's extraction: its ``text``; its ``blocks`` (sorted block starts) when they
-    were asked for and the profile's walk gives them with the text in one parse, else None;
-    the ``sha256`` (hex) of the bytes extracted when asked for, else None."""
+    were asked for and can be had (see :func:`extract_many`), else None; the ``sha256``
+    (hex) of the bytes extracted when asked for, else None."""
 
     text: str
     blocks: list[int] | None
@@ -158,7 +158,23 @@ def _one(
             text, starts = page_text(data, profile, engine=engine), None
     except Exception as exc:  # RecursionError and MemoryError included: one page's failure
         return PageError(exc, "extract")
+    if blocks and starts is None:
+        starts = _second_walk(data, profile, text)
     return Extracted(text, starts, sha)
+
+
+def _second_walk(data: bytes, profile: str, text: str) -> list[int] | None:
+    """The block starts of ``text`` from a walk of their own (checked against it); None
+    when the profile reports none or the walk fails (the caller may walk again to learn
+    why)."""
+    from labeler.extract.blocks import block_starts, reports_blocks
+
+    if not reports_blocks(profile):
+        return None
+    try:
+        return block_starts(data, profile, text=text)
+    except Exception:
+        return None
 
 
 def _regular_size(path: PathArg) -> int | None:
@@ -283,14 +299,16 @@ def extract_many(
     digest: bool = False,
     read: Callable[[PathArg], bytes] | None = None,
     jobs: int | None = None,
-) -> Iterator[Extracted | PageError]:
+) -> Generator[Extracted | PageError, None, None]:
     """Extract the files ``paths`` through ``profile`` (and ``engine``) in up to ``jobs``
     processes (None: one per usable CPU, see :func:`plan_owners`); yield one result per
     path, in the order given (see the module's text for how the work is shared).
 
-    Each result is an :class:`Extracted` (``blocks=True``: with the block starts where the
-    profile's walk gives them with the text, :func:`text_and_blocks`; ``digest=True``: with
-    the sha256 of the bytes read) or a :class:`PageError` holding what ``read(path)``
+    Each result is an :class:`Extracted` (``blocks=True``: with the block starts, from the
+    same parse where the profile's walk gives them with the text, :func:`text_and_blocks`,
+    else from a walk of their own checked against the text, None when the profile reports
+    none or that walk fails; ``digest=True``: with the sha256 of the bytes read) or a
+    :class:`PageError` holding what ``read(path)``
     (default: the whole file) or the extraction raised; a failing page never stops the
     others. ``read`` runs in the process that extracts the page; it must not depend on
     state the caller changes while iterating. Forking, if any, happens at the first
