@@ -5,16 +5,18 @@ yields, page by page and in input order, an :class:`Extracted` (its text, and it
 starts when asked) or a :class:`PageError` (what reading or extracting it raised). The
 results are the same whatever the number of processes; only the time differs.
 
-How the work is shared: the pages that are regular files are cut into contiguous runs of
-about equal bytes (a page's size stands in for its work: extraction is about linear in the
-page's length), one run per process. The calling process extracts the first run itself, as
-the caller iterates, while one forked process per other run extracts its run into an
-anonymous temporary file (one pickle record per page: nothing waits on a full pipe, and the
-caller reads them back one at a time, so memory holds one page of theirs at once). When the
-caller reaches a run, its process is waited for and its records read in order. The forks
-happen after the modules the profile's engine needs are imported (:func:`preload`), so a
-worker pays no start-up. Anything but a regular file (a FIFO, ``/dev/stdin``, a file that
-cannot be examined) stays with the calling process: reading it elsewhere would consume it.
+How the work is shared: the pages are handed out from both ends, one at a time, under a
+lock (:class:`_Claims`): the calling process takes them from the front, in order, yielding
+each as it is done (so the caller's own work on a result, such as storing it, happens
+meanwhile), while the forked workers take them from the back; the two ends meet where the
+work balances, whatever each page costs and whatever the caller does between pages. A
+worker writes each result to an anonymous temporary file of its own (a length-prefixed
+pickle record: nothing waits on a full pipe); once the ends have met, the calling process
+waits for the workers (each finishes the page it holds) and reads their records back in
+page order, one at a time, so memory holds one page of theirs at once. The forks happen
+after the modules the profile's engine needs are imported (:func:`preload`), so a worker
+pays no start-up. Anything but a regular file (a FIFO, ``/dev/stdin``, a file that cannot
+be examined) is left to the calling process: reading it elsewhere would consume it.
 
 Fallbacks, none of which changes a result:
 
@@ -22,10 +24,10 @@ Fallbacks, none of which changes a result:
   per extra process (automatic ``jobs`` only), or forking is not safe here
   (:func:`labeler.workers.may_fork`: no ``os.fork``, one usable CPU, not the main thread,
   other threads running);
-* a process that cannot be started: its run is extracted by the caller's process;
-* a process that dies, exits non-zero or leaves its file cut short or garbled: the pages
-  of its run not yet yielded are extracted again by the caller's process;
-* a page whose reading or extraction raised in a worker is done again by the caller's
+* a process that cannot be started: the others (or the calling process alone) do its share;
+* a process that dies or exits non-zero: the pages it had written in full are taken, the
+  page it held (and anything cut short or garbled) is extracted by the calling process;
+* a page whose reading or extraction raised in a worker is done again by the calling
   process, so a :class:`PageError` always holds that process's own exception (the same type
   and message as without workers).
 """
@@ -38,6 +40,7 @@ import importlib
 import os
 import pickle
 import stat
+import struct
 import tempfile
 from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
@@ -51,7 +54,7 @@ __all__ = [
     "Extracted",
     "PageError",
     "extract_many",
-    "plan_owners",
+    "plan_processes",
     "preload",
     "text_and_blocks",
 ]
@@ -187,72 +190,113 @@ def _regular_size(path: PathArg) -> int | None:
     return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
-def plan_owners(sizes: Sequence[int | None], jobs: int | None) -> list[int]:
-    """Which process extracts each page: 0 the calling one, k ≥ 1 the k-th forked one.
+def plan_processes(sizes: Sequence[int | None], jobs: int | None) -> int:
+    """How many processes extract pages of these ``sizes`` (bytes; None for a page that
+    must stay with the calling process), the calling one included.
 
-    ``sizes[i]`` is page i's size in bytes, None for a page that must stay with the calling
-    process. Processes: ``jobs``, or with ``jobs=None`` one per usable CPU but no more than
-    one per :data:`MIN_BYTES_PER_PROCESS` bytes; never more than there are pages with a
-    size, and 1 where forking is not safe (:func:`~labeler.workers.may_fork`). The pages
-    with a size are cut into that many contiguous runs of about equal bytes: page i goes to
-    ``floor((bytes before it + half its size) * processes / total)``, so run k holds the
-    pages whose middle lies in the k-th slice of the total (each run within one page of its
-    share; a run can be empty). Owners never decrease along the pages that have a size.
+    ``jobs``, or with ``jobs=None`` one per usable CPU but no more than one per
+    :data:`MIN_BYTES_PER_PROCESS` bytes of pages with a size; never more than there are
+    pages with a size; 1 where forking is not safe (:func:`~labeler.workers.may_fork`).
     """
-    owners = [0] * len(sizes)
     total = sum(s for s in sizes if s is not None)
     sized = sum(s is not None for s in sizes)
     wanted = usable_cpus() if jobs is None else jobs
     if jobs is None:
         wanted = min(wanted, total // MIN_BYTES_PER_PROCESS)
     parts = min(wanted, sized)
-    if parts < 2 or total <= 0 or not may_fork():
-        return owners
-    before = 0
-    for i, size in enumerate(sizes):
-        if size is None:
-            continue
-        owners[i] = min(parts - 1, (2 * before + size) * parts // (2 * total))
-        before += size
-    return owners
+    return parts if parts >= 2 and may_fork() else 1
+
+
+_COUNTERS = struct.Struct("<qq")  # the next page from the front, one past the last free
+_HEADER = struct.Struct("<qq")  # a worker's record: page index, pickle length
+
+
+class _Claims:
+    """Pages ``0 .. n-1`` handed out from both ends, one at a time, to processes forked
+    after it is made: :meth:`front` gives the lowest page not yet taken, :meth:`back` the
+    highest, None once every page is taken. The two counters live in a shared memory map;
+    a POSIX record lock on its file (held by one process at a time, unlike ``flock``,
+    which a fork shares) makes each take atomic."""
+
+    def __init__(self, n: int) -> None:
+        import mmap
+
+        self._file = tempfile.TemporaryFile()  # noqa: SIM115 (closed by close())
+        self._file.truncate(_COUNTERS.size)
+        self._map = mmap.mmap(self._file.fileno(), _COUNTERS.size)
+        _COUNTERS.pack_into(self._map, 0, 0, n)
+
+    def _take(self, front: bool) -> int | None:
+        import fcntl
+
+        fd = self._file.fileno()
+        fcntl.lockf(fd, fcntl.LOCK_EX)
+        try:
+            low, high = _COUNTERS.unpack_from(self._map, 0)
+            if low >= high:
+                return None
+            if front:
+                _COUNTERS.pack_into(self._map, 0, low + 1, high)
+                return int(low)
+            _COUNTERS.pack_into(self._map, 0, low, high - 1)
+            return int(high - 1)
+        finally:
+            fcntl.lockf(fd, fcntl.LOCK_UN)
+
+    def front(self) -> int | None:
+        return self._take(True)
+
+    def back(self) -> int | None:
+        return self._take(False)
+
+    def close(self) -> None:
+        self._map.close()
+        self._file.close()
 
 
 class _Worker:
-    """A forked process extracting the pages ``run`` into ``spool``."""
+    """A forked process extracting pages it takes from the back into ``spool``."""
 
     def __init__(self, pid: int, pipe: int, spool: IO[bytes]) -> None:
         self.pid: int | None = pid
         self.pipe: int | None = pipe
         self.spool = spool
-        self.good = True  # False once it failed: the rest of its run is done by the caller
 
-    def take(self, index: int) -> Extracted | None:
-        """Page ``index``'s result from the worker's file, the worker waited for on the
-        first call; None when the caller must extract that page itself."""
-        if self.pid is not None:
-            self._join()
-        if not self.good:
-            return None
-        try:
-            got, payload = pickle.load(self.spool)
-        except Exception:  # cut short or garbled: the rest of the run is redone
-            self.good = False
-            return None
-        if got != index or not (payload is None or isinstance(payload, Extracted)):
-            self.good = False
-            return None
-        return payload
-
-    def _join(self) -> None:
+    def join(self) -> dict[int, tuple[int, int]]:
+        """Wait for the process to end; where each page it wrote in full lies in its file:
+        ``{page: (offset, length)}`` (a dead process's whole records count too: each was
+        written whole before the next was begun)."""
         assert self.pid is not None and self.pipe is not None
         while os.read(self.pipe, 1 << 16):  # end of file: the process is gone
             pass
         os.close(self.pipe)
         self.pipe = None
-        _, status = os.waitpid(self.pid, 0)
+        os.waitpid(self.pid, 0)
         self.pid = None
-        self.good = os.waitstatus_to_exitcode(status) == 0
+        found: dict[int, tuple[int, int]] = {}
+        size = os.fstat(self.spool.fileno()).st_size
         self.spool.seek(0)
+        offset = 0
+        while offset + _HEADER.size <= size:
+            index, length = _HEADER.unpack(self.spool.read(_HEADER.size))
+            offset += _HEADER.size
+            if length < 0 or offset + length > size:
+                break  # cut short: the pages from here on are redone
+            found[index] = (offset, length)
+            offset += length
+            self.spool.seek(offset)
+        return found
+
+    def record(self, where: tuple[int, int]) -> Extracted | None:
+        """The result written at ``where``; None for a page the worker could not do (or a
+        record that does not read back): the caller does it."""
+        offset, length = where
+        self.spool.seek(offset)
+        try:
+            payload = pickle.loads(self.spool.read(length))
+        except Exception:
+            return None
+        return payload if isinstance(payload, Extracted) else None
 
     def close(self) -> None:
         """Stop the process if it still runs; drop its file."""
@@ -262,9 +306,10 @@ class _Worker:
         self.spool.close()
 
 
-def _start(run: list[int], one: Callable[[int], Result]) -> _Worker | None:
-    """Fork a process extracting the pages ``run`` (indexes, in order) into a temporary
-    file of its own; None when none can be had (no temporary file, no process)."""
+def _start(claims: _Claims, mine: set[int], one: Callable[[int], Result]) -> _Worker | None:
+    """Fork a worker taking pages from the back of ``claims`` (those in ``mine`` are the
+    caller's: taken, left unwritten, so the caller does them) into a temporary file of its
+    own; None when none can be had (no temporary file, no process)."""
     try:
         spool = tempfile.TemporaryFile()  # noqa: SIM115 (the worker closes it)
     except OSError:
@@ -273,13 +318,19 @@ def _start(run: list[int], one: Callable[[int], Result]) -> _Worker | None:
 
     def child(pipe: int) -> int:
         with os.fdopen(os.dup(spool.fileno()), "wb") as out:
-            for index in run:
+            while (index := claims.back()) is not None:
                 if os.getppid() != parent:  # the caller is gone: nobody will read this
                     return 1
+                if index in mine:
+                    continue
                 result = one(index)
                 # a failed page is redone by the caller, whose own exception it reports
-                payload = result if isinstance(result, Extracted) else None
-                pickle.dump((index, payload), out, protocol=pickle.HIGHEST_PROTOCOL)
+                payload = pickle.dumps(
+                    result if isinstance(result, Extracted) else None,
+                    protocol=pickle.HIGHEST_PROTOCOL,
+                )
+                out.write(_HEADER.pack(index, len(payload)))
+                out.write(payload)
         os.close(pipe)
         return 0
 
@@ -301,18 +352,18 @@ def extract_many(
     jobs: int | None = None,
 ) -> Generator[Extracted | PageError, None, None]:
     """Extract the files ``paths`` through ``profile`` (and ``engine``) in up to ``jobs``
-    processes (None: one per usable CPU, see :func:`plan_owners`); yield one result per
+    processes (None: one per usable CPU, see :func:`plan_processes`); yield one result per
     path, in the order given (see the module's text for how the work is shared).
 
     Each result is an :class:`Extracted` (``blocks=True``: with the block starts, from the
     same parse where the profile's walk gives them with the text, :func:`text_and_blocks`,
     else from a walk of their own checked against the text, None when the profile reports
     none or that walk fails; ``digest=True``: with the sha256 of the bytes read) or a
-    :class:`PageError` holding what ``read(path)``
-    (default: the whole file) or the extraction raised; a failing page never stops the
-    others. ``read`` runs in the process that extracts the page; it must not depend on
-    state the caller changes while iterating. Forking, if any, happens at the first
-    ``next()``; a generator closed early stops its processes.
+    :class:`PageError` holding what ``read(path)`` (default: the whole file) or the
+    extraction raised; a failing page never stops the others. ``read`` runs in the process
+    that extracts the page; it must not depend on state the caller changes while iterating.
+    Forking, if any, happens at the first ``next()``; a generator closed early stops its
+    processes.
     """
     names = list(paths)
     reader = read or _read_file
@@ -320,19 +371,26 @@ def extract_many(
     def one(index: int) -> Result:
         return _one(names[index], reader, profile, engine, blocks, digest)
 
-    owners = plan_owners([_regular_size(p) for p in names], jobs)
-    workers: dict[int, _Worker] = {}
-    if max(owners, default=0) > 0:
-        preload(profile, engine)
-        for k in sorted(set(owners) - {0}):
-            worker = _start([i for i, o in enumerate(owners) if o == k], one)
-            if worker is not None:
-                workers[k] = worker
+    sizes = [_regular_size(p) for p in names]
+    processes = plan_processes(sizes, jobs)
+    if processes < 2:
+        for index in range(len(names)):
+            yield one(index)
+        return
+    preload(profile, engine)
+    claims = _Claims(len(names))
+    mine = {i for i, size in enumerate(sizes) if size is None}
+    workers = [w for _ in range(processes - 1) if (w := _start(claims, mine, one)) is not None]
     try:
-        for index, owner in enumerate(owners):
-            worker = workers.get(owner) if owner else None
-            done = worker.take(index) if worker is not None else None
+        met = 0  # the pages before it are the caller's, the rest the workers'
+        while (taken := claims.front()) is not None:
+            met = taken + 1
+            yield one(taken)
+        written = [(w, w.join()) for w in workers]
+        for index in range(met, len(names)):
+            done = next((w.record(at[index]) for w, at in written if index in at), None)
             yield done if done is not None else one(index)
     finally:
-        for worker in workers.values():
+        for worker in workers:
             worker.close()
+        claims.close()

@@ -71,7 +71,7 @@ from labeler.extract.batch import (
     Extracted,
     PageError,
     extract_many,
-    plan_owners,
+    plan_processes,
     text_and_blocks,
 )
 from labeler.extract.blocks import block_starts, reports_blocks
@@ -411,7 +411,7 @@ def ingest_paths(
     ``ExtractError`` before anything is read when the profile has no such engine.
 
     ``jobs`` is how many processes extract the HTML pages (None: one per usable CPU when
-    there is enough to share, see :func:`labeler.extract.batch.plan_owners`; 1: none
+    there is enough to share, see :func:`labeler.extract.batch.plan_processes`; 1: none
     forked). The report and the stored rows do not depend on it: the pages are still stored
     one at a time, in order, by this process.
 
@@ -555,7 +555,7 @@ def _extracted(
     will need it: a document not stored yet, or stored from other bytes or through another
     profile (:func:`_verdict`, from the stored fingerprint and the file's sha256). Nothing
     is extracted ahead when one process is asked for, there is too little to share (see
-    :func:`labeler.extract.batch.plan_owners`) or forking is not safe here: the ingest then
+    :func:`labeler.extract.batch.plan_processes`) or forking is not safe here: the ingest then
     extracts each page as it comes, exactly as the workers do. A guess that turns out wrong (a file rewritten meanwhile) costs time, never a
     result: :func:`_ingest_one` only takes a text made from the bytes it read."""
     html = [
@@ -564,7 +564,7 @@ def _extracted(
         if route == _INGEST and cand.profile == DEFAULT_PROFILE
     ]
     # the workers extract no more than all of these: too little to share, no need to look
-    if max(plan_owners([_size(candidates[i].path) for i in html], jobs), default=0) == 0:
+    if plan_processes([_size(candidates[i].path) for i in html], jobs) < 2:
         return _Ahead((), _nothing())
     wanted = [
         i

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from labeler.extract import Extracted, PageError, extract_many
-from labeler.extract.batch import plan_owners
+from labeler.extract.batch import MIN_BYTES_PER_PROCESS, _Claims, plan_processes
 from labeler.extract.jsoup import jsoup_body_text, jsoup_text_and_blocks
-from labeler.workers import may_fork
+from labeler.workers import may_fork, usable_cpus
 
 CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs"
 PAGES = sorted(CORPUS.rglob("*.html"))
@@ -45,28 +45,60 @@ def _live_children() -> list[int]:
     return found
 
 
-def test_plan_owners_hand_worked() -> None:
+def test_plan_processes_hand_worked() -> None:
     if not may_fork():
-        assert plan_owners([1, 1, 1, 1], 2) == [0, 0, 0, 0]
+        assert plan_processes([1 << 20] * 4, 2) == 1
         return
-    # middles at 0.5, 1.5, 2.5, 3.5 of 4 bytes: slices [0, 2) and [2, 4)
-    assert plan_owners([1, 1, 1, 1], 2) == [0, 0, 1, 1]
-    # page 0's middle (5 of 13) is in the first half, the rest lie past it: 10 against 3
-    assert plan_owners([10, 1, 1, 1], 2) == [0, 1, 1, 1]
-    # a page without a size stays with the caller, between two runs of a worker
-    assert plan_owners([1, None, 1, 1, 1], 2) == [0, 0, 0, 1, 1]
-    # three processes over six equal pages: two each
-    assert plan_owners([5] * 6, 3) == [0, 0, 1, 1, 2, 2]
-    # one process asked for, or too little for the automatic count: no worker
-    assert plan_owners([1, 1, 1, 1], 1) == [0, 0, 0, 0]
-    assert plan_owners([1, 1, 1, 1], None) == [0, 0, 0, 0]
-    assert plan_owners([None, None], 2) == [0, 0]
+    assert plan_processes([1, 1, 1, 1], 2) == 2  # as many as asked for
+    assert plan_processes([1, 1, 1, 1], 8) == 4  # but one page each at least
+    assert plan_processes([1, None, None], 2) == 1  # only one page a worker may read
+    assert plan_processes([1, 1, 1, 1], 1) == 1
+    # automatic: one per usable CPU, a quarter megabyte each at least
+    assert plan_processes([MIN_BYTES_PER_PROCESS - 1] * 2, None) == 1
+    assert plan_processes([MIN_BYTES_PER_PROCESS] * 2, None) == 2
+    assert plan_processes([1 << 20] * 64, None) == usable_cpus()
+
+
+def test_claims_meet_in_the_middle_without_a_gap_or_a_page_twice() -> None:
+    claims = _Claims(5)
+    try:
+        assert [claims.front(), claims.back(), claims.back(), claims.front()] == [0, 4, 3, 1]
+        assert claims.back() == 2
+        assert claims.front() is None and claims.back() is None
+    finally:
+        claims.close()
+
+
+@needs_fork
+def test_claims_across_processes_hand_out_each_page_once() -> None:
+    """Two processes taking pages from both ends as fast as they can: together, every page
+    exactly once."""
+    n = 20_000
+    claims = _Claims(n)
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the other end: its pages, on the pipe
+        os.close(read_end)
+        taken = []
+        while (page := claims.back()) is not None:
+            taken.append(page)
+        os.write(write_end, ",".join(map(str, taken)).encode())
+        os._exit(0)
+    os.close(write_end)
+    mine = []
+    while (page := claims.front()) is not None:
+        mine.append(page)
+    with os.fdopen(read_end, "rb") as pipe:
+        theirs = [int(x) for x in pipe.read().decode().split(",") if x]
+    os.waitpid(pid, 0)
+    claims.close()
+    assert mine == list(range(len(mine)))  # the front, in order
+    assert theirs == list(range(n - 1, n - 1 - len(theirs), -1))  # the back, in order
+    assert len(mine) + len(theirs) == n
 
 
 @needs_fork
 def test_two_processes_give_the_one_process_results_in_order() -> None:
-    owners = plan_owners([p.stat().st_size for p in PAGES], 2)
-    assert owners[0] == 0 and owners[-1] == 1  # the corpus is really split
     before = _children_cpu()
     two = list(extract_many(PAGES, blocks=True, digest=True, jobs=2))
     assert _children_cpu() > before  # a worker ran (and was reaped)
@@ -111,10 +143,13 @@ def test_a_page_that_fails_in_a_worker_is_reported_by_the_caller_in_its_place(
     bad = tmp_path / "bad.html"
     bad.write_bytes(b"<p>never read</p>")
     pages = [*PAGES[:-5], bad, *PAGES[-5:]]  # the last pages are the worker's
-    assert plan_owners([p.stat().st_size for p in pages], 2)[len(pages) - 6] == 1
+
+    tried = tmp_path / "tried"
 
     def read(path: str | os.PathLike[str]) -> bytes:
         if Path(path).name == "bad.html":
+            with tried.open("a") as log:  # which processes tried it, in order
+                log.write(f"{os.getpid()}\n")
             raise ValueError(f"refused in process {os.getpid()}")
         return Path(path).read_bytes()
 
@@ -122,6 +157,8 @@ def test_a_page_that_fails_in_a_worker_is_reported_by_the_caller_in_its_place(
     failed = got[len(pages) - 6]
     assert isinstance(failed, PageError) and failed.stage == "read"
     assert str(failed.error) == f"refused in process {os.getpid()}"  # the caller's own
+    first, again = (int(pid) for pid in tried.read_text().split())
+    assert first != os.getpid() and again == os.getpid()  # a worker's, then redone here
     assert [r.text for r in got if isinstance(r, Extracted)] == [
         jsoup_body_text(p.read_bytes()) for p in pages if p != bad
     ]
