@@ -35,7 +35,6 @@ Fallbacks, none of which changes a result:
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import importlib
 import os
 import pickle
@@ -153,7 +152,7 @@ def _one(
         data = read(path)
     except Exception as exc:
         return PageError(exc, "read")
-    sha = hashlib.sha256(data).hexdigest() if digest else None
+    sha = _sha256(data) if digest else None
     try:
         if blocks:
             text, starts = text_and_blocks(data, profile, engine=engine)
@@ -178,6 +177,12 @@ def _second_walk(data: bytes, profile: str, text: str) -> list[int] | None:
         return block_starts(data, profile, text=text)
     except Exception:
         return None
+
+
+def _sha256(data: bytes) -> str:
+    import hashlib  # only when asked for: a few milliseconds of start-up otherwise
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def _regular_size(path: PathArg) -> int | None:
