@@ -4,9 +4,12 @@ bundled corpus, no mocks; nothing here is timed."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import resource
 import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -195,3 +198,31 @@ def test_closing_early_stops_the_workers() -> None:
     assert _live_children()
     results.close()
     assert not _live_children()
+
+
+_ONE_CPU = """
+import hashlib, resource, sys
+from pathlib import Path
+from labeler.extract import extract_many
+pages = sorted(Path(sys.argv[1]).rglob("*.html"))[:300]
+texts = [r.text for r in extract_many(pages, jobs=2)]
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(usage.ru_utime + usage.ru_stime, hashlib.sha256("\\0".join(texts).encode()).hexdigest())
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs CPU affinity (Linux)")
+def test_with_one_usable_cpu_one_process_does_it_all() -> None:
+    cpu = min(os.sched_getaffinity(0))
+    proc = subprocess.run(
+        [sys.executable, "-c", _ONE_CPU, str(CORPUS)],
+        capture_output=True,
+        text=True,
+        check=True,
+        preexec_fn=lambda: os.sched_setaffinity(0, {cpu}),
+        timeout=600,
+    )
+    children, digest = proc.stdout.split()
+    assert float(children) == 0.0  # no process was forked (and reaped)
+    want = "\0".join(jsoup_body_text(p.read_bytes()) for p in PAGES[:300])
+    assert digest == hashlib.sha256(want.encode()).hexdigest()
