@@ -99,16 +99,15 @@ def text_and_blocks(
     for its blocks on its own, checked against that text. Raises what the extraction
     raises."""
     from labeler.errors import ExtractError
+    from labeler.extract import bs4text
     from labeler.extract.jsoup import DEFAULT_ENGINE, jsoup_text_and_blocks
     from labeler.extract.profiles import page_text, split_stored
 
     if profile == DEFAULT_PROFILE and engine in (None, DEFAULT_ENGINE):
         return jsoup_text_and_blocks(data)
-    if engine is None and split_stored(profile)[0] == "bs4-get-text":
-        from labeler.extract.bs4text import bs4_blocks
-
+    if engine is None and split_stored(profile)[0] == bs4text.NAME:
         try:
-            return bs4_blocks(data)
+            return bs4text.bs4_blocks(data)
         except ExtractError:
             pass
     return page_text(data, profile, engine=engine), None
