@@ -14,6 +14,14 @@ about 1.4x CPU and flatters us). Two figures, each ours / jar (below 1.0 we are 
   RSS, each process measured on its own (``os.wait4``). Best of ``--repeat`` rounds; in each
   round the jar and every engine run one after the other (interleaved), so load on the
   machine weighs on all alike.
+* cold, parallel: the same, the fresh interpreter running
+  :func:`labeler.extract.extract_many` over all files with its default process count (one
+  per usable CPU): what ``labeler extract`` and ``labeler ingest`` do with many pages. Its
+  CPU is that of the whole process tree (``wait4`` counts the workers it forked and
+  reaped: Linux adds a reaped child's time to its parent's children's time); its peak is
+  the parent's plus each worker's (``RUSAGE_CHILDREN`` gives the largest worker's, counted
+  once per worker: an upper bound, and pages the fork shares are counted in each). Run in
+  the same interleaved rounds, against the same jar runs.
 * warm: per page, in one process that has already run over the files once: the jar's
   harness runs ``--passes`` passes in one JVM and the best later pass counts (wall, and the
   main thread's CPU: the JIT and the collector run on others); ours, the best of
@@ -42,9 +50,11 @@ sys.path.insert(0, str(ROOT / "tests" / "support"))
 
 from jsoup_ref import runner  # noqa: E402
 
+from labeler.extract.batch import plan_processes  # noqa: E402
 from labeler.extract.charset import decode_html  # noqa: E402
 from labeler.extract.fastpath import lexbor_text  # noqa: E402
 from labeler.extract.jsoup import ENGINES, jsoup_body_text, port_meta_charset  # noqa: E402
+from labeler.workers import usable_cpus  # noqa: E402
 
 SUFFIXES = {".html", ".htm", ".xhtml"}
 
@@ -54,6 +64,20 @@ _COLD = (
     "from pathlib import Path; from labeler.extract.jsoup import jsoup_body_text;"
     "print(sum(len(jsoup_body_text(Path(p).read_bytes(), sys.argv[2]))"
     " for p in sys.stdin.read().splitlines()))"
+)
+
+# The same through extract_many in its default processes: the total length, then the peak
+# RSS (KiB) of this process and of its largest worker, the number of workers, and the CPU
+# seconds of this process and the workers it reaped.
+_COLD_MANY = (
+    "import sys, resource; sys.path.insert(0, sys.argv[1]);"
+    "from labeler.extract import extract_many; from labeler.extract.batch import plan_processes;"
+    "import os; paths = sys.stdin.read().splitlines();"
+    "workers = plan_processes([os.path.getsize(p) for p in paths], None) - 1;"
+    "chars = sum(len(r.text) for r in extract_many(paths, engine=sys.argv[2]));"
+    "me = resource.getrusage(resource.RUSAGE_SELF); kids = resource.getrusage(resource.RUSAGE_CHILDREN);"
+    "cpu = me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime;"
+    "print(chars, me.ru_maxrss, kids.ru_maxrss, workers, cpu)"
 )
 
 
@@ -94,6 +118,16 @@ def jar_cold(listing: bytes) -> Run:
 
 def ours_cold(engine: str, listing: bytes) -> Run:
     return run_measured([sys.executable, "-c", _COLD, str(ROOT), engine], listing)
+
+
+def ours_cold_many(engine: str, listing: bytes) -> Run:
+    """:func:`ours_cold` through ``extract_many`` in its default processes; the peak is
+    the parent's plus each worker's (see the module's text), the output the text length."""
+    run = run_measured([sys.executable, "-c", _COLD_MANY, str(ROOT), engine], listing)
+    chars, me, kids, workers, cpu = run.out.split()
+    peak = (int(me) + int(kids) * int(workers)) / 1024
+    # wait4 already counts the reaped workers on Linux; the tree's own count where it does not
+    return Run(run.wall, max(run.cpu, float(cpu)), peak, f"{chars}\n")
 
 
 def jar_warm(listing: bytes, passes: int) -> tuple[float, float]:
@@ -152,10 +186,14 @@ def main() -> int:
 
     runner.harness_command()  # compiles the harness once, before anything is timed
     cold: dict[str, list[Run]] = {"jar": [], **{e: [] for e in engines}}
+    many: dict[str, list[Run]] = {e: [] for e in engines}
     for _ in range(args.repeat):  # interleaved rounds
         cold["jar"].append(jar_cold(listing))
         for engine in engines:
             cold[engine].append(ours_cold(engine, listing))
+            many[engine].append(ours_cold_many(engine, listing))
+            if many[engine][-1].out != cold[engine][-1].out:
+                raise RuntimeError(f"{engine}: extract_many gave another text length")
     datas = [p.read_bytes() for p in paths]
     warm_jar = jar_warm(listing, args.passes)
     warm = {e: ours_warm(datas, e, args.passes) for e in engines}
@@ -168,6 +206,18 @@ def main() -> int:
     )
     for engine in engines:
         r = _best(cold[engine])
+        print(
+            f"  {'ours ' + engine:<18}{r.wall:7.2f} s wall {r.cpu:7.2f} s CPU "
+            f"{r.peak_mb:7.0f} MB peak   ratio wall {r.wall / jar.wall:5.2f}  "
+            f"CPU {r.cpu / jar.cpu:5.2f}  peak {r.peak_mb / jar.peak_mb:5.2f}"
+        )
+    workers = plan_processes([p.stat().st_size for p in paths], None) - 1
+    print(
+        f"\ncold, parallel: extract_many, {workers + 1} process(es) ({usable_cpus()} usable "
+        f"CPUs; CPU and peak over all of them; best of {args.repeat})"
+    )
+    for engine in engines:
+        r = _best(many[engine])
         print(
             f"  {'ours ' + engine:<18}{r.wall:7.2f} s wall {r.cpu:7.2f} s CPU "
             f"{r.peak_mb:7.0f} MB peak   ratio wall {r.wall / jar.wall:5.2f}  "
@@ -192,6 +242,7 @@ def main() -> int:
         print(f"  (the jsoup engine's fast path, lexbor, took {taken} of {n} pages)")
     fastest = min(engines, key=lambda e: _best(cold[e]).wall)
     print(f"\nfastest engine here (cold wall): {fastest}")
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
     if args.profile:
         profile(paths, args.profile)
     return 0

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
 from labeler.cli.output import add_max_line_bytes
+from labeler.cli.score_cmd import parse_jobs
 from labeler.errors import InputError, LabelerError, UsageError
-from labeler.extract import DEFAULT_PROFILE, PROFILES, page_text
+from labeler.extract import DEFAULT_PROFILE, PROFILES, PageError, extract_many
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -37,13 +39,24 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--engine", default=None, help="HTML parser engine of the profile")
     p.add_argument("--format", default="text", choices=("text", "jsonl"))
+    p.add_argument(
+        "--jobs",
+        type=parse_jobs,
+        default=None,
+        metavar="N",
+        help="processes to extract the files in (default: one per CPU when there is a "
+        "quarter megabyte of files or more per process; 1 = no extra process). The output "
+        "does not depend on it.",
+    )
     p.set_defaults(handler=run)
 
 
-def _read(path: str) -> bytes:
+def _read(path: str | os.PathLike[str]) -> bytes:
     """The bytes of file ``path``, at most the line limit of them (``/dev/zero``, a FIFO
     that never ends: refused once past it, in bounded memory)."""
     from labeler.formats import read_bounded
+
+    path = os.fspath(path)
 
     try:
         with open(path, "rb") as handle:
@@ -58,15 +71,15 @@ def _read(path: str) -> bytes:
         raise InputError(path, f"cannot read: {err.strerror or err}") from None
 
 
-def _extract(name: str, profile: str, engine: str | None) -> str:
-    """The text of file ``name``; raises :class:`InputError` naming the file on any failure."""
-    data = _read(name)
-    try:
-        return page_text(data, profile, engine=engine)
-    except LabelerError as err:
-        raise InputError(name, f"cannot extract text: {err}") from None
-    except (Exception, RecursionError) as err:  # one file's failure never ends the batch
-        raise InputError(name, f"cannot extract text: {type(err).__name__}: {err}") from None
+def _failure(name: str, failed: PageError) -> InputError:
+    """What is said of file ``name`` that could not be read (``_read``'s own error) or
+    extracted."""
+    err = failed.error
+    if failed.stage == "read" and isinstance(err, InputError):
+        return err
+    if isinstance(err, LabelerError):
+        return InputError(name, f"cannot extract text: {err}")
+    return InputError(name, f"cannot extract text: {type(err).__name__}: {err}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,13 +94,15 @@ def run(args: argparse.Namespace) -> int:
     out = sys.stdout.buffer
     failed = 0
     printed = 0
-    for name in args.files:
-        try:
-            text = _extract(name, args.profile, args.engine)
-        except InputError as err:
+    # one file's failure never ends the batch; the files are extracted in up to --jobs
+    # processes and printed in the order given
+    results = extract_many(args.files, args.profile, engine=args.engine, read=_read, jobs=args.jobs)
+    for name, result in zip(args.files, results, strict=True):
+        if isinstance(result, PageError):
             failed += 1
-            print(f"labeler: {err}", file=sys.stderr)
+            print(f"labeler: {_failure(name, result)}", file=sys.stderr)
             continue
+        text = result.text
         if args.format == "jsonl":
             line = json.dumps({"file": name, "text": text}, ensure_ascii=False) + "\n"
             out.write(line.encode("utf-8"))

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from labeler.cli.output import add_quiet
+from labeler.cli.score_cmd import parse_jobs
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
@@ -51,6 +52,15 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="HTML parser engine of the profile (jsoup-1.15.3: lexbor, html5lib, jsoup)",
     )
+    p.add_argument(
+        "--jobs",
+        type=parse_jobs,
+        default=None,
+        metavar="N",
+        help="processes to extract the HTML pages in (default: one per CPU when there is "
+        "a quarter megabyte of pages or more per process; 1 = no extra process). What is "
+        "stored does not depend on it.",
+    )
     add_quiet(p)
     p.set_defaults(handler=run)
 
@@ -82,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
             replace_source=args.replace_source,
             profile=args.profile,
             engine=args.engine,
+            jobs=args.jobs,
         )
     for note in report.notes:
         print(f"labeler: {note}", file=sys.stderr)

@@ -24,6 +24,10 @@ Besides these, a pipeline brings its own: ``package.module:function`` or a name 
 in the entry-point group ``labeler.profiles`` (:mod:`labeler.extract.profiles`). A page is
 stored with its profile's :attr:`Profile.stored` name, which carries the version when the
 profile has one (``bs4-get-text@4.12.3``).
+
+Many pages: :func:`extract_many` extracts a sequence of files in up to N processes (one per
+usable CPU by default), one result per file in the order given, the same results as one
+process gives (:mod:`labeler.extract.batch`).
 """
 
 from __future__ import annotations
@@ -41,6 +45,10 @@ from labeler.extract._profile import (
 )
 
 if TYPE_CHECKING:
+    from labeler.extract.batch import Extracted as Extracted
+    from labeler.extract.batch import PageError as PageError
+    from labeler.extract.batch import extract_many as extract_many
+    from labeler.extract.batch import text_and_blocks as text_and_blocks
     from labeler.extract.blocks import block_starts as block_starts
     from labeler.extract.blocks import reports_blocks as reports_blocks
     from labeler.extract.profiles import get_profile as get_profile
@@ -49,6 +57,10 @@ if TYPE_CHECKING:
 # Names of the package's heavier modules, loaded on first use (PEP 562) so that importing
 # the facade stays light.
 _LAZY: dict[str, str] = {
+    "Extracted": "labeler.extract.batch",
+    "PageError": "labeler.extract.batch",
+    "extract_many": "labeler.extract.batch",
+    "text_and_blocks": "labeler.extract.batch",
     "block_starts": "labeler.extract.blocks",
     "reports_blocks": "labeler.extract.blocks",
     "get_profile": "labeler.extract.profiles",
@@ -60,12 +72,16 @@ __all__ = [
     "HTML_SUFFIXES",
     "PROFILES",
     "TEXT_SUFFIXES",
+    "Extracted",
+    "PageError",
     "Profile",
     "block_starts",
+    "extract_many",
     "get_profile",
     "page_text",
     "profile_for_path",
     "reports_blocks",
+    "text_and_blocks",
 ]
 
 

@@ -108,13 +108,34 @@ def _alt(names: frozenset[str]) -> str:
     return "|".join(sorted(names, key=len, reverse=True))
 
 
+# The characters re.I matches to an ASCII letter besides its two cases (U+0130 also
+# lower-cases to two characters): in a text without them, ``low`` has the text's positions
+# and the text's re.I matches of an ASCII word are exactly ``low``'s occurrences of it.
+_CASE_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")
+
+
+def _first(names: frozenset[str] | tuple[str, ...]) -> str:
+    """A lookahead for the character that starts one of ``names`` (either case, or a case
+    look-alike), put before an alternation of them. It only ever holds where the
+    alternation could match (re.I matches an ASCII letter to no other characters), so the
+    pattern matches exactly as without it; but a ``<`` followed by anything else (``</``,
+    a tag of another initial) fails at one class test instead of one per name: in the
+    hot patterns below that halves the time (the corpus: 0.37 s of checks become 0.21)."""
+    initials = {n[0].lower() for n in names} | {n[0].upper() for n in names}
+    return "(?=[" + "".join(sorted(initials)) + "".join(_CASE_LOOKALIKES) + "])"
+
+
 # Every byte but NUL, the C0 controls other than tab, LF and FF, and CR: deleting these
 # from the UTF-8 text leaves nothing exactly when the page holds none of those.
 _GOOD_BYTES = bytes(c for c in range(256) if not (c <= 8 or c == 11 or 13 <= c <= 31))
 _TAG_NAME = re.compile(r"</?([A-Za-z][^\t\n\f\r />]*)")
 _PLAIN_NAME = re.compile(r"[a-z][a-z0-9_.-]*")
-_BAD_MARKUP = re.compile(r"</?[A-Za-z][^<>]*<|</(?![A-Za-z])|<!(?!--|doctype)", re.I)
-_SELF_CLOSING = re.compile(rf"<(?:{_alt(VOID_TAGS)})(?=[\t\n\f /]){_ATTRS}/>", re.I)
+# possessive: giving back characters of a tag's run cannot make the "<" after it match,
+# and trying costs a step per character of every tag
+_BAD_MARKUP = re.compile(r"</?[A-Za-z][^<>]*+<|</(?![A-Za-z])|<!(?!--|doctype)", re.I)
+_SELF_CLOSING = re.compile(
+    rf"<{_first(VOID_TAGS)}(?:{_alt(VOID_TAGS)})(?=[\t\n\f /]){_ATTRS}/>", re.I
+)
 _TITLE = re.compile(rf"<title{_ATTRS}>[^<]*+(?-i:</title|</TITLE){_S}*+>", re.I)
 _RAW = re.compile(
     rf"<script{_ATTRS}>[^<]*+(?:<(?!/script|!--)[^<]*+)*+</script{_S}*+>"
@@ -132,14 +153,20 @@ _SELECT = re.compile(
     re.I,
 )
 # Tags after which the tree builder is in table context (text there is fostered).
+_OPENS_TABLE_CONTEXT = ("table", "tbody", "thead", "tfoot", "tr", "colgroup", "col")
+_CLOSES_TO_TABLE_CONTEXT = ("tbody", "thead", "tfoot", "tr", "td", "th", "caption", "colgroup")
 _TABLE_CONTEXT_OPEN = re.compile(
-    r"<(?:table|tbody|thead|tfoot|tr|colgroup|col)(?=[\t\n\f\r />])"
-    r"|</(?:tbody|thead|tfoot|tr|td|th|caption|colgroup)(?=[\t\n\f\r />])",
+    rf"<{_first(_OPENS_TABLE_CONTEXT)}(?:table|tbody|thead|tfoot|tr|colgroup|col)"
+    r"(?=[\t\n\f\r />])"
+    rf"|</{_first(_CLOSES_TO_TABLE_CONTEXT)}(?:tbody|thead|tfoot|tr|td|th|caption|colgroup)"
+    r"(?=[\t\n\f\r />])",
     re.I,
 )
 _TABLE_CONTEXT = re.compile(
-    rf"(?:<(?:table|tbody|thead|tfoot|tr|colgroup|col)(?=[\t\n\f />]){_ATTRS}"
-    rf"|</(?:tbody|thead|tfoot|tr|td|th|caption|colgroup){_S}*+)>"
+    rf"(?:<{_first(_OPENS_TABLE_CONTEXT)}(?:table|tbody|thead|tfoot|tr|colgroup|col)"
+    rf"(?=[\t\n\f />]){_ATTRS}"
+    rf"|</{_first(_CLOSES_TO_TABLE_CONTEXT)}(?:tbody|thead|tfoot|tr|td|th|caption|colgroup)"
+    rf"{_S}*+)>"
     rf"(?=(?:{_S}++|{_COMMENT})*+"
     r"(?:</table|</?(?:tbody|thead|tfoot|tr)|</?(?:td|th|caption|colgroup)|<col)[\t\n\f />])",
     re.I,
@@ -155,9 +182,11 @@ _E = r"[\t\n\f />]"
 # A formatting element closed while a block opened inside it is still open (the adoption
 # agency with a furthest block), e.g. <b><p>x</b>: with a table on the page, jsoup 1.15.3
 # and WHATWG place the text differently (found by generated pages).
+_MISNESTING_BLOCKS = BLOCK_TAGS | {"li", "dd", "dt", "p", "table"}
 _MISNESTED = re.compile(
-    rf"<({_FORMATTING})(?={_E})[^>]*+>(?:[^<]++|<(?!/?\1{_E}))*?"
-    rf"<({_alt(BLOCK_TAGS | {'li', 'dd', 'dt', 'p', 'table'})}){_E}"
+    rf"<{_first(tuple(_FORMATTING.split('|')))}({_FORMATTING})(?={_E})[^>]*+>"
+    rf"(?:[^<]++|<(?!/?\1{_E}))*?"
+    rf"<{_first(_MISNESTING_BLOCKS)}({_alt(_MISNESTING_BLOCKS)}){_E}"
     rf"[^<]*+(?:<(?!/\2{_E}|/?\1{_E})[^<]*+)*+</\1{_E}",
     re.I,
 )
@@ -226,12 +255,6 @@ def _references_ok(text: str) -> bool:
         if value < 0x20 or 0xD800 <= value <= 0xDFFF or value > 0x10FFFF:
             return False
     return True
-
-
-# The characters re.I matches to an ASCII letter besides its two cases (U+0130 also
-# lower-cases to two characters): in a text without them, ``low`` has the text's positions
-# and the text's re.I matches of an ASCII word are exactly ``low``'s occurrences of it.
-_CASE_LOOKALIKES = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 
 def _strict_spans(

@@ -42,36 +42,43 @@ Behaviour worth knowing:
   anything is written. Database errors other than invariant violations propagate as
   :class:`~labeler.errors.StoreError`.
 * Memory: one file at a time; files above ``max_bytes`` are refused unread.
+* Processes: the HTML pages that need extracting are extracted in up to ``jobs`` processes
+  (:func:`labeler.extract.extract_many`: one per usable CPU by default), each page's text
+  and blocks from one walk as ever; this process stores them one at a time, in order, so
+  the report, the progress and the stored rows are the same with any number.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import stat
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from labeler.errors import ExtractError, InputError, IntegrityError
 from labeler.extract import (
     DEFAULT_PROFILE,
     HTML_SUFFIXES,
     TEXT_SUFFIXES,
-    page_text,
     profile_for_path,
 )
+from labeler.extract.batch import (
+    Extracted,
+    PageError,
+    extract_many,
+    plan_processes,
+    text_and_blocks,
+)
 from labeler.extract.blocks import block_starts, reports_blocks
-from labeler.extract.bs4text import NAME as BS4_NAME
-from labeler.extract.bs4text import bs4_blocks
-from labeler.extract.jsoup import DEFAULT_ENGINE, jsoup_text_and_blocks
-from labeler.extract.profiles import split_stored
 from labeler.progress import Progress
 from labeler.store import StaleElement, Store, document_fingerprint, upsert_document
 from labeler.store.browse import page_text as stored_text
-from labeler.store.document_table import SourceConflict, same_source
+from labeler.store.document_table import Fingerprint, SourceConflict, same_source
 from labeler.store.pageblocks import encode_blocks, fill_blocks
 from labeler.store.recheck import MovedElement, RestoredElement
 
@@ -244,7 +251,11 @@ def _ingest_one(
     reextract: bool,
     max_bytes: int,
     replace_source: bool,
+    ready: Extracted | None = None,
 ) -> None:
+    """Ingest one file. ``ready`` is its text and blocks as a worker extracted them
+    (:func:`_extracted`), used when its ``sha256`` is that of the bytes read here (a file
+    rewritten meanwhile is extracted again)."""
     data = _read(cand.path, max_bytes)
     if isinstance(data, str):
         tally.fail(cand.path, data)
@@ -255,31 +266,29 @@ def _ingest_one(
     with store.session() as session:
         known = document_fingerprint(session, cand.doc_id)
     if known is not None:
-        elsewhere = not same_source(known.source_path, source)
-        if elsewhere and known.sha256 != sha and not replace_source:
+        verdict = _verdict(known, sha, profile, source, reextract, replace_source)
+        if verdict == "conflict":
             # refused before extracting; upsert_document checks again in its transaction
             tally.fail(cand.path, str(SourceConflict(cand.doc_id, known.source_path, source)))
             return
-        same = (known.sha256, known.profile) == (sha, profile)
-        if same and not reextract and not (elsewhere and replace_source):
+        if verdict == "unchanged":
             if not known.has_blocks and reports_blocks(profile):
                 _fill_blocks(store, cand, data, sha, profile, tally)
             tally.unchanged.append(cand.doc_id)
             return
     try:
-        walked = _one_walk(data, profile, engine)
-        if walked is None:
-            text = page_text(data, profile, engine=engine)
+        if ready is not None and ready.sha256 == sha:  # made from these very bytes
+            text, walked = ready.text, ready.blocks
+        else:
+            text, walked = text_and_blocks(data, profile, engine=engine)
     except Exception as exc:  # the extractor must never take the whole ingest down
         tally.fail(cand.path, f"cannot extract text ({profile}): {type(exc).__name__}: {exc}")
         return
     blocks: list[int] | None
-    if walked is None:
+    if walked is None:  # no blocks from the text's walk: a walk of their own, or a note
         blocks = _blocks(cand, data, profile, text, tally)
     else:
-        text, blocks = walked
-        if not _storable_blocks(cand, blocks, text, tally):
-            blocks = None
+        blocks = walked if _storable_blocks(cand, walked, text, tally) else None
     del data
     try:
         with store.write() as session:
@@ -307,21 +316,24 @@ def _ingest_one(
         tally.empty.append(cand.doc_id)
 
 
-def _one_walk(data: bytes, profile: str, engine: str | None) -> tuple[str, list[int]] | None:
-    """The page text and its block starts from one parse, where the profile's walk gives
-    both: the default profile on its default engine (the jsoup port's walk) and
-    ``bs4-get-text`` (one soup; its walk checks itself against ``get_text()``). None for
-    the rest (another engine, a profile of a pipeline's own whose ``blocks`` text is only
-    checked against its ``extract``), and for a bs4 walk that fails that check: then the
-    text is extracted on its own and :func:`_blocks` notes why the page has no blocks."""
-    if profile == DEFAULT_PROFILE and engine in (None, DEFAULT_ENGINE):
-        return jsoup_text_and_blocks(data)
-    if engine is None and split_stored(profile)[0] == BS4_NAME:
-        try:
-            return bs4_blocks(data)
-        except ExtractError:
-            return None
-    return None
+def _verdict(
+    known: Fingerprint,
+    sha: str,
+    profile: str,
+    source: str,
+    reextract: bool,
+    replace_source: bool,
+) -> Literal["conflict", "unchanged", "extract"]:
+    """What becomes of a file whose document id is stored (``known``): ``conflict`` (stored
+    from another source file with other bytes, and no ``replace_source``), ``unchanged``
+    (same bytes and profile, no ``reextract``, and no source to record) or ``extract``."""
+    elsewhere = not same_source(known.source_path, source)
+    if elsewhere and known.sha256 != sha and not replace_source:
+        return "conflict"
+    same = (known.sha256, known.profile) == (sha, profile)
+    if same and not reextract and not (elsewhere and replace_source):
+        return "unchanged"
+    return "extract"
 
 
 def _blocks(
@@ -384,6 +396,7 @@ def ingest_paths(
     replace_source: bool = False,
     profile: str | None = None,
     engine: str | None = None,
+    jobs: int | None = None,
 ) -> IngestReport:
     """Ingest files and directories into ``store``; see the module docstring.
 
@@ -396,6 +409,11 @@ def ingest_paths(
     profile, before anything is read. ``engine`` picks the HTML profile's parser (all
     engines of a profile give the same text, so pages record only the profile);
     ``ExtractError`` before anything is read when the profile has no such engine.
+
+    ``jobs`` is how many processes extract the HTML pages (None: one per usable CPU when
+    there is enough to share, see :func:`labeler.extract.batch.plan_processes`; 1: none
+    forked). The report and the stored rows do not depend on it: the pages are still stored
+    one at a time, in order, by this process.
 
     Raises :class:`InputError` when a path does not exist (before anything is written).
     ``progress(done, total, path)`` is called after each file, skipped ones included.
@@ -420,30 +438,42 @@ def ingest_paths(
                 f"known: {', '.join(known) or 'none'}"
             )
     candidates = collect(paths, tally)
-    seen: dict[str, Path] = {}
+    routes = _routes(candidates)
     total = len(candidates)
-    for done, cand in enumerate(candidates, start=1):
-        first = seen.get(cand.doc_id)
-        if cand.profile is None:
-            tally.skipped.append(str(cand.path))
-        elif not _utf8(cand.doc_id):
-            tally.fail(cand.path, "file name is not valid UTF-8")
-        elif first is not None:
-            tally.fail(cand.path, f"document id {cand.doc_id!r} is already taken by {first}")
-        else:
-            seen[cand.doc_id] = cand.path
-            _ingest_one(
-                store,
-                cand,
-                html_profile if cand.profile == DEFAULT_PROFILE else cand.profile,
-                tally,
-                engine=engine if cand.profile == DEFAULT_PROFILE else None,
-                reextract=reextract,
-                max_bytes=max_bytes,
-                replace_source=replace_source,
-            )
-        if progress is not None:
-            progress(done, total, str(cand.path))
+    ahead = _extracted(
+        store,
+        candidates,
+        routes,
+        html_profile,
+        engine=engine,
+        reextract=reextract,
+        max_bytes=max_bytes,
+        replace_source=replace_source,
+        jobs=jobs,
+    )
+    try:
+        for done, (cand, route) in enumerate(zip(candidates, routes, strict=True), start=1):
+            if route == _SKIP:
+                tally.skipped.append(str(cand.path))
+            elif route != _INGEST:
+                tally.fail(cand.path, route)
+            else:
+                html = cand.profile == DEFAULT_PROFILE
+                _ingest_one(
+                    store,
+                    cand,
+                    html_profile if html else str(cand.profile),
+                    tally,
+                    engine=engine if html else None,
+                    reextract=reextract,
+                    max_bytes=max_bytes,
+                    replace_source=replace_source,
+                    ready=ahead.get(done - 1),
+                )
+            if progress is not None:
+                progress(done, total, str(cand.path))
+    finally:
+        ahead.close()
     return IngestReport(
         added_ids=tuple(tally.added),
         updated_ids=tuple(tally.updated),
@@ -459,6 +489,142 @@ def ingest_paths(
         restored=tuple(tally.restored),
         filled_ids=tuple(tally.filled),
     )
+
+
+_SKIP = "skip"
+_INGEST = "ingest"
+
+
+def _routes(candidates: Sequence[_Candidate]) -> list[str]:
+    """What becomes of each candidate, in order: :data:`_SKIP` (a suffix ingest does not
+    take), :data:`_INGEST`, or the reason it fails (a file name that is not UTF-8, a
+    document id an earlier file took)."""
+    seen: dict[str, Path] = {}
+    routes: list[str] = []
+    for cand in candidates:
+        first = seen.get(cand.doc_id)
+        if cand.profile is None:
+            routes.append(_SKIP)
+        elif not _utf8(cand.doc_id):
+            routes.append("file name is not valid UTF-8")
+        elif first is not None:
+            routes.append(f"document id {cand.doc_id!r} is already taken by {first}")
+        else:
+            seen[cand.doc_id] = cand.path
+            routes.append(_INGEST)
+    return routes
+
+
+class _Ahead:
+    """The HTML pages extracted ahead in worker processes, handed out in candidate order:
+    :meth:`get` gives candidate ``index``'s result (None for a page not extracted ahead,
+    or one whose extraction failed: :func:`_ingest_one` then extracts it itself, reporting
+    any error as it always does)."""
+
+    def __init__(
+        self, indexes: Sequence[int], results: Generator[Extracted | PageError, None, None]
+    ) -> None:
+        self._indexes = set(indexes)
+        self._results = results
+
+    def close(self) -> None:
+        """Stop the workers (an ingest ended early, by an error)."""
+        self._results.close()
+
+    def get(self, index: int) -> Extracted | None:
+        if index not in self._indexes:
+            return None
+        result = next(self._results)
+        return result if isinstance(result, Extracted) else None
+
+
+def _extracted(
+    store: Store,
+    candidates: Sequence[_Candidate],
+    routes: Sequence[str],
+    profile: str,
+    *,
+    engine: str | None,
+    reextract: bool,
+    max_bytes: int,
+    replace_source: bool,
+    jobs: int | None,
+) -> _Ahead:
+    """Start extracting, in up to ``jobs`` processes (:func:`labeler.extract.extract_many`,
+    text and blocks from one walk, as :func:`_ingest_one` makes them), the HTML pages that
+    will need it: a document not stored yet, or stored from other bytes or through another
+    profile (:func:`_verdict`, from the stored fingerprint and the file's sha256). Nothing
+    is extracted ahead when one process is asked for, there is too little to share (see
+    :func:`labeler.extract.batch.plan_processes`) or forking is not safe here: the ingest then
+    extracts each page as it comes, exactly as the workers do. A guess that turns out wrong (a file rewritten meanwhile) costs time, never a
+    result: :func:`_ingest_one` only takes a text made from the bytes it read."""
+    html = [
+        i
+        for i, (cand, route) in enumerate(zip(candidates, routes, strict=True))
+        if route == _INGEST and cand.profile == DEFAULT_PROFILE
+    ]
+    # the workers extract no more than all of these: too little to share, no need to look
+    if plan_processes([_size(candidates[i].path) for i in html], jobs) < 2:
+        return _Ahead((), _nothing())
+    wanted = [
+        i
+        for i in html
+        if _needs_text(store, candidates[i], profile, reextract, max_bytes, replace_source)
+    ]
+    if not wanted:
+        return _Ahead((), _nothing())
+    results = extract_many(
+        [candidates[i].path for i in wanted],
+        profile,
+        engine=engine,
+        blocks=True,
+        digest=True,
+        read=functools.partial(_read_or_raise, max_bytes=max_bytes),
+        jobs=jobs,
+    )
+    return _Ahead(wanted, results)
+
+
+def _nothing() -> Generator[Extracted | PageError, None, None]:
+    yield from ()
+
+
+def _needs_text(
+    store: Store,
+    cand: _Candidate,
+    profile: str,
+    reextract: bool,
+    max_bytes: int,
+    replace_source: bool,
+) -> bool:
+    """Whether :func:`_ingest_one` will extract this file, as things stand now."""
+    with store.session() as session:
+        known = document_fingerprint(session, cand.doc_id)
+    if known is None:
+        return True
+    data = _read(cand.path, max_bytes)
+    if isinstance(data, str):
+        return False
+    sha = hashlib.sha256(data).hexdigest()
+    source = os.path.abspath(cand.path)
+    return _verdict(known, sha, profile, source, reextract, replace_source) == "extract"
+
+
+def _size(path: Path) -> int | None:
+    """The size of a regular file (a worker may read it), else None."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _read_or_raise(path: str | os.PathLike[str], max_bytes: int) -> bytes:
+    """:func:`_read` for a worker: the file's bytes, or ``InputError`` with the reason."""
+    data = _read(Path(path), max_bytes)
+    if isinstance(data, str):
+        raise InputError(str(path), data)
+    return data
 
 
 def _utf8(value: str) -> bool:
