@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     from labeler.store import open_store, read_done_labels, resolve_db
     from scoring.agreement import AgreementInput, agreement, render_agreement
 
-    labels = read_done_labels(open_store(resolve_db(args.db), create=False), args.gold_set)
+    with open_store(resolve_db(args.db), create=False) as store:
+        labels = read_done_labels(store, args.gold_set)
     known = {who for by in labels.questions.values() for who in by}
     chosen = _annotators(args.annotators, known)
     data = AgreementInput(labels.questions, labels.page_lengths)

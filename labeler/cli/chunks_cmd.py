@@ -72,33 +72,33 @@ def run_make(args: argparse.Namespace) -> int:
     from labeler.progress import reporter
     from labeler.store import open_store, resolve_db
 
-    store = open_store(resolve_db(args.db), create=False)
-    try:
-        if args.chunker == "fixed":
-            fixed_token_chunks("", "", size=args.size, overlap=args.overlap)  # validate early
-        else:
-            structure_chunks("", "", [], max_chars=args.max_chars)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
-    with (
-        open_output(args.output) as out,
-        reporter("chunks make", "pages", quiet=args.quiet) as progress,
-    ):
-        made = write_chunk_file(
-            store,
-            out,
-            chunker=args.chunker,
-            docs=args.docs,
-            size=args.size,
-            overlap=args.overlap,
-            max_chars=args.max_chars,
-            progress=progress,
+    with open_store(resolve_db(args.db), create=False) as store:
+        try:
+            if args.chunker == "fixed":
+                fixed_token_chunks("", "", size=args.size, overlap=args.overlap)  # validate early
+            else:
+                structure_chunks("", "", [], max_chars=args.max_chars)
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+        with (
+            open_output(args.output) as out,
+            reporter("chunks make", "pages", quiet=args.quiet) as progress,
+        ):
+            made = write_chunk_file(
+                store,
+                out,
+                chunker=args.chunker,
+                docs=args.docs,
+                size=args.size,
+                overlap=args.overlap,
+                max_chars=args.max_chars,
+                progress=progress,
+            )
+        print(
+            f"wrote {plural(made.chunks, 'chunk')} from {plural(made.documents, 'document')}",
+            file=sys.stderr,
         )
-    print(
-        f"wrote {plural(made.chunks, 'chunk')} from {plural(made.documents, 'document')}",
-        file=sys.stderr,
-    )
-    return 0
+        return 0
 
 
 def run_audit(args: argparse.Namespace) -> int:
@@ -109,9 +109,12 @@ def run_audit(args: argparse.Namespace) -> int:
 
     if not 0 < args.threshold <= 1:
         raise UsageError(f"--threshold must be in (0, 1], got {args.threshold}")
-    with reporter("chunks audit", "bytes", quiet=args.quiet) as progress:
+    with (
+        open_store(resolve_db(args.db), create=False) as store,
+        reporter("chunks audit", "bytes", quiet=args.quiet) as progress,
+    ):
         gold = read_scored_gold(
-            open_store(resolve_db(args.db), create=False),
+            store,
             args.gold_set,
             note=warn,
             chunk_file=args.file,

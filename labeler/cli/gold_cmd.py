@@ -220,37 +220,37 @@ def run_list(args: argparse.Namespace) -> int:
     from labeler.report import text_table
     from labeler.store import open_store, read_gold_set_listing, resolve_db
 
-    store = open_store(resolve_db(args.db), create=False)
-    listing = read_gold_set_listing(store)
-    sets, changed = listing.sets, listing.last_changes
-    if not sets:
-        print(
-            f"labeler: no gold sets yet in {store.location} "
-            "(labeler gold import, or label in the TUI)",
-            file=sys.stderr,
-        )
-        return 0
-    if args.format == "json":
-        for gs in sets:
-            row = {
-                "name": gs.name,
-                "questions": gs.questions,
-                "elements": gs.elements,
-                "annotators": sorted(gs.by_annotator),
-                "last_change": changed[gs.id].isoformat(),
-            }
-            print(json.dumps(row))
-        return 0
-    header = ["name", "questions", "elements", "annotators", "last change (UTC)"]
-    rows = [
-        [
-            gs.name,
-            gs.questions,
-            gs.elements,
-            len(gs.by_annotator),
-            changed[gs.id].strftime("%Y-%m-%d %H:%M:%S"),
+    with open_store(resolve_db(args.db), create=False) as store:
+        listing = read_gold_set_listing(store)
+        sets, changed = listing.sets, listing.last_changes
+        if not sets:
+            print(
+                f"labeler: no gold sets yet in {store.location} "
+                "(labeler gold import, or label in the TUI)",
+                file=sys.stderr,
+            )
+            return 0
+        if args.format == "json":
+            for gs in sets:
+                row = {
+                    "name": gs.name,
+                    "questions": gs.questions,
+                    "elements": gs.elements,
+                    "annotators": sorted(gs.by_annotator),
+                    "last_change": changed[gs.id].isoformat(),
+                }
+                print(json.dumps(row))
+            return 0
+        header = ["name", "questions", "elements", "annotators", "last change (UTC)"]
+        rows = [
+            [
+                gs.name,
+                gs.questions,
+                gs.elements,
+                len(gs.by_annotator),
+                changed[gs.id].strftime("%Y-%m-%d %H:%M:%S"),
+            ]
+            for gs in sets
         ]
-        for gs in sets
-    ]
-    print(text_table(header, rows))
-    return 0
+        print(text_table(header, rows))
+        return 0

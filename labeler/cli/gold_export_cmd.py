@@ -32,25 +32,25 @@ def run_export(args: argparse.Namespace) -> int:
     from labeler.store import open_store, parse_layer, resolve_db
 
     kind, _ = parse_layer(args.layer)
-    store = open_store(resolve_db(args.db), create=False)
-    with open_output(args.output) as out:
-        written = export_gold_layer(store, out, args.gold_set, args.layer)
-    stale, pending = written.stale, written.pending
-    if pending and kind == "final":
-        print(
-            f'labeler: {pending} question(s) pending adjudication written with "adjudicated": '
-            "false (scoring leaves them out)",
-            file=sys.stderr,
-        )
-    if stale:
-        print(
-            f'labeler: {stale} stale element(s) written with "status": "stale" (their page '
-            "changed under them; 'labeler doctor' lists them)",
-            file=sys.stderr,
-        )
-    if args.output != "-":
-        print(f"wrote {Path(args.output)}", file=sys.stderr)
-    return 0
+    with open_store(resolve_db(args.db), create=False) as store:
+        with open_output(args.output) as out:
+            written = export_gold_layer(store, out, args.gold_set, args.layer)
+        stale, pending = written.stale, written.pending
+        if pending and kind == "final":
+            print(
+                f'labeler: {pending} question(s) pending adjudication written with "adjudicated": '
+                "false (scoring leaves them out)",
+                file=sys.stderr,
+            )
+        if stale:
+            print(
+                f'labeler: {stale} stale element(s) written with "status": "stale" (their page '
+                "changed under them; 'labeler doctor' lists them)",
+                file=sys.stderr,
+            )
+        if args.output != "-":
+            print(f"wrote {Path(args.output)}", file=sys.stderr)
+        return 0
 
 
 def _export_projection(args: argparse.Namespace) -> int:
@@ -64,12 +64,13 @@ def _export_projection(args: argparse.Namespace) -> int:
         raise UsageError(f"--format {args.format} needs --chunks FILE (a chunk JSONL file)")
     if args.format == "beir" and args.output == "-":
         raise UsageError("--format beir writes a folder: give it with -o PATH")
-    gold = read_scored_gold(
-        open_store(resolve_db(args.db), create=False),
-        args.gold_set,
-        note=warn,
-        chunk_file=args.chunks,
-    )
+    with open_store(resolve_db(args.db), create=False) as store:
+        gold = read_scored_gold(
+            store,
+            args.gold_set,
+            note=warn,
+            chunk_file=args.chunks,
+        )
     assert gold.placed is not None  # a chunk file was read
     questions, stale, placed = gold.questions, gold.stale, gold.placed
     projection = project(corpus_chunks(placed), questions)
@@ -103,9 +104,8 @@ def _export_ragas(args: argparse.Namespace) -> int:
     from labeler.gold import read_scored_gold
     from labeler.store import open_store, resolve_db
 
-    gold = read_scored_gold(
-        open_store(resolve_db(args.db), create=False), args.gold_set, note=warn, run=args.run
-    )
+    with open_store(resolve_db(args.db), create=False) as store:
+        gold = read_scored_gold(store, args.gold_set, note=warn, run=args.run)
     questions, stale, contexts = gold.questions, gold.stale, gold.contexts
     with open_output(args.output) as out:
         count = write_lines(out, ragas_lines(questions, contexts))

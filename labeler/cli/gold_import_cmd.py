@@ -49,9 +49,12 @@ def run_import(args: argparse.Namespace) -> int:
     if args.snap_review and not args.snap:
         raise UsageError("--snap-review goes with --snap")
     snap = SnapOptions(args.snap_min, args.snap_review) if args.snap else None
-    with reporter("gold import", "questions", quiet=args.quiet) as progress:
+    with (
+        open_store(resolve_db(args.db)) as store,
+        reporter("gold import", "questions", quiet=args.quiet) as progress,
+    ):
         questions, summary = import_gold_file(
-            open_store(resolve_db(args.db)),
+            store,
             args.file,
             args.gold_set,
             annotator=annotator,
@@ -135,9 +138,12 @@ def _import_layer(args: argparse.Namespace) -> int:
         raise UsageError("--layer needs --annotator NAME (whose labels the file holds)")
     if args.replace or args.force:
         raise UsageError("--layer replaces the annotator's own labels by itself; drop --replace")
-    with reporter("gold import", "questions", quiet=args.quiet) as progress:
+    with (
+        open_store(resolve_db(args.db)) as store,
+        reporter("gold import", "questions", quiet=args.quiet) as progress,
+    ):
         done = import_layer_file(
-            open_store(resolve_db(args.db)),
+            store,
             args.file,
             args.gold_set,
             annotator=args.annotator.strip(),
@@ -177,20 +183,21 @@ def _import_spans(args: argparse.Namespace) -> int:
 
     annotator = resolve_annotator(args.annotator)
     _check_force(args)
-    done = import_span_file(
-        open_store(resolve_db(args.db)),
-        args.file,
-        args.format,
-        args.gold_set,
-        annotator=annotator,
-        description=args.description,
-        replace=args.replace,
-        force=args.force,
-        hint=_force_hint(args),
-        unit=args.offset_unit,
-        prefer=args.prefer,
-        allow_empty=args.allow_empty,
-    )
+    with open_store(resolve_db(args.db)) as store:
+        done = import_span_file(
+            store,
+            args.file,
+            args.format,
+            args.gold_set,
+            annotator=annotator,
+            description=args.description,
+            replace=args.replace,
+            force=args.force,
+            hint=_force_hint(args),
+            unit=args.offset_unit,
+            prefer=args.prefer,
+            allow_empty=args.allow_empty,
+        )
     result, removed = done.resolved, done.removed
     _report_removed(args, removed, annotator)
     for note in result.notes:

@@ -83,43 +83,43 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(
                 f"unknown engine {args.engine!r} for profile {profile.name}; known: {known}"
             )
-    store = open_store(resolve_db(args.db))
-    with reporter("ingest", "files", quiet=args.quiet) as progress:
-        report = ingest_paths(
-            store,
-            args.paths,
-            progress=progress,
-            replace_source=args.replace_source,
-            profile=args.profile,
-            engine=args.engine,
-            jobs=args.jobs,
-        )
-    for note in report.notes:
-        print(f"labeler: {note}", file=sys.stderr)
-    for path, reason in report.failed:
-        print(f"labeler: {path}: {reason}", file=sys.stderr)
-    for moved in report.moved[:MOVED_SHOWN]:
-        print(f"labeler: moved label: {moved}", file=sys.stderr)
-    if len(report.moved) > MOVED_SHOWN:
-        print(f"labeler: ... and {len(report.moved) - MOVED_SHOWN} more moved", file=sys.stderr)
-    for stale in report.stale:
-        print(f"labeler: stale label: {stale}", file=sys.stderr)
-    for back in report.restored:
-        print(f"labeler: label ok again: {back}", file=sys.stderr)
-    print(
-        f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
-        f"skipped {report.skipped}, failed {len(report.failed)}; "
-        f"{report.bytes:,} bytes in {report.seconds:.2f} s"
-    )
-    if report.moved:
-        print(f"{len(report.moved)} labelled element(s) moved with their text (re-anchored)")
-    if report.stale:
+    with open_store(resolve_db(args.db)) as store:
+        with reporter("ingest", "files", quiet=args.quiet) as progress:
+            report = ingest_paths(
+                store,
+                args.paths,
+                progress=progress,
+                replace_source=args.replace_source,
+                profile=args.profile,
+                engine=args.engine,
+                jobs=args.jobs,
+            )
+        for note in report.notes:
+            print(f"labeler: {note}", file=sys.stderr)
+        for path, reason in report.failed:
+            print(f"labeler: {path}: {reason}", file=sys.stderr)
+        for moved in report.moved[:MOVED_SHOWN]:
+            print(f"labeler: moved label: {moved}", file=sys.stderr)
+        if len(report.moved) > MOVED_SHOWN:
+            print(f"labeler: ... and {len(report.moved) - MOVED_SHOWN} more moved", file=sys.stderr)
+        for stale in report.stale:
+            print(f"labeler: stale label: {stale}", file=sys.stderr)
+        for back in report.restored:
+            print(f"labeler: label ok again: {back}", file=sys.stderr)
         print(
-            f"{len(report.stale)} labelled element(s) no longer match their page (stale); "
-            "'labeler doctor' lists them"
+            f"added {report.added}, updated {report.updated}, unchanged {report.unchanged}, "
+            f"skipped {report.skipped}, failed {len(report.failed)}; "
+            f"{report.bytes:,} bytes in {report.seconds:.2f} s"
         )
-    if report.restored:
-        print(f"{len(report.restored)} stale labelled element(s) match their page again (ok)")
-    if report.filled_ids:
-        print(f"{len(report.filled_ids)} unchanged page(s): block boundaries stored")
-    return 1 if report.failed else 0
+        if report.moved:
+            print(f"{len(report.moved)} labelled element(s) moved with their text (re-anchored)")
+        if report.stale:
+            print(
+                f"{len(report.stale)} labelled element(s) no longer match their page (stale); "
+                "'labeler doctor' lists them"
+            )
+        if report.restored:
+            print(f"{len(report.restored)} stale labelled element(s) match their page again (ok)")
+        if report.filled_ids:
+            print(f"{len(report.filled_ids)} unchanged page(s): block boundaries stored")
+        return 1 if report.failed else 0

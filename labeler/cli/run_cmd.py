@@ -98,35 +98,35 @@ def run_import(args: argparse.Namespace) -> int:
     from labeler.store import open_store, resolve_db
 
     params = _params(args.param)
-    store = open_store(resolve_db(args.db))
-    with reporter("run import", "bytes", quiet=args.quiet) as progress:
-        report = import_run_file(
-            store,
-            args.file,
-            args.name,
-            replace=args.replace,
-            parameters=params,
-            progress=progress,
-            allow_empty=args.allow_empty,
-        )
-    if report.orphans:
+    with open_store(resolve_db(args.db)) as store:
+        with reporter("run import", "bytes", quiet=args.quiet) as progress:
+            report = import_run_file(
+                store,
+                args.file,
+                args.name,
+                replace=args.replace,
+                parameters=params,
+                progress=progress,
+                allow_empty=args.allow_empty,
+            )
+        if report.orphans:
+            print(
+                f"removed {len(report.orphans)} staging file(s) left by killed imports: "
+                + ", ".join(report.orphans),
+                file=sys.stderr,
+            )
+        rate = report.questions / report.seconds if report.seconds else 0.0
         print(
-            f"removed {len(report.orphans)} staging file(s) left by killed imports: "
-            + ", ".join(report.orphans),
-            file=sys.stderr,
+            f"imported run {report.name!r}: {plural(report.questions, 'question')}, "
+            f"{plural(report.results, 'result')} in {report.seconds:.2f} s ({rate:,.0f} lines/s)"
         )
-    rate = report.questions / report.seconds if report.seconds else 0.0
-    print(
-        f"imported run {report.name!r}: {plural(report.questions, 'question')}, "
-        f"{plural(report.results, 'result')} in {report.seconds:.2f} s ({rate:,.0f} lines/s)"
-    )
-    if report.offset_mismatch:
-        print(
-            f"{plural(report.offset_mismatch, 'result')} with offsets that do not hold "
-            "their text on their page (offset_mismatch): placed by their text",
-            file=sys.stderr,
-        )
-    return 0
+        if report.offset_mismatch:
+            print(
+                f"{plural(report.offset_mismatch, 'result')} with offsets that do not hold "
+                "their text on their page (offset_mismatch): placed by their text",
+                file=sys.stderr,
+            )
+        return 0
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -134,48 +134,49 @@ def run_export(args: argparse.Namespace) -> int:
     from labeler.runs import run_export_lines
     from labeler.store import open_store, resolve_db
 
-    store = open_store(resolve_db(args.db), create=False)
-    lines = run_export_lines(store, args.name)
-    first = next(lines, None)  # an unknown run fails before the output is opened
-    with open_output(args.output) as out:
-        if first is not None:
-            out.write(first + "\n")
-        for line in lines:
-            out.write(line + "\n")
-    return 0
+    with open_store(resolve_db(args.db), create=False) as store:
+        lines = run_export_lines(store, args.name)
+        first = next(lines, None)  # an unknown run fails before the output is opened
+        with open_output(args.output) as out:
+            if first is not None:
+                out.write(first + "\n")
+            for line in lines:
+                out.write(line + "\n")
+        return 0
 
 
 def run_list(args: argparse.Namespace) -> int:
     from labeler.store import open_store, read_run_listings, resolve_db
 
-    store = open_store(resolve_db(args.db), create=False)
-    runs = read_run_listings(store)
-    for r in runs:
-        print(
-            json.dumps(
-                {
-                    "name": r.name,
-                    "imported_at": r.imported_at.isoformat(),
-                    "source_file": r.source_file,
-                    "queries": r.queries,
-                    "results": r.results,
-                }
+    with open_store(resolve_db(args.db), create=False) as store:
+        runs = read_run_listings(store)
+        for r in runs:
+            print(
+                json.dumps(
+                    {
+                        "name": r.name,
+                        "imported_at": r.imported_at.isoformat(),
+                        "source_file": r.source_file,
+                        "queries": r.queries,
+                        "results": r.results,
+                    }
+                )
             )
-        )
-    if not runs:
-        print(
-            f"labeler: no runs imported yet in {store.location} (labeler run import, or "
-            "labeler evaluate --store-run)",
-            file=sys.stderr,
-        )
-    return 0
+        if not runs:
+            print(
+                f"labeler: no runs imported yet in {store.location} (labeler run import, or "
+                "labeler evaluate --store-run)",
+                file=sys.stderr,
+            )
+        return 0
 
 
 def run_place(args: argparse.Namespace) -> int:
     from labeler.runs import place_run
     from labeler.store import open_store, resolve_db
 
-    report = place_run(open_store(resolve_db(args.db), create=False), args.name)
+    with open_store(resolve_db(args.db), create=False) as store:
+        report = place_run(store, args.name)
     print(
         f"placed run {report.name!r}: {plural(report.questions, 'question')}, "
         f"{plural(report.placements, 'question-page placement')}, "

@@ -160,15 +160,16 @@ def run_assign(args: argparse.Namespace) -> int:
     from labeler.store import assign_team_questions, open_store, resolve_annotator, resolve_db
 
     actor = resolve_annotator(args.actor)
-    done = assign_team_questions(
-        open_store(resolve_db(args.db), create=False),
-        args.gold_set,
-        args.annotators,
-        per_question=args.per_question,
-        sample=args.sample,
-        seed=args.seed,
-        actor=actor,
-    )
+    with open_store(resolve_db(args.db), create=False) as store:
+        done = assign_team_questions(
+            store,
+            args.gold_set,
+            args.annotators,
+            per_question=args.per_question,
+            sample=args.sample,
+            seed=args.seed,
+            actor=actor,
+        )
     plan, progress = done.plan, done.progress
     added: dict[str, int] = {}
     for _, name in plan.add:
@@ -194,26 +195,26 @@ def run_progress(args: argparse.Namespace) -> int:
     from labeler.report import lead_html, lead_json, lead_table, lead_view
     from labeler.store import open_store, read_lead_input, resolve_db
 
-    store = open_store(resolve_db(args.db), create=False)
-    data = read_lead_input(store, args.gold_set)
-    now = args.as_of if args.as_of is not None else datetime.now(UTC)
-    view = lead_view(data, now, idle_minutes=args.idle_minutes)
-    if args.format == "json":
-        print(json.dumps(lead_json(view), ensure_ascii=False))
+    with open_store(resolve_db(args.db), create=False) as store:
+        data = read_lead_input(store, args.gold_set)
+        now = args.as_of if args.as_of is not None else datetime.now(UTC)
+        view = lead_view(data, now, idle_minutes=args.idle_minutes)
+        if args.format == "json":
+            print(json.dumps(lead_json(view), ensure_ascii=False))
+            return 0
+        if args.format == "html":
+            sys.stdout.write(lead_html(view))
+            return 0
+        if not view.team:
+            print(
+                f"labeler: gold set {args.gold_set!r} in {store.location} has no team work yet "
+                "(labeler gold assign)",
+                file=sys.stderr,
+            )
+        print(lead_table(view))
+        for line in final_lines(view.final_scored, view.final_pending):
+            print(line)
         return 0
-    if args.format == "html":
-        sys.stdout.write(lead_html(view))
-        return 0
-    if not view.team:
-        print(
-            f"labeler: gold set {args.gold_set!r} in {store.location} has no team work yet "
-            "(labeler gold assign)",
-            file=sys.stderr,
-        )
-    print(lead_table(view))
-    for line in final_lines(view.final_scored, view.final_pending):
-        print(line)
-    return 0
 
 
 def final_lines(scored: int, pending: int) -> list[str]:
@@ -238,14 +239,15 @@ def run_done(args: argparse.Namespace) -> int:
     from labeler.store import mark_questions_done, open_store, resolve_annotator, resolve_db
 
     annotator = resolve_annotator(args.annotator)
-    changed = mark_questions_done(
-        open_store(resolve_db(args.db), create=False),
-        args.gold_set,
-        args.query,
-        annotator,
-        undo=args.undo,
-        actor=None if args.actor is None else resolve_annotator(args.actor),
-    )
+    with open_store(resolve_db(args.db), create=False) as store:
+        changed = mark_questions_done(
+            store,
+            args.gold_set,
+            args.query,
+            annotator,
+            undo=args.undo,
+            actor=None if args.actor is None else resolve_annotator(args.actor),
+        )
     what = "unmarked" if args.undo else "marked done"
     print(f"{changed} question(s) {what} by {annotator} in {args.gold_set!r}")
     return 0
@@ -266,9 +268,8 @@ def run_reopen(args: argparse.Namespace) -> int:
     if args.dry_run:
         raise UsageError("--dry-run goes with --auto; --reopen changes only what it names")
     actor = resolve_annotator(args.actor)
-    reopened = reopen_questions(
-        open_store(resolve_db(args.db), create=False), args.gold_set, args.reopen, actor=actor
-    )
+    with open_store(resolve_db(args.db), create=False) as store:
+        reopened = reopen_questions(store, args.gold_set, args.reopen, actor=actor)
     print(
         f"reopened {plural(len(reopened), 'question')} of {args.gold_set!r} by {actor}: "
         "pending again (left out of scores) until settled again"
@@ -304,13 +305,14 @@ def run_adjudicate(args: argparse.Namespace) -> int:
     if args.reopen is not None:
         return run_reopen(args)
     actor = resolve_annotator(args.actor)
-    result = adjudicate_auto(
-        open_store(resolve_db(args.db), create=False),
-        args.gold_set,
-        args.auto,
-        actor=actor,
-        dry_run=args.dry_run,
-    )
+    with open_store(resolve_db(args.db), create=False) as store:
+        result = adjudicate_auto(
+            store,
+            args.gold_set,
+            args.auto,
+            actor=actor,
+            dry_run=args.dry_run,
+        )
     would = "would accept" if args.dry_run else "accepted"
     settle = "would settle" if args.dry_run else "settled (marked adjudicated)"
     print(

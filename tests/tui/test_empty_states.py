@@ -2,20 +2,18 @@
 (chunk file, then a stored run: evaluate or run import), the questions list of a gold set
 with no questions, the documents list with no pages; each names the database.
 
-Pilot tests on a real SQLite file; the scores screen's commands are run as printed, as real
-subprocesses, and then fill the screen.
+Pilot tests on a real SQLite file; the scores screen's commands are run as printed (split as a
+shell splits them, through the CLI's ``main``), and then fill the screen.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shlex
-import subprocess
-import sys
 from pathlib import Path
 
+from _cli_in_process import labeler_in_process
 from textual.pilot import Pilot
 from textual.widgets import Static
 from tui_support import OTHER_PAGE, PAGE, run_app, settle
@@ -33,16 +31,7 @@ def _text(screen: object, selector: str) -> str:
 
 
 def _labeler(args: list[str], cwd: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "LABELER_DB"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "labeler", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    proc = labeler_in_process(*args, cwd=cwd, env={"LABELER_DB": None})
     assert proc.returncode == 0, (args, proc.stderr)
 
 

@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from _cli_in_process import labeler_in_process
 from _db_dump import dump
 from _import_inputs import (
     CHUNK_OK,
@@ -50,6 +51,11 @@ ADDRESS_SPACE = 1536 * 1024 * 1024
 def labeler(
     args: list[str], *, stdin: int | None = None, memory: int | None = None
 ) -> subprocess.CompletedProcess[str]:
+    """``labeler args``: in this process, unless it reads a file descriptor as its standard
+    input or runs under a memory limit (those need a process of their own)."""
+    if stdin is None and memory is None:
+        return labeler_in_process(*args)
+
     def limit() -> None:
         if memory is not None:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))

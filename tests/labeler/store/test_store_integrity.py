@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _cli_in_process import labeler_in_process
 
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
 DOCS = 200
@@ -35,9 +36,7 @@ def _page(d: int) -> str:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *args], capture_output=True, text=True, check=False
-    )
+    return labeler_in_process(*args)
 
 
 @pytest.fixture(scope="module")
