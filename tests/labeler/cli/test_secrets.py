@@ -10,6 +10,7 @@ never an internal error.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -64,6 +65,29 @@ def _with_password(url: str) -> str:
     return make_url(url).set(password=SECRET).render_as_string(hide_password=False)
 
 
+#: marks the end of each command's output on stdout and stderr (see IN_ONE_PROCESS)
+END = "\n--- end of command ---\n"
+
+#: the commands run one after the other by ``labeler.cli.main`` in one real process: every
+#: byte they write to the process's stdout and stderr is read, whatever writes it, and
+#: the interpreter starts once, not once per command; each command's exit code opens the
+#: stdout that follows its end mark (a dummy 0 opens the first command's)
+IN_ONE_PROCESS = f"""
+import json, sys
+from labeler.cli import main
+print("0", flush=True)
+for line in json.loads(sys.argv[1]):
+    try:
+        code = main(line)
+    except SystemExit as exit_:
+        code = exit_.code
+    sys.stdout.write({END!r} + str(code) + "\\n")
+    sys.stdout.flush()
+    sys.stderr.write({END!r})
+    sys.stderr.flush()
+"""
+
+
 @pytest.mark.backends("postgresql")
 def test_no_command_prints_the_password_of_a_working_database(
     backend: str, pg_databases: object, tmp_path: Path
@@ -71,17 +95,23 @@ def test_no_command_prints_the_password_of_a_working_database(
     assert backend == "postgresql" and callable(pg_databases)
     db = _with_password(pg_databases())
     assert SECRET in db
-    for line in _command_lines(tmp_path):
-        proc = subprocess.run(
-            [sys.executable, "-m", "labeler", *line, "--db", db],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert proc.returncode == 0, (line, proc.stderr)
-        assert SECRET not in proc.stdout + proc.stderr, line
+    lines = [[*line, "--db", db] for line in _command_lines(tmp_path)]
+    proc = subprocess.run(
+        [sys.executable, "-c", IN_ONE_PROCESS, json.dumps(lines)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    outs, errs = proc.stdout.split(END), proc.stderr.split(END)
+    assert len(outs) == len(errs) == len(lines) + 1, proc.stderr
+    for i, (line, err) in enumerate(zip(lines, errs, strict=False)):
+        out = outs[i].partition("\n")[2]
+        code = outs[i + 1].partition("\n")[0]
+        assert code == "0", (line, err)
+        assert SECRET not in out + err, line
         if line[0] == "demo":  # the demo names its database: masked, not left out
-            assert f"database {db.replace(SECRET, '***')}" in proc.stderr
+            assert f"database {db.replace(SECRET, '***')}" in err
 
 
 BAD_URLS = {
