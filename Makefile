@@ -34,11 +34,13 @@ ingest: $(STAMP)
 # (their module's xdist_group mark, --dist loadgroup). `make test TEST_WORKERS=0` runs them
 # one at a time in this process.
 TEST_WORKERS ?= auto
+# bytecode cached even where PYTHONDONTWRITEBYTECODE is set: every worker would otherwise
+# rewrite the test modules' asserts and every labeler process compile its modules again
 
 test: $(TEST_STAMP)
 	scripts/ensure-jsoup
 	scripts/ensure-chromium
-	scripts/test-postgres run $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup  # throwaway PostgreSQL, stopped after
+	PYTHONDONTWRITEBYTECODE= scripts/test-postgres run $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup  # throwaway PostgreSQL, stopped after
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
