@@ -13,7 +13,7 @@ from typing import Any
 
 from labeler.errors import InputError, input_name
 from labeler.formats.jsonlines import input_size
-from labeler.formats.run_jsonl import RunChunk, RunLine, read_run
+from labeler.formats.run_jsonl import Columns, RunLine, read_run
 from labeler.runs._placements import Placer
 from labeler.runs._split import Staged, fork_part, split_point
 from labeler.store import Store
@@ -30,7 +30,7 @@ from labeler.store.run_table import (
     query_ids_by_text,
     run_rows,
 )
-from labeler.store.runstage import PlacementRow, ResultRow, RunStage
+from labeler.store.runstage import PlacementRow, RunStage
 from scoring import Chunk
 
 #: results buffered before one multi-row INSERT into the staging file (kept for callers:
@@ -256,9 +256,12 @@ def import_run_chunks(
 
     def lines() -> Iterator[RunLine]:
         for number, (qid, chunks) in enumerate(run.items(), 1):
-            ranked = tuple(
-                RunChunk(rank, chunk.text or "", chunk.doc, chunk.score, chunk.start, chunk.end)
-                for rank, chunk in enumerate(chunks, 1)
+            ranked = Columns(
+                [chunk.text or "" for chunk in chunks],
+                [chunk.doc for chunk in chunks],
+                [chunk.score for chunk in chunks],
+                [chunk.start for chunk in chunks],
+                [chunk.end for chunk in chunks],
             )
             yield RunLine(number, qid, None, ranked)
 
@@ -275,6 +278,9 @@ def import_run_chunks(
 
 #: run lines checked and placed together (their labels read in one query)
 BATCH_LINES = 1_000
+
+#: the staged result columns every row fills
+_RESULT_BASE = ("query_external_id", "rank", "chunk_text")
 
 
 def _batches(lines: Iterable[RunLine]) -> Iterator[list[RunLine]]:
@@ -350,29 +356,39 @@ def _stage_run(
             raise unmatched
         with store.session() as session:
             placer.labels_of = labelled_pages(session, qids)
-        rows: list[ResultRow] = []
+        # result rows by the columns they fill: a column a line leaves empty (no offsets,
+        # no doc, no score) is not bound at all, for a NULL costs the driver more to bind
+        # than a value
+        rows: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
         placed: list[PlacementRow] = []
         for line, qid in zip(batch, qids, strict=True):
-            if not line.chunks:  # still placed: its labelled pages' occurrences are stored
-                placed.extend((qid, *p) for p in placer.place(qid, [])[0])
+            texts, docs, scores, starts, ends = line.results
+            n = len(texts)
+            offsets = n and starts.count(None) != n
+            pinned = placer.holds(texts, docs, starts, ends) if offsets else None
+            if pinned is not None:
+                mismatched += pinned.count(False)
+            pages, located = placer.place_columns(qid, texts, docs, starts, pinned)
+            placed.extend((qid, *p) for p in pages)  # every page, a line without results too
+            if not n:
                 continue
-            # the chunks (in rank order) as columns, and the rows zipped from them: no
-            # Python-level work per chunk
-            ranks, chunks, docs, scores, starts, ends = zip(*line.chunks, strict=True)
-            if starts.count(None) != len(starts):
-                offsets = [None if a is None else (a, b) for a, b in zip(starts, ends, strict=True)]
-                pages, everywhere = placer.place(qid, chunks, docs, offsets)
-                mismatched += placer.mismatched(chunks, docs, offsets)
-            else:
-                pages, everywhere = placer.place(qid, chunks)
-            placed.extend((qid, *p) for p in pages)
-            rows.extend(
-                zip(
-                    repeat(qid), ranks, chunks, docs, scores, everywhere, starts, ends, strict=False
-                )
-            )
+            columns = [repeat(qid, n), range(1, n + 1), texts]
+            names: tuple[str, ...] = _RESULT_BASE
+            if docs.count(None) != n:
+                columns.append(docs)
+                names += ("doc_id",)
+            if scores.count(None) != n:
+                columns.append(scores)
+                names += ("score",)
+            columns.append(located)
+            names += ("located",)
+            if offsets:
+                columns += (starts, ends)
+                names += ("chunk_start", "chunk_end")
+            rows.setdefault(names, []).extend(zip(*columns, strict=False))
         stage.add_questions(list(seen.items()))
-        stage.add_results(rows)
+        for names, part in rows.items():
+            stage.add_results(part, names)
         stage.add_placements(placed)
         questions += len(batch)
     return questions, mismatched, first

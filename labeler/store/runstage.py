@@ -98,11 +98,13 @@ class RunStage:
             self.close()
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
 
-    def _insert(self, table: str, width: int, rows: Sequence[tuple[Any, ...]]) -> None:
+    def _insert(
+        self, table: str, width: int, rows: Sequence[tuple[Any, ...]], names: str = ""
+    ) -> None:
         assert self._conn is not None, "staging already finished"
         marks = ", ".join("?" * width)
         try:
-            self._conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
+            self._conn.executemany(f"INSERT INTO {table} {names} VALUES ({marks})", rows)
         except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
 
@@ -124,9 +126,15 @@ class RunStage:
         """Stage ``(query_id, line)`` rows (ids not staged before: see :meth:`lines_of`)."""
         self._insert("question", 2, rows)
 
-    def add_results(self, rows: Sequence[ResultRow]) -> None:
-        """Stage ``(query_id, rank, text, doc, score, located, start, end)`` rows."""
-        self._insert("result", len(RESULT_COLUMNS) - 1, rows)
+    def add_results(
+        self, rows: Sequence[ResultRow] | Sequence[tuple[Any, ...]], columns: Sequence[str] = ()
+    ) -> None:
+        """Stage ``(query_id, rank, text, doc, score, located, start, end)`` rows, or rows of
+        the named ``columns`` of those (``RESULT_COLUMNS`` names; the others are NULL)."""
+        if columns:
+            self._insert("result", len(columns), rows, f"({', '.join(columns)})")
+        else:
+            self._insert("result", len(RESULT_COLUMNS) - 1, rows)
         self.results += len(rows)
 
     def add_placements(self, rows: Sequence[PlacementRow]) -> None:
