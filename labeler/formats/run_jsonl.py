@@ -16,11 +16,10 @@ too; it is matched to a question by its text (or by ``query_id`` when it has one
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, count, repeat
 from math import isfinite
-from operator import le
+from operator import itemgetter, le
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -49,11 +48,11 @@ class Columns(NamedTuple):
     """A line's results as columns, in rank order (the result of rank ``i + 1`` at index
     ``i`` of each): what an import works with, without an object per result."""
 
-    texts: list[str]
-    docs: list[str | None]
-    scores: list[float | None]
-    starts: list[int | None]
-    ends: list[int | None]
+    texts: Sequence[str]
+    docs: Sequence[str | None]
+    scores: Sequence[float | None]
+    starts: Sequence[int | None]
+    ends: Sequence[int | None]
 
     @classmethod
     def of(cls, chunks: Iterable[RunChunk]) -> Columns:
@@ -72,11 +71,10 @@ class Columns(NamedTuple):
         return cls(texts, docs, scores, starts, ends)
 
 
-@dataclass(frozen=True)
-class RunLine:
+class RunLine(NamedTuple):
     """One question's ranked results (``results``, as columns in rank order: ranks 1, 2,
     …). ``query_id`` is None for a Ragas line without one; then ``user_input`` holds the
-    question text to match."""
+    question text to match. (A named tuple: made for every line of a run.)"""
 
     line: int
     query_id: str | None
@@ -142,11 +140,28 @@ def _plain(results: list[Any]) -> Columns | None:
     n = len(results)
     if set(map(type, results)) != _DICTS:
         return _plain_items(results) if n else Columns([], [], [], [], [])
-    if not _PLAIN.issuperset(chain.from_iterable(results)):  # a dict iterates its keys
-        return None
-    texts: list[Any] = list(map(_get, results, repeat("text", n)))
-    docs: list[Any] = list(map(_get, results, repeat("doc", n)))
-    scores: list[Any] = list(map(_get, results, repeat("score", n)))
+    texts: Sequence[Any]
+    docs: Sequence[Any]
+    scores: Sequence[Any]
+    starts: Sequence[Any]
+    ends: Sequence[Any]
+    sizes = set(map(len, results))
+    try:  # the two usual shapes: every result with the same fields, all of them or no offsets
+        if sizes == _FIVE:
+            texts, docs, scores, starts, ends = zip(*map(_ALL, results), strict=True)
+        elif sizes == _THREE:
+            texts, docs, scores = zip(*map(_NO_OFFSETS, results), strict=True)
+            starts = ends = (None,) * n
+        else:
+            raise KeyError
+    except KeyError:  # another set of fields
+        if not _PLAIN.issuperset(chain.from_iterable(results)):  # a dict iterates its keys
+            return None
+        texts = list(map(_get, results, repeat("text", n)))
+        docs = list(map(_get, results, repeat("doc", n)))
+        scores = list(map(_get, results, repeat("score", n)))
+        starts = list(map(_get, results, repeat("start", n)))
+        ends = list(map(_get, results, repeat("end", n)))
     if set(map(type, texts)) != _STRS or not _STR_OR_NONE.issuperset(map(type, docs)):
         return None
     kinds = set(map(type, scores))
@@ -158,11 +173,9 @@ def _plain(results: list[Any]) -> Columns | None:
         # sum is also a float overflow away from proof, so then each is looked at
         if not isfinite(sum(values)) and not all(map(isfinite, values)):
             return None
-    starts: list[Any] = list(map(_get, results, repeat("start", n)))
-    ends: list[Any] = list(map(_get, results, repeat("end", n)))
     bounds = set(map(type, starts)) | set(map(type, ends))
     if bounds == _INTS:  # offsets on every result
-        if min(starts) < 0 or not all(map(le, starts, ends)) or _NONE in set(map(type, docs)):
+        if min(starts) < 0 or not all(map(le, starts, ends)) or None in docs:
             return None
     elif bounds != _NONES:  # offsets on some results only, or of another type
         return _plain_items(results)
@@ -170,6 +183,10 @@ def _plain(results: list[Any]) -> Columns | None:
 
 
 _get = dict.get
+_ALL = itemgetter("text", "doc", "score", "start", "end")
+_NO_OFFSETS = itemgetter("text", "doc", "score")
+_FIVE = {5}
+_THREE = {3}
 _NONE = type(None)
 _DICTS = {dict}
 _STRS = {str}
@@ -182,8 +199,11 @@ _FLOAT_OR_NONE = frozenset({float, _NONE})
 def _plain_items(results: list[Any]) -> Columns | None:
     """:func:`_plain`, result by result (a list mixing strings and objects, or offsets on
     some results only)."""
-    line = Columns([], [], [], [], [])
-    texts, docs, scores, starts, ends = line
+    texts: list[str] = []
+    docs: list[str | None] = []
+    scores: list[float | None] = []
+    starts: list[int | None] = []
+    ends: list[int | None] = []
     for item in results:
         kind = type(item)
         if kind is str:
@@ -212,12 +232,16 @@ def _plain_items(results: list[Any]) -> Columns | None:
         scores.append(score)
         starts.append(start)
         ends.append(end)
-    return line
+    return Columns(texts, docs, scores, starts, ends)
 
 
 def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
-    qid = _query_id(obj, path, number, needed=True)
-    results = require(obj, "results", list, path, number)
+    qid = obj.get("query_id")
+    if type(qid) is not str or not qid or qid.isspace():  # not the usual non-blank string
+        qid = _query_id(obj, path, number, needed=True)
+    results = obj.get("results")
+    if type(results) is not list:
+        results = require(obj, "results", list, path, number)
     plain = _plain(results)
     if plain is not None:
         return RunLine(number, qid, None, plain)

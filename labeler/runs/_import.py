@@ -329,9 +329,9 @@ def _stage_run(
         alive()
         if first is None:
             first = batch[0].line
-        texts = [line.user_input or "" for line in batch if line.query_id is None]
+        inputs = [line.user_input or "" for line in batch if line.query_id is None]
         with store.session() as session:
-            by_text = query_ids_by_text(session, texts) if texts else {}
+            by_text = query_ids_by_text(session, inputs) if inputs else {}
         qids: list[str] = []
         unmatched: InputError | None = None
         for line in batch:

@@ -20,6 +20,7 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
 from itertools import starmap
 from operator import and_, eq, sub
 from typing import cast
@@ -176,6 +177,21 @@ LOCATED_MAX = 200_000
 MEMO_BUDGET = 8 << 20
 
 
+@cache
+def _numerals() -> dict[int, str]:
+    """The decimal text of −1 and of 0 to 65,535 (made once, when first needed)."""
+    return {n: str(n) for n in range(-1, 1 << 16)}
+
+
+def _csv(numbers: list[int]) -> str:
+    """``numbers`` comma-separated: the text of each mostly looked up, not made (a stored
+    placement holds two such lists per question and page)."""
+    try:
+        return ",".join(map(_numerals().__getitem__, numbers))
+    except KeyError:  # a number past the table
+        return ",".join(map(str, numbers))
+
+
 class _Page:
     """A stored page chunks are placed on: its key and index, and what was worked out on it
     (each chunk text's first position and whether it repeats, and each label text's
@@ -251,9 +267,7 @@ class Placer:
         whether it occurs more than once (``1``/``0``, one per text), as
         ``PageIndex.place`` finds them; the texts not met before are looked for once."""
         first = page.first
-        try:
-            starts = list(map(first.__getitem__, texts))
-        except KeyError:
+        if None in map(first.get, texts):
             missing = [t for t in dict.fromkeys(texts) if t not in first]
             size = sum(map(len, missing))
             if self._memo + size > MEMO_BUDGET:
@@ -261,7 +275,8 @@ class Placer:
                     if kept is not None:
                         kept.forget()
                 self._memo = 0
-                missing = [t for t in dict.fromkeys(texts) if t not in first]
+                first = page.first
+                missing = list(dict.fromkeys(texts))
                 size = sum(map(len, missing))
             twice = page.twice
             for _, chunk, c0, repeated in page.index.place(missing):
@@ -269,7 +284,7 @@ class Placer:
                 twice[chunk] = "1" if repeated else "0"
             page.chars += size
             self._memo += size
-            starts = list(map(first.__getitem__, texts))
+        starts = list(map(first.__getitem__, texts))
         return starts, "".join(map(page.twice.__getitem__, texts))
 
     @staticmethod
@@ -368,7 +383,7 @@ class Placer:
         labels = self.labels_of.get(qid)
         if not labels:
             return out, [0] * n
-        lengths = ",".join(map(str, map(len, texts)))
+        lengths = _csv(list(map(len, texts)))
         found = [1] * n
         nowhere = False
         for doc in sorted(labels):
@@ -378,7 +393,7 @@ class Placer:
                 continue
             at, repeated = self._placed(page, doc, texts, docs, starts, pinned)
             occurrences = self._occurrences(page, labels[doc])
-            out.append((page.key, ",".join(map(str, at)), repeated, occurrences, lengths))
+            out.append((page.key, _csv(at), repeated, occurrences, lengths))
             if -1 in at:
                 found = [f if c0 != -1 else 0 for f, c0 in zip(found, at, strict=True)]
         return out, [0] * n if nowhere else found
