@@ -7,7 +7,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from itertools import repeat
 from pathlib import Path
 from typing import Any
 
@@ -279,9 +278,6 @@ def import_run_chunks(
 #: run lines checked and placed together (their labels read in one query)
 BATCH_LINES = 1_000
 
-#: the staged result columns every row fills
-_RESULT_BASE = ("query_external_id", "rank", "chunk_text")
-
 
 def _batches(lines: Iterable[RunLine]) -> Iterator[list[RunLine]]:
     """``lines`` in lists of :data:`BATCH_LINES`. A bad line (the reader's
@@ -356,39 +352,17 @@ def _stage_run(
             raise unmatched
         with store.session() as session:
             placer.labels_of = labelled_pages(session, qids)
-        # result rows by the columns they fill: a column a line leaves empty (no offsets,
-        # no doc, no score) is not bound at all, for a NULL costs the driver more to bind
-        # than a value
-        rows: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
         placed: list[PlacementRow] = []
         for line, qid in zip(batch, qids, strict=True):
             texts, docs, scores, starts, ends = line.results
-            n = len(texts)
-            offsets = n and starts.count(None) != n
+            offsets = starts.count(None) != len(starts)
             pinned = placer.holds(texts, docs, starts, ends) if offsets else None
             if pinned is not None:
                 mismatched += pinned.count(False)
             pages, located = placer.place_columns(qid, texts, docs, starts, pinned)
             placed.extend((qid, *p) for p in pages)  # every page, a line without results too
-            if not n:
-                continue
-            columns = [repeat(qid, n), range(1, n + 1), texts]
-            names: tuple[str, ...] = _RESULT_BASE
-            if docs.count(None) != n:
-                columns.append(docs)
-                names += ("doc_id",)
-            if scores.count(None) != n:
-                columns.append(scores)
-                names += ("score",)
-            columns.append(located)
-            names += ("located",)
-            if offsets:
-                columns += (starts, ends)
-                names += ("chunk_start", "chunk_end")
-            rows.setdefault(names, []).extend(zip(*columns, strict=False))
+            stage.add_ranked(qid, texts, docs, scores, located, starts, ends)
         stage.add_questions(list(seen.items()))
-        for names, part in rows.items():
-            stage.add_results(part, names)
         stage.add_placements(placed)
         questions += len(batch)
     return questions, mismatched, first
