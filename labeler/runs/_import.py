@@ -3,8 +3,10 @@ nothing, in one short write transaction."""
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -184,7 +186,8 @@ def _import_lines(
             return page_texts(session, doc_ids)
 
     def stage_part(part: Iterable[RunLine], stage: RunStage, alive: Callable[[], None]) -> Staged:
-        return _stage_run(store, where, part, stage, Placer({}, load_pages), alive)
+        with _rare_collections():
+            return _stage_run(store, where, part, stage, Placer({}, load_pages), alive)
 
     stage = RunStage()
     child = None
@@ -232,6 +235,24 @@ def _import_lines(
         tuple(str(p) for p in stage.orphans),
         mismatched,
     )
+
+
+@contextmanager
+def _rare_collections() -> Iterator[None]:
+    """Run the ``with`` body with the cyclic garbage collector's first generation collected
+    after 20,000 new objects instead of 700 (its other thresholds and its state kept).
+
+    Staging makes several objects per result, nearly all freed at once when no longer
+    referenced; a collection every 700 of them spent about a tenth of the staging time
+    walking the batch still in hand (measured at 32,000 x 20: 0.43 s of 4.8 s CPU, 0.12 s
+    so). Cyclic garbage waits a little longer: until 20,000 more objects were made than
+    freed."""
+    before = gc.get_threshold()
+    gc.set_threshold(20_000, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def _always() -> None:
