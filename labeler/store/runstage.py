@@ -25,7 +25,7 @@ import sqlite3
 import tempfile
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain
+from itertools import chain, count
 from pathlib import Path
 from typing import Any
 
@@ -56,15 +56,13 @@ def _ranked_sql(size: int, doc: int, scores: bool, offsets: bool) -> str:
     :meth:`RunStage.add_ranked`): ``?1`` its query id, ``?2`` the rank before the first
     (each row's rank is ``?2 + i``), ``?3`` the document all share (when ``doc`` is
     ``_SAME``), then each row's own values in the order ``add_ranked`` lists them."""
+    marks = count(4)
+
+    def take() -> str:
+        return f"?{next(marks)}"
+
     rows = []
-    mark = 3
     for i in range(1, size + 1):
-
-        def take() -> str:
-            nonlocal mark
-            mark += 1
-            return f"?{mark}"
-
         text = take()
         at = take() if doc == _EACH else "?3" if doc == _SAME else "NULL"
         score = take() if scores else "NULL"
@@ -130,13 +128,11 @@ class RunStage:
             self.close()
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
 
-    def _insert(
-        self, table: str, width: int, rows: Sequence[tuple[Any, ...]], names: str = ""
-    ) -> None:
+    def _insert(self, table: str, width: int, rows: Sequence[tuple[Any, ...]]) -> None:
         assert self._conn is not None, "staging already finished"
         marks = ", ".join("?" * width)
         try:
-            self._conn.executemany(f"INSERT INTO {table} {names} VALUES ({marks})", rows)
+            self._conn.executemany(f"INSERT INTO {table} VALUES ({marks})", rows)
         except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
 
@@ -158,15 +154,9 @@ class RunStage:
         """Stage ``(query_id, line)`` rows (ids not staged before: see :meth:`lines_of`)."""
         self._insert("question", 2, rows)
 
-    def add_results(
-        self, rows: Sequence[ResultRow] | Sequence[tuple[Any, ...]], columns: Sequence[str] = ()
-    ) -> None:
-        """Stage ``(query_id, rank, text, doc, score, located, start, end)`` rows, or rows of
-        the named ``columns`` of those (``RESULT_COLUMNS`` names; the others are NULL)."""
-        if columns:
-            self._insert("result", len(columns), rows, f"({', '.join(columns)})")
-        else:
-            self._insert("result", len(RESULT_COLUMNS) - 1, rows)
+    def add_results(self, rows: Sequence[ResultRow]) -> None:
+        """Stage ``(query_id, rank, text, doc, score, located, start, end)`` rows."""
+        self._insert("result", len(RESULT_COLUMNS) - 1, rows)
         self.results += len(rows)
 
     def add_ranked(
