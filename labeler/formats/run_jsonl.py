@@ -16,8 +16,10 @@ too; it is matched to a question by its text (or by ``query_id`` when it has one
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import chain, count, repeat
+from math import isfinite
+from operator import itemgetter, le
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -42,16 +44,47 @@ class RunChunk(NamedTuple):
     end: int | None = None
 
 
-@dataclass(frozen=True)
-class RunLine:
-    """One question's ranked results, ``chunks`` in rank order (ranks 1, 2, …).
-    ``query_id`` is None for a Ragas line without one; then ``user_input`` holds the
-    question text to match."""
+class Columns(NamedTuple):
+    """A line's results as columns, in rank order (the result of rank ``i + 1`` at index
+    ``i`` of each): what an import works with, without an object per result."""
+
+    texts: Sequence[str]
+    docs: Sequence[str | None]
+    scores: Sequence[float | None]
+    starts: Sequence[int | None]
+    ends: Sequence[int | None]
+
+    @classmethod
+    def of(cls, chunks: Iterable[RunChunk]) -> Columns:
+        """The columns of ``chunks`` (in rank order)."""
+        texts: list[str] = []
+        docs: list[str | None] = []
+        scores: list[float | None] = []
+        starts: list[int | None] = []
+        ends: list[int | None] = []
+        for chunk in chunks:
+            texts.append(chunk.text)
+            docs.append(chunk.doc)
+            scores.append(chunk.score)
+            starts.append(chunk.start)
+            ends.append(chunk.end)
+        return cls(texts, docs, scores, starts, ends)
+
+
+class RunLine(NamedTuple):
+    """One question's ranked results (``results``, as columns in rank order: ranks 1, 2,
+    …). ``query_id`` is None for a Ragas line without one; then ``user_input`` holds the
+    question text to match. (A named tuple: made for every line of a run.)"""
 
     line: int
     query_id: str | None
     user_input: str | None
-    chunks: tuple[RunChunk, ...]
+    results: Columns
+
+    @property
+    def chunks(self) -> tuple[RunChunk, ...]:
+        """The results as chunks, in rank order."""
+        return tuple(map(RunChunk, count(1), *self.results))
 
 
 def read_run(
@@ -94,53 +127,125 @@ def _query_id(obj: dict[str, Any], path: str | Path, number: int, needed: bool) 
 _PLAIN = frozenset({"text", "doc", "score", "start", "end"})
 
 
-def _plain(results: list[Any]) -> tuple[RunChunk, ...] | None:
-    """The chunks of ``results`` when every result is of the common plain shape (a string,
+def _plain(results: list[Any]) -> Columns | None:
+    """The columns of ``results`` when every result is of the common plain shape (a string,
     or an object of :data:`_PLAIN` fields with a string text and doc, a finite float
     score, both offsets or neither): what :func:`_native`'s full reading gives them, at a
     fraction of its cost. None when any result is of another shape, or wrong: the full
-    reading then takes the line (and names what is wrong)."""
-    chunks: list[RunChunk] = []
-    append = chunks.append
-    isfinite = math.isfinite
-    new = tuple.__new__  # a named tuple made without its Python-level __new__: a third faster
-    rank = 0
+    reading then takes the line (and names what is wrong).
+
+    A list of objects only (the usual line) is checked a field at a time over all its
+    results (``map`` and set operations, run in C); any other list result by result
+    (:func:`_plain_items`)."""
+    n = len(results)
+    if set(map(type, results)) != _DICTS:
+        return _plain_items(results) if n else Columns([], [], [], [], [])
+    texts: Sequence[Any]
+    docs: Sequence[Any]
+    scores: Sequence[Any]
+    starts: Sequence[Any]
+    ends: Sequence[Any]
+    sizes = set(map(len, results))
+    try:  # the two usual shapes: every result with the same fields, all of them or no offsets
+        if sizes == _FIVE:
+            texts, docs, scores, starts, ends = zip(*map(_ALL, results), strict=True)
+        elif sizes == _THREE:
+            texts, docs, scores = zip(*map(_NO_OFFSETS, results), strict=True)
+            starts = ends = (None,) * n
+        else:
+            raise KeyError
+    except KeyError:  # another set of fields
+        if not _PLAIN.issuperset(chain.from_iterable(results)):  # a dict iterates its keys
+            return None
+        texts = list(map(_get, results, repeat("text", n)))
+        docs = list(map(_get, results, repeat("doc", n)))
+        scores = list(map(_get, results, repeat("score", n)))
+        starts = list(map(_get, results, repeat("start", n)))
+        ends = list(map(_get, results, repeat("end", n)))
+    if set(map(type, texts)) != _STRS or not _STR_OR_NONE.issuperset(map(type, docs)):
+        return None
+    kinds = set(map(type, scores))
+    if not _FLOAT_OR_NONE.issuperset(kinds):
+        return None
+    if float in kinds:
+        values = scores if _NONE not in kinds else [s for s in scores if s is not None]
+        # a sum is finite when every term is (NaN and infinities carry through); a finite
+        # sum is also a float overflow away from proof, so then each is looked at
+        if not isfinite(sum(values)) and not all(map(isfinite, values)):
+            return None
+    bounds = set(map(type, starts)) | set(map(type, ends))
+    if bounds == _INTS:  # offsets on every result
+        if min(starts) < 0 or not all(map(le, starts, ends)) or None in docs:
+            return None
+    elif bounds != _NONES:  # offsets on some results only, or of another type
+        return _plain_items(results)
+    return Columns(texts, docs, scores, starts, ends)
+
+
+_get = dict.get
+_ALL = itemgetter("text", "doc", "score", "start", "end")
+_NO_OFFSETS = itemgetter("text", "doc", "score")
+_FIVE = {5}
+_THREE = {3}
+_NONE = type(None)
+_DICTS = {dict}
+_STRS = {str}
+_INTS = {int}
+_NONES = {_NONE}
+_STR_OR_NONE = frozenset({str, _NONE})
+_FLOAT_OR_NONE = frozenset({float, _NONE})
+
+
+def _plain_items(results: list[Any]) -> Columns | None:
+    """:func:`_plain`, result by result (a list mixing strings and objects, or offsets on
+    some results only)."""
+    texts: list[str] = []
+    docs: list[str | None] = []
+    scores: list[float | None] = []
+    starts: list[int | None] = []
+    ends: list[int | None] = []
     for item in results:
-        rank += 1
         kind = type(item)
         if kind is str:
-            append(new(RunChunk, (rank, item, None, None, None, None)))
-            continue
-        if kind is not dict or not item.keys() <= _PLAIN:
-            return None
-        get = item.get
-        text = get("text")
-        doc = get("doc")
-        score = get("score")
-        if (
-            type(text) is not str
-            or (doc is not None and type(doc) is not str)
-            or (score is not None and (type(score) is not float or not isfinite(score)))
-        ):
-            return None
-        start = get("start")
-        end = get("end")
-        if start is None and end is None:
-            append(new(RunChunk, (rank, text, doc, score, None, None)))
-        elif type(start) is int and type(end) is int and 0 <= start <= end and doc is not None:
-            append(new(RunChunk, (rank, text, doc, score, start, end)))
+            text, doc, score, start, end = item, None, None, None, None
         else:
-            return None
-    return tuple(chunks)
+            if kind is not dict or not item.keys() <= _PLAIN:
+                return None
+            get = item.get
+            text = get("text")
+            doc = get("doc")
+            score = get("score")
+            start = get("start")
+            end = get("end")
+            if (
+                type(text) is not str
+                or (doc is not None and type(doc) is not str)
+                or (score is not None and (type(score) is not float or not isfinite(score)))
+            ):
+                return None
+            if (start is not None or end is not None) and not (
+                type(start) is int and type(end) is int and 0 <= start <= end and doc is not None
+            ):
+                return None
+        texts.append(text)
+        docs.append(doc)
+        scores.append(score)
+        starts.append(start)
+        ends.append(end)
+    return Columns(texts, docs, scores, starts, ends)
 
 
 def _native(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
-    qid = _query_id(obj, path, number, needed=True)
-    results = require(obj, "results", list, path, number)
+    qid = obj.get("query_id")
+    if type(qid) is not str or not qid or qid.isspace():  # not the usual non-blank string
+        qid = _query_id(obj, path, number, needed=True)
+    results = obj.get("results")
+    if type(results) is not list:
+        results = require(obj, "results", list, path, number)
     plain = _plain(results)
     if plain is not None:
         return RunLine(number, qid, None, plain)
-    return RunLine(number, qid, None, _full(results, path, number))
+    return RunLine(number, qid, None, Columns.of(_full(results, path, number)))
 
 
 def _full(results: list[Any], path: str | Path, number: int) -> tuple[RunChunk, ...]:
@@ -217,4 +322,4 @@ def _ragas(obj: dict[str, Any], path: str | Path, number: int) -> RunLine:
         if not isinstance(text, str):
             raise InputError(path, f"retrieved_contexts[{i}] must be a string", number)
         chunks.append(RunChunk(rank=i + 1, text=text, doc=None, score=None))
-    return RunLine(number, qid, user_input, tuple(chunks))
+    return RunLine(number, qid, user_input, Columns.of(chunks))

@@ -3,17 +3,18 @@ nothing, in one short write transaction."""
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from itertools import repeat
 from pathlib import Path
 from typing import Any
 
 from labeler.errors import InputError, input_name
 from labeler.formats.jsonlines import input_size
-from labeler.formats.run_jsonl import RunChunk, RunLine, read_run
+from labeler.formats.run_jsonl import Columns, RunLine, read_run
 from labeler.runs._placements import Placer
 from labeler.runs._split import Staged, fork_part, split_point
 from labeler.store import Store
@@ -30,7 +31,7 @@ from labeler.store.run_table import (
     query_ids_by_text,
     run_rows,
 )
-from labeler.store.runstage import PlacementRow, ResultRow, RunStage
+from labeler.store.runstage import PlacementRow, RunStage
 from scoring import Chunk
 
 #: results buffered before one multi-row INSERT into the staging file (kept for callers:
@@ -185,7 +186,8 @@ def _import_lines(
             return page_texts(session, doc_ids)
 
     def stage_part(part: Iterable[RunLine], stage: RunStage, alive: Callable[[], None]) -> Staged:
-        return _stage_run(store, where, part, stage, Placer({}, load_pages), alive)
+        with _rare_collections():
+            return _stage_run(store, where, part, stage, Placer({}, load_pages), alive)
 
     stage = RunStage()
     child = None
@@ -235,6 +237,24 @@ def _import_lines(
     )
 
 
+@contextmanager
+def _rare_collections() -> Iterator[None]:
+    """Run the ``with`` body with the cyclic garbage collector's first generation collected
+    after 20,000 new objects instead of 700 (its other thresholds and its state kept).
+
+    Staging makes several objects per result, nearly all freed at once when no longer
+    referenced; a collection every 700 of them spent about a tenth of the staging time
+    walking the batch still in hand (measured at 32,000 x 20: 0.43 s of 4.8 s CPU, 0.12 s
+    so). Cyclic garbage waits a little longer: until 20,000 more objects were made than
+    freed."""
+    before = gc.get_threshold()
+    gc.set_threshold(20_000, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def _always() -> None:
     """The staging process runs on (it is not a forked one whose parent may be gone)."""
 
@@ -256,9 +276,12 @@ def import_run_chunks(
 
     def lines() -> Iterator[RunLine]:
         for number, (qid, chunks) in enumerate(run.items(), 1):
-            ranked = tuple(
-                RunChunk(rank, chunk.text or "", chunk.doc, chunk.score, chunk.start, chunk.end)
-                for rank, chunk in enumerate(chunks, 1)
+            ranked = Columns(
+                [chunk.text or "" for chunk in chunks],
+                [chunk.doc for chunk in chunks],
+                [chunk.score for chunk in chunks],
+                [chunk.start for chunk in chunks],
+                [chunk.end for chunk in chunks],
             )
             yield RunLine(number, qid, None, ranked)
 
@@ -323,9 +346,9 @@ def _stage_run(
         alive()
         if first is None:
             first = batch[0].line
-        texts = [line.user_input or "" for line in batch if line.query_id is None]
+        inputs = [line.user_input or "" for line in batch if line.query_id is None]
         with store.session() as session:
-            by_text = query_ids_by_text(session, texts) if texts else {}
+            by_text = query_ids_by_text(session, inputs) if inputs else {}
         qids: list[str] = []
         unmatched: InputError | None = None
         for line in batch:
@@ -350,29 +373,17 @@ def _stage_run(
             raise unmatched
         with store.session() as session:
             placer.labels_of = labelled_pages(session, qids)
-        rows: list[ResultRow] = []
         placed: list[PlacementRow] = []
         for line, qid in zip(batch, qids, strict=True):
-            if not line.chunks:  # still placed: its labelled pages' occurrences are stored
-                placed.extend((qid, *p) for p in placer.place(qid, [])[0])
-                continue
-            # the chunks (in rank order) as columns, and the rows zipped from them: no
-            # Python-level work per chunk
-            ranks, chunks, docs, scores, starts, ends = zip(*line.chunks, strict=True)
-            if starts.count(None) != len(starts):
-                offsets = [None if a is None else (a, b) for a, b in zip(starts, ends, strict=True)]
-                pages, everywhere = placer.place(qid, chunks, docs, offsets)
-                mismatched += placer.mismatched(chunks, docs, offsets)
-            else:
-                pages, everywhere = placer.place(qid, chunks)
-            placed.extend((qid, *p) for p in pages)
-            rows.extend(
-                zip(
-                    repeat(qid), ranks, chunks, docs, scores, everywhere, starts, ends, strict=False
-                )
-            )
+            texts, docs, scores, starts, ends = line.results
+            offsets = starts.count(None) != len(starts)
+            pinned = placer.holds(texts, docs, starts, ends) if offsets else None
+            if pinned is not None:
+                mismatched += pinned.count(False)
+            pages, located = placer.place_columns(qid, texts, docs, starts, pinned)
+            placed.extend((qid, *p) for p in pages)  # every page, a line without results too
+            stage.add_ranked(qid, texts, docs, scores, located, starts, ends)
         stage.add_questions(list(seen.items()))
-        stage.add_results(rows)
         stage.add_placements(placed)
         questions += len(batch)
     return questions, mismatched, first

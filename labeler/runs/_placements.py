@@ -20,7 +20,10 @@ import hashlib
 import json
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
 from itertools import starmap
+from operator import and_, eq, sub
+from typing import cast
 
 from labeler.store.fastread import SqliteReader
 from labeler.store.rows import RankedRow
@@ -170,6 +173,47 @@ def placements_for(
 PAGE_BUDGET = 32 << 20
 #: chunk positions a page index caches before its cache is emptied
 LOCATED_MAX = 200_000
+#: characters of chunk text whose positions a :class:`Placer` keeps, over all its pages
+MEMO_BUDGET = 8 << 20
+
+
+@cache
+def _numerals() -> dict[int, str]:
+    """The decimal text of −1 and of 0 to 65,535 (made once, when first needed)."""
+    return {n: str(n) for n in range(-1, 1 << 16)}
+
+
+def _csv(numbers: list[int]) -> str:
+    """``numbers`` comma-separated: the text of each mostly looked up, not made (a stored
+    placement holds two such lists per question and page)."""
+    try:
+        return ",".join(map(_numerals().__getitem__, numbers))
+    except KeyError:  # a number past the table
+        return ",".join(map(str, numbers))
+
+
+class _Page:
+    """A stored page chunks are placed on: its key and index, and what was worked out on it
+    (each chunk text's first position and whether it repeats, and each label text's
+    occurrences as stored), so that a chunk or label met again costs one lookup."""
+
+    __slots__ = ("chars", "first", "index", "key", "labels", "twice")
+
+    def __init__(self, text: str) -> None:
+        self.key = text_key(text)
+        self.index = PageIndex(text)
+        self.forget()
+
+    def forget(self) -> None:
+        """Empty what was worked out (the index is kept)."""
+        #: chunk text → its first position (−1: nowhere, or an empty text)
+        self.first: dict[str, int] = {"": -1}
+        #: chunk text → ``1`` when it occurs more than once, else ``0``
+        self.twice: dict[str, str] = {"": "0"}
+        #: label text → ``"KEY":[OFFSETS]``, its entry in the stored occurrences
+        self.labels: dict[str, str] = {}
+        #: characters of the chunk texts in ``first``
+        self.chars = 0
 
 
 class Placer:
@@ -178,7 +222,9 @@ class Placer:
     ``labels_of`` maps a query id to the documents its labels cite, each with those labels'
     texts (an import sets it again for each batch of questions); ``load`` fetches the text
     of documents by id. Pages are loaded and indexed on first use and kept within
-    ``budget`` (see ``_index``).
+    ``budget`` (see ``_page``); the positions of the chunk texts met are kept per page, up
+    to ``MEMO_BUDGET`` characters of them in all (then all are forgotten): a run mostly
+    retrieves the same chunks for many questions.
     """
 
     def __init__(
@@ -192,45 +238,112 @@ class Placer:
         self._load = load
         self._budget = budget
         self._size = 0
-        self._indexes: OrderedDict[str, tuple[str, PageIndex] | None] = OrderedDict()
+        self._memo = 0  # characters of chunk texts kept by the pages' ``first``
+        self._pages: OrderedDict[str, _Page | None] = OrderedDict()
 
-    def _index(self, doc: str) -> tuple[str, PageIndex] | None:
-        """The key and index of page ``doc`` (None: not stored). Indexes are kept while
-        their pages total at most ``budget`` characters, least recently used dropped
-        first, and an index's cache of chunk positions is emptied past
-        :data:`LOCATED_MAX` chunks: memory stays bounded whatever the run and database."""
-        if doc in self._indexes:
-            self._indexes.move_to_end(doc)
-            found = self._indexes[doc]
-            if found is not None and len(found[1].located) > LOCATED_MAX:
-                found[1].located.clear()
+    def _page(self, doc: str) -> _Page | None:
+        """Page ``doc`` (None: not stored). Pages are kept while they total at most
+        ``budget`` characters, least recently used dropped first, and an index's cache of
+        chunk positions is emptied past :data:`LOCATED_MAX` chunks: memory stays bounded
+        whatever the run and database."""
+        if doc in self._pages:
+            self._pages.move_to_end(doc)
+            found = self._pages[doc]
+            if found is not None and len(found.index.located) > LOCATED_MAX:
+                found.index.located.clear()
             return found
         text = self._load([doc]).get(doc)
-        self._indexes[doc] = None if text is None else (text_key(text), PageIndex(text))
+        self._pages[doc] = None if text is None else _Page(text)
         self._size += len(text or "")
-        while self._size > self._budget and len(self._indexes) > 1:
-            _, dropped = self._indexes.popitem(last=False)
-            self._size -= len(dropped[1].text) if dropped is not None else 0
-        return self._indexes[doc]
+        while self._size > self._budget and len(self._pages) > 1:
+            _, dropped = self._pages.popitem(last=False)
+            if dropped is not None:
+                self._size -= len(dropped.index.text)
+                self._memo -= dropped.chars
+        return self._pages[doc]
+
+    def _positions(self, page: _Page, texts: Sequence[str]) -> tuple[list[int], str]:
+        """Each of ``texts``' first position on ``page`` (−1: not there, or empty) and
+        whether it occurs more than once (``1``/``0``, one per text), as
+        ``PageIndex.place`` finds them; the texts not met before are looked for once."""
+        first = page.first
+        if None in map(first.get, texts):
+            missing = [t for t in dict.fromkeys(texts) if t not in first]
+            size = sum(map(len, missing))
+            if self._memo + size > MEMO_BUDGET:
+                for kept in self._pages.values():
+                    if kept is not None:
+                        kept.forget()
+                self._memo = 0
+                first = page.first
+                missing = list(dict.fromkeys(texts))
+                size = sum(map(len, missing))
+            twice = page.twice
+            for _, chunk, c0, repeated in page.index.place(missing):
+                first[chunk] = c0
+                twice[chunk] = "1" if repeated else "0"
+            page.chars += size
+            self._memo += size
+        starts = list(map(first.__getitem__, texts))
+        return starts, "".join(map(page.twice.__getitem__, texts))
+
+    @staticmethod
+    def _occurrences(page: _Page, labels: Iterable[str]) -> str:
+        """The stored occurrences of ``labels`` on ``page`` (see ``encode``): the same text
+        as ``json.dumps`` of that object, without a separator's space."""
+        parts = []
+        known = page.labels
+        for label in sorted(set(labels)):
+            if not label:
+                continue
+            part = known.get(label)
+            if part is None:
+                offsets = ",".join(map(str, page.index.occurrences(label)))
+                part = known[label] = f'"{text_key(label)}":[{offsets}]'
+            parts.append(part)
+        return "{" + ",".join(parts) + "}"
+
+    def holds(
+        self,
+        texts: Sequence[str],
+        docs: Sequence[str | None],
+        starts: Sequence[int | None],
+        ends: Sequence[int | None],
+    ) -> list[bool | None]:
+        """For each chunk (columns ``texts``, ``docs``, ``starts``, ``ends``) with offsets
+        into a stored page, whether ``page[start:end]`` is its text (:func:`holds`); None for
+        the others (no offsets, no document, a page not stored)."""
+        n = len(texts)
+        doc = docs[0] if n else None
+        if doc is not None and docs.count(doc) == n and starts.count(None) == 0:
+            page = self._page(doc)  # the usual line: every chunk with offsets, on one page
+            if page is None:
+                return [None] * n
+            text = page.index.text
+            lengths = map(eq, map(sub, ends, starts), map(len, texts))
+            return list(map(and_, lengths, map(text.startswith, texts, starts)))
+        found: list[bool | None] = [None] * n
+        pages: dict[str, str | None] = {}  # a question's chunks mostly share one page
+        for r, (text, doc, start, end) in enumerate(zip(texts, docs, starts, ends, strict=True)):
+            if start is None or doc is None:
+                continue
+            if doc in pages:
+                page_text = pages[doc]
+            else:
+                got = self._page(doc)
+                page_text = pages[doc] = None if got is None else got.index.text
+            if page_text is not None:
+                found[r] = holds(page_text, text, (start, end))  # type: ignore[arg-type]
+        return found
 
     def mismatched(
         self, chunks: Sequence[str], docs: Sequence[str | None], offsets: Sequence[Offsets]
     ) -> int:
         """How many of ``chunks`` carry offsets into a stored page (their ``docs``) where
         ``page[start:end]`` is not their text; chunks of pages not stored are not counted."""
-        count = 0
-        pages: dict[str, str | None] = {}  # a question's chunks mostly share one page
-        for text, doc, at in zip(chunks, docs, offsets, strict=True):
-            if at is None or doc is None:
-                continue
-            if doc in pages:
-                page = pages[doc]
-            else:
-                found = self._index(doc)
-                page = pages[doc] = None if found is None else found[1].text
-            if page is not None and not holds(page, text, at):
-                count += 1
-        return count
+        starts = [None if at is None else at[0] for at in offsets]
+        ends = [None if at is None else at[1] for at in offsets]
+        return self.holds(chunks, docs, starts, ends).count(False)
 
     def place(
         self,
@@ -244,29 +357,79 @@ class Placer:
         (never when they cite none): scoring needs no text for such a chunk. ``docs`` and
         ``offsets`` (per chunk, when known) pin chunks at their own offsets on their page
         (see ``encode``)."""
+        n = len(chunks)
+        starts: list[int | None] = [None] * n
+        pinned = None
+        if offsets:
+            starts = [None if at is None else at[0] for at in offsets]
+            ends = [None if at is None else at[1] for at in offsets]
+            pinned = self.holds(chunks, docs, starts, ends)
+        out, located = self.place_columns(qid, chunks, docs or [None] * n, starts, pinned)
+        return out, list(map(bool, located))
+
+    def place_columns(
+        self,
+        qid: str,
+        texts: Sequence[str],
+        docs: Sequence[str | None],
+        starts: Sequence[int | None],
+        pinned: Sequence[bool | None] | None,
+    ) -> tuple[list[tuple[str, str, str, str, str]], list[int]]:
+        """:meth:`place` for a question's chunks as columns (``texts``, ``docs`` and
+        ``starts`` in rank order; ``pinned``: :meth:`holds` of their offsets, None when
+        none has offsets), whether each chunk was found on every page as ``1``/``0``."""
+        n = len(texts)
         out: list[tuple[str, str, str, str, str]] = []
-        labels = self.labels_of.get(qid, {})
+        labels = self.labels_of.get(qid)
         if not labels:
-            return out, [False] * len(chunks)
-        everywhere = list(map(bool, chunks))
+            return out, [0] * n
+        lengths = _csv(list(map(len, texts)))
+        found = [1] * n
+        nowhere = False
         for doc in sorted(labels):
-            found = self._index(doc)
-            if found is None:
-                everywhere = [False] * len(chunks)
+            page = self._page(doc)
+            if page is None:
+                nowhere = True
                 continue
-            key, index = found
-            pins = {
-                r: at
-                for r, (d, at) in enumerate(zip(docs, offsets, strict=True))
-                if at is not None and d == doc
-            }
-            stored, starts = _encoded(index, chunks, labels[doc], pins)
-            out.append((key, *stored))
-            if -1 in starts:
-                for r, c0 in enumerate(starts):
-                    if c0 == -1:
-                        everywhere[r] = False
-        return out, everywhere
+            at, repeated = self._placed(page, doc, texts, docs, starts, pinned)
+            occurrences = self._occurrences(page, labels[doc])
+            out.append((page.key, _csv(at), repeated, occurrences, lengths))
+            if -1 in at:
+                found = [f if c0 != -1 else 0 for f, c0 in zip(found, at, strict=True)]
+        return out, [0] * n if nowhere else found
+
+    def _placed(
+        self,
+        page: _Page,
+        doc: str,
+        texts: Sequence[str],
+        docs: Sequence[str | None],
+        starts: Sequence[int | None],
+        pinned: Sequence[bool | None] | None,
+    ) -> tuple[list[int], str]:
+        """Each chunk's position on ``page`` (document ``doc``) and whether it repeats
+        there, as ``encode`` has them: a chunk of this page whose offsets hold its text is
+        at its start, not repeated (when every chunk is, nothing is looked for)."""
+        n = len(texts)
+        pins: list[int] = []
+        if pinned is not None:
+            if pinned.count(True) == n and docs.count(doc) == n and "" not in texts:
+                return cast("list[int]", list(starts)), "0" * n
+            pins = [
+                r
+                for r, (ok, d, text) in enumerate(zip(pinned, docs, texts, strict=True))
+                if ok and d == doc and text
+            ]
+        at, repeated = self._positions(page, texts)
+        if pins:
+            flags = list(repeated)
+            for r in pins:
+                start = starts[r]
+                assert start is not None  # pinned: it has offsets
+                at[r] = start
+                flags[r] = "0"
+            repeated = "".join(flags)
+        return at, repeated
 
 
 def load_placed_run(

@@ -24,6 +24,8 @@ import socket
 import sqlite3
 import tempfile
 from collections.abc import Sequence
+from functools import lru_cache
+from itertools import chain, count
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,34 @@ BATCH = 20_000  # staged rows per executemany on PostgreSQL
 _ORDER = {"result": "query_external_id, rank", "placement": "query_external_id, page_sha256"}
 
 PREFIX = "labeler-run-stage-"
+
+#: results inserted by one statement of :meth:`RunStage.add_ranked` (at most 6 values each)
+GROUP = 32
+_NONE, _SAME, _EACH = 0, 1, 2  # a question's docs: all None, all one document, others
+
+
+@lru_cache(maxsize=512)
+def _ranked_sql(size: int, doc: int, scores: bool, offsets: bool) -> str:
+    """The statement staging ``size`` results of a question (see
+    :meth:`RunStage.add_ranked`): ``?1`` its query id, ``?2`` the rank before the first
+    (each row's rank is ``?2 + i``), ``?3`` the document all share (when ``doc`` is
+    ``_SAME``), then each row's own values in the order ``add_ranked`` lists them."""
+    marks = count(4)
+
+    def take() -> str:
+        return f"?{next(marks)}"
+
+    rows = []
+    for i in range(1, size + 1):
+        text = take()
+        at = take() if doc == _EACH else "?3" if doc == _SAME else "NULL"
+        score = take() if scores else "NULL"
+        located = take()
+        start, end = (take(), take()) if offsets else ("NULL", "NULL")
+        rows.append(f"(?1, ?2 + {i}, {text}, {at}, {score}, {located}, {start}, {end})")
+    columns = ", ".join(RESULT_COLUMNS[1:])
+    return f"INSERT INTO result ({columns}) VALUES {', '.join(rows)}"
+
 
 ResultRow = tuple[str, int, str, str | None, float | None, bool, int | None, int | None]
 PlacementRow = tuple[str, str, str, str, str, str]
@@ -128,6 +158,51 @@ class RunStage:
         """Stage ``(query_id, rank, text, doc, score, located, start, end)`` rows."""
         self._insert("result", len(RESULT_COLUMNS) - 1, rows)
         self.results += len(rows)
+
+    def add_ranked(
+        self,
+        query_id: str,
+        texts: Sequence[str],
+        docs: Sequence[str | None],
+        scores: Sequence[float | None],
+        located: Sequence[int],
+        starts: Sequence[int | None],
+        ends: Sequence[int | None],
+    ) -> None:
+        """Stage one question's results, rank ``i + 1`` at index ``i`` of each column (as
+        :meth:`add_results` would the rows zipped from them).
+
+        A statement inserts up to :data:`GROUP` results: the query id, the first rank and a
+        document all the results share are bound once, and a column the question leaves
+        empty (every doc, score or offset None) is not bound at all, where inserting row
+        by row binds all eight values of each (a NULL costs the driver more than a value).
+        """
+        assert self._conn is not None, "staging already finished"
+        n = len(texts)
+        doc = docs[0] if n else None
+        doc_mode = _EACH if docs.count(doc) != n else _NONE if doc is None else _SAME
+        with_scores = scores.count(None) != n
+        with_offsets = starts.count(None) != n or ends.count(None) != n
+        per_row: list[Sequence[Any]] = [texts]
+        if doc_mode == _EACH:
+            per_row.append(docs)
+        if with_scores:
+            per_row.append(scores)
+        per_row.append(located)
+        if with_offsets:
+            per_row += (starts, ends)
+        execute = self._conn.execute
+        try:
+            for base in range(0, n, GROUP):
+                size = min(GROUP, n - base)
+                sql = _ranked_sql(size, doc_mode, with_scores, with_offsets)
+                part = per_row if size == n else [c[base : base + size] for c in per_row]
+                params: list[Any] = [query_id, base, doc]
+                params += chain.from_iterable(zip(*part, strict=True))
+                execute(sql, params)
+        except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
+            raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
+        self.results += n
 
     def add_placements(self, rows: Sequence[PlacementRow]) -> None:
         """Stage ``(query_id, page key, starts, repeated, occurrences, lengths)`` rows."""

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from labeler.errors import InputError
 from labeler.formats.gold_jsonl import MAX_GRADE, _full_element, _plain_element
-from labeler.formats.run_jsonl import _full, _plain
+from labeler.formats.run_jsonl import Columns, _full, _plain
 
 VALUES = st.one_of(
     st.none(),
@@ -38,8 +38,9 @@ def near(draw: st.DrawFn, base: dict[str, Any], extra: list[str]) -> dict[str, A
 
 
 @st.composite
-def result(draw: st.DrawFn) -> Any:
-    if draw(st.booleans()):
+def result(draw: st.DrawFn, strings: bool = True) -> Any:
+    """A result near the plain shapes; an object always unless ``strings``."""
+    if strings and draw(st.booleans()):
         return draw(st.text(max_size=3))
     base = {
         "text": draw(st.text(max_size=3)),
@@ -54,7 +55,9 @@ def result(draw: st.DrawFn) -> Any:
 @settings(max_examples=800, deadline=None)
 @given(st.data())
 def test_the_run_shortcut_reads_what_the_full_reading_reads(data: st.DataObject) -> None:
-    results = data.draw(st.lists(result(), max_size=3))
+    # lists of objects only too: the shortcut checks those a field at a time over them all
+    strings = data.draw(st.booleans())
+    results = data.draw(st.lists(result(strings), max_size=4))
     plain = _plain(results)
     if plain is None:
         return
@@ -62,8 +65,8 @@ def test_the_run_shortcut_reads_what_the_full_reading_reads(data: st.DataObject)
         full = _full(results, "run.jsonl", 1)
     except InputError as err:  # the shortcut took a result the full reading refuses
         raise AssertionError(f"{results!r}: {err}") from None
-    assert plain == full
-    assert [type(c.score) for c in plain] == [type(c.score) for c in full]
+    assert [list(column) for column in plain] == [list(column) for column in Columns.of(full)]
+    assert list(map(type, plain.scores)) == [type(c.score) for c in full]
 
 
 @settings(max_examples=800, deadline=None)
@@ -90,5 +93,7 @@ def test_the_gold_shortcut_reads_what_the_full_reading_reads(data: st.DataObject
 def test_the_shortcuts_take_the_common_shapes() -> None:
     """Not a shortcut that never fires: the plain shapes the benchmarks write take it."""
     assert _plain([{"text": "a", "doc": "p", "score": 1.5, "start": 0, "end": 1}, "b"])
+    assert _plain([{"text": "a", "doc": "p", "score": 1.5, "start": 0, "end": 1}])
+    assert _plain([{"text": "a", "doc": "p", "score": 1.5}, {"text": "b"}])
     assert _plain_element({"doc": "p", "text": "a", "start": 0, "end": 1, "grade": 2})
     assert _plain_element({"doc": "p", "text": "a"})
