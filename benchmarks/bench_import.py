@@ -209,7 +209,7 @@ def main() -> int:
         if not args.no_run:
             run_file(run, texts, questions, results)
         covered = root / f"gold-{questions}.db"
-        if not covered.exists():
+        if not args.no_run and not covered.exists():
             shutil.copy(base, covered)
             labeler("gold", "import", str(gold), "--gold-set", "g", "--db", str(covered))
         layered = root / f"layer-{questions}.db"

@@ -2,10 +2,10 @@
 real process under the address-space limit (``RLIMIT_AS``) of ``test_import_memory.py``,
 which holds the interpreter and a batch of work but not the whole file.
 
-Before the layer import was staged and written set-based, it held every line of its file,
-every resolved question and, in its one transaction, every row it wrote as an ORM object:
-on this file it went past the limit (``MemoryError``), where it now peaks about where the
-plain ``gold import`` does.
+Before the layer import was staged and written set-based, it read the whole file into
+memory and held every resolved question until the last was written: on this file (60,000
+questions of about 2.3 KB of text each) it went past the limit, ending in ``MemoryError``,
+where it now peaks about where the plain ``gold import`` does.
 """
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ import sqlite3
 from pathlib import Path
 
 from _limited import PAGES, QUESTIONS, SENTENCES, labeler, sentence, write_pages
+
+#: 1,134 characters of a question's text (and again of its notes)
+WORDY = "Which of these pages says what the question asks about? " * 20 + "Answer on any."
 
 
 def test_a_layer_import_stays_within_a_memory_limit(tmp_path: Path) -> None:
@@ -36,7 +39,9 @@ def test_a_layer_import_stays_within_a_memory_limit(tmp_path: Path) -> None:
                  "layer": "annotator", "annotator": "bob"},
             ]  # fmt: skip
             done_by = ["bob"] if q % 4 == 3 else ["ana", "bob"]
-            line = {"query_id": f"q{q}", "query": f"Question {q}?", "elements": elements}
+            # a long question and notes: what reading the whole file first held of each
+            line = {"query_id": f"q{q}", "query": f"Question {q}? {WORDY}",
+                    "notes": f"Notes {q}: {WORDY}", "elements": elements}  # fmt: skip
             out.write(json.dumps(line | {"done_by": done_by}) + "\n")
     layer = ("--gold-set", "team", "--layer", "--annotator", "ana", "--actor", "ana")
     proc = labeler("gold", "import", "-q", str(gold), *layer, "--db", db)
