@@ -22,13 +22,15 @@ runs, interleaved, as real processes:
   layer already (every question's earlier labels and done mark replaced); each also as a
   ratio to the plain ``gold import`` of the same round (``/gold``).
 
-With ``--before TREE`` the two imports are also timed from that source tree (an export of
-an earlier commit), right after the current ones. Printed per command: wall time, lines per second, peak resident set size (``ru_maxrss``
-from ``os.wait4``), and the ratio of its time to the peer's of the same round. The machine
-may be shared: the ratios of interleaved runs are the figures to read. Usage::
+With ``--before TREE`` the imports are also timed from that source tree (an export of an
+earlier commit), right after the current ones. Printed per command: wall time, lines per
+second, peak resident set size (``ru_maxrss`` from ``os.wait4``), the ratio of its time to
+the peer's of the same round, and its CPU time (its own, not a forked half's); per round,
+the load average. The machine may be shared: the ratios of interleaved runs are the figures
+to read. Usage::
 
     .venv/bin/python benchmarks/bench_import.py [--dir /tmp/bench-import]
-        [--sizes 32000x20,256000x20,100000x100] [--rounds 1]
+        [--sizes 32000x20,256000x20,100000x100] [--rounds 1] [--layer] [--no-run]
 """
 
 from __future__ import annotations
@@ -116,6 +118,9 @@ def run_file(path: Path, texts: list[str], questions: int, results: int) -> None
 class Measure:
     seconds: float
     peak_mb: float
+    #: CPU time (user + system) of the process itself, not of a process it forked: on a
+    #: shared machine less noisy than the wall time
+    cpu: float = 0.0
 
 
 def measure(*argv: str) -> Measure:
@@ -130,7 +135,8 @@ def measure(*argv: str) -> Measure:
             proc.stderr.read() if proc.stderr else b""
         )
         sys.exit(f"{' '.join(argv)}: exit {code}\n{out.decode(errors='replace')}")
-    return Measure(seconds, usage.ru_maxrss / 1024)  # kilobytes on Linux
+    cpu = usage.ru_utime + usage.ru_stime
+    return Measure(seconds, usage.ru_maxrss / 1024, cpu)  # kilobytes on Linux
 
 
 def labeler(*args: str) -> Measure:
@@ -156,7 +162,7 @@ def labeler_in(tree: str | None, *args: str) -> Measure:
         sys.exit(
             f"{tree}: labeler {' '.join(args)} failed:\n{proc.stderr.read().decode() if proc.stderr else ''}"
         )
-    return Measure(seconds, usage.ru_maxrss / 1024)
+    return Measure(seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime)
 
 
 def peer(path: Path) -> Measure:
@@ -167,10 +173,11 @@ def row(
     label: str, lines: int, m: Measure, base: Measure | None = None, gold: Measure | None = None
 ) -> None:
     ratio = f"{m.seconds / base.seconds:7.1f}x" if base is not None else " " * 8
-    to_gold = f" {m.seconds / gold.seconds:7.2f}x" if gold is not None else ""
+    to_gold = f" {m.seconds / gold.seconds:7.2f}x" if gold is not None else " " * 9
+    cpu = f" {m.cpu:7.1f} s" + (f" {m.cpu / gold.cpu:5.2f}x" if gold is not None else "")
     print(
         f"  {label:<34} {m.seconds:8.1f} s {lines / m.seconds:10,.0f}/s {m.peak_mb:8.0f} MB "
-        f"{ratio}{to_gold}",
+        f"{ratio}{to_gold}{cpu}",
         flush=True,
     )
 
@@ -200,8 +207,10 @@ def main() -> int:
     if not base.exists():
         labeler("ingest", "-q", str(root / "pages"), "--db", str(base))
     sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",")]
-    print(f"{'':36} {'time':>10} {'rate':>12} {'peak RSS':>11} {'/peer':>8} {'/gold':>8}")
-    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(
+        f"{'':36} {'time':>10} {'rate':>12} {'peak RSS':>11} {'/peer':>8} {'/gold':>8} "
+        f"{'CPU':>9} {'/gold':>6}"
+    )
     for questions, results in sizes:
         gold = root / f"gold-{questions}.jsonl"
         run = root / f"run-{questions}x{results}.jsonl"
@@ -222,6 +231,7 @@ def main() -> int:
         print(f"{questions:,} questions x {results} results (run file {mb:,.0f} MB)")
         for _ in range(args.rounds):
             target = root / "target.db"
+            print(f"  load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
             peer_gold = peer(gold)
             row("peer: parse gold JSON", questions, peer_gold)
             trees = [(None, "")] + ([(args.before, "before: ")] if args.before else [])

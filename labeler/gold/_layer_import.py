@@ -72,6 +72,8 @@ def own_part(line: GoldLine, annotator: str) -> tuple[GoldLine, bool] | None:
     done = line.done is not False and (line.done_by is None or annotator in line.done_by)
     if not kept and line.done_by is not None and annotator not in line.done_by:
         return None
+    if len(kept) == len(line.elements):  # all of it: no copy (one per line adds up)
+        return line, done
     return replace(line, elements=kept), done
 
 
