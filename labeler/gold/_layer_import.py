@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from labeler.errors import InputError
 from labeler.formats.gold_jsonl import GoldLine, read_gold
-from labeler.gold._transfer import ResolvedQuestion, resolve_lines
+from labeler.gold._transfer import ResolvedQuestion, _always, resolve_lines
 from labeler.progress import Progress, no_progress
 
 if TYPE_CHECKING:
@@ -229,10 +229,6 @@ def import_layer_file(
         tally.skipped,
         tuple(tally.kept),
     )
-
-
-def _always() -> None:
-    """The staging process runs on (it is not a forked one whose parent may be gone)."""
 
 
 class _Unreadable(Exception):
