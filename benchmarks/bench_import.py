@@ -15,15 +15,22 @@ runs, interleaved, as real processes:
   (and nothing else), for the gold file and for the run file;
 * ``labeler gold import`` of the gold file into a copy of a database holding the pages;
 * ``labeler run import`` of the run file into a copy of a database holding the pages and
-  that gold set.
+  that gold set (left out with ``--no-run``);
+* with ``--layer``: ``labeler gold import --layer --annotator ana`` of the gold file (as
+  ``gold export --layer annotator:ana`` writes one annotator's labels) into a copy of the
+  database holding the pages (a new team gold set), and again into a copy holding that
+  layer already (every question's earlier labels and done mark replaced); each also as a
+  ratio to the plain ``gold import`` of the same round (``/gold``).
 
-With ``--before TREE`` the two imports are also timed from that source tree (an export of
-an earlier commit), right after the current ones. Printed per command: wall time, lines per second, peak resident set size (``ru_maxrss``
-from ``os.wait4``), and the ratio of its time to the peer's of the same round. The machine
-may be shared: the ratios of interleaved runs are the figures to read. Usage::
+With ``--before TREE`` the imports are also timed from that source tree (an export of an
+earlier commit), right after the current ones. Printed per command: wall time, lines per
+second, peak resident set size (``ru_maxrss`` from ``os.wait4``), the ratio of its time to
+the peer's of the same round, and its CPU time (its own, not a forked half's); per round,
+the load average. The machine may be shared: the ratios of interleaved runs are the figures
+to read. Usage::
 
     .venv/bin/python benchmarks/bench_import.py [--dir /tmp/bench-import]
-        [--sizes 32000x20,256000x20,100000x100] [--rounds 1]
+        [--sizes 32000x20,256000x20,100000x100] [--rounds 1] [--layer] [--no-run]
 """
 
 from __future__ import annotations
@@ -41,6 +48,9 @@ from pathlib import Path
 PAGES = 200
 SENTENCES = 200
 WORDS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india"]
+
+#: ``gold import`` of the gold file as one annotator's own labels
+LAYER = ("--layer", "--annotator", "ana", "--actor", "ana")
 
 PEER = r"""
 import json, sys
@@ -108,6 +118,9 @@ def run_file(path: Path, texts: list[str], questions: int, results: int) -> None
 class Measure:
     seconds: float
     peak_mb: float
+    #: CPU time (user + system) of the process itself, not of a process it forked: on a
+    #: shared machine less noisy than the wall time
+    cpu: float = 0.0
 
 
 def measure(*argv: str) -> Measure:
@@ -122,7 +135,8 @@ def measure(*argv: str) -> Measure:
             proc.stderr.read() if proc.stderr else b""
         )
         sys.exit(f"{' '.join(argv)}: exit {code}\n{out.decode(errors='replace')}")
-    return Measure(seconds, usage.ru_maxrss / 1024)  # kilobytes on Linux
+    cpu = usage.ru_utime + usage.ru_stime
+    return Measure(seconds, usage.ru_maxrss / 1024, cpu)  # kilobytes on Linux
 
 
 def labeler(*args: str) -> Measure:
@@ -148,17 +162,22 @@ def labeler_in(tree: str | None, *args: str) -> Measure:
         sys.exit(
             f"{tree}: labeler {' '.join(args)} failed:\n{proc.stderr.read().decode() if proc.stderr else ''}"
         )
-    return Measure(seconds, usage.ru_maxrss / 1024)
+    return Measure(seconds, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime)
 
 
 def peer(path: Path) -> Measure:
     return measure(sys.executable, "-c", PEER, str(path))
 
 
-def row(label: str, lines: int, m: Measure, base: Measure | None = None) -> None:
+def row(
+    label: str, lines: int, m: Measure, base: Measure | None = None, gold: Measure | None = None
+) -> None:
     ratio = f"{m.seconds / base.seconds:7.1f}x" if base is not None else " " * 8
+    to_gold = f" {m.seconds / gold.seconds:7.2f}x" if gold is not None else " " * 9
+    cpu = f" {m.cpu:7.1f} s" + (f" {m.cpu / gold.cpu:5.2f}x" if gold is not None else "")
     print(
-        f"  {label:<28} {m.seconds:8.1f} s {lines / m.seconds:10,.0f}/s {m.peak_mb:8.0f} MB {ratio}",
+        f"  {label:<34} {m.seconds:8.1f} s {lines / m.seconds:10,.0f}/s {m.peak_mb:8.0f} MB "
+        f"{ratio}{to_gold}{cpu}",
         flush=True,
     )
 
@@ -174,6 +193,12 @@ def main() -> int:
         metavar="TREE",
         help="also time the labeller of source tree TREE (e.g. an export of main), interleaved",
     )
+    parser.add_argument(
+        "--layer",
+        action="store_true",
+        help="also time gold import --layer (a new team gold set, and replacing that layer)",
+    )
+    parser.add_argument("--no-run", action="store_true", help="leave out run import")
     args = parser.parse_args()
     root: Path = args.dir
     root.mkdir(parents=True, exist_ok=True)
@@ -182,29 +207,53 @@ def main() -> int:
     if not base.exists():
         labeler("ingest", "-q", str(root / "pages"), "--db", str(base))
     sizes = [tuple(int(n) for n in size.split("x")) for size in args.sizes.split(",")]
-    print(f"{'':30} {'time':>10} {'rate':>12} {'peak RSS':>11} {'/peer':>8}")
+    print(
+        f"{'':36} {'time':>10} {'rate':>12} {'peak RSS':>11} {'/peer':>8} {'/gold':>8} "
+        f"{'CPU':>9} {'/gold':>6}"
+    )
     for questions, results in sizes:
         gold = root / f"gold-{questions}.jsonl"
         run = root / f"run-{questions}x{results}.jsonl"
         gold_file(gold, texts, questions)
-        run_file(run, texts, questions, results)
+        if not args.no_run:
+            run_file(run, texts, questions, results)
         covered = root / f"gold-{questions}.db"
-        if not covered.exists():
+        if not args.no_run and not covered.exists():
             shutil.copy(base, covered)
             labeler("gold", "import", str(gold), "--gold-set", "g", "--db", str(covered))
-        mb = run.stat().st_size / 1e6
+        layered = root / f"layer-{questions}.db"
+        if args.layer and not layered.exists():
+            shutil.copy(base, layered)
+            labeler(
+                "gold", "import", "-q", str(gold), "--gold-set", "t", *LAYER, "--db", str(layered)
+            )
+        mb = run.stat().st_size / 1e6 if run.exists() else 0
         print(f"{questions:,} questions x {results} results (run file {mb:,.0f} MB)")
         for _ in range(args.rounds):
             target = root / "target.db"
+            print(f"  load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
             peer_gold = peer(gold)
             row("peer: parse gold JSON", questions, peer_gold)
             trees = [(None, "")] + ([(args.before, "before: ")] if args.before else [])
+            plain: dict[str | None, Measure] = {}
             for tree, label in trees:
                 shutil.copy(base, target)
                 m = labeler_in(
                     tree, "gold", "import", str(gold), "--gold-set", "g", "--db", str(target)
                 )
+                plain[tree] = m
                 row(f"{label}gold import (questions/s)", questions, m, peer_gold)
+            for tree, label in trees if args.layer else []:
+                for start, what in ((base, "new set"), (layered, "replacing")):
+                    shutil.copy(start, target)
+                    m = labeler_in(
+                        tree, "gold", "import", str(gold), "--gold-set", "t", *LAYER,
+                        "--db", str(target),
+                    )  # fmt: skip
+                    row(f"{label}gold import --layer, {what}", questions, m, peer_gold, plain[tree])
+            if args.no_run:
+                target.unlink()
+                continue
             peer_run = peer(run)
             row("peer: parse run JSON", questions, peer_run)
             for tree, label in trees:

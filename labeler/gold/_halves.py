@@ -16,6 +16,9 @@ then reads the later lines itself, after its own, so that any error is reported 
 a single process reports it (the first bad line). A forked process whose parent is gone
 (killed outright) stops at its next batch of lines and removes its file.
 
+:func:`stage_halves` does all this for ``gold import`` and ``gold import --layer`` alike,
+each staging its lines its own way.
+
 Forking needs what run import's does (:mod:`labeler.runs._split`): ``os.fork``, two usable
 CPUs, a regular file of at least :data:`MIN_SPLIT_BYTES`, and no thread but daemon ones.
 """
@@ -26,11 +29,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from labeler.formats.jsonlines import input_size
 from labeler.store import Store
 from labeler.store.goldstage import GoldStage, part_file, sweep_parts
 from labeler.workers import Part, cut_point, fork_stage
 
 T = TypeVar("T")
+
+#: which lines of a file a process reads: ``(offset, first line, end offset or None)``, as
+#: :func:`~labeler.formats.jsonlines.read_objects` takes it; None: the whole file
+Lines = tuple[int, int, int | None] | None
 
 #: files smaller than this are read in one process: forking and merging cost about 30 ms
 MIN_SPLIT_BYTES = 2 << 20
@@ -52,3 +60,55 @@ def fork_part(store: Store, job: Callable[[GoldStage, Callable[[], None]], T]) -
     except Exception:  # the caller stages it all and reports any problem
         return None
     return fork_stage(store.engine, path, GoldStage, job)
+
+
+def stage_halves(
+    store: Store,
+    path: str | Path,
+    stage: GoldStage,
+    seen: set[str],
+    here: Callable[[Lines, Lines], object],
+    forked: Callable[[Lines, GoldStage, Callable[[], None]], T],
+    add: Callable[[T], None],
+    *,
+    split: bool = True,
+) -> Part[T] | None:
+    """Stage gold file ``path`` into ``stage``: ``here(lines, after)`` stages lines in this
+    process (into ``stage``, tallying as the caller does, the query ids read added to
+    ``seen``; ``after``: the lines that follow them in the file, None when they end it);
+    ``forked(lines, part_stage, alive)`` does the same in a forked process for the later
+    half, into a stage of its own, and returns its tally, which ``add`` takes once that
+    stage is merged. ``split`` false (or a file too small, standard input, no fork to be
+    had: :func:`split_point`): the whole file here.
+
+    When the forked process fails, or read a query id read here, the later lines are staged
+    here after the earlier ones, so that any error is the one a single process reports.
+    Returns the forked process (None when there was none), which the caller discards
+    (:meth:`~labeler.workers.Part.discard`) once ``stage`` is written or dropped; on any
+    error it is discarded here."""
+    cut = split_point(path, input_size(path)) if split else None
+    if cut is None:
+        here(None, None)
+        return None
+    offset, line = cut
+    later = (offset, line, None)
+    child = fork_part(store, lambda part_stage, alive: forked(later, part_stage, alive))
+    try:
+        here((0, 1, offset), later)
+        more = None if child is None else child.collect()
+        if (
+            child is None
+            or more is None
+            or any(map(seen.__contains__, GoldStage.external_ids(child.path)))
+        ):
+            # no process, it failed, or it read a query id read here already: the later
+            # lines read here, so that any error is the one a single process reports
+            here(later, None)
+        else:
+            stage.merge(child.path)
+            add(more)
+    except BaseException:
+        if child is not None:
+            child.discard()
+        raise
+    return child

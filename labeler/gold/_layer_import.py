@@ -10,30 +10,43 @@ Which parts of the file are the annotator's:
   without them; a line with such a list and none of their elements (another annotator's
   question in an ``all`` export) is skipped.
 
-Every line is parsed and every element anchored in its page before anything is written;
-the writes then run in one transaction, and a refusal there names the file and line.
+Every line is read, checked and its elements anchored in their pages (outside the write
+lock) into a staging file (:class:`~labeler.store.goldstage.GoldStage`, a large file by two
+processes: :mod:`labeler.gold._halves`), as a plain ``gold import`` does, so memory does not
+grow with the file; the labels are then written set-based in one transaction
+(:func:`labeler.store.layer_write.write_own_layer`), and a refusal there names the file and
+line. A line that cannot be read (broken JSON, a field missing, a query id twice, a stale
+element of the annotator's) is reported before an element that cannot be placed on its page
+on an earlier line: the file is read whole before a bad element is reported.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from labeler.errors import InputError, LabelerError
+from labeler.errors import InputError
 from labeler.formats.gold_jsonl import GoldLine, read_gold
-from labeler.gold._transfer import ResolvedQuestion, resolve_lines
-from labeler.progress import Progress, counted, no_progress
+from labeler.gold._transfer import ResolvedQuestion, _always, resolve_lines
+from labeler.progress import Progress, no_progress
 
 if TYPE_CHECKING:
+    from sqlmodel import Session
+
+    from labeler.gold._halves import Lines
     from labeler.store import Store
+    from labeler.store.goldstage import GoldStage
 
 
 @dataclass(frozen=True)
 class LayerImport:
     """What a layer import did: the annotator's questions read (``questions``), how many
     were created, elements removed (their earlier labels) and added, questions marked done
-    and done with no answer, and lines skipped (not theirs)."""
+    and done with no answer, and lines skipped (not theirs); ``resolved``: the questions with
+    an element re-anchored by its text (callers report them), in file order."""
 
     gold_set: str
     annotator: str
@@ -59,6 +72,8 @@ def own_part(line: GoldLine, annotator: str) -> tuple[GoldLine, bool] | None:
     done = line.done is not False and (line.done_by is None or annotator in line.done_by)
     if not kept and line.done_by is not None and annotator not in line.done_by:
         return None
+    if len(kept) == len(line.elements):  # all of it: no copy (one per line adds up)
+        return line, done
     return replace(line, elements=kept), done
 
 
@@ -82,111 +97,225 @@ def import_layer_file(
     layer; another's needs the lead role (:func:`labeler.store.roles.require_self_or_lead`,
     :class:`~labeler.errors.RoleError` before anything is written). The entries are audited
     under ``annotator``, whose labels they are (so their undo works as for labelling).
-    ``progress(questions_resolved, questions, "")`` as the file's lines are resolved.
+    ``progress(done, total, "")`` per batch of questions: while they are resolved (``total``
+    None: the file is read once, as it comes) and while they are written (``total`` the
+    number resolved).
 
     A file whose every line is skipped (none is ``annotator``'s) would store nothing: that
     raises :class:`InputError` unless ``allow_empty``."""
-    from labeler.store.goldsets import page_texts
-    from labeler.store.layer_write import OwnSpan, team_gold_set, write_own_labels
+    from labeler.gold._halves import stage_halves
+    from labeler.store.goldstage import GoldStage
+    from labeler.store.layer_write import LineRefused, team_gold_set, write_own_layer
     from labeler.store.postgres import text_holds_nul
     from labeler.store.roles import require_self_or_lead
-    from labeler.store.settled import SettledError
 
     if not annotator.strip():
         raise InputError(path, "--layer needs an --annotator name")
-    lines: list[GoldLine] = []
-    done_of: dict[str, bool] = {}
-    skipped = 0
-    for line in read_gold(path, allow_nul=text_holds_nul(store.engine)):
-        part = own_part(line, annotator)
-        if part is None:
-            skipped += 1
-            continue
-        for i, element in enumerate(part[0].elements):
-            if element.stale:
-                raise InputError(
-                    path,
-                    f"elements[{i}] is stale: an annotator's own labels must be on the page "
-                    "as it is now (re-anchor it first)",
-                    line.line,
-                )
-        lines.append(part[0])
-        done_of[line.query_id] = part[1]
-    if skipped and not lines and not allow_empty:
-        raise InputError(
-            path,
-            f"nothing to import: {skipped} line(s), none with {annotator}'s labels or done "
-            f"mark (each has a 'done_by' list without {annotator} and no element of their "
-            "layer); check --annotator (--allow-empty accepts the file anyway)",
-        )
-    with store.session() as session:
-        cache: dict[str, str | None] = {}
+    allow_nul = text_holds_nul(store.engine)
+    seen: set[str] = set()  # the query ids read here (the forked process's are checked)
 
-        def page_of(doc: str) -> str | None:
-            if doc not in cache:
-                cache[doc] = page_texts(session, [doc]).get(doc)
-            return cache[doc]
+    def own_lines(part: Lines, tally: LayerTally) -> Iterator[tuple[GoldLine, bool]]:
+        """The annotator's part of each line of ``part`` (skipped ones counted), its
+        problems raised as :class:`_Unreadable`."""
+        try:
+            for line in read_gold(path, allow_nul=allow_nul, part=part, seen=seen):
+                own = own_part(line, annotator)
+                if own is None:
+                    tally.skipped += 1
+                    continue
+                for i, element in enumerate(own[0].elements):
+                    if element.stale:
+                        raise InputError(
+                            path,
+                            f"elements[{i}] is stale: an annotator's own labels must be on the "
+                            "page as it is now (re-anchor it first)",
+                            line.line,
+                        )
+                yield own
+        except InputError as err:
+            raise _Unreadable(err) from None
 
-        asked = counted(lines, progress, len(lines), every=100)
-        resolved = tuple(resolve_lines(asked, path, page_of))
-    created = removed = added = done = no_answer = 0
-    settled: list[str] = []
-    settled_ids: list[str] = []
-    with store.write() as session:
-        require_self_or_lead(
-            session, annotator if actor is None else actor, annotator, "importing a layer"
-        )
-        gs, created_set = team_gold_set(session, gold_set, description)
-        for q in resolved:
+    def stage_part(
+        part: Lines,
+        after: Lines,
+        stage: GoldStage,
+        tally: LayerTally,
+        alive: Callable[[], None],
+        report: Progress,
+    ) -> LayerTally:
+        lines = own_lines(part, tally)
+        try:
+            with store.session() as session:
+                _stage_own(lines, path, session, stage, tally, annotator, report, alive)
+        except _Unreadable as err:
+            raise err.error from None
+        except InputError as err:
+            # an element not placed: a line after it that cannot be read is reported first
+            # (the file is read whole before any element is placed)
             try:
-                result = write_own_labels(
-                    session,
-                    gs,
-                    q.query_id,
-                    [
-                        OwnSpan(e.doc, e.start, e.end, e.grade, e.assisted, e.key)
-                        for e in q.elements
-                    ],
-                    annotator=annotator,
-                    done=done_of[q.query_id],
-                    text=q.query,
-                    notes=q.notes or "",
-                )
-            except InputError:
-                raise
-            except SettledError:
-                # raised before anything of this question is written: look at the rest
-                # too, so that the refusal names every adjudicated question at once
-                settled.append(f"{q.query_id} (line {q.line})")
-                settled_ids.append(q.query_id)
-                continue
-            except LabelerError as err:
-                raise InputError(path, str(err), q.line) from None
-            created += result.created
-            removed += result.removed
-            added += result.added
-            done += result.done
-            no_answer += result.done and not q.elements
-        if settled:
+                for _ in lines:
+                    pass
+                if after is not None:
+                    for _ in own_lines(after, LayerTally()):
+                        pass
+            except _Unreadable as unreadable:
+                raise unreadable.error from None
+            raise err from None
+        return tally
+
+    tally = LayerTally()
+    stage = GoldStage()
+    child = None
+    try:
+        child = stage_halves(
+            store,
+            path,
+            stage,
+            seen,
+            lambda part, after: stage_part(part, after, stage, tally, _always, progress),
+            lambda part, part_stage, alive: stage_part(
+                part, None, part_stage, LayerTally(), alive, no_progress
+            ),
+            tally.add,
+        )
+        seen.clear()  # not needed for the write: its memory back
+        if tally.skipped and not tally.questions and not allow_empty:
             raise InputError(
                 path,
-                f"refused: {len(settled)} question(s) of the file are adjudicated and the file "
-                f"changes {annotator}'s labels or done mark on them: {', '.join(settled)}; "
-                "their evidence is settled; a lead reopens them first (labeler adjudicate "
-                f"--gold-set {gold_set} --reopen {' '.join(dict.fromkeys(settled_ids))}, or "
-                "on the adjudication screen, F5, s lists settled questions and r reopens "
-                "one); nothing was imported",
+                f"nothing to import: {tally.skipped} line(s), none with {annotator}'s labels or "
+                f"done mark (each has a 'done_by' list without {annotator} and no element of "
+                "their layer); check --annotator (--allow-empty accepts the file anyway)",
             )
+        with store.write() as session:
+            require_self_or_lead(
+                session, annotator if actor is None else actor, annotator, "importing a layer"
+            )
+            gs, created_set = team_gold_set(session, gold_set, description)
+            try:
+                counts = write_own_layer(
+                    session,
+                    gs,
+                    stage,
+                    annotator=annotator,
+                    progress=lambda written: progress(written, tally.questions, ""),
+                )
+            except LineRefused as err:
+                raise InputError(path, str(err), err.line) from None
+            if counts.settled:
+                named = ", ".join(f"{qid} (line {line})" for qid, line in counts.settled)
+                ids = " ".join(dict.fromkeys(qid for qid, _ in counts.settled))
+                raise InputError(
+                    path,
+                    f"refused: {len(counts.settled)} question(s) of the file are adjudicated and "
+                    f"the file changes {annotator}'s labels or done mark on them: {named}; "
+                    "their evidence is settled; a lead reopens them first (labeler adjudicate "
+                    f"--gold-set {gold_set} --reopen {ids}, or on the adjudication screen, F5, "
+                    "s lists settled questions and r reopens one); nothing was imported",
+                )
+    finally:
+        if child is not None:
+            child.discard()
+        stage.close()
     return LayerImport(
         gold_set,
         annotator,
         created_set,
-        len(resolved),
-        created,
-        removed,
-        added,
-        done,
-        no_answer,
-        skipped,
-        resolved,
+        tally.questions,
+        counts.created,
+        counts.removed,
+        counts.added,
+        counts.done,
+        counts.no_answer,
+        tally.skipped,
+        tuple(tally.kept),
     )
+
+
+class _Unreadable(Exception):
+    """A line that cannot be read (its :class:`InputError` in ``error``), told apart from an
+    element that cannot be placed, which a later unreadable line goes before."""
+
+    def __init__(self, error: InputError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+@dataclass
+class LayerTally:
+    """What staging some lines of a layer file counted: the annotator's questions, the lines
+    skipped (not theirs), and the questions with a re-anchored element, in file order."""
+
+    questions: int = 0
+    skipped: int = 0
+    kept: list[ResolvedQuestion] = field(default_factory=list)
+
+    def add(self, later: LayerTally) -> None:
+        """Add what staging the lines after these tallied."""
+        self.questions += later.questions
+        self.skipped += later.skipped
+        self.kept += later.kept
+
+
+def _stage_own(
+    lines: Iterator[tuple[GoldLine, bool]],
+    path: str | Path,
+    session: Session,
+    stage: GoldStage,
+    tally: LayerTally,
+    annotator: str,
+    progress: Progress,
+    alive: Callable[[], None],
+) -> None:
+    """Resolve the annotator's ``lines`` (each with whether they did the question) against
+    the pages ``session`` reads (:func:`resolve_lines`) into ``stage``, a batch at a time,
+    counting into ``tally``; ``alive()`` is called before each batch (it raises to stop)."""
+    from labeler.store.goldrows import NewElement, NewQuestion
+    from labeler.store.goldsets import page_texts
+    from labeler.store.goldstage import BATCH
+    from labeler.store.models import PROVENANCE_OWN
+
+    def page_of(doc: str) -> str | None:
+        return page_texts(session, [doc]).get(doc)
+
+    done: deque[bool] = deque()  # the done flag of the line being resolved
+
+    def parsed() -> Iterator[GoldLine]:
+        for line, did in lines:
+            done.append(did)
+            yield line
+
+    batch: list[NewQuestion] = []
+    for q in resolve_lines(parsed(), path, page_of):
+        tally.questions += 1
+        if any(e.reanchored for e in q.elements):
+            tally.kept.append(q)
+        batch.append(
+            NewQuestion(
+                q.query_id,
+                q.query,
+                q.notes or "",
+                tuple(
+                    NewElement(
+                        e.doc,
+                        e.start,
+                        e.end,
+                        e.text,
+                        e.grade,
+                        annotator,
+                        key=e.key,
+                        provenance=PROVENANCE_OWN,
+                        assisted=e.assisted,
+                    )
+                    for e in q.elements
+                ),
+                line=q.line,
+                done=done.popleft(),
+            )
+        )
+        if len(batch) >= BATCH:
+            alive()
+            stage.add(batch)
+            batch = []
+        if tally.questions % 100 == 0:
+            progress(tally.questions, None, "")
+    stage.add(batch)

@@ -431,17 +431,15 @@ def import_gold_file(
     resolved (``total`` None: the file is read once, as it comes) and while they are written
     (``total`` the number resolved). ``snap`` and ``fmt``: see :func:`resolve_gold`.
     """
-    from labeler.formats.jsonlines import input_size
-    from labeler.gold._halves import fork_part, split_point
+    from labeler.gold._halves import Lines, stage_halves
     from labeler.store.goldsets import import_gold_set
     from labeler.store.goldstage import GoldStage
     from labeler.store.postgres import text_holds_nul
 
     allow_nul = text_holds_nul(store.engine)
-    cut = split_point(path, input_size(path)) if fmt == "jsonl" else None
     seen: set[str] = set()  # the query ids read here (the forked process's are checked)
 
-    def read(part: tuple[int, int, int | None] | None) -> Iterable[GoldLine]:
+    def read(part: Lines) -> Iterable[GoldLine]:
         if fmt == "ragas":  # Ragas samples: reference contexts on their pages
             from labeler.formats.ragas import read_ragas
 
@@ -449,7 +447,7 @@ def import_gold_file(
         return read_gold(path, allow_nul=allow_nul, part=part, seen=seen)
 
     def stage_part(
-        part: tuple[int, int, int | None] | None,
+        part: Lines,
         stage: GoldStage,
         tally: Tally,
         alive: Callable[[], None],
@@ -465,30 +463,18 @@ def import_gold_file(
     stage = GoldStage()
     child = None
     try:
-        if cut is None:
-            stage_part(None, stage, tally, _always, progress)
-        else:
-            offset, line = cut
-            later = (offset, line, None)
-            child = fork_part(
-                store,
-                lambda part_stage, alive: stage_part(
-                    later, part_stage, Tally(), alive, no_progress
-                ),
-            )
-            stage_part((0, 1, offset), stage, tally, _always, progress)
-            more = None if child is None else child.collect()
-            if (
-                child is None
-                or more is None
-                or any(map(seen.__contains__, GoldStage.external_ids(child.path)))
-            ):
-                # no process, it failed, or it read a query id read here already: the later
-                # lines read here, so that any error is the one a single process reports
-                stage_part(later, stage, tally, _always, progress)
-            else:
-                stage.merge(child.path)
-                tally.add(more)
+        child = stage_halves(
+            store,
+            path,
+            stage,
+            seen,
+            lambda part, _: stage_part(part, stage, tally, _always, progress),
+            lambda part, part_stage, alive: stage_part(
+                part, part_stage, Tally(), alive, no_progress
+            ),
+            tally.add,
+            split=fmt == "jsonl",
+        )
         seen.clear()  # not needed for the write: its memory back (and nothing for gc to walk)
         if tally.misses and (snap is None or not snap.review):
             raise _below_snap_minimum(path, tally.misses, snap)

@@ -44,8 +44,15 @@ class NewJudgement:
 
 @dataclass(frozen=True)
 class NewQuestion:
+    """A question ready to store, with its elements and not-relevant judgements; ``line``:
+    its line in the file read (0: none), named by a refusal at the write; ``done``: for a
+    layer import (:mod:`labeler.store.layer_write`), whether the importing annotator did
+    the question (None for a gold set import, which writes no done mark)."""
+
     external_id: str
     text: str
     notes: str
     elements: tuple[NewElement, ...]
     not_relevant: tuple[NewJudgement, ...] = ()
+    line: int = 0
+    done: bool | None = None

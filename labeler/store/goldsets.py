@@ -212,13 +212,13 @@ def _import_staged(
     assert gold_set.id is not None
     now = utcnow()
     added = _Added(session, actor, role, now)
-    # Core multi-row statements on the tables, the ids taken up front (_new_ids): with
+    # Core multi-row statements on the tables, the ids taken up front (new_ids): with
     # RETURNING in parameter order, both the ORM's bulk path and Core insert one row per
     # statement on SQLite (it does not promise RETURNING's order)
-    queries, elements, audits = (_table(model) for model in (Query, Element, AuditEntry))
+    queries, elements, audits = (table_of(model) for model in (Query, Element, AuditEntry))
     written = 0
     for batch in stage.batches():
-        ids = _new_ids(session, "query", len(batch))
+        ids = new_ids(session, "query", len(batch))
         query_rows: list[dict[str, object]] = [
             {
                 "id": query_id,
@@ -235,7 +235,7 @@ def _import_staged(
             added("query", query_id, row) for row, query_id in zip(query_rows, ids, strict=True)
         ]
         count = sum(len(q.elements) for q in batch)
-        element_ids = iter(_new_ids(session, "element", count))
+        element_ids = iter(new_ids(session, "element", count))
         element_rows: list[dict[str, object]] = [
             {
                 "id": next(element_ids),
@@ -263,9 +263,7 @@ def _import_staged(
             added("element", cast(int, row["id"]), row, score)
             for row, score in zip(element_rows, scores, strict=True)
         ]
-        judged_ids = iter(
-            _new_ids(session, "not_relevant", sum(len(q.not_relevant) for q in batch))
-        )
+        judged_ids = iter(new_ids(session, "not_relevant", sum(len(q.not_relevant) for q in batch)))
         judged_rows: list[dict[str, object]] = [
             {
                 "id": next(judged_ids),
@@ -281,7 +279,7 @@ def _import_staged(
             for j in q.not_relevant
         ]
         if judged_rows:
-            insert_dicts(session, _table(NotRelevant), judged_rows)
+            insert_dicts(session, table_of(NotRelevant), judged_rows)
         audit_rows += [added("not_relevant", cast(int, row["id"]), row) for row in judged_rows]
         insert_dicts(session, audits, audit_rows)
         written += len(batch)
@@ -291,7 +289,7 @@ def _import_staged(
     return dropped
 
 
-def _new_ids(session: Session, table: str, count: int) -> list[int]:
+def new_ids(session: Session, table: str, count: int) -> list[int]:
     """``count`` unused ids of ``table``, in order, inside the caller's write transaction
     (which holds the database's one write lock, so no other writer takes them): on
     PostgreSQL drawn from the column's sequence, on SQLite following the largest id (as
@@ -311,7 +309,7 @@ def _new_ids(session: Session, table: str, count: int) -> list[int]:
     return [int(i) for i in rows.scalars()]
 
 
-def _table(model: type[SQLModel]) -> Table:
+def table_of(model: type[SQLModel]) -> Table:
     # table=True sets __table__, which SQLModel's type does not declare
     return cast(Table, model.__table__)  # type: ignore[attr-defined]
 
@@ -477,7 +475,7 @@ def _clear(session: Session, gold_set: GoldSet, actor: str) -> None:
         session.execute(delete(model).where(col(model.query_id).in_(query_ids)))
     session.execute(delete(Query).where(col(Query.gold_set_id) == gold_set.id))
     _mark_rows(session, audit_rows)
-    audits = _table(AuditEntry)
+    audits = table_of(AuditEntry)
     for batch in _batches(audit_rows):
         insert_dicts(session, audits, batch)
     session.expunge_all()

@@ -1,5 +1,6 @@
 """Staging a gold set's questions and elements on disk before :func:`import_gold_set` writes
-them, so that an import's memory does not grow with its file.
+them (or :func:`~labeler.store.layer_write.write_own_layer`, one annotator's labels), so that
+an import's memory does not grow with its file.
 
 A gold file is read, checked and anchored line by line into a :class:`GoldStage`, outside
 the write lock; the write then reads the stage back in batches of :data:`BATCH` questions.
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
 #: questions per batch read back (and per multi-row INSERT of the write)
 BATCH = 2_000
 
-_QUESTION = "external_id, text, notes"
+#: ``source``: the question's line in its file; ``done``: a layer import's done mark (else NULL)
+_QUESTION = "external_id, text, notes, source, done"
 _ELEMENT = (
     "qline, external_id, doc, start, end_, text, grade, annotator, stale, key_start, key_end, "
     "provenance, assisted, snap_score"
@@ -130,7 +132,7 @@ class GoldStage:
         j_rows = []
         for q in questions:
             self.questions += 1
-            q_rows.append((self.questions, q.external_id, q.text, q.notes))
+            q_rows.append((self.questions, q.external_id, q.text, q.notes, q.line, q.done))
             for e in q.elements:
                 key = e.key or (None, None)
                 e_rows.append(
@@ -143,7 +145,7 @@ class GoldStage:
             ]
         self.elements += len(e_rows)
         try:
-            self._db.executemany("INSERT INTO question VALUES (?, ?, ?, ?)", q_rows)
+            self._db.executemany("INSERT INTO question VALUES (?, ?, ?, ?, ?, ?)", q_rows)
             self._db.executemany(f"INSERT INTO element VALUES ({', '.join('?' * 14)})", e_rows)
             self._db.executemany("INSERT INTO judged VALUES (?, ?, ?, ?, ?, ?)", j_rows)
         except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
@@ -207,9 +209,15 @@ class GoldStage:
                 judged.setdefault(qline, []).append(NewJudgement(doc, start, end, who))
             yield [
                 NewQuestion(
-                    qid, text, notes, tuple(elements.get(line, ())), tuple(judged.get(line, ()))
+                    qid,
+                    text,
+                    notes,
+                    tuple(elements.get(line, ())),
+                    tuple(judged.get(line, ())),
+                    source,
+                    None if done is None else bool(done),
                 )
-                for line, qid, text, notes in rows
+                for line, qid, text, notes, source, done in rows
             ]
 
     def judged_of(self, external_ids: Sequence[str]) -> dict[str, set[tuple[str, int, int, str]]]:

@@ -1,48 +1,82 @@
-"""Writing one annotator's own labels on one question (``gold import --layer``).
+"""Writing one annotator's own labels on the questions of a staged gold file (``gold import
+--layer``), set-based, in the caller's transaction.
 
-The annotator's earlier annotator-layer elements on the question are removed and the new
-ones added, each audited under the annotator (so undo and the audit log work as for
-labelling); the question is then marked done by them (``no_answer`` when they labelled
-nothing) or, when the file says it is not done, left without their done mark. On an
-adjudicated question that is refused (:class:`labeler.store.settled.SettledError`) unless
-it would change nothing (the same labels, grades, keys and done mark as stored).
+For each staged question, in file order, what labelling it by hand would write: the
+question when missing (with its text and notes), the annotator's earlier annotator-layer
+elements on it removed and the staged ones added, their done mark removed and, unless the
+file says the question is not done, added again (``no_answer`` when they labelled nothing
+on it). Every row is audited under the annotator, with the snapshot the ORM's own write
+gives it (so undo and the audit log work as for labelling). On an adjudicated question that
+is refused (the adjudicated lock) unless it would change nothing: the same labels, grades,
+keys and done mark as stored.
+
+The rows go in with multi-row statements, :data:`~labeler.store.goldstage.BATCH` questions
+at a time, so memory stays bounded by a batch. Their ids are the ones writing the
+questions one after another gives, and the audit entries come in that order: on
+PostgreSQL each table's sequence numbers its rows in order; SQLite gives a new row the
+largest id + 1, so an id freed at the top of a table (the annotator's newest label removed)
+is given again, as :class:`_Ids` counts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
-from sqlmodel import Session, select
+from pydantic import TypeAdapter
+from sqlalchemy import Table, delete
+from sqlalchemy import select as sa_select
+from sqlalchemy import text as sql_text
+from sqlmodel import Session, SQLModel, col, select
 
-from labeler.store.labels import add_element, add_query, remove_element
-from labeler.store.models import LAYER_ANNOTATOR, Element, GoldSet, Query
-from labeler.store.settled import check_not_settled
-from labeler.store.team import done_mark, make_team, mark_done, own_elements, unmark_done
+from labeler.errors import IntegrityError
+from labeler.store.audit import mark_origin
+from labeler.store.goldrows import NewElement, NewQuestion
+from labeler.store.goldsets import new_ids, table_of
+from labeler.store.goldstage import GoldStage
+from labeler.store.models import (
+    ELEMENT_OK,
+    LAYER_ANNOTATOR,
+    PROVENANCE_OWN,
+    AuditEntry,
+    Document,
+    Element,
+    GoldSet,
+    Query,
+    QuestionDone,
+    utcnow,
+)
+from labeler.store.roles import role_of
+from labeler.store.run_table import insert_dicts
+from labeler.store.team import make_team
+
+#: ids per ``IN (...)`` list: under SQLite's bound-parameter limit
+_CHUNK = 500
 
 
-@dataclass(frozen=True)
-class OwnSpan:
-    """One of the annotator's labels: ``page[start:end] == text`` was checked by the caller."""
+@dataclass
+class LayerCounts:
+    """What writing a layer did: questions created, the annotator's elements removed (their
+    earlier labels) and added, questions marked done and done with no answer; ``settled``:
+    the adjudicated questions whose labels or done mark the file would change, as (query
+    id, line), in file order (the caller refuses the import when there is one)."""
 
-    doc: str
-    start: int
-    end: int
-    grade: int
-    assisted: bool
-    #: key span in page offsets, or None
-    key: tuple[int, int] | None = None
+    created: int = 0
+    removed: int = 0
+    added: int = 0
+    done: int = 0
+    no_answer: int = 0
+    settled: list[tuple[str, int]] = field(default_factory=list)
 
 
-@dataclass(frozen=True)
-class LayerWrite:
-    """What writing one question did: whether the question was created, how many of the
-    annotator's elements were removed and added, and whether it is marked done."""
+class LineRefused(IntegrityError):
+    """A staged question cannot be written; ``line`` is its line in the file."""
 
-    created: bool
-    removed: int
-    added: int
-    done: bool
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
 
 
 def team_gold_set(session: Session, name: str, description: str = "") -> tuple[GoldSet, bool]:
@@ -57,62 +91,366 @@ def team_gold_set(session: Session, name: str, description: str = "") -> tuple[G
     return gs, created
 
 
-def write_own_labels(
+def write_own_layer(
     session: Session,
     gold_set: GoldSet,
-    external_id: str,
-    spans: Sequence[OwnSpan],
+    stage: GoldStage,
     *,
     annotator: str,
-    done: bool,
-    text: str = "",
-    notes: str = "",
-) -> LayerWrite:
-    """Replace ``annotator``'s own labels on question ``external_id`` of ``gold_set`` (created
-    with ``text`` and ``notes`` when missing) by ``spans``, and set their done mark to
-    ``done`` (see the module docstring). Raises what the store raises (an unknown page, a
-    span twice) with nothing of this question written... within the caller's transaction,
-    which the caller then rolls back."""
-    query = session.exec(
-        select(Query).where(Query.gold_set_id == gold_set.id, Query.external_id == external_id)
-    ).first()
-    created = query is None
-    if query is None:
-        query = add_query(session, gold_set, external_id, text, actor=annotator, notes=notes)
-    assert query.id is not None
-    old = own_elements(session, query.id, annotator)
-    if query.adjudicated_at is not None:
-        # Settled: the same labels and done mark again change nothing and pass; anything
-        # else would change the evidence it was settled on (the lock refuses it).
-        same = sorted((e.document_id, e.start, e.end, e.grade, _key(e)) for e in old) == sorted(
-            (s.doc, s.start, s.end, s.grade, s.key) for s in spans
-        )
-        if same and (done_mark(session, query.id, annotator) is not None) == done:
-            return LayerWrite(False, 0, 0, done)
-        check_not_settled(session, query.id, f"gold import --layer of {annotator}'s labels")
-    for element in old:
-        assert element.id is not None
-        remove_element(session, element.id, actor=annotator)
-    for span in spans:
-        add_element(
-            session,
-            query.id,
-            span.doc,
-            span.start,
-            span.end,
-            annotator=annotator,
-            grade=span.grade,
-            assisted=span.assisted,
-            layer=LAYER_ANNOTATOR,
-            key=span.key,
-        )
-    unmark_done(session, query.id, annotator)
-    if done:
-        mark_done(session, query.id, annotator)
-    return LayerWrite(created, len(old), len(spans), done)
+    progress: Callable[[int], None] | None = None,
+) -> LayerCounts:
+    """Write the questions of ``stage`` (each with its ``done`` flag and file ``line``) as
+    ``annotator``'s own labels on team gold set ``gold_set`` (see the module docstring), in
+    the caller's transaction; ``progress(questions written)`` after each batch.
+
+    An adjudicated question the file would change is written not at all and listed in the
+    result's ``settled`` (the rest are written: the caller rolls back). A staged element on
+    a page that is no longer stored raises :class:`LineRefused` naming its line."""
+    assert gold_set.id is not None
+    writer = _Writer(session, gold_set.id, annotator)
+    written = 0
+    for batch in stage.batches():
+        writer.write(batch)
+        written += len(batch)
+        if progress is not None:
+            progress(written)
+    return writer.counts
 
 
-def _key(element: Element) -> tuple[int, int] | None:
-    if element.key_start is None or element.key_end is None:
+#: each table's columns in the order of the model's fields, which is the order of the keys
+#: of an audit snapshot (:func:`labeler.store.audit.snapshot`)
+_FIELDS: dict[type[SQLModel], list[str]] = {
+    model: list(model.model_fields) for model in (Query, Element, QuestionDone)
+}
+#: an aware datetime as the snapshot holds it (pydantic's JSON form: ``...Z``)
+_TIME = TypeAdapter(datetime)
+
+
+def _stamp(value: object) -> object:
+    return _TIME.dump_python(value, mode="json") if isinstance(value, datetime) else value
+
+
+@dataclass
+class _Plan:
+    """What writing one question does: its stored id (None: it is created), the snapshots
+    of the annotator's elements and done mark it removes, and whether it is marked done."""
+
+    question: NewQuestion
+    query_id: int | None
+    gone: list[dict[str, Any]]
+    unmarked: dict[str, Any] | None
+    done: bool
+
+
+class _Writer:
+    def __init__(self, session: Session, gold_set_id: int, annotator: str) -> None:
+        self.session = session
+        self.gold_set_id = gold_set_id
+        self.annotator = annotator
+        self.role = role_of(session, annotator)
+        self.now = utcnow()
+        self.stamp = _stamp(self.now)
+        # the store's front end, as mark_origin marks a snapshot: last, or not at all
+        mark = mark_origin(session, {})
+        assert mark is not None
+        self.mark = mark
+        self.counts = LayerCounts()
+        self.ids = {name: _Ids(session, name) for name in ("query", "element", "question_done")}
+
+    def write(self, batch: Sequence[NewQuestion]) -> None:
+        plans = self._plans(batch)
+        self._check_pages(plans)
+        new_queries = iter(self.ids["query"].assign([None for p in plans if p.query_id is None]))
+        new_elements = iter(
+            self.ids["element"].assign(
+                [
+                    op
+                    for p in plans
+                    for op in [*(g["id"] for g in p.gone), *(None for _ in p.question.elements)]
+                ]
+            )
+        )
+        new_marks = iter(
+            self.ids["question_done"].assign(
+                [
+                    op
+                    for p in plans
+                    for op in [
+                        *([] if p.unmarked is None else [p.unmarked["id"]]),
+                        *([None] if p.done else []),
+                    ]
+                ]
+            )
+        )
+        queries: list[dict[str, Any]] = []
+        elements: list[dict[str, Any]] = []
+        marks: list[dict[str, Any]] = []
+        audits: list[dict[str, Any]] = []
+        counts = self.counts
+        for p in plans:
+            q = p.question
+            query_id = p.query_id
+            if query_id is None:
+                query_id = next(new_queries)
+                queries.append(self._query_row(query_id, q))
+                audits.append(self._added("query", queries[-1], "created_at"))
+                counts.created += 1
+            for row in p.gone:
+                audits.append(self._removed("element", row))
+            for e in q.elements:
+                elements.append(self._element_row(next(new_elements), query_id, e))
+                audits.append(self._added("element", elements[-1], "created_at"))
+            if p.unmarked is not None:
+                audits.append(self._removed("question_done", p.unmarked))
+            if p.done:
+                marks.append(
+                    {
+                        "id": next(new_marks),
+                        "query_id": query_id,
+                        "annotator": self.annotator,
+                        "done_at": self.now,
+                        "no_answer": not q.elements,
+                    }
+                )
+                audits.append(self._added("question_done", marks[-1], "done_at"))
+            counts.removed += len(p.gone)
+            counts.added += len(q.elements)
+            counts.done += p.done
+            counts.no_answer += p.done and not q.elements
+        session = self.session
+        insert_dicts(session, table_of(Query), queries)
+        _delete(session, table_of(Element), [row["id"] for p in plans for row in p.gone])
+        insert_dicts(session, table_of(Element), elements)
+        _delete(session, table_of(QuestionDone), [p.unmarked["id"] for p in plans if p.unmarked])
+        insert_dicts(session, table_of(QuestionDone), marks)
+        for entry, entry_id in zip(
+            audits, new_ids(session, "audit_entry", len(audits)), strict=True
+        ):
+            entry["id"] = entry_id
+        insert_dicts(session, table_of(AuditEntry), audits)
+        for ids in self.ids.values():
+            ids.written()
+
+    def _plans(self, batch: Sequence[NewQuestion]) -> list[_Plan]:
+        """The batch's questions as written (adjudicated ones that would change left out,
+        counted in ``settled``; those that would not change counted as done as stored)."""
+        stored = self._stored([q.external_id for q in batch])
+        known = [query_id for query_id, _ in stored.values()]
+        own = _rows_of(self.session, Element, known, self.annotator, self.mark, layered=True)
+        marks = _rows_of(
+            self.session, QuestionDone, known, self.annotator, self.mark, layered=False
+        )
+        plans = []
+        for q in batch:
+            assert q.done is not None, "a layer import stages each question's done flag"
+            query_id, adjudicated = stored.get(q.external_id, (None, False))
+            gone = own.get(query_id, []) if query_id is not None else []
+            mark = marks.get(query_id, [None])[0] if query_id is not None else None
+            if adjudicated:
+                # Settled: the same labels and done mark again change nothing and pass;
+                # anything else would change the evidence it was settled on (the lock).
+                same = sorted(
+                    (g["document_id"], g["start"], g["end"], g["grade"], _key(g)) for g in gone
+                ) == sorted((e.doc, e.start, e.end, e.grade, e.key) for e in q.elements)
+                if same and (mark is not None) == q.done:
+                    self.counts.done += q.done
+                    self.counts.no_answer += q.done and not q.elements
+                else:
+                    self.counts.settled.append((q.external_id, q.line))
+                continue
+            plans.append(_Plan(q, query_id, gone, mark, q.done))
+        return plans
+
+    def _stored(self, external_ids: list[str]) -> dict[str, tuple[int, bool]]:
+        """External id → (id, adjudicated) of the stored questions among ``external_ids``."""
+        found: dict[str, tuple[int, bool]] = {}
+        for i in range(0, len(external_ids), _CHUNK):
+            rows = self.session.execute(
+                sa_select(
+                    col(Query.external_id), col(Query.id), col(Query.adjudicated_at).is_not(None)
+                ).where(
+                    col(Query.gold_set_id) == self.gold_set_id,
+                    col(Query.external_id).in_(external_ids[i : i + _CHUNK]),
+                )
+            )
+            found.update({qid: (int(query_id), bool(settled)) for qid, query_id, settled in rows})
+        return found
+
+    def _check_pages(self, plans: list[_Plan]) -> None:
+        """:class:`LineRefused` for the first element on a page no longer stored (removed
+        since the file was checked), as labelling it would refuse it."""
+        docs = sorted({e.doc for p in plans for e in p.question.elements})
+        there: set[str] = set()
+        for i in range(0, len(docs), _CHUNK):
+            there.update(
+                self.session.execute(
+                    sa_select(col(Document.id)).where(col(Document.id).in_(docs[i : i + _CHUNK]))
+                ).scalars()
+            )
+        for p in plans:
+            for e in p.question.elements:
+                if e.doc not in there:
+                    raise LineRefused(f"no document {e.doc!r} in the database", p.question.line)
+
+    def _query_row(self, query_id: int, q: NewQuestion) -> dict[str, Any]:
+        return {
+            "id": query_id,
+            "gold_set_id": self.gold_set_id,
+            "external_id": q.external_id,
+            "text": q.text,
+            "notes": q.notes,
+            "created_at": self.now,
+            "adjudicated_at": None,
+            "adjudicated_by": None,
+        }
+
+    def _element_row(self, element_id: int, query_id: int, e: NewElement) -> dict[str, Any]:
+        return {
+            "id": element_id,
+            "query_id": query_id,
+            "document_id": e.doc,
+            "start": e.start,
+            "end": e.end,
+            "text": e.text,
+            "grade": e.grade,
+            "annotator": self.annotator,
+            "created_at": self.now,
+            "status": ELEMENT_OK,
+            "assisted": e.assisted,
+            "layer": LAYER_ANNOTATOR,
+            "provenance": PROVENANCE_OWN,
+            "key_start": None if e.key is None else e.key[0],
+            "key_end": None if e.key is None else e.key[1],
+        }
+
+    def _added(self, entity: str, row: dict[str, Any], stamped: str) -> dict[str, Any]:
+        """The audit row :func:`~labeler.store.audit.record_change` writes for new ``row``
+        (its id given by the caller): its snapshot with its timestamp (column ``stamped``)
+        in JSON form, marked with the store's front end."""
+        return self._entry(entity, row["id"], None, {**row, stamped: self.stamp, **self.mark})
+
+    def _removed(self, entity: str, snapshot: dict[str, Any]) -> dict[str, Any]:
+        """The audit row of removing the row of ``snapshot`` (:func:`_rows_of`)."""
+        return self._entry(entity, snapshot["id"], snapshot, None)
+
+    def _entry(
+        self,
+        entity: str,
+        entity_id: int,
+        before: dict[str, Any] | None,
+        after: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        return {
+            "id": 0,
+            "actor": self.annotator,
+            "at": self.now,
+            "action": "add" if before is None else "remove",
+            "entity": entity,
+            "entity_id": entity_id,
+            "before": before,
+            "after": after,
+            "actor_role": self.role,
+        }
+
+
+def _rows_of(
+    session: Session,
+    model: type[Element] | type[QuestionDone],
+    query_ids: list[int],
+    annotator: str,
+    mark: dict[str, Any],
+    *,
+    layered: bool,
+) -> dict[int, list[dict[str, Any]]]:
+    """Question id → ``annotator``'s rows of ``model`` on it (the annotator layer's
+    elements when ``layered``), each as its audit snapshot (``mark``: the front end's, as
+    :func:`~labeler.store.audit.mark_origin` adds it), elements by page and start (the
+    order labelling's removal takes them in: :func:`labeler.store.team.own_elements`)."""
+    table = table_of(model)
+    names = _FIELDS[model]
+    times = [name for name in names if name in ("created_at", "done_at")]
+    out: dict[int, list[dict[str, Any]]] = {}
+    for i in range(0, len(query_ids), _CHUNK):
+        stmt = sa_select(*(table.c[name] for name in names)).where(
+            table.c.query_id.in_(query_ids[i : i + _CHUNK]), table.c.annotator == annotator
+        )
+        if layered:
+            stmt = stmt.where(table.c.layer == LAYER_ANNOTATOR).order_by(
+                table.c.query_id, table.c.document_id, table.c.start, table.c.id
+            )
+        else:
+            stmt = stmt.order_by(table.c.id)
+        for row in session.execute(stmt):
+            snap = dict(zip(names, row, strict=True))
+            for name in times:
+                snap[name] = _stamp(snap[name])
+            snap.update(mark)
+            out.setdefault(int(row.query_id), []).append(snap)
+    return out
+
+
+def _key(row: dict[str, Any]) -> tuple[int, int] | None:
+    if row["key_start"] is None or row["key_end"] is None:
         return None
-    return (element.key_start, element.key_end)
+    return (row["key_start"], row["key_end"])
+
+
+def _delete(session: Session, table: Table, ids: list[int]) -> None:
+    for i in range(0, len(ids), _CHUNK):
+        session.execute(delete(table).where(table.c.id.in_(ids[i : i + _CHUNK])))
+
+
+class _Ids:
+    """The ids ``table``'s new rows get when rows are removed and added one at a time, in
+    order: on PostgreSQL the next values of its sequence; on SQLite the largest id in the
+    table + 1, so that removing the row with the largest id before any row is added gives
+    that id (or the next largest left) to the next one. Rows added here always have the
+    largest ids, above every row removed (a removed row was there before this import), so
+    once one is added the largest id is the last one given."""
+
+    def __init__(self, session: Session, table: str) -> None:
+        self.session = session
+        self.table = table
+        self.sqlite = session.get_bind().dialect.name == "sqlite"
+        #: SQLite: the largest id there would be now (None: not read yet)
+        self.top: int | None = None
+        self.added = False
+        #: ids removed by :meth:`assign` and not yet in the database (see :meth:`written`)
+        self.removed: set[int] = set()
+
+    def assign(self, ops: list[int | None]) -> list[int]:
+        """The ids of the rows added by ``ops``, each the id of a row removed or None for a
+        row added, in the order written."""
+        if not self.sqlite:
+            return new_ids(self.session, self.table, sum(op is None for op in ops))
+        out: list[int] = []
+        for op in ops:
+            if op is None:
+                if self.top is None:
+                    self.top = self._below(None)
+                self.top += 1
+                self.added = True
+                out.append(self.top)
+            elif not self.added:
+                self.removed.add(op)
+                if self.top is None or op == self.top:
+                    self.top = None  # read again when a row is added
+        return out
+
+    def written(self) -> None:
+        """The rows :meth:`assign` removed are removed in the database too."""
+        self.removed.clear()
+
+    def _below(self, bound: int | None) -> int:
+        """The largest id below ``bound`` (None: any) still there: in the table and not
+        removed here; 0 when none is."""
+        while True:
+            where = "" if bound is None else f" WHERE id < {int(bound)}"
+            found = self.session.execute(
+                sql_text(f"SELECT max(id) FROM {self.table}{where}")
+            ).scalar()
+            if found is None:
+                return 0
+            if int(found) not in self.removed:
+                return int(found)
+            bound = int(found)

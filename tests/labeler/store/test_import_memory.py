@@ -11,46 +11,15 @@ import`` held every label of the database and every chunk position it had found,
 from __future__ import annotations
 
 import json
-import resource
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
-#: address space for one import: the interpreter with its libraries maps about 215 MB, and
-#: each import here peaked at 215-221 MB of it (VmPeak); before, the gold import held 272 MB
-#: resident (VmHWM) and mapped 355 MB, the run import mapped 265 MB
-LIMIT = 256 * 1024 * 1024
-QUESTIONS = 60_000
-PAGES = 50
-SENTENCES = 100
-
-
-def sentence(d: int, s: int) -> str:
-    return f"Page {d} sentence {s} is here."
-
-
-def labeler(*args: str, memory: int | None = LIMIT) -> subprocess.CompletedProcess[str]:
-    def limit() -> None:
-        if memory is not None:
-            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *args],
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        preexec_fn=limit,
-        timeout=900,
-    )
+from _limited import PAGES, QUESTIONS, SENTENCES, labeler, sentence, write_pages
 
 
 def test_gold_and_run_imports_stay_within_a_memory_limit(tmp_path: Path) -> None:
     pages = tmp_path / "pages"
-    pages.mkdir()
-    for d in range(PAGES):
-        text = " ".join(sentence(d, s) for s in range(SENTENCES))
-        (pages / f"p{d:02}.txt").write_text(text, encoding="utf-8")
+    write_pages(pages)
     db = str(tmp_path / "labels.db")
     proc = labeler("ingest", "-q", str(pages), "--db", db, memory=None)
     assert proc.returncode == 0, proc.stderr
