@@ -25,12 +25,14 @@ the others in lexbor's). Then:
 Speed, as ``benchmarks/bench_extract.py`` measures it on the bundled corpus against the jar
 (its harness precompiled, timed in the same run; best of three interleaved rounds on an idle
 2-core machine). Cold (one fresh process over all pages, JVM or Python start included),
-``jsoup`` takes 0.48-0.51x the jar's CPU time and 0.90-0.95x its wall time (the jar spreads
-its CPU over both cores), ``lexbor`` 0.46x and 0.86-0.89x: ``lexbor`` is the fastest engine
-(it skips the check) and ``html5lib`` is about 5x. Warm, per page in one process, ``jsoup``
-takes 2.0-2.2x the jar's main-thread CPU, ``lexbor`` 1.9x: no engine beats the jar's CPU
-warm. On a busy machine the jar loses its second core and the cold wall ratios fall to about
-0.45: compare within one run.
+``jsoup`` takes 0.42-0.43x the jar's CPU time and 0.78-0.82x its wall time (the jar spreads
+its CPU over both cores), ``lexbor`` 0.40-0.41x and 0.74-0.79x: ``lexbor`` is the fastest
+engine in one process (it skips the check) and ``html5lib`` is about 9x. Through
+:func:`labeler.extract.extract_many` in two processes (what ``ingest`` and ``extract`` of
+many pages do) ``jsoup`` takes 0.45-0.47x the jar's wall time, ``lexbor`` 0.46-0.48x. Warm,
+per page in one process, ``jsoup`` takes 2.7x the jar's main-thread CPU, ``lexbor`` 2.6x:
+no engine beats the jar's CPU warm. On a busy machine the jar loses its second core and
+the cold wall ratios fall: compare within one run.
 
 The text rules are jsoup's ``Element.text()`` (:mod:`labeler.extract.walk` for the WHATWG
 engines); the engines and their limits: docs/formats.md, Engines and limits.
