@@ -58,7 +58,7 @@ import time
 from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from labeler.errors import ExtractError, InputError, IntegrityError
 from labeler.extract import (
@@ -81,6 +81,9 @@ from labeler.store.browse import page_text as stored_text
 from labeler.store.document_table import Fingerprint, SourceConflict, same_source
 from labeler.store.pageblocks import encode_blocks, fill_blocks
 from labeler.store.recheck import MovedElement, RestoredElement
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
 
 ProgressFn = Progress
 """``progress(done, total, path)``, called once per file after it is handled."""
@@ -566,11 +569,12 @@ def _extracted(
     # the workers extract no more than all of these: too little to share, no need to look
     if plan_processes([_size(candidates[i].path) for i in html], jobs) < 2:
         return _Ahead((), _nothing())
-    wanted = [
-        i
-        for i in html
-        if _needs_text(store, candidates[i], profile, reextract, max_bytes, replace_source)
-    ]
+    with store.session() as session:  # one read transaction for every fingerprint
+        wanted = [
+            i
+            for i in html
+            if _needs_text(session, candidates[i], profile, reextract, max_bytes, replace_source)
+        ]
     if not wanted:
         return _Ahead((), _nothing())
     results = extract_many(
@@ -590,7 +594,7 @@ def _nothing() -> Generator[Extracted | PageError, None, None]:
 
 
 def _needs_text(
-    store: Store,
+    session: Session,
     cand: _Candidate,
     profile: str,
     reextract: bool,
@@ -598,8 +602,7 @@ def _needs_text(
     replace_source: bool,
 ) -> bool:
     """Whether :func:`_ingest_one` will extract this file, as things stand now."""
-    with store.session() as session:
-        known = document_fingerprint(session, cand.doc_id)
+    known = document_fingerprint(session, cand.doc_id)
     if known is None:
         return True
     data = _read(cand.path, max_bytes)
