@@ -114,11 +114,20 @@ PLACEMENT_COLUMNS = (
 def insert_rows(
     session: Session, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]]
 ) -> None:
-    """Insert ``rows`` (values for ``columns``) into ``table`` through the driver's
-    ``executemany``, inside ``session``'s transaction."""
+    """Insert ``rows`` (values for ``columns``) into ``table`` inside ``session``'s
+    transaction: through the driver's ``executemany`` on SQLite, through ``COPY ... FROM
+    STDIN`` on PostgreSQL (each value sent as the text the server parses for its column,
+    as a statement's parameter is; executemany's one round of parsing, planning and
+    answering per row made a 32,000 × 20 run import spend 22 of its 28 s there)."""
     if not rows:
         return
     with _driver_cursor(session) as (cursor, mark):
+        if mark == "%s":
+            with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+                write = copy.write_row
+                for row in rows:
+                    write(row)
+            return
         marks = ", ".join([mark] * len(columns))
         cursor.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 

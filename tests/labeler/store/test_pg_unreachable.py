@@ -154,10 +154,10 @@ def _start_import(url: str, run_file: Path) -> subprocess.Popen[str]:
 
 
 def _wait_for_inserts(server: Server, proc: subprocess.Popen[str]) -> None:
-    """Poll until the import is inserting run results (its pipelined ``executemany``)."""
+    """Poll until the import is inserting run results (its ``COPY ... FROM STDIN``)."""
     sql = (
         "SELECT count(*) FROM pg_stat_activity "
-        "WHERE application_name = 'labeler' AND starts_with(query, 'INSERT INTO run_result')"
+        "WHERE application_name = 'labeler' AND starts_with(query, 'COPY run_result')"
     )
     while server.scalar(sql) == 0:
         assert proc.poll() is None, proc.communicate()
