@@ -22,6 +22,10 @@ runs, interleaved, as real processes:
   layer already (every question's earlier labels and done mark replaced); each also as a
   ratio to the plain ``gold import`` of the same round (``/gold``).
 
+With ``--pg URL``, each round also times, on a new database of that PostgreSQL server
+holding the pages (created and dropped by the benchmark), ``gold import`` and then ``run
+import`` (covered by that gold set), from each tree.
+
 With ``--before TREE`` the imports are also timed from that source tree (an export of an
 earlier commit), right after the current ones. Printed per command: wall time, lines per
 second, peak resident set size (``ru_maxrss`` from ``os.wait4``), the ratio of its time to
@@ -31,6 +35,7 @@ to read. Usage::
 
     .venv/bin/python benchmarks/bench_import.py [--dir /tmp/bench-import]
         [--sizes 32000x20,256000x20,100000x100] [--rounds 1] [--layer] [--no-run]
+        [--pg postgresql://...]
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from pg_bench import pg_database
 
 PAGES = 200
 SENTENCES = 200
@@ -182,6 +189,32 @@ def row(
     )
 
 
+def on_postgres(
+    server: str,
+    tree: str | None,
+    label: str,
+    root: Path,
+    gold: Path,
+    run: Path,
+    questions: int,
+    peer_gold: Measure,
+    peer_run: Measure,
+) -> None:
+    """``gold import`` then ``run import`` (covered by that gold set) from ``tree``, timed
+    on a new database of ``server`` holding the pages (ingested untimed), dropped after."""
+    url, admin, name = pg_database(server)
+    try:
+        labeler_in(tree, "ingest", "-q", str(root / "pages"), "--db", url)
+        m = labeler_in(tree, "gold", "import", "-q", str(gold), "--gold-set", "g", "--db", url)
+        row(f"{label}PostgreSQL gold import", questions, m, peer_gold)
+        if run.exists():
+            m = labeler_in(tree, "run", "import", "-q", str(run), "--name", "r", "--db", url)
+            row(f"{label}PostgreSQL run import", questions, m, peer_run)
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", type=Path, default=Path("/tmp/bench-import"))
@@ -199,6 +232,13 @@ def main() -> int:
         help="also time gold import --layer (a new team gold set, and replacing that layer)",
     )
     parser.add_argument("--no-run", action="store_true", help="leave out run import")
+    parser.add_argument(
+        "--pg",
+        default="",
+        metavar="URL",
+        help="also time gold and run import on a new database of this PostgreSQL server "
+        "(not with --no-run)",
+    )
     args = parser.parse_args()
     root: Path = args.dir
     root.mkdir(parents=True, exist_ok=True)
@@ -263,6 +303,8 @@ def main() -> int:
                 )
                 row(f"{label}run import (lines/s)", questions, m, peer_run)
             target.unlink()
+            for tree, label in trees if args.pg else []:
+                on_postgres(args.pg, tree, label, root, gold, run, questions, peer_gold, peer_run)
     return 0
 
 
