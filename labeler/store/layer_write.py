@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from json import dumps
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -125,6 +127,12 @@ _FIELDS: dict[type[SQLModel], list[str]] = {
 #: an aware datetime as the snapshot holds it (pydantic's JSON form: ``...Z``)
 _TIME = TypeAdapter(datetime)
 
+#: what an audit entry of a layer write records: the row it adds or removes
+_QUERY_ADDED, _ELEMENT_REMOVED, _ELEMENT_ADDED, _MARK_REMOVED, _MARK_ADDED = range(5)
+_REMOVALS = (_ELEMENT_REMOVED, _MARK_REMOVED)
+#: the audit entry's columns given as the JSON column stores them (:func:`_json_texts`)
+_SNAPSHOTS = frozenset({"before", "after"})
+
 
 def _stamp(value: object) -> object:
     return _TIME.dump_python(value, mode="json") if isinstance(value, datetime) else value
@@ -185,49 +193,78 @@ class _Writer:
         queries: list[dict[str, Any]] = []
         elements: list[dict[str, Any]] = []
         marks: list[dict[str, Any]] = []
-        audits: list[dict[str, Any]] = []
+        gone: list[dict[str, Any]] = []  # the snapshots of the elements removed, in order
+        unmarked: list[dict[str, Any]] = []  # and of the done marks removed
+        # each audit entry in order: (entity, the row's id, what it did: _QUERY_ADDED...,
+        # the index of its row or snapshot in the list of that kind)
+        steps: list[tuple[str, int, int, int]] = []
         counts = self.counts
         for p in plans:
             q = p.question
             query_id = p.query_id
             if query_id is None:
                 query_id = next(new_queries)
+                steps.append(("query", query_id, _QUERY_ADDED, len(queries)))
                 queries.append(self._query_row(query_id, q))
-                audits.append(self._added("query", queries[-1], "created_at"))
                 counts.created += 1
             for row in p.gone:
-                audits.append(self._removed("element", row))
+                steps.append(("element", row["id"], _ELEMENT_REMOVED, len(gone)))
+                gone.append(row)
             for e in q.elements:
-                elements.append(self._element_row(next(new_elements), query_id, e))
-                audits.append(self._added("element", elements[-1], "created_at"))
+                element_id = next(new_elements)
+                steps.append(("element", element_id, _ELEMENT_ADDED, len(elements)))
+                elements.append(self._element_row(element_id, query_id, e))
             if p.unmarked is not None:
-                audits.append(self._removed("question_done", p.unmarked))
+                steps.append(("question_done", p.unmarked["id"], _MARK_REMOVED, len(unmarked)))
+                unmarked.append(p.unmarked)
             if p.done:
+                mark_id = next(new_marks)
+                steps.append(("question_done", mark_id, _MARK_ADDED, len(marks)))
                 marks.append(
                     {
-                        "id": next(new_marks),
+                        "id": mark_id,
                         "query_id": query_id,
                         "annotator": self.annotator,
                         "done_at": self.now,
                         "no_answer": not q.elements,
                     }
                 )
-                audits.append(self._added("question_done", marks[-1], "done_at"))
             counts.removed += len(p.gone)
             counts.added += len(q.elements)
             counts.done += p.done
             counts.no_answer += p.done and not q.elements
+        # the snapshots' JSON text, as the JSON column stores it (see _json_texts)
+        stamped = {"created_at": self.stamp}
+        texts = (
+            _json_texts(queries, {**stamped, **self.mark}),
+            _json_texts(gone, {}),
+            _json_texts(elements, {**stamped, **self.mark}),
+            _json_texts(unmarked, {}),
+            _json_texts(marks, {"done_at": self.stamp, **self.mark}),
+        )
         session = self.session
         insert_dicts(session, table_of(Query), queries)
-        _delete(session, table_of(Element), [row["id"] for p in plans for row in p.gone])
+        _delete(session, table_of(Element), [row["id"] for row in gone])
         insert_dicts(session, table_of(Element), elements)
-        _delete(session, table_of(QuestionDone), [p.unmarked["id"] for p in plans if p.unmarked])
+        _delete(session, table_of(QuestionDone), [row["id"] for row in unmarked])
         insert_dicts(session, table_of(QuestionDone), marks)
-        for entry, entry_id in zip(
-            audits, new_ids(session, "audit_entry", len(audits)), strict=True
-        ):
-            entry["id"] = entry_id
-        insert_dicts(session, table_of(AuditEntry), audits)
+        audits = [
+            {
+                "id": entry_id,
+                "actor": self.annotator,
+                "at": self.now,
+                "action": "remove" if kind in _REMOVALS else "add",
+                "entity": entity,
+                "entity_id": row_id,
+                "before": texts[kind][at] if kind in _REMOVALS else "null",
+                "after": "null" if kind in _REMOVALS else texts[kind][at],
+                "actor_role": self.role,
+            }
+            for (entity, row_id, kind, at), entry_id in zip(
+                steps, new_ids(session, "audit_entry", len(steps)), strict=True
+            )
+        ]
+        insert_dicts(session, table_of(AuditEntry), audits, stored=_SNAPSHOTS)
         for ids in self.ids.values():
             ids.written()
 
@@ -323,35 +360,6 @@ class _Writer:
             "key_end": None if e.key is None else e.key[1],
         }
 
-    def _added(self, entity: str, row: dict[str, Any], stamped: str) -> dict[str, Any]:
-        """The audit row :func:`~labeler.store.audit.record_change` writes for new ``row``
-        (its id given by the caller): its snapshot with its timestamp (column ``stamped``)
-        in JSON form, marked with the store's front end."""
-        return self._entry(entity, row["id"], None, {**row, stamped: self.stamp, **self.mark})
-
-    def _removed(self, entity: str, snapshot: dict[str, Any]) -> dict[str, Any]:
-        """The audit row of removing the row of ``snapshot`` (:func:`_rows_of`)."""
-        return self._entry(entity, snapshot["id"], snapshot, None)
-
-    def _entry(
-        self,
-        entity: str,
-        entity_id: int,
-        before: dict[str, Any] | None,
-        after: dict[str, Any] | None,
-    ) -> dict[str, Any]:
-        return {
-            "id": 0,
-            "actor": self.annotator,
-            "at": self.now,
-            "action": "add" if before is None else "remove",
-            "entity": entity,
-            "entity_id": entity_id,
-            "before": before,
-            "after": after,
-            "actor_role": self.role,
-        }
-
 
 def _rows_of(
     session: Session,
@@ -370,6 +378,7 @@ def _rows_of(
     names = _FIELDS[model]
     times = [name for name in names if name in ("created_at", "done_at")]
     out: dict[int, list[dict[str, Any]]] = {}
+    stamps: dict[object, object] = {}
     for i in range(0, len(query_ids), _CHUNK):
         stmt = sa_select(*(table.c[name] for name in names)).where(
             table.c.query_id.in_(query_ids[i : i + _CHUNK]), table.c.annotator == annotator
@@ -383,10 +392,61 @@ def _rows_of(
         for row in session.execute(stmt):
             snap = dict(zip(names, row, strict=True))
             for name in times:
-                snap[name] = _stamp(snap[name])
+                # one import's rows share their timestamps: each written once
+                value = snap[name]
+                stamp = stamps.get(value)
+                if stamp is None:
+                    stamp = stamps[value] = _stamp(value)
+                snap[name] = stamp
             snap.update(mark)
             out.setdefault(int(row.query_id), []).append(snap)
     return out
+
+
+def _json_texts(rows: list[dict[str, Any]], same: dict[str, Any]) -> list[str]:
+    """For each of ``rows`` (dicts with the same keys in the same order), the text
+    ``json.dumps({**row, **same})`` gives, which is what the audit log's JSON column stores
+    for it (SQLAlchemy's default serialiser, as :func:`~labeler.store.run_table.insert_dicts`
+    applies it): ``", "`` and ``": "`` as separators, non-ASCII characters escaped.
+
+    Built column by column: each key's values are written as JSON at once (a string by
+    :func:`json.encoder.encode_basestring_ascii`, an ``int`` by its ``repr``, both as the
+    encoder does; anything else by :func:`json.dumps` itself), ``same``'s values once, and
+    each row is one ``%`` format of a template holding the keys and ``same``'s values. A
+    large layer import writes several snapshots per question: one ``json.dumps`` of a
+    fresh dict for each cost more than the insert of the row."""
+    if not rows:
+        return []
+    keys = list(dict.fromkeys([*rows[0], *same]))
+    varying = [key for key in keys if key not in same]
+    parts = [
+        encode_basestring_ascii(key)
+        + ": "
+        + (dumps(same[key]).replace("%", "%%") if key in same else "%s")
+        for key in keys
+    ]
+    template = "{" + ", ".join(parts) + "}"
+    if not varying:
+        return [template.replace("%%", "%")] * len(rows)
+    columns = [_json_values([row[key] for row in rows]) for key in varying]
+    return [template % values for values in zip(*columns, strict=True)]
+
+
+def _json_values(values: list[Any]) -> list[str]:
+    """Each of ``values`` as :func:`json.dumps` writes it."""
+    kinds = set(map(type, values))
+    if kinds == {int}:
+        return list(map(int.__repr__, values))
+    if kinds == {str}:
+        return list(map(encode_basestring_ascii, values))
+    return [
+        encode_basestring_ascii(v)
+        if type(v) is str
+        else int.__repr__(v)
+        if type(v) is int
+        else dumps(v)
+        for v in values
+    ]
 
 
 def _key(row: dict[str, Any]) -> tuple[int, int] | None:
