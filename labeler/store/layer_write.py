@@ -28,9 +28,10 @@ from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from pydantic import TypeAdapter
-from sqlalchemy import Table, delete
+from sqlalchemy import Table, delete, type_coerce
 from sqlalchemy import select as sa_select
 from sqlalchemy import text as sql_text
+from sqlalchemy.types import NullType
 from sqlmodel import Session, SQLModel, col, select
 
 from labeler.errors import IntegrityError
@@ -51,7 +52,7 @@ from labeler.store.models import (
     utcnow,
 )
 from labeler.store.roles import role_of
-from labeler.store.run_table import insert_dicts
+from labeler.store.run_table import insert_dicts, insert_rows
 from labeler.store.team import make_team
 
 #: ids per ``IN (...)`` list: under SQLite's bound-parameter limit
@@ -130,8 +131,18 @@ _TIME = TypeAdapter(datetime)
 #: what an audit entry of a layer write records: the row it adds or removes
 _QUERY_ADDED, _ELEMENT_REMOVED, _ELEMENT_ADDED, _MARK_REMOVED, _MARK_ADDED = range(5)
 _REMOVALS = (_ELEMENT_REMOVED, _MARK_REMOVED)
-#: the audit entry's columns given as the JSON column stores them (:func:`_json_texts`)
-_SNAPSHOTS = frozenset({"before", "after"})
+#: the columns of an audit entry a layer write fills
+_AUDIT_COLUMNS = (
+    "id",
+    "actor",
+    "at",
+    "action",
+    "entity",
+    "entity_id",
+    "before",
+    "after",
+    "actor_role",
+)
 
 
 def _stamp(value: object) -> object:
@@ -248,23 +259,32 @@ class _Writer:
         insert_dicts(session, table_of(Element), elements)
         _delete(session, table_of(QuestionDone), [row["id"] for row in unmarked])
         insert_dicts(session, table_of(QuestionDone), marks)
-        audits = [
-            {
-                "id": entry_id,
-                "actor": self.annotator,
-                "at": self.now,
-                "action": "remove" if kind in _REMOVALS else "add",
-                "entity": entity,
-                "entity_id": row_id,
-                "before": texts[kind][at] if kind in _REMOVALS else "null",
-                "after": "null" if kind in _REMOVALS else texts[kind][at],
-                "actor_role": self.role,
-            }
-            for (entity, row_id, kind, at), entry_id in zip(
+        # the audit entries straight to the driver: their snapshots are JSON text already
+        # (as the column's bind processor would make them), their time the bound form of
+        # the import's one timestamp
+        audit = table_of(AuditEntry)
+        dialect = session.get_bind().dialect
+        process = audit.c.at.type._cached_bind_processor(dialect)
+        at = self.now if process is None else process(self.now)
+        actor, role = self.annotator, self.role
+        entries = [
+            (
+                entry_id,
+                actor,
+                at,
+                "remove" if kind in _REMOVALS else "add",
+                entity,
+                row_id,
+                texts[kind][index] if kind in _REMOVALS else "null",
+                "null" if kind in _REMOVALS else texts[kind][index],
+                role,
+            )
+            for (entity, row_id, kind, index), entry_id in zip(
                 steps, new_ids(session, "audit_entry", len(steps)), strict=True
             )
         ]
-        insert_dicts(session, table_of(AuditEntry), audits, stored=_SNAPSHOTS)
+        quote = dialect.identifier_preparer.quote
+        insert_rows(session, quote(audit.name), tuple(map(quote, _AUDIT_COLUMNS)), entries)
         for ids in self.ids.values():
             ids.written()
 
@@ -378,9 +398,18 @@ def _rows_of(
     names = _FIELDS[model]
     times = [name for name in names if name in ("created_at", "done_at")]
     out: dict[int, list[dict[str, Any]]] = {}
+    # A timestamp is read as the driver gives it (SQLite: text) and made the column type's
+    # value and then the snapshot's text once per distinct value: a replaced layer's rows
+    # share the few timestamps of the imports that wrote them.
     stamps: dict[object, object] = {}
+    dialect = session.get_bind().dialect
+    read = {name: table.c[name].type._cached_result_processor(dialect, None) for name in times}
+    columns = [
+        type_coerce(table.c[name], NullType()).label(name) if name in read else table.c[name]
+        for name in names
+    ]
     for i in range(0, len(query_ids), _CHUNK):
-        stmt = sa_select(*(table.c[name] for name in names)).where(
+        stmt = sa_select(*columns).where(
             table.c.query_id.in_(query_ids[i : i + _CHUNK]), table.c.annotator == annotator
         )
         if layered:
@@ -392,11 +421,12 @@ def _rows_of(
         for row in session.execute(stmt):
             snap = dict(zip(names, row, strict=True))
             for name in times:
-                # one import's rows share their timestamps: each written once
                 value = snap[name]
                 stamp = stamps.get(value)
                 if stamp is None:
-                    stamp = stamps[value] = _stamp(value)
+                    process = read[name]
+                    stamp = _stamp(value if process is None else process(value))
+                    stamps[value] = stamp
                 snap[name] = stamp
             snap.update(mark)
             out.setdefault(int(row.query_id), []).append(snap)
@@ -433,20 +463,28 @@ def _json_texts(rows: list[dict[str, Any]], same: dict[str, Any]) -> list[str]:
 
 
 def _json_values(values: list[Any]) -> list[str]:
-    """Each of ``values`` as :func:`json.dumps` writes it."""
+    """Each of ``values`` as :func:`json.dumps` writes it (the kinds a row holds at once)."""
     kinds = set(map(type, values))
     if kinds == {int}:
         return list(map(int.__repr__, values))
     if kinds == {str}:
         return list(map(encode_basestring_ascii, values))
-    return [
-        encode_basestring_ascii(v)
-        if type(v) is str
-        else int.__repr__(v)
-        if type(v) is int
-        else dumps(v)
-        for v in values
-    ]
+    if kinds == {bool}:
+        return ["true" if v else "false" for v in values]
+    if kinds <= {int, type(None)}:
+        return ["null" if v is None else int.__repr__(v) for v in values]
+    return list(map(_json_value, values))
+
+
+def _json_value(value: Any) -> str:
+    kind = type(value)
+    if kind is str:
+        return encode_basestring_ascii(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is bool:
+        return "true" if value else "false"
+    return "null" if value is None else dumps(value)
 
 
 def _key(row: dict[str, Any]) -> tuple[int, int] | None:

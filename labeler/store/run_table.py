@@ -123,20 +123,12 @@ def insert_rows(
         cursor.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
 
 
-def insert_dicts(
-    session: Session,
-    table: Table,
-    rows: list[dict[str, Any]],
-    *,
-    stored: frozenset[str] = frozenset(),
-) -> None:
+def insert_dicts(session: Session, table: Table, rows: list[dict[str, Any]]) -> None:
     """Insert ``rows`` (column name → value, every row the same columns) into ``table``
     through the driver's ``executemany``, each value stored as SQLAlchemy stores it (the
     column type's own bind processor: a datetime's text on SQLite, a JSON column's
     serialised text), without SQLAlchemy's per-row statement machinery, which cost more
-    than the insert itself on a large gold import. The values of the columns named in
-    ``stored`` are passed to the driver as they are: the caller gives them in the form the
-    bind processor would (a JSON column's text, ``null`` for None)."""
+    than the insert itself on a large gold import."""
     if not rows:
         return
     session.flush()  # the driver's cursor bypasses the session: its pending rows first
@@ -145,7 +137,7 @@ def insert_dicts(
     columns: list[list[Any]] = []
     for name in names:  # column by column: per-value calls cost more than the insert
         values = [row[name] for row in rows]
-        process = None if name in stored else table.c[name].type._cached_bind_processor(dialect)
+        process = table.c[name].type._cached_bind_processor(dialect)
         if process is not None:  # (a JSON column's None is stored as JSON null, as there)
             values = _processed(process, values)
         columns.append(values)
