@@ -23,12 +23,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from json import dumps
+from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from pydantic import TypeAdapter
-from sqlalchemy import Table, delete
+from sqlalchemy import Table, delete, type_coerce
 from sqlalchemy import select as sa_select
 from sqlalchemy import text as sql_text
+from sqlalchemy.types import NullType
 from sqlmodel import Session, SQLModel, col, select
 
 from labeler.errors import IntegrityError
@@ -49,7 +52,7 @@ from labeler.store.models import (
     utcnow,
 )
 from labeler.store.roles import role_of
-from labeler.store.run_table import insert_dicts
+from labeler.store.run_table import insert_dicts, insert_rows
 from labeler.store.team import make_team
 
 #: ids per ``IN (...)`` list: under SQLite's bound-parameter limit
@@ -125,6 +128,22 @@ _FIELDS: dict[type[SQLModel], list[str]] = {
 #: an aware datetime as the snapshot holds it (pydantic's JSON form: ``...Z``)
 _TIME = TypeAdapter(datetime)
 
+#: what an audit entry of a layer write records: the row it adds or removes
+_QUERY_ADDED, _ELEMENT_REMOVED, _ELEMENT_ADDED, _MARK_REMOVED, _MARK_ADDED = range(5)
+_REMOVALS = (_ELEMENT_REMOVED, _MARK_REMOVED)
+#: the columns of an audit entry a layer write fills
+_AUDIT_COLUMNS = (
+    "id",
+    "actor",
+    "at",
+    "action",
+    "entity",
+    "entity_id",
+    "before",
+    "after",
+    "actor_role",
+)
+
 
 def _stamp(value: object) -> object:
     return _TIME.dump_python(value, mode="json") if isinstance(value, datetime) else value
@@ -185,49 +204,87 @@ class _Writer:
         queries: list[dict[str, Any]] = []
         elements: list[dict[str, Any]] = []
         marks: list[dict[str, Any]] = []
-        audits: list[dict[str, Any]] = []
+        gone: list[dict[str, Any]] = []  # the snapshots of the elements removed, in order
+        unmarked: list[dict[str, Any]] = []  # and of the done marks removed
+        # each audit entry in order: (entity, the row's id, what it did: _QUERY_ADDED...,
+        # the index of its row or snapshot in the list of that kind)
+        steps: list[tuple[str, int, int, int]] = []
         counts = self.counts
         for p in plans:
             q = p.question
             query_id = p.query_id
             if query_id is None:
                 query_id = next(new_queries)
+                steps.append(("query", query_id, _QUERY_ADDED, len(queries)))
                 queries.append(self._query_row(query_id, q))
-                audits.append(self._added("query", queries[-1], "created_at"))
                 counts.created += 1
             for row in p.gone:
-                audits.append(self._removed("element", row))
+                steps.append(("element", row["id"], _ELEMENT_REMOVED, len(gone)))
+                gone.append(row)
             for e in q.elements:
-                elements.append(self._element_row(next(new_elements), query_id, e))
-                audits.append(self._added("element", elements[-1], "created_at"))
+                element_id = next(new_elements)
+                steps.append(("element", element_id, _ELEMENT_ADDED, len(elements)))
+                elements.append(self._element_row(element_id, query_id, e))
             if p.unmarked is not None:
-                audits.append(self._removed("question_done", p.unmarked))
+                steps.append(("question_done", p.unmarked["id"], _MARK_REMOVED, len(unmarked)))
+                unmarked.append(p.unmarked)
             if p.done:
+                mark_id = next(new_marks)
+                steps.append(("question_done", mark_id, _MARK_ADDED, len(marks)))
                 marks.append(
                     {
-                        "id": next(new_marks),
+                        "id": mark_id,
                         "query_id": query_id,
                         "annotator": self.annotator,
                         "done_at": self.now,
                         "no_answer": not q.elements,
                     }
                 )
-                audits.append(self._added("question_done", marks[-1], "done_at"))
             counts.removed += len(p.gone)
             counts.added += len(q.elements)
             counts.done += p.done
             counts.no_answer += p.done and not q.elements
+        # the snapshots' JSON text, as the JSON column stores it (see _json_texts)
+        stamped = {"created_at": self.stamp}
+        texts = (
+            _json_texts(queries, {**stamped, **self.mark}),
+            _json_texts(gone, {}),
+            _json_texts(elements, {**stamped, **self.mark}),
+            _json_texts(unmarked, {}),
+            _json_texts(marks, {"done_at": self.stamp, **self.mark}),
+        )
         session = self.session
         insert_dicts(session, table_of(Query), queries)
-        _delete(session, table_of(Element), [row["id"] for p in plans for row in p.gone])
+        _delete(session, table_of(Element), [row["id"] for row in gone])
         insert_dicts(session, table_of(Element), elements)
-        _delete(session, table_of(QuestionDone), [p.unmarked["id"] for p in plans if p.unmarked])
+        _delete(session, table_of(QuestionDone), [row["id"] for row in unmarked])
         insert_dicts(session, table_of(QuestionDone), marks)
-        for entry, entry_id in zip(
-            audits, new_ids(session, "audit_entry", len(audits)), strict=True
-        ):
-            entry["id"] = entry_id
-        insert_dicts(session, table_of(AuditEntry), audits)
+        # the audit entries straight to the driver: their snapshots are JSON text already
+        # (as the column's bind processor would make them), their time the bound form of
+        # the import's one timestamp
+        audit = table_of(AuditEntry)
+        dialect = session.get_bind().dialect
+        process = audit.c.at.type._cached_bind_processor(dialect)
+        at = self.now if process is None else process(self.now)
+        actor, role = self.annotator, self.role
+        entries = [
+            (
+                entry_id,
+                actor,
+                at,
+                "remove" if kind in _REMOVALS else "add",
+                entity,
+                row_id,
+                texts[kind][index] if kind in _REMOVALS else "null",
+                "null" if kind in _REMOVALS else texts[kind][index],
+                role,
+            )
+            for (entity, row_id, kind, index), entry_id in zip(
+                steps, new_ids(session, "audit_entry", len(steps)), strict=True
+            )
+        ]
+        quote = dialect.identifier_preparer.quote
+        insert_rows(session, quote(audit.name), tuple(map(quote, _AUDIT_COLUMNS)), entries)
         for ids in self.ids.values():
             ids.written()
 
@@ -323,35 +380,6 @@ class _Writer:
             "key_end": None if e.key is None else e.key[1],
         }
 
-    def _added(self, entity: str, row: dict[str, Any], stamped: str) -> dict[str, Any]:
-        """The audit row :func:`~labeler.store.audit.record_change` writes for new ``row``
-        (its id given by the caller): its snapshot with its timestamp (column ``stamped``)
-        in JSON form, marked with the store's front end."""
-        return self._entry(entity, row["id"], None, {**row, stamped: self.stamp, **self.mark})
-
-    def _removed(self, entity: str, snapshot: dict[str, Any]) -> dict[str, Any]:
-        """The audit row of removing the row of ``snapshot`` (:func:`_rows_of`)."""
-        return self._entry(entity, snapshot["id"], snapshot, None)
-
-    def _entry(
-        self,
-        entity: str,
-        entity_id: int,
-        before: dict[str, Any] | None,
-        after: dict[str, Any] | None,
-    ) -> dict[str, Any]:
-        return {
-            "id": 0,
-            "actor": self.annotator,
-            "at": self.now,
-            "action": "add" if before is None else "remove",
-            "entity": entity,
-            "entity_id": entity_id,
-            "before": before,
-            "after": after,
-            "actor_role": self.role,
-        }
-
 
 def _rows_of(
     session: Session,
@@ -370,8 +398,18 @@ def _rows_of(
     names = _FIELDS[model]
     times = [name for name in names if name in ("created_at", "done_at")]
     out: dict[int, list[dict[str, Any]]] = {}
+    # A timestamp is read as the driver gives it (SQLite: text) and made the column type's
+    # value and then the snapshot's text once per distinct value: a replaced layer's rows
+    # share the few timestamps of the imports that wrote them.
+    stamps: dict[object, object] = {}
+    dialect = session.get_bind().dialect
+    read = {name: table.c[name].type._cached_result_processor(dialect, None) for name in times}
+    columns = [
+        type_coerce(table.c[name], NullType()).label(name) if name in read else table.c[name]
+        for name in names
+    ]
     for i in range(0, len(query_ids), _CHUNK):
-        stmt = sa_select(*(table.c[name] for name in names)).where(
+        stmt = sa_select(*columns).where(
             table.c.query_id.in_(query_ids[i : i + _CHUNK]), table.c.annotator == annotator
         )
         if layered:
@@ -383,10 +421,70 @@ def _rows_of(
         for row in session.execute(stmt):
             snap = dict(zip(names, row, strict=True))
             for name in times:
-                snap[name] = _stamp(snap[name])
+                value = snap[name]
+                stamp = stamps.get(value)
+                if stamp is None:
+                    process = read[name]
+                    stamp = _stamp(value if process is None else process(value))
+                    stamps[value] = stamp
+                snap[name] = stamp
             snap.update(mark)
             out.setdefault(int(row.query_id), []).append(snap)
     return out
+
+
+def _json_texts(rows: list[dict[str, Any]], same: dict[str, Any]) -> list[str]:
+    """For each of ``rows`` (dicts with the same keys in the same order), the text
+    ``json.dumps({**row, **same})`` gives, which is what the audit log's JSON column stores
+    for it (SQLAlchemy's default serialiser, as :func:`~labeler.store.run_table.insert_dicts`
+    applies it): ``", "`` and ``": "`` as separators, non-ASCII characters escaped.
+
+    Built column by column: each key's values are written as JSON at once (a string by
+    :func:`json.encoder.encode_basestring_ascii`, an ``int`` by its ``repr``, both as the
+    encoder does; anything else by :func:`json.dumps` itself), ``same``'s values once, and
+    each row is one ``%`` format of a template holding the keys and ``same``'s values. A
+    large layer import writes several snapshots per question: one ``json.dumps`` of a
+    fresh dict for each cost more than the insert of the row."""
+    if not rows:
+        return []
+    keys = list(dict.fromkeys([*rows[0], *same]))
+    varying = [key for key in keys if key not in same]
+    parts = [
+        encode_basestring_ascii(key)
+        + ": "
+        + (dumps(same[key]).replace("%", "%%") if key in same else "%s")
+        for key in keys
+    ]
+    template = "{" + ", ".join(parts) + "}"
+    if not varying:
+        return [template.replace("%%", "%")] * len(rows)
+    columns = [_json_values([row[key] for row in rows]) for key in varying]
+    return [template % values for values in zip(*columns, strict=True)]
+
+
+def _json_values(values: list[Any]) -> list[str]:
+    """Each of ``values`` as :func:`json.dumps` writes it (the kinds a row holds at once)."""
+    kinds = set(map(type, values))
+    if kinds == {int}:
+        return list(map(int.__repr__, values))
+    if kinds == {str}:
+        return list(map(encode_basestring_ascii, values))
+    if kinds == {bool}:
+        return ["true" if v else "false" for v in values]
+    if kinds <= {int, type(None)}:
+        return ["null" if v is None else int.__repr__(v) for v in values]
+    return list(map(_json_value, values))
+
+
+def _json_value(value: Any) -> str:
+    kind = type(value)
+    if kind is str:
+        return encode_basestring_ascii(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is bool:
+        return "true" if value else "false"
+    return "null" if value is None else dumps(value)
 
 
 def _key(row: dict[str, Any]) -> tuple[int, int] | None:
