@@ -53,8 +53,9 @@ class GoldOutline:
 
 
 #: the schema version this reader understands; equal to ``migrations.SCHEMA_VERSION``
-# (version 13 only added the not_relevant table, which scoring does not read)
-READS_SCHEMA = 13
+# (version 13 only added the not_relevant table, which scoring does not read; version 14
+# only changed the element span triggers)
+READS_SCHEMA = 14
 
 
 class SqliteReader:

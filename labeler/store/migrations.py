@@ -40,15 +40,16 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, insert, inspect, text
 
 from labeler.errors import StoreError
+from labeler.store import _span_triggers_v1 as v1_triggers
 from labeler.store.models import (
     AUDIT_DO,
+    TRIGGERS,
     AuditEntry,
     Element,
     SchemaVersion,
     UTCDateTime,
     create_schema,
     search_index,
-    triggers,
     utcnow,
 )
 
@@ -183,9 +184,8 @@ _V1_SQLITE_TABLES = (
 )""",
 )
 
-# The span triggers have not changed since version 1: the step creates them from
-# models.TRIGGERS. A step that changes a trigger must first copy its old text here.
-_V1_SQLITE_TRIGGERS = triggers("sqlite")
+# The span triggers as version 1 made them (version 14 replaced the element ones).
+_V1_SQLITE_TRIGGERS = v1_triggers.SQLITE
 
 # Version 2: lookup indexes (elements of a page by status, elements of a query, audit trail
 # of one entity). Ingest's change detection reads elements by page.
@@ -293,7 +293,7 @@ _V1_POSTGRESQL_TABLES = (
 )""",
 )
 
-_V1_POSTGRESQL_TRIGGERS = triggers("postgresql")
+_V1_POSTGRESQL_TRIGGERS = v1_triggers.POSTGRESQL
 
 _V3_POSTGRESQL = (
     "ALTER TABLE element ADD COLUMN assisted BOOLEAN DEFAULT false NOT NULL",
@@ -540,6 +540,27 @@ def _v13_tables(serial: str, stamp: str, query: str) -> tuple[str, ...]:
 _V13_SQLITE = _v13_tables("INTEGER", "DATETIME", '"query"')
 _V13_POSTGRESQL = _v13_tables("SERIAL", "TIMESTAMP WITH TIME ZONE", "query")
 
+#: the schema version whose step makes the element span triggers cheaper
+SPAN_TRIGGERS_VERSION = 14
+
+# Version 14: the element span triggers accept and reject the same rows without counting or
+# searching the whole page on every insert (see models._SQLITE_SPAN_OK). They come from
+# models.TRIGGERS; a later step that changes them must first copy this text here.
+_V14_SQLITE = (
+    "DROP TRIGGER element_span_insert",
+    "DROP TRIGGER element_span_update",
+    *(
+        t.sql
+        for t in TRIGGERS
+        if t.dialect == "sqlite" and t.name in ("element_span_insert", "element_span_update")
+    ),
+)
+_V14_POSTGRESQL = tuple(
+    t.sql.replace("CREATE FUNCTION", "CREATE OR REPLACE FUNCTION", 1)
+    for t in TRIGGERS
+    if t.dialect == "postgresql" and t.name == "element_span_check"
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(
         1,
@@ -596,6 +617,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         NOT_RELEVANT_VERSION,
         "not-relevant judgements of page regions",
         DialectSQL(sqlite=_V13_SQLITE, postgresql=_V13_POSTGRESQL),
+    ),
+    Migration(
+        SPAN_TRIGGERS_VERSION,
+        "cheaper element span triggers",
+        DialectSQL(sqlite=_V14_SQLITE, postgresql=_V14_POSTGRESQL),
     ),
 )
 

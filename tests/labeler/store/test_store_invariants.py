@@ -295,6 +295,35 @@ def test_page_with_nul_is_checked_in_python(store: Store) -> None:
         assert get_document(s, "a.html").text == page
 
 
+@pytest.mark.backends("sqlite")
+@pytest.mark.parametrize(
+    ("start", "end", "text", "accepted"),
+    [
+        (0, 4, "head", True),
+        (0, 4, "tail", False),  # wrong text: refused, though the page holds a NUL
+        (5, 11, "middle", True),
+        (5, 11, "middle!", False),  # one character longer than the span
+    ],
+)
+def test_a_nul_beyond_the_span_does_not_exempt_it(
+    store: Store, start: int, end: int, text: str, accepted: bool
+) -> None:
+    """The trigger checks a span whose first ``end`` characters hold no NUL even when the
+    page holds one further on (the NUL here is past the first 4 * end bytes)."""
+    put_page(store, text="head middle tail" + "." * 60 + "\x00 after")
+    query_id = make_query(store)
+    sql = (
+        'INSERT INTO element (query_id, document_id, start, "end", text, annotator, '
+        "created_at) VALUES (?, 'a.html', ?, ?, ?, 'x', '2024-01-01')"
+    )
+    if accepted:
+        with raw(store) as conn, conn.begin():
+            execute(conn, sql, (query_id, start, end, text))
+    else:
+        with raw(store) as conn, pytest.raises(DBIntegrityError, match="element"), conn.begin():
+            execute(conn, sql, (query_id, start, end, text))
+
+
 @pytest.mark.backends("postgresql")
 def test_page_with_nul_is_refused_on_postgresql(store: Store) -> None:
     """PostgreSQL text cannot hold U+0000: a clear StoreError, and nothing is stored."""
