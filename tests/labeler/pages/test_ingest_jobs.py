@@ -1,6 +1,6 @@
 """Ingest in several processes: the same stored rows, report and progress as in one.
 
-A sample of the bundled corpus (:func:`sample`: every eighth page in each folder, the
+A sample of the bundled corpus (``corpus_sample``: every eighth page in each folder, the
 largest page, the pages changed later, and the files ingest skips) is ingested into two
 databases, once with ``jobs=1`` (no worker) and once with ``jobs=2`` (a forked worker
 extracts half the pages), then a few of its files are changed and both are ingested again;
@@ -15,11 +15,11 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import resource
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from _corpus_sample import corpus_sample
 from sqlalchemy import DateTime, create_engine, inspect
 from sqlalchemy.engine import make_url
 
@@ -30,31 +30,7 @@ from labeler.workers import may_fork
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
-CORPUS = Path(__file__).resolve().parents[3] / "corpora" / "sqlite-docs"
 CHANGED = ("about.html", "lang_select.html", "wal.html")
-EVERY = 8  # one page in EVERY of each folder of the corpus is ingested
-
-
-def sample(folder: Path) -> int:
-    """Copy into ``folder`` a sample of the corpus, keeping its folders: in each folder, every
-    EVERY-th HTML page (by name, the first included), the largest page, the pages in CHANGED
-    and every file that is not HTML (ingest skips those, and says so in its report). Returns
-    how many pages it copied."""
-    pages = sorted(CORPUS.rglob("*.html"))
-    largest = max(pages, key=lambda page: page.stat().st_size)
-    kept = {
-        page
-        for parent in {page.parent for page in pages}
-        for i, page in enumerate(sorted(parent.glob("*.html")))
-        if i % EVERY == 0
-    }
-    kept |= {largest, *(CORPUS / name for name in CHANGED)}
-    kept |= {path for path in CORPUS.rglob("*") if path.is_file() and path.suffix != ".html"}
-    for path in kept:
-        copy = folder / path.relative_to(CORPUS)
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(path, copy)
-    return sum(path.suffix == ".html" for path in kept)
 
 
 def _children_cpu() -> float:
@@ -106,7 +82,7 @@ def test_one_and_two_processes_store_the_same_rows(
     else:
         other = str(tmp_path / "other.db")
     folder = tmp_path / "corpus"
-    pages = sample(folder)
+    pages = corpus_sample(folder, also=CHANGED)
     assert 90 < pages < 766
     one, one_calls = _ingest(db_url, folder, jobs=1)
     before = _children_cpu()
