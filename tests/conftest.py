@@ -49,8 +49,37 @@ SHARED_FIXTURES = frozenset(
 )
 
 
+#: The order the other tests are handed out in. xdist's loadgroup gives each worker the next
+#: test (in collection order) when it has two left, after every group (largest first): the
+#: run ends when the last test taken ends. Long ungrouped tests (the TUI's, 4-7 s each under
+#: load, came last) are collected first, and modules of many short tests last, so the
+#: workers end within a short test of each other. Whole modules move (a module's tests
+#: stay together and in order: module fixtures are not built twice for it).
+RUN_FIRST = (
+    "tests/tui/",  # the TUI under Pilot: most tests take seconds
+    "tests/labeler/extract/test_profiles.py",  # BeautifulSoup over the corpus, twice: ~20 s
+    "tests/labeler/cli/test_secrets.py",  # every command on PostgreSQL in one process: ~15 s
+    "tests/labeler/pages/test_ingest_bad_inputs.py",  # a 50 MB page: ~15 s
+    "tests/labeler/store/test_import_memory.py",  # 60,000 questions under a memory limit
+    "tests/labeler/evaluation/test_score_memory.py",  # scoring under a memory probe
+)
+RUN_LAST = (
+    "tests/labeler/cli/test_import_refusals.py",  # 94 tests of a few tenths of a second
+    "tests/labeler/chunks/test_chunking.py",  # 159 tests of milliseconds
+    "tests/labeler/extract/jsoup_parser/test_tokeniser.py",  # 80 tests of milliseconds
+)
+
+
+def _rank(item: pytest.Item) -> int:
+    module = item.nodeid.split("::", 1)[0]
+    if module.startswith(RUN_FIRST):
+        return 0
+    return 2 if module.startswith(RUN_LAST) else 1
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=_rank)  # stable: the order within each rank is the collection's
     for item in items:
         module = item.nodeid.split("::", 1)[0]
         if module in SHARED_FIXTURE_MODULES:

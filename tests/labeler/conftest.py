@@ -193,3 +193,73 @@ def store(db_url: str) -> Iterator[Store]:
         yield opened
     finally:
         opened.close()
+
+
+#: fills an empty database: called with a scratch folder and the database's ``--db`` value
+Seed = Callable[[Path, str], object]
+
+
+@pytest.fixture(scope="session")
+def seeded_templates() -> Iterator[dict[tuple[str, str], str]]:
+    """The databases ``seeded_db`` filled in this test process, by (key, backend): a SQLite
+    file's path or a PostgreSQL database's name; the PostgreSQL ones are dropped at the end."""
+    made: dict[tuple[str, str], str] = {}
+    yield made
+    names = [name for (_, backend), name in made.items() if backend == "postgresql"]
+    if names:
+        admin = create_engine(
+            with_driver(make_url(os.environ[PG_URL_ENV].strip())),
+            isolation_level="AUTOCOMMIT",
+            poolclass=NullPool,
+        )
+        try:
+            for name in names:
+                drop_database(admin, name)
+        finally:
+            admin.dispose()
+
+
+@pytest.fixture
+def seeded_db(
+    backend: str,
+    db_path: Path,
+    request: pytest.FixtureRequest,
+    seeded_templates: dict[tuple[str, str], str],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Callable[[str, Seed], str]:
+    """A factory: ``seeded_db(key, seed)`` is this test's database (its ``--db`` value), a
+    copy of the one ``seed`` filled, from empty, once per test process and backend (``key``
+    names that database). For tests that all start from the same seeded state: the seed
+    (the schema's migrations, then what ``seed`` writes) is paid once, a copy costs a few
+    milliseconds (SQLite) or a ``CREATE DATABASE ... TEMPLATE`` (PostgreSQL). ``seed`` must
+    leave no connection open (a PostgreSQL template takes none; a SQLite file is copied
+    alone, so it must hold everything, no WAL beside it): the CLI's ``main`` closes its own."""
+
+    def make(key: str, seed: Seed) -> str:
+        made = seeded_templates.get((key, backend))
+        if backend == "postgresql":
+            admin: Engine = request.getfixturevalue("pg_admin")
+            if made is None:
+                name = new_database_name()
+                create_database(admin, name)
+                try:
+                    base = make_url(os.environ[PG_URL_ENV].strip())
+                    seed(
+                        tmp_path_factory.mktemp("seed"),
+                        base.set(database=name).render_as_string(hide_password=False),
+                    )
+                except BaseException:
+                    drop_database(admin, name)
+                    raise
+                made = seeded_templates[(key, backend)] = name
+            factory: Callable[..., str] = request.getfixturevalue("pg_databases")
+            return factory(template=made)
+        if made is None:
+            folder = tmp_path_factory.mktemp("seed")
+            seed(folder, str(folder / "labels.db"))
+            assert not (folder / "labels.db-wal").exists(), f"{key}: a connection is open"
+            made = seeded_templates[(key, backend)] = str(folder / "labels.db")
+        shutil.copyfile(made, db_path)
+        return str(db_path)
+
+    return make

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,10 +12,20 @@ from tui_support import seed_store
 from labeler.store import Store, open_store
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    path = tmp_path / "labels.db"
+@pytest.fixture(scope="session")
+def seeded_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """:func:`tui_support.seed_store`'s database, made once per test process (the schema's
+    migrations and the seed: about 60 ms a test otherwise); each test gets a copy."""
+    path = tmp_path_factory.mktemp("seeded") / "labels.db"
     seed_store(path)
+    assert not path.with_name(path.name + "-wal").exists()  # closed: the file holds it all
+    return path
+
+
+@pytest.fixture
+def db(tmp_path: Path, seeded_db: Path) -> Path:
+    path = tmp_path / "labels.db"
+    shutil.copyfile(seeded_db, path)
     return path
 
 

@@ -8,6 +8,7 @@ Every expected figure is worked by hand in the comments from the page below.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,14 +43,13 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str, code: int = 0) -> str:
     return out
 
 
-@pytest.fixture
-def db(tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]) -> str:
+def _seed(folder: Path, db: str) -> None:
     """p.txt ingested; gold set "team" with questions q1–q4 and no labels; run "r"."""
-    page = tmp_path / "p.txt"
+    page = folder / "p.txt"
     page.write_text(PAGE, encoding="utf-8")
-    run(capsys, "ingest", str(page), "--db", db_url, "-q")
-    gold = jsonl(tmp_path / "gold.jsonl", [line(q) for q in ("q1", "q2", "q3", "q4")])
-    run(capsys, "gold", "import", gold, "--gold-set", "team", "--db", db_url)
+    assert main(["ingest", str(page), "--db", db, "-q"]) == 0
+    gold = jsonl(folder / "gold.jsonl", [line(q) for q in ("q1", "q2", "q3", "q4")])
+    assert main(["gold", "import", gold, "--gold-set", "team", "--db", db]) == 0
     chunks = {
         # rank 1 = [0, 23) holds 11 of G's 20 characters (Partial); rank 2 = [12, 42) holds G
         "q1": ["Alpha beta. Gamma delta", "Gamma delta epsilon. Zeta eta."],
@@ -59,18 +59,19 @@ def db(tmp_path: Path, db_url: str, capsys: pytest.CaptureFixture[str]) -> str:
         "q4": ["Theta iota"],
     }
     results = [{"query_id": q, "results": [{"text": c} for c in cs]} for q, cs in chunks.items()]
-    run(
-        capsys,
-        "run",
-        "import",
-        jsonl(tmp_path / "run.jsonl", results),
-        "--name",
-        "r",
-        "--db",
-        db_url,
-        "-q",
-    )
-    return db_url
+    run_file = jsonl(folder / "run.jsonl", results)
+    assert main(["run", "import", run_file, "--name", "r", "--db", db, "-q"]) == 0
+
+
+@pytest.fixture
+def db(
+    seeded_db: Callable[[str, Callable[[Path, str], object]], str],
+    capsys: pytest.CaptureFixture[str],
+) -> str:
+    """A copy of the database :func:`_seed` filled once per test process and backend."""
+    made = seeded_db("cli-team", _seed)
+    capsys.readouterr()  # what seeding printed (in the first test only) is no test's output
+    return made
 
 
 def score(capsys: pytest.CaptureFixture[str], db: str, *extra: str) -> dict[str, Any]:

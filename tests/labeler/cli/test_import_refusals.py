@@ -10,6 +10,9 @@ messages and character positions are worked out by hand from the lines below.
 
 from __future__ import annotations
 
+import os
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -26,7 +29,8 @@ from _import_inputs import (
     ls_task,
     seed,
 )
-from sqlalchemy import create_engine, text
+from pg_support import create_database, drop_database, new_database_name
+from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 from labeler.cli import main
@@ -135,9 +139,42 @@ CASES = [
 ]  # fmt: skip
 
 
+@pytest.fixture(scope="session")
+def seeded_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite database made by ``seed`` (the real CLI) once per test process: each test
+    gets a copy. Seeding is four commands (the schema created, then ingest, gold import,
+    run import), a copy a few milliseconds."""
+    folder = tmp_path_factory.mktemp("refusals")
+    db = Path(seed(folder, str(folder / "labels.db")))
+    assert not db.with_name(db.name + "-wal").exists()  # closed: the file holds it all
+    return db
+
+
+@pytest.fixture(scope="session")
+def seeded_pg(pg_admin: Engine, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The name of a PostgreSQL database made by ``seed`` once per test process, no
+    connection left on it: each test's database is a copy (``CREATE DATABASE ... TEMPLATE``)."""
+    name = new_database_name()
+    create_database(pg_admin, name)
+    try:
+        base = make_url(os.environ["LABELER_TEST_PG_URL"].strip())  # pg_admin checked it
+        seed(
+            tmp_path_factory.mktemp("refusals-pg"),
+            base.set(database=name).render_as_string(hide_password=False),
+        )
+        yield name
+    finally:
+        drop_database(pg_admin, name)
+
+
 @pytest.fixture()
-def db(tmp_path: Path, db_url: str) -> str:
-    return seed(tmp_path, db_url)
+def db(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str:
+    """This test's database: a copy of the seeded one (``seeded_sqlite``, ``seeded_pg``)."""
+    if backend == "postgresql":
+        factory: Callable[..., str] = request.getfixturevalue("pg_databases")
+        return factory(template=request.getfixturevalue("seeded_pg"))
+    shutil.copyfile(request.getfixturevalue("seeded_sqlite"), db_path)
+    return str(db_path)
 
 
 def refused(

@@ -17,12 +17,12 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_retrievers import ANSWER, NOISE, SOURCE, gold_database
+from test_retrievers import ANSWER, NOISE, SOURCE, seed_gold
 
 import labeler
 
@@ -30,8 +30,15 @@ pytestmark = pytest.mark.backends("sqlite")
 
 
 @pytest.fixture
-def db(tmp_path: Path, db_url: str) -> Iterator[labeler.api.Database]:
-    yield from gold_database(tmp_path, db_url)
+def db_url(seeded_db: Callable[[str, Callable[[Path, str], object]], str]) -> str:
+    """A copy of the database ``seed_gold`` filled once per test process."""
+    return seeded_db("retrievers-gold", seed_gold)
+
+
+@pytest.fixture
+def db(db_url: str) -> Iterator[labeler.api.Database]:
+    with labeler.open(db_url) as database:
+        yield database
 
 
 REPO = Path(__file__).resolve().parents[3]

@@ -14,7 +14,7 @@ import re
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -55,27 +55,32 @@ ANSWER = {text: ELEMENTS[i][1] for i, text in enumerate(QUESTIONS.values())}
 SOURCE = {text: ELEMENTS[i][0] for i, text in enumerate(QUESTIONS.values())}
 
 
-@pytest.fixture
-def db(tmp_path: Path, db_url: str) -> Iterator[labeler.api.Database]:
-    yield from gold_database(tmp_path, db_url)
-
-
-def gold_database(tmp_path: Path, db_url: str) -> Iterator[labeler.api.Database]:
-    """The two pages ingested and the three questions imported as gold set ``g`` (the
-    fixture ``db``, shared with the other retriever test modules)."""
+def seed_gold(folder: Path, db_url: str) -> None:
+    """The two pages ingested and the three questions imported as gold set ``g``."""
     open_store(db_url).close()
-    docs = tmp_path / "docs"
+    docs = folder / "docs"
     docs.mkdir()
     for name in PAGES:
         (docs / name).write_bytes((CORPUS / name).read_bytes())
     assert main(["ingest", str(docs), "--db", db_url, "-q"]) == 0
-    gold = tmp_path / "gold.jsonl"
+    gold = folder / "gold.jsonl"
     lines = [
         {"query_id": qid, "query": text, "elements": [{"doc": doc, "text": sentence}]}
         for (qid, text), (doc, sentence) in zip(QUESTIONS.items(), ELEMENTS, strict=True)
     ]
     gold.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert main(["gold", "import", str(gold), "--gold-set", "g", "--db", db_url]) == 0
+
+
+@pytest.fixture
+def db_url(seeded_db: Callable[[str, Callable[[Path, str], object]], str]) -> str:
+    """A copy of the database :func:`seed_gold` filled once per test process and backend
+    (the fixtures ``db_url`` and ``db``, shared with the other retriever test modules)."""
+    return seeded_db("retrievers-gold", seed_gold)
+
+
+@pytest.fixture
+def db(db_url: str) -> Iterator[labeler.api.Database]:
     with labeler.open(db_url) as database:
         yield database
 

@@ -10,6 +10,7 @@ counted by hand in the comments next to the page it is on.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,14 +31,18 @@ CAT = "🙂 I am a cat"
 CAFE = "Cafe\u0301 au lait"
 
 
-@pytest.fixture()
-def db(tmp_path: Path, db_url: str) -> str:
-    pages = tmp_path / "pages"
+def _ingest_pages(folder: Path, db: str) -> None:
+    pages = folder / "pages"
     pages.mkdir()
     for name, text in (("lamb", LAMB), ("simple", SIMPLE), ("cat", CAT), ("cafe", CAFE)):
         (pages / f"{name}.txt").write_text(text, encoding="utf-8")
-    assert main(["ingest", str(pages), "--db", db_url, "-q"]) == 0
-    return db_url
+    assert main(["ingest", str(pages), "--db", db, "-q"]) == 0
+
+
+@pytest.fixture()
+def db(seeded_db: Callable[[str, Callable[[Path, str], object]], str]) -> str:
+    """The four pages ingested (once per test process and backend; each test a copy)."""
+    return seeded_db("never-guess", _ingest_pages)
 
 
 def write(tmp_path: Path, name: str, rows: list[object] | object) -> Path:

@@ -41,22 +41,32 @@ def page(d: int) -> str:
     return " ".join(sentence(d, s) for s in range(SENTENCES))
 
 
-@pytest.fixture()
-def labelled(store: Store, db_url: str, tmp_path: Path) -> Store:
+def _label(folder: Path, db: str) -> None:
     """Pages, and a gold set whose question q{i} has one element on page i % PAGES."""
-    docs = tmp_path / "docs"
+    docs = folder / "docs"
     docs.mkdir()
     for d in range(PAGES):
         (docs / f"p{d}.txt").write_text(page(d), encoding="utf-8")
-    assert main(["ingest", str(docs), "--db", db_url, "-q"]) == 0
-    gold = tmp_path / "gold.jsonl"
+    assert main(["ingest", str(docs), "--db", db, "-q"]) == 0
+    gold = folder / "gold.jsonl"
     with gold.open("w", encoding="utf-8") as out:
         for q in range(QUESTIONS):
             d, s = q % PAGES, q % SENTENCES
             element = {"doc": f"p{d}.txt", "text": sentence(d, s)}
             line = {"query_id": f"q{q}", "query": f"Ask {q}?", "elements": [element]}
             out.write(json.dumps(line) + "\n")
-    assert main(["gold", "import", str(gold), "--gold-set", "g", "--db", db_url, "-q"]) == 0
+    assert main(["gold", "import", str(gold), "--gold-set", "g", "--db", db, "-q"]) == 0
+
+
+@pytest.fixture()
+def db_url(seeded_db: Callable[[str, Callable[[Path, str], object]], str]) -> str:
+    """A copy of the database :func:`_label` filled once per test process and backend."""
+    return seeded_db("run-import-split", _label)
+
+
+@pytest.fixture()
+def labelled(store: Store) -> Store:
+    """The store on :func:`_label`'s pages and gold set (``db_url``)."""
     return store
 
 

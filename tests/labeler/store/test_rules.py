@@ -52,14 +52,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
-from collections.abc import Awaitable, Callable
+import shutil
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from pg_support import create_database, drop_database, new_database_name
+from sqlalchemy import Engine
 from sqlalchemy import text as sql_text
+from sqlalchemy.engine import make_url
 from textual.pilot import Pilot
 
 import labeler
@@ -171,9 +176,59 @@ def seed(store: Store, db: str, tmp: Path) -> World:
         return World(store, db, tmp, q1.id, q2.id, o1.id, o2.id, t.id)
 
 
+#: ids of the seeded rows (q1, q2, o1, o2, T), the same in every copy of a seeded database
+Ids = tuple[int, int, int, int, int]
+
+
+def _seeded_ids(w: World) -> Ids:
+    return (w.q1, w.q2, w.o1, w.o2, w.t_id)
+
+
+@pytest.fixture(scope="session")
+def seeded_sqlite(
+    sqlite_schema_template: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, Ids]:
+    """A SQLite file seeded once per test process (:func:`seed`), closed (no WAL beside it):
+    each test gets a copy. Seeding is about a tenth of a second, a copy a few milliseconds."""
+    path = tmp_path_factory.mktemp("rules") / "seeded.db"
+    shutil.copyfile(sqlite_schema_template, path)
+    with open_store(str(path)) as store:
+        ids = _seeded_ids(seed(store, str(path), path.parent))
+    return path, ids
+
+
+@pytest.fixture(scope="session")
+def seeded_pg(pg_admin: Engine, pg_schema_template: str) -> Iterator[tuple[str, Ids]]:
+    """A PostgreSQL database seeded once per test process (:func:`seed`), no connection left
+    on it: each test's database is a copy (``CREATE DATABASE ... TEMPLATE``)."""
+    name = new_database_name()
+    create_database(pg_admin, name, template=pg_schema_template)
+    try:
+        base = make_url(os.environ["LABELER_TEST_PG_URL"].strip())  # pg_admin checked it
+        url = base.set(database=name).render_as_string(hide_password=False)
+        with open_store(url) as store:
+            ids = _seeded_ids(seed(store, url, Path(".")))
+        yield name, ids
+    finally:
+        drop_database(pg_admin, name)
+
+
 @pytest.fixture
-def world(store: Store, db_url: str, tmp_path: Path) -> World:
-    w = seed(store, db_url, tmp_path)
+def db_url(backend: str, db_path: Path, request: pytest.FixtureRequest) -> str:
+    """This test's database: a copy of the seeded one (``seeded_sqlite``, ``seeded_pg``)."""
+    if backend == "postgresql":
+        factory: Callable[..., str] = request.getfixturevalue("pg_databases")
+        return factory(template=request.getfixturevalue("seeded_pg")[0])
+    shutil.copyfile(request.getfixturevalue("seeded_sqlite")[0], db_path)
+    return str(db_path)
+
+
+@pytest.fixture
+def world(
+    store: Store, db_url: str, tmp_path: Path, backend: str, request: pytest.FixtureRequest
+) -> World:
+    _, ids = request.getfixturevalue("seeded_pg" if backend == "postgresql" else "seeded_sqlite")
+    w = World(store, db_url, tmp_path, *ids)
     # the seed read back: the hand-worked figures of the rows rest on it
     assert rows(
         store,
