@@ -259,22 +259,28 @@ class _CharFolds(dict[int, "str | None"]):
 _FOLDS = _CharFolds()
 
 
+def _per_character(text: str) -> str | None:
+    """``normal_text(text)`` when every character of ``text`` is a piece of its own (no
+    combining mark, no entity), by one ``str.translate``; else None."""
+    if "&" in text and _ENTITY.search(text) is not None:
+        return None
+    out = text.translate(_FOLDS)
+    if _FOLDS.marks and not _FOLDS.marks.isdisjoint(text):
+        return None
+    return out
+
+
 def normal_text(text: str) -> str:
     """``normalise(text).text`` without the map back (what a text looked for needs): an
     ASCII text without ``&`` in C (whitespace removed, lower case: NFKC and case-folding
     change no other ASCII character); a text without combining marks or entities with
     one ``str.translate`` (each character is then a piece of its own, normalised alone);
     anything else piece by piece."""
-    if "&" not in text:
-        if text.isascii():
-            return "".join(text.split()).lower()
-        out = text.translate(_FOLDS)
-        if not _FOLDS.marks or _FOLDS.marks.isdisjoint(text):
-            return out
-    elif _ENTITY.search(text) is None:
-        out = text.translate(_FOLDS)
-        if not _FOLDS.marks or _FOLDS.marks.isdisjoint(text):
-            return out
+    if text.isascii() and "&" not in text:
+        return "".join(text.split()).lower()
+    out = _per_character(text)
+    if out is not None:
+        return out
     parts: list[str] = []
     n = len(text)
     i = 0
@@ -324,6 +330,10 @@ def normalised_lazily(text: str) -> Normalised:
 
 def normalise(text: str) -> Normalised:
     """``text`` normalised as the module says, with its map back to ``text``'s offsets."""
+    if len(text) >= _MAP_AT_ONCE and array("I").itemsize == 4:
+        normal = _per_character(text)
+        if normal is not None:
+            return _per_character_map(text, normal)
     chars: list[str] = []
     # flat arrays, not lists of ints: a page's map costs 8 bytes a character, not 70
     starts: array[int] = array("I")
@@ -337,6 +347,31 @@ def normalise(text: str) -> Normalised:
             starts.extend([i] * len(out))
             ends.extend([j] * len(out))
     return Normalised("".join(chars), starts, ends)
+
+
+#: text length from which ``normalise`` makes the map of a text of one-character pieces
+#: with array operations (below it, the piece-by-piece loop is as quick)
+_MAP_AT_ONCE = 1024
+
+
+def _per_character_map(text: str, normal: str) -> Normalised:
+    """``normalise(text)`` for a text whose every character is a piece of its own
+    (``normal`` is its normal text): each character gives ``len`` of its fold characters
+    (none for whitespace and invisible ones), each from code points ``[i, i + 1)``, as the
+    piece-by-piece loop maps a plain run and a single character alike."""
+    import numpy as np
+
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    sizes = np.ones(len(text), dtype=np.int64)
+    for c in set(text):
+        folded = _FOLDS[ord(c)]
+        size = len(folded) if folded is not None else 0
+        if size != 1:
+            sizes[codes == ord(c)] = size
+    starts = np.repeat(np.arange(len(text), dtype="=u4"), sizes)
+    ends = starts + np.uint32(1)
+    assert len(starts) == len(normal)
+    return Normalised(normal, array("I", starts.tobytes()), array("I", ends.tobytes()))
 
 
 def _pieces(text: str) -> Iterator[tuple[str, int, int, bool]]:

@@ -389,3 +389,27 @@ def test_holds_answers_as_a_search_before_and_after_the_windows_are_sorted() -> 
         for needle in needles * (snap_module._GRAMS_AFTER // 2 + 1):
             assert hay.holds(needle) == (needle in page), needle
     assert not isinstance(hay._grams, int)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_long_text_of_single_character_pieces_maps_as_piece_by_piece(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``normalise`` of a long text with no combining mark and no entity makes its map with
+    array operations: the same text and map as the piece-by-piece loop (the reference,
+    reached by raising the length it starts at), with folds of 0, 1 and 2 characters, a
+    lone ``&``, whitespace of every kind and a non-BMP character."""
+    rng = random.Random(seed)
+    alphabet = (
+        "aB c\n\t\u00a0\u2003\u200b\u00ad\ufeff&;#\u00e9\u00df\ufb01\u0130\uab70\U0001d400Z9."
+    )
+    text = "".join(rng.choice(alphabet) for _ in range(3000))
+    fast = normalise(text)
+    monkeypatch.setattr(snap_module, "_MAP_AT_ONCE", 10**9)
+    slow = normalise(text)
+    assert (fast.text, list(fast.starts), list(fast.ends)) == (
+        slow.text,
+        list(slow.starts),
+        list(slow.ends),
+    )
+    assert fast.text == normal_text(text)
