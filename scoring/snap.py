@@ -86,7 +86,7 @@ class Normalised:
     the map only when it is read: a page searched for exact matches that never occur needs
     no map."""
 
-    __slots__ = ("_ends", "_grams", "_source", "_starts", "text")
+    __slots__ = ("_bits", "_ends", "_source", "_starts", "text")
 
     def __init__(
         self,
@@ -98,60 +98,40 @@ class Normalised:
     ) -> None:
         self.text = text
         self._starts, self._ends, self._source = starts, ends, source
-        self._grams: Any = 0
+        self._bits: int | tuple[bytes, int] = 0
 
     def holds(self, needle: str) -> bool:
         """``needle in self.text``. On a long text, a needle one of whose 8-byte pieces
-        (of its UTF-8: :func:`_probes`) occurs nowhere in the text is told absent from the
-        sorted set of every 8-byte window of the text, without searching it: exact (a
-        substring's UTF-8 is a substring of the text's, and so is each of its pieces), and
-        a few microseconds where searching a page of 100,000 characters takes a hundred.
-        The windows are sorted once the text has been searched :data:`_GRAMS_AFTER` times
-        (sorting them costs about as much as searching it that many times)."""
-        grams = self._grams
+        (of its UTF-8, at offsets 0, 24, 48 and 72) is in no 8-byte window of the text's
+        UTF-8 is told absent without searching the text: each window's bit is set in a
+        bitmap of 8 bits a window (:func:`_window_bits`), and a piece whose bit is clear is
+        in no window. Exact (a substring's UTF-8 is a substring of the text's, and so is
+        each of its pieces; a set bit only sends the needle on to the search), and about
+        a microsecond a piece where searching a page of 100,000 characters takes a
+        hundred. On chunks of other pages these four pieces rule out all but 0.3 % of what
+        all of them do. The bitmap is made once the text has been searched
+        :data:`_BITS_AFTER` times (making it costs about as much as that many searches)."""
+        bits = self._bits
         if len(needle) < 8:
             return needle in self.text
-        if isinstance(grams, int):  # searches so far: the windows once they cost less
-            if grams < _GRAMS_AFTER or len(self.text) < _GRAMS_FROM:
-                self._grams = grams + 1
+        if isinstance(bits, int):  # searches so far: the bitmap once it costs less
+            if bits < _BITS_AFTER or len(self.text) < _BITS_FROM:
+                self._bits = bits + 1
                 return needle in self.text
-            grams = self._grams = _windows(self.text.encode("utf-8"))
-        import numpy as np  # already imported by _windows
-
-        pieces = np.frombuffer(_probes(needle), dtype="<u8")
-        at = np.searchsorted(grams, pieces)
-        np.minimum(at, len(grams) - 1, out=at)
-        if not bool((grams[at] == pieces).all()):
-            return False
+            bits = self._bits = _window_bits(self.text.encode("utf-8"))
+        table, shift = bits
+        raw = needle.encode("utf-8")
+        for i in _PROBE_OFFSETS:
+            if i + 8 > len(raw):
+                break
+            at = ((int.from_bytes(raw[i : i + 8], "little") * _MIX) & _MASK) >> shift
+            if not table[at >> 3] >> (at & 7) & 1:
+                return False
         return needle in self.text
 
     def holds_each(self, needles: Sequence[str]) -> list[bool]:
-        """``[needle in self.text for needle in needles]``, as :meth:`holds` answers each,
-        with the windows looked up for all the needles at once (one array operation, not
-        one per needle)."""
-        grams = self._grams
-        if isinstance(grams, int):
-            return [self.holds(needle) for needle in needles]
-        import numpy as np
-
-        raws = [needle.encode("utf-8") for needle in needles]
-        blob = b"".join(raws)
-        out = [True] * len(needles)
-        if len(blob) >= 8:
-            # _probes of every needle, gathered from the joined UTF-8 at once
-            sizes = np.fromiter(map(len, raws), dtype=np.int64, count=len(raws))
-            starts = np.cumsum(sizes) - sizes
-            offsets = np.asarray(_PROBE_OFFSETS, dtype=np.int64)
-            valid = offsets[None, :] + 8 <= sizes[:, None]
-            owner = np.nonzero(valid)[0]
-            first = (starts[:, None] + offsets[None, :])[valid]
-            data = np.frombuffer(blob, dtype=np.uint8)
-            pieces = data[first[:, None] + np.arange(8)].view("<u8").ravel()
-            at = np.searchsorted(grams, pieces)
-            np.minimum(at, len(grams) - 1, out=at)
-            for i in owner[grams[at] != pieces].tolist():
-                out[i] = False
-        return [kept and needle in self.text for kept, needle in zip(out, needles, strict=True)]
+        """``[self.holds(needle) for needle in needles]``."""
+        return [self.holds(needle) for needle in needles]
 
     def _map(self) -> tuple[array[int], array[int]]:
         if self._starts is None or self._ends is None:
@@ -174,39 +154,38 @@ class Normalised:
         return starts[a], ends[b - 1]
 
 
-def _probes(needle: str) -> bytes:
-    """The 8-byte pieces of ``needle``'s UTF-8 that ``Normalised.holds`` looks up: those at
-    byte offsets 0, 24, 48 and 72 (measured on chunks of other pages: these four rule out
-    all but 0.3 % of what all the pieces rule out, at a third of the look-ups)."""
-    raw = needle.encode("utf-8")
-    return b"".join(raw[i : i + 8] for i in _PROBE_OFFSETS if i + 8 <= len(raw))
-
-
 _PROBE_OFFSETS = (0, 24, 48, 72)
+_MIX = 0x9E3779B97F4A7C15  # odd: multiplying by it mod 2**64 mixes a window into its top bits
+_MASK = 2**64 - 1
 
-
-#: text length from which ``Normalised.holds`` consults its 8-byte windows before
-#: searching: below it, searching the text is about as quick as the look-up
-_GRAMS_FROM = 4096
-#: searches of a text after which ``Normalised.holds`` sorts its windows (about 10 ns a
+#: text length from which ``Normalised.holds`` consults its bitmap before searching:
+#: below it, searching the text is about as quick as the look-up
+_BITS_FROM = 4096
+#: searches of a text after which ``Normalised.holds`` makes its bitmap (about 10 ns a
 #: character, where a search that fails takes about 0.5)
-_GRAMS_AFTER = 20
+_BITS_AFTER = 20
 
 
-def _windows(raw: bytes) -> Any:
-    """The little-endian 8-byte windows of ``raw`` (at every offset), sorted, as
-    an array of unsigned 64-bit integers (8 bytes each: at most 8 bytes a character)."""
+def _window_bits(raw: bytes) -> tuple[bytes, int]:
+    """A bitmap of ``raw``'s 8-byte windows and its shift: window ``w`` (little-endian, at
+    every offset) sets bit ``((w · _MIX) mod 2**64) >> shift`` (multiplicative hashing);
+    2**(64 − shift) bits, at least 8 a window, so that a piece absent from ``raw`` finds
+    its bit set for at most about one in eight."""
     import numpy as np
 
-    data = np.frombuffer(raw, dtype=np.uint8)
     n = len(raw) - 7
-    if n <= 0:
-        return np.zeros(0, dtype="<u8")
-    out = data[:n].astype("<u8")
-    for j in range(1, 8):
-        out |= data[j : j + n].astype("<u8") << np.uint64(8 * j)
-    out.sort()  # duplicates kept: a sorted search needs no more, and dropping them costs
-    return out
+    size = max(6, (8 * max(n, 1) - 1).bit_length())  # log2 of the bits
+    shift = 64 - size
+    flags = np.zeros(2**size, dtype=bool)
+    if n > 0:
+        data = np.frombuffer(raw, dtype=np.uint8)
+        windows = data[:n].astype("<u8")
+        for j in range(1, 8):
+            windows |= data[j : j + n].astype("<u8") << np.uint64(8 * j)
+        windows *= np.uint64(_MIX)  # wraps mod 2**64, as the look-up's mask does
+        windows >>= np.uint64(shift)
+        flags[windows] = True
+    return np.packbits(flags, bitorder="little").tobytes(), shift
 
 
 @dataclass(frozen=True, slots=True)

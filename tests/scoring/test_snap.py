@@ -371,24 +371,25 @@ def test_rows_merged_from_another_process_keep_every_field() -> None:
     assert QueryTable.from_rows(result.queries[1:], part.keys, (1, 2)).lowest_snap() is None
 
 
-def test_holds_answers_as_a_search_before_and_after_the_windows_are_sorted() -> None:
-    """``Normalised.holds`` is ``needle in text`` whether it searches or looks the needle's
-    8-byte pieces up in the page's sorted windows (past ``_GRAMS_AFTER`` searches of a page
-    of ``_GRAMS_FROM`` characters or more): pieces at every offset of the page, across a
-    multi-byte character, one byte off, a needle shorter than a piece."""
+def test_holds_answers_as_a_search_before_and_after_the_bitmap_is_made() -> None:
+    """``Normalised.holds`` is ``needle in text`` whether it searches or first looks the
+    needle's 8-byte pieces up in the page's bitmap of windows (past ``_BITS_AFTER``
+    searches of a page of ``_BITS_FROM`` characters or more): pieces at every offset of
+    the page, across a multi-byte character, one byte off, a needle shorter than a piece."""
     rng = random.Random(11)
     words = ["alpha", "beta", "gamma", "delta", "épée", "naïve", "x1", "ωmega"]
     page = "".join(rng.choice(words) for _ in range(3000))
-    assert len(page) >= snap_module._GRAMS_FROM
+    assert len(page) >= snap_module._BITS_FROM
     hay = Normalised(page)
     needles = [page[i : i + n] for i, n in ((0, 40), (7, 9), (len(page) - 12, 12), (5, 3))]
     needles += [page[i : i + 30] for i in rng.sample(range(len(page) - 30), 40)]
     needles += [n[:-1] + ("z" if n[-1] != "z" else "y") for n in needles[:20]]
     needles += ["épéeépéeépée", "alphaalphaalphaalphaalpha", "ωmegaωmegaωmegaωmega" * 3, ""]
     for _ in range(2):  # searching, then past the threshold with the windows sorted
-        for needle in needles * (snap_module._GRAMS_AFTER // 2 + 1):
+        for needle in needles * (snap_module._BITS_AFTER // 2 + 1):
             assert hay.holds(needle) == (needle in page), needle
-    assert not isinstance(hay._grams, int)
+    assert not isinstance(hay._bits, int)
+    assert hay.holds_each(needles) == [needle in page for needle in needles]
 
 
 @pytest.mark.parametrize("seed", range(4))
