@@ -279,6 +279,9 @@ class _Counting:
         if missing:
             self.pages.update(self.source.page_texts(sorted(missing)))
             self.absent.update(missing - self.pages.keys())
+        fast = _judged_placed(rows, merged, anywhere, placed)
+        if fast is not None:
+            return fast
         out = []
         for _, rank, text, doc, start, end in rows:
             n = len(text) if text is not None else _length(placed, rank)
@@ -321,6 +324,56 @@ class _Counting:
             if found >= 0:
                 return page, found
         return None
+
+
+def _judged_placed(
+    rows: Sequence[Row],
+    merged: Mapping[str, Sequence[tuple[int, int]]],
+    anywhere: Sequence[str],
+    placed: Mapping[str, Placement],
+) -> list[tuple[int, int, int]] | None:
+    """What ``_Counting._judged`` gives, in one loop without a call a row, when the
+    placements answer everything (the usual case of a run read for scoring): no row names
+    a page, the rows are ranks 1, 2, ... in order, every page with judged ranges has a
+    placement covering every rank, and the first placement gives the length of each row
+    read without its text. None when one of these does not hold.
+
+    A row is then on the first page (in ``anywhere``'s order) where its placement start
+    is not −1, and its judged characters are its overlap with that page's ranges (summed
+    over the disjoint ranges: what ``intersection_length`` counts)."""
+    if not placed or not anywhere:
+        return None
+    covering = []
+    for page in anywhere:
+        placement = placed.get(page)
+        if placement is None or len(placement.starts) < len(rows):
+            return None
+        covering.append((placement.starts, merged[page]))
+    lengths = next(iter(placed.values())).lengths
+    out = []
+    for i, (_, rank, text, doc, _, _) in enumerate(rows):
+        if doc is not None or rank != i + 1:
+            return None
+        if text is not None:
+            n = len(text)
+        elif rank <= len(lengths):
+            n = int(lengths[i])
+        else:
+            return None
+        inside = 0
+        if n:
+            for starts, ranges in covering:
+                at = starts[i]
+                if at >= 0:
+                    end = at + n
+                    for a, b in ranges:
+                        lo = a if a > at else at
+                        hi = b if b < end else end
+                        if hi > lo:
+                            inside += hi - lo
+                    break
+        out.append((rank, inside, n))
+    return out
 
 
 def _length(placed: Mapping[str, Placement], rank: int) -> int:

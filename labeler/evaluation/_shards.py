@@ -104,6 +104,10 @@ def score_in_processes(
     process's own connection.
     """
     reader.run_id(run)  # an unknown run fails here, before any process starts
+    if snap_min is not None:
+        # snapping's bitmaps of long pages need numpy (and the bootstrap after it, when
+        # intervals are asked for): imported once here, not again in every process forked
+        import numpy  # noqa: F401
     keyed = page_keys(pages) if keyed_pages is None else keyed_pages
     cutoffs = check_ks(ks)
     questions = [q for q in questions if q.n_gold]

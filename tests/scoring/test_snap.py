@@ -6,6 +6,7 @@ Every expected span and score below is worked out by hand from the texts.
 from __future__ import annotations
 
 import marshal
+import random
 import re
 
 import pytest
@@ -13,8 +14,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scoring import Chunk, GoldElement, GoldQuestion, score_run
+from scoring import snap as snap_module
 from scoring.result import QueryScore
-from scoring.snap import Snap, Snapped, normal_text, normalise, snap
+from scoring.snap import Normalised, Snap, Snapped, normal_text, normalise, snap
 
 FR = "FR-001: The index is never the source of record."
 PAGE = f"Intro. {FR} Outro."  # FR at [7, 55)
@@ -367,3 +369,48 @@ def test_rows_merged_from_another_process_keep_every_field() -> None:
     snapped = [s.score for i in range(8) for s in whole.row(i).snaps]
     assert snapped and whole.lowest_snap() == min(snapped)
     assert QueryTable.from_rows(result.queries[1:], part.keys, (1, 2)).lowest_snap() is None
+
+
+def test_holds_answers_as_a_search_before_and_after_the_bitmap_is_made() -> None:
+    """``Normalised.holds`` is ``needle in text`` whether it searches or first looks the
+    needle's 8-byte pieces up in the page's bitmap of windows (past ``_BITS_AFTER``
+    searches of a page of ``_BITS_FROM`` characters or more): pieces at every offset of
+    the page, across a multi-byte character, one byte off, a needle shorter than a piece."""
+    rng = random.Random(11)
+    words = ["alpha", "beta", "gamma", "delta", "épée", "naïve", "x1", "ωmega"]
+    page = "".join(rng.choice(words) for _ in range(3000))
+    assert len(page) >= snap_module._BITS_FROM
+    hay = Normalised(page)
+    needles = [page[i : i + n] for i, n in ((0, 40), (7, 9), (len(page) - 12, 12), (5, 3))]
+    needles += [page[i : i + 30] for i in rng.sample(range(len(page) - 30), 40)]
+    needles += [n[:-1] + ("z" if n[-1] != "z" else "y") for n in needles[:20]]
+    needles += ["épéeépéeépée", "alphaalphaalphaalphaalpha", "ωmegaωmegaωmegaωmega" * 3, ""]
+    for _ in range(2):  # searching, then past the threshold with the windows sorted
+        for needle in needles * (snap_module._BITS_AFTER // 2 + 1):
+            assert hay.holds(needle) == (needle in page), needle
+    assert not isinstance(hay._bits, int)
+    assert hay.holds_each(needles) == [needle in page for needle in needles]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_long_text_of_single_character_pieces_maps_as_piece_by_piece(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``normalise`` of a long text with no combining mark and no entity makes its map with
+    array operations: the same text and map as the piece-by-piece loop (the reference,
+    reached by raising the length it starts at), with folds of 0, 1 and 2 characters, a
+    lone ``&``, whitespace of every kind and a non-BMP character."""
+    rng = random.Random(seed)
+    alphabet = (
+        "aB c\n\t\u00a0\u2003\u200b\u00ad\ufeff&;#\u00e9\u00df\ufb01\u0130\uab70\U0001d400Z9."
+    )
+    text = "".join(rng.choice(alphabet) for _ in range(3000))
+    fast = normalise(text)
+    monkeypatch.setattr(snap_module, "_MAP_AT_ONCE", 10**9)
+    slow = normalise(text)
+    assert (fast.text, list(fast.starts), list(fast.ends)) == (
+        slow.text,
+        list(slow.starts),
+        list(slow.ends),
+    )
+    assert fast.text == normal_text(text)
