@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from scoring.intervals import (
     DEFAULT_CONFIDENCE,
@@ -27,7 +27,21 @@ from scoring.result import RunScore
 if TYPE_CHECKING:
     import numpy
 
-__all__ = ["bootstrap_mean_intervals", "with_intervals"]
+__all__ = [
+    "MeansOf",
+    "bootstrap_mean_intervals",
+    "intervals_of",
+    "resample_blocks",
+    "resample_means",
+    "with_intervals",
+]
+
+
+class MeansOf(Protocol):
+    """What computes the resampled means: :func:`resample_means`'s signature, all blocks."""
+
+    def __call__(self, data: numpy.ndarray, *, resamples: int, seed: int) -> numpy.ndarray: ...
+
 
 _BLOCK = 256  # resamples per block at most: a block's counts are _BLOCK × n
 _BLOCK_CELLS = 2**18  # ... and about this many counts (5 MB of draws and counts) ...
@@ -41,6 +55,7 @@ def bootstrap_mean_intervals(
     level: float = DEFAULT_CONFIDENCE,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = 0,
+    means_of: MeansOf | None = None,
 ) -> list[Interval]:
     """Percentile bootstrap interval of the mean of each column (all of length n).
 
@@ -50,6 +65,9 @@ def bootstrap_mean_intervals(
     ``level``; linear interpolation, as ``numpy.percentile`` and
     ``scipy.stats.bootstrap(method="percentile")`` take them). Intervals are clipped to
     the column's range (a constant column gets ``[c, c]`` exactly, not c ± rounding).
+
+    ``means_of`` computes the resampled means (:func:`resample_means`, the default, or
+    one that must give the same rows, e.g. split over processes).
 
     Raises:
         ValueError: no columns or no rows, columns of different lengths, a level outside
@@ -73,21 +91,74 @@ def bootstrap_mean_intervals(
         if any(len(c) != n for c in columns):
             raise ValueError("bootstrap columns differ in length")
         data = np.asarray(columns, dtype=np.float64).T  # n × m
+    means = resample_means if means_of is None else means_of
+    found = means(data, resamples=resamples, seed=seed)
+    return intervals_of(found, data, level)
+
+
+def resample_blocks(n: int, resamples: int) -> int:
+    """How many blocks :func:`resample_means` draws ``resamples`` resamples of ``n``
+    questions in (each block's draws come from the generator after the blocks before)."""
+    return -(-resamples // _block_size(n))
+
+
+def _block_size(n: int) -> int:
+    return max(_MIN_BLOCK, min(_BLOCK, _BLOCK_CELLS // n) // _MIN_BLOCK * _MIN_BLOCK)
+
+
+def resample_means(
+    data: numpy.ndarray,
+    *,
+    resamples: int,
+    seed: int,
+    blocks: tuple[int, int | None] = (0, None),
+) -> numpy.ndarray:
+    """The resampled means θ*_b of every column of ``data`` (an n × m float array): one
+    row per resample, for the resamples of blocks ``[first, last)`` of ``blocks`` (all by
+    default; ``last`` None is the end).
+
+    The draws are made block by block from one generator seeded with ``seed``, so a block's
+    draws are the same whichever blocks are asked for (the blocks before it are drawn and
+    dropped), and the rows of a split into consecutive block ranges, stacked in order, are
+    the rows of the whole, to the last bit: each block's means are its own matrix product.
+    """
+    import numpy as np
+
+    n = data.shape[0]
+    block = _block_size(n)
+    first, last = blocks
+    total = resample_blocks(n, resamples)
+    last = total if last is None else min(last, total)
+    rows = max(0, min(resamples, last * block) - first * block)
+    means = np.empty((rows, data.shape[1]), dtype=np.float64)
+    if not rows:
+        return means
     rng = np.random.default_rng(seed)
-    means = np.empty((resamples, data.shape[1]), dtype=np.float64)
-    block = max(_MIN_BLOCK, min(_BLOCK, _BLOCK_CELLS // n) // _MIN_BLOCK * _MIN_BLOCK)
     counts = np.empty((block, n), dtype=np.float64)
-    for start in range(0, resamples, block):
+    dtype = np.int32 if n < 2**31 else np.int64
+    for b in range(last):
+        start = b * block
         size = min(block, resamples - start)
-        draws = rng.integers(0, n, size=(size, n), dtype=np.int32 if n < 2**31 else np.int64)
+        draws = rng.integers(0, n, size=(size, n), dtype=dtype)
+        if b < first:
+            continue  # drawn only to bring the generator to the blocks asked for
         # one resample's counts at a time, straight into the float rows the product reads
         # (the whole block counted at once, then cast, peaked at twice that: 57 MB at 256,000
         # questions instead of 29); the counts are the same integers either way
         for r in range(size):
             counts[r] = np.bincount(draws[r], minlength=n)
         del draws
-        means[start : start + size] = counts[:size] @ data
+        at = start - first * block
+        means[at : at + size] = counts[:size] @ data
     means /= n
+    return means
+
+
+def intervals_of(means: numpy.ndarray, data: numpy.ndarray, level: float) -> list[Interval]:
+    """Each column's percentile interval at ``level`` from its resampled means (rows of
+    ``means``), clipped to the column's range in ``data``."""
+    import numpy as np
+
     alpha = 1.0 - level
     low, high = np.percentile(means, [100 * alpha / 2, 100 * (1 - alpha / 2)], axis=0)
     low = np.clip(low, data.min(axis=0), data.max(axis=0))
@@ -101,10 +172,12 @@ def with_intervals(
     level: float = DEFAULT_CONFIDENCE,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = 0,
+    means_of: MeansOf | None = None,
 ) -> RunScore:
     """``result`` with a percentile bootstrap interval (over its questions) for every key of
     ``result.metrics`` that is a mean of per-question values (``bootstrap_mean_intervals``).
     A result without questions gets settings but no intervals (nothing to resample).
+    ``means_of``: as for :func:`bootstrap_mean_intervals`.
 
     Raises:
         ValueError: a level outside (0, 1) or resamples < 1.
@@ -115,7 +188,9 @@ def with_intervals(
     keys = [key for key in result.metrics if result.queries and key in result.queries[0].values]
     if keys:
         columns = _columns(result, keys)
-        found = bootstrap_mean_intervals(columns, level=level, resamples=resamples, seed=seed)
+        found = bootstrap_mean_intervals(
+            columns, level=level, resamples=resamples, seed=seed, means_of=means_of
+        )
         intervals = dict(zip(keys, found, strict=True))
     ci = MetricIntervals(level, resamples, seed, intervals)
     return dataclasses.replace(result, ci=ci)

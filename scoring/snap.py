@@ -178,11 +178,10 @@ def _window_bits(raw: bytes) -> tuple[bytes, int]:
     shift = 64 - size
     flags = np.zeros(2**size, dtype=bool)
     if n > 0:
-        data = np.frombuffer(raw, dtype=np.uint8)
-        windows = data[:n].astype("<u8")
-        for j in range(1, 8):
-            windows |= data[j : j + n].astype("<u8") << np.uint64(8 * j)
-        windows *= np.uint64(_MIX)  # wraps mod 2**64, as the look-up's mask does
+        # every window at once: a view of the bytes as overlapping 8-byte integers (one
+        # byte apart), multiplied into a new array (wrapping mod 2**64, as the look-up's
+        # mask does)
+        windows = np.ndarray((n,), dtype="<u8", buffer=raw, strides=(1,)) * np.uint64(_MIX)
         windows >>= np.uint64(shift)
         flags[windows] = True
     return np.packbits(flags, bitorder="little").tobytes(), shift

@@ -477,6 +477,8 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
     if unknown:
         raise UnknownMetricError(unknown, list(result.metrics))
     if request.level and request.intervals is not None:
+        from labeler.evaluation._bootstrap_split import means_in_processes
+        from labeler.evaluation._shards import plan_processes
         from scoring.bootstrap import with_intervals
 
         result = with_intervals(
@@ -484,6 +486,7 @@ def _one(source: ScoringSource, request: ScoreRequest, progress: Progress) -> Sc
             level=request.level,
             resamples=request.intervals.resamples,
             seed=request.seed,
+            means_of=means_in_processes(plan_processes(request.processes, len(result.queries))),
         )
     layers: list[tuple[str, LayerScore]] = []
     if request.layer == EACH:
