@@ -6,6 +6,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from itertools import accumulate, chain, compress
+from typing import NamedTuple
 
 from scoring.budget import Tokenizer, at_budgets, check_budgets, depth_and_tokens
 from scoring.classify import (
@@ -39,7 +40,15 @@ from scoring.result import (
     n_gold_group,
     value_keys,
 )
-from scoring.snap import Normalised, Snapped, check_snap_min, normalised_lazily, snap_chunks
+from scoring.snap import (
+    Normalised,
+    Snapped,
+    check_snap_min,
+    heads_held,
+    normalised_lazily,
+    snap_chunks,
+    snap_heads,
+)
 from scoring.spans import Spot, question_prefix
 
 __all__ = ["DEFAULT_KS", "PageCache", "aggregate", "judge_question", "score_questions", "score_run"]
@@ -330,19 +339,27 @@ def _diagnoses(
     return out
 
 
-def _score_one(
+class _Judged(NamedTuple):
+    """One question's chunks as scored (cut at the depth) and how they were judged."""
+
+    ranked: list[Chunk]
+    tokens: list[int]
+    placed: dict[str, list[Spot]]
+    judgement: Judgement
+    best_cov: tuple[float, ...]
+    flags: Flags
+
+
+def _judge_one(
     question: GoldQuestion,
     chunks: Sequence[Chunk] | None,
     pages: PageCache,
     threshold: float,
-    ks: tuple[int, ...],
-    keys: Sequence[str],
-    placements: Mapping[str, Placement] | None = None,
-    budgets: tuple[int, ...] = (),
-    tokenizer: Tokenizer | None = None,
-    snap_min: float | None = None,
-) -> QueryScore:
-    top = ks[-1]
+    top: int,
+    placements: Mapping[str, Placement] | None,
+    budgets: tuple[int, ...],
+    tokenizer: Tokenizer | None,
+) -> _Judged:
     tokens: list[int] = []
     if tokenizer is not None and chunks is not None:
         depth, tokens = depth_and_tokens(chunks, top, budgets, tokenizer)
@@ -353,15 +370,45 @@ def _score_one(
     judgement, best_cov, flags = judge_question(
         question, ranked, pages, threshold, placements, placed
     )
-    snaps: tuple[Snapped, ...] = ()
-    if snap_min is not None and flags.fallback:  # chunks off the page: snap, score again
-        snapped, snaps = snap_chunks(ranked, placed, pages.text, pages.normal, snap_min)
-        if snaps:
-            ranked, placed = snapped, {}
-            judgement, best_cov, flags = judge_question(
-                question, ranked, pages, threshold, placements, placed
-            )
-            flags = replace(flags, snapped=len(snaps))
+    return _Judged(ranked, tokens, placed, judgement, best_cov, flags)
+
+
+def _snap_one(
+    question: GoldQuestion,
+    judged: _Judged,
+    pages: PageCache,
+    threshold: float,
+    placements: Mapping[str, Placement] | None,
+    snap_min: float,
+    held: Mapping[str, Mapping[int, bool]],
+) -> tuple[_Judged, tuple[Snapped, ...]]:
+    """Chunks off the page snapped (``snap_chunks``), and the question judged again."""
+    snapped, snaps = snap_chunks(
+        judged.ranked, judged.placed, pages.text, pages.normal, snap_min, held
+    )
+    if not snaps:
+        return judged, ()
+    placed: dict[str, list[Spot]] = {}
+    judgement, best_cov, flags = judge_question(
+        question, snapped, pages, threshold, placements, placed
+    )
+    flags = replace(flags, snapped=len(snaps))
+    return _Judged(snapped, judged.tokens, placed, judgement, best_cov, flags), snaps
+
+
+def _finish_one(
+    question: GoldQuestion,
+    chunks: Sequence[Chunk] | None,
+    judged: _Judged,
+    snaps: tuple[Snapped, ...],
+    pages: PageCache,
+    ks: tuple[int, ...],
+    keys: Sequence[str],
+    placements: Mapping[str, Placement] | None,
+    budgets: tuple[int, ...],
+    tokenizer: Tokenizer | None,
+) -> QueryScore:
+    ranked, tokens, placed, judgement, best_cov, flags = judged
     table = metric_table(judgement, ks)
     spans = question_prefix(question, ranked, placed, pages.__getitem__, placements)
     columns: list[Sequence[float]] = list(table)
@@ -385,6 +432,46 @@ def _score_one(
         judgement=judgement,
         snaps=snaps,
     )
+
+
+#: questions judged before their chunks are snapped together (the heads of all their chunks
+#: to snap looked up on each page at once); bounds what is held between the passes
+_SNAP_BATCH = 1024
+
+
+def _score_batch(
+    batch: Sequence[GoldQuestion],
+    run: Run,
+    pages: PageCache,
+    threshold: float,
+    ks: tuple[int, ...],
+    keys: Sequence[str],
+    known: Placements,
+    budgets: tuple[int, ...],
+    tokenizer: Tokenizer | None,
+    snap_min: float | None,
+) -> list[QueryScore]:
+    """Score ``batch`` in three passes: judge each question; snap the chunks off the page of
+    those that have any (``snap_min``), their heads looked up together
+    (``scoring.snap.heads_held``), and judge them again; compute every figure."""
+    chunks = [run.get(q.query_id) for q in batch]
+    places = [known.get(q.query_id) for q in batch]
+    judged = [
+        _judge_one(q, c, pages, threshold, ks[-1], p, budgets, tokenizer)
+        for q, c, p in zip(batch, chunks, places, strict=True)
+    ]
+    snaps: list[tuple[Snapped, ...]] = [()] * len(batch)
+    if snap_min is not None:
+        todo = [i for i, j in enumerate(judged) if j.flags.fallback]
+        wanted = [(judged[i].placed, snap_heads(judged[i].ranked, judged[i].placed)) for i in todo]
+        for i, held in zip(todo, heads_held(wanted, pages.normal), strict=True):
+            judged[i], snaps[i] = _snap_one(
+                batch[i], judged[i], pages, threshold, places[i], snap_min, held
+            )
+    return [
+        _finish_one(q, c, j, sn, pages, ks, keys, p, budgets, tokenizer)
+        for q, c, j, sn, p in zip(batch, chunks, judged, snaps, places, strict=True)
+    ]
 
 
 def _means(rows: Sequence[QueryScore], keys: Sequence[str]) -> dict[str, float]:
@@ -447,22 +534,21 @@ def score_questions(
         cache = PageCache(pages)
     keys = value_keys(cutoffs, limits, tokenizer is not None)
     known = placements or {}
-    return [
-        _score_one(
-            question,
-            run.get(question.query_id),
-            cache,
-            theta,
-            cutoffs,
-            keys,
-            known.get(question.query_id),
-            limits,
-            tokenizer,
-            snap_min,
-        )
-        for question in questions
-        if question.elements
-    ]
+    scored: list[QueryScore] = []
+    batch: list[GoldQuestion] = []
+    for question in questions:
+        if not question.elements:
+            continue
+        batch.append(question)
+        if len(batch) == _SNAP_BATCH:
+            scored += _score_batch(
+                batch, run, cache, theta, cutoffs, keys, known, limits, tokenizer, snap_min
+            )
+            batch = []
+    scored += _score_batch(
+        batch, run, cache, theta, cutoffs, keys, known, limits, tokenizer, snap_min
+    )
+    return scored
 
 
 def _check_budgets(budgets: Sequence[int], tokenizer: Tokenizer | None) -> tuple[int, ...]:

@@ -35,7 +35,7 @@ import html
 import re
 import unicodedata
 from array import array
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -51,10 +51,12 @@ __all__ = [
     "Snap",
     "Snapped",
     "check_snap_min",
+    "heads_held",
     "normal_text",
     "normalise",
     "snap",
     "snap_chunks",
+    "snap_heads",
 ]
 
 DEFAULT_SNAP_MIN = 0.9
@@ -130,8 +132,20 @@ class Normalised:
         return needle in self.text
 
     def holds_each(self, needles: Sequence[str]) -> list[bool]:
-        """``[self.holds(needle) for needle in needles]``."""
-        return [self.holds(needle) for needle in needles]
+        """``[self.holds(needle) for needle in needles]``; on a long text, with
+        :data:`_EACH_AT_ONCE` needles or more, the bitmap is made now (if it is not yet)
+        and every needle's pieces are looked up in it at once (:func:`_absent_pieces`):
+        only the needles it does not rule out are searched for."""
+        text = self.text
+        if len(needles) < _EACH_AT_ONCE or len(text) < _BITS_FROM:
+            return [self.holds(needle) for needle in needles]
+        bits = self._bits
+        if isinstance(bits, int):
+            bits = self._bits = _window_bits(text.encode("utf-8"))
+        absent = _absent_pieces(needles, *bits)
+        return [
+            False if out else needle in text for needle, out in zip(needles, absent, strict=True)
+        ]
 
     def _map(self) -> tuple[array[int], array[int]]:
         if self._starts is None or self._ends is None:
@@ -164,6 +178,36 @@ _BITS_FROM = 4096
 #: searches of a text after which ``Normalised.holds`` makes its bitmap (about 10-20 ns
 #: a character, where a search that fails takes about 0.5)
 _BITS_AFTER = 40
+
+
+#: needles from which ``Normalised.holds_each`` looks them up in the bitmap together
+_EACH_AT_ONCE = 16
+
+
+def _absent_pieces(needles: Sequence[str], table: bytes, shift: int) -> list[bool]:
+    """For each needle, whether one of its 8-byte pieces (``Normalised.holds``'s) has its
+    bit clear in the bitmap ``table`` made with ``shift`` (:func:`_window_bits`): then the
+    needle is in no text the bitmap was made of. The needles' UTF-8 is joined and every
+    piece read as one little-endian integer of an overlapping view, as the bitmap's
+    windows were."""
+    import numpy as np
+
+    raw = [needle.encode("utf-8") for needle in needles]
+    lengths = np.fromiter(map(len, raw), dtype=np.int64, count=len(raw))
+    starts = np.zeros(len(raw), dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    joined = b"".join(raw) + bytes(8)  # the padding keeps every piece's view in bounds
+    view = np.ndarray((len(joined) - 7,), dtype="<u8", buffer=joined, strides=(1,))
+    flags = np.frombuffer(table, dtype=np.uint8)
+    absent = np.zeros(len(raw), dtype=bool)
+    for i in _PROBE_OFFSETS:
+        long_enough = lengths >= i + 8
+        if not long_enough.any():
+            break
+        at = (view[starts[long_enough] + i] * np.uint64(_MIX)) >> np.uint64(shift)
+        clear = (flags[at >> np.uint64(3)] >> (at & np.uint64(7)).astype(np.uint8)) & 1 == 0
+        absent[long_enough] |= clear
+    return absent.tolist()  # type: ignore[no-any-return]
 
 
 def _window_bits(raw: bytes) -> tuple[bytes, int]:
@@ -237,12 +281,13 @@ class _CharFolds(dict[int, "str | None"]):
 _FOLDS = _CharFolds()
 
 
-def _per_character(text: str) -> str | None:
+def _per_character(text: str, *, entities: bool = True) -> str | None:
     """``normal_text(text)`` when every character of ``text`` is a piece of its own (no
     combining mark, no entity), else None: each run of non-ASCII characters translated
     through the memo of folds, then whitespace dropped and ASCII lower-cased at C speed
-    (``bytes.lower`` changes ASCII letters alone; a fold is already lower case)."""
-    if "&" in text and _ENTITY.search(text) is not None:
+    (``bytes.lower`` changes ASCII letters alone; a fold is already lower case).
+    ``entities=False``: the caller knows ``text`` holds no entity that decodes."""
+    if entities and "&" in text and _ENTITY.search(text) is not None:
         return None
     folded = text if text.isascii() else _NON_ASCII.sub(_fold_run, text)
     if _FOLDS.marks and not _FOLDS.marks.isdisjoint(text):
@@ -271,6 +316,9 @@ def normal_text(text: str) -> str:
     out = _per_character(text)
     if out is not None:
         return out
+    pieces = _entity_pieces(text)
+    if pieces is not None:
+        return pieces[0]
     parts: list[str] = []
     n = len(text)
     i = 0
@@ -324,6 +372,9 @@ def normalise(text: str) -> Normalised:
         normal = _per_character(text)
         if normal is not None:
             return _per_character_map(text, normal)
+        pieces = _entity_pieces(text)
+        if pieces is not None:
+            return _per_character_map(text, *pieces)
     chars: list[str] = []
     # flat arrays, not lists of ints: a page's map costs 8 bytes a character, not 70
     starts: array[int] = array("I")
@@ -344,11 +395,44 @@ def normalise(text: str) -> Normalised:
 _MAP_AT_ONCE = 1024
 
 
-def _per_character_map(text: str, normal: str) -> Normalised:
-    """``normalise(text)`` for a text whose every character is a piece of its own
-    (``normal`` is its normal text): each character gives ``len`` of its fold characters
-    (none for whitespace and invisible ones), each from code points ``[i, i + 1)``, as the
-    piece-by-piece loop maps a plain run and a single character alike."""
+def _entity_pieces(text: str) -> tuple[str, list[tuple[int, int, str]]] | None:
+    """``normal_text(text)`` and its entities (``(i, j, normalised)`` for each ``text[i:j]``
+    that decodes, in order) when every other piece of ``text`` is a single character (no
+    combining mark), else None: the runs between entities normalised a character at a
+    time (:func:`_per_character`), each entity as the piece-by-piece loop folds it. Those
+    runs hold no entity that decodes (an ``&`` the loop does not decode is a character of
+    its own, as here)."""
+    parts: list[str] = []
+    entities: list[tuple[int, int, str]] = []
+    at = 0
+    for found in _ENTITY.finditer(text):
+        raw = found.group()
+        decoded = html.unescape(raw)
+        if decoded == raw:
+            continue
+        run = _per_character(text[at : found.start()], entities=False)
+        if run is None:
+            return None
+        out = _fold(decoded)
+        parts += (run, out)
+        entities.append((found.start(), found.end(), out))
+        at = found.end()
+    run = _per_character(text[at:], entities=False)
+    if run is None:
+        return None
+    parts.append(run)
+    return "".join(parts), entities
+
+
+def _per_character_map(
+    text: str, normal: str, entities: Sequence[tuple[int, int, str]] = ()
+) -> Normalised:
+    """``normalise(text)`` for a text whose every character is a piece of its own but
+    ``entities`` (:func:`_entity_pieces`; ``normal`` is its normal text): each character
+    gives ``len`` of its fold characters (none for whitespace and invisible ones), each from
+    code points ``[i, i + 1)``, as the piece-by-piece loop maps a plain run and a single
+    character alike; an entity ``text[i:j]`` gives its normalised characters, each from
+    ``[i, j)``."""
     import numpy as np
 
     codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
@@ -358,8 +442,13 @@ def _per_character_map(text: str, normal: str) -> Normalised:
         size = len(folded) if folded is not None else 0
         if size != 1:
             sizes[codes == ord(c)] = size
+    after = np.arange(1, len(text) + 1, dtype="=u4")  # where each character's piece ends
+    for i, j, out in entities:
+        sizes[i] = len(out)
+        sizes[i + 1 : j] = 0
+        after[i] = j
     starts = np.repeat(np.arange(len(text), dtype="=u4"), sizes)
-    ends = starts + np.uint32(1)
+    ends = np.repeat(after, sizes)
     assert len(starts) == len(normal)
     return Normalised(normal, array("I", starts.tobytes()), array("I", ends.tobytes()))
 
@@ -534,6 +623,7 @@ def snap_chunks(
     page_text: Callable[[str], str],
     normal: Callable[[str], Normalised],
     min_score: float,
+    held: Mapping[str, Mapping[int, bool]] | None = None,
 ) -> tuple[list[Chunk], tuple[Snapped, ...]]:
     """The question's chunks with each one found on none of its cited pages replaced by
     the page slice it snaps to (with that page and the slice's offsets, so that scoring
@@ -546,30 +636,19 @@ def snap_chunks(
     cited page (in element order) where its normalised text occurs exactly, never by fuzzy
     alignment: most chunks of a run come from pages its question does not cite, and
     aligning each against every cited page costs tens of milliseconds a chunk (a run of
-    4,000 questions whose chunks name no page took minutes to score instead of a second). ``page_text`` and ``normal`` give a page's text and its
-    ``normalise``. Chunks left as they were keep their identity.
+    4,000 questions whose chunks name no page took minutes to score instead of a second).
+    ``page_text`` and ``normal`` give a page's text and its ``normalise``. Chunks left as they were keep their identity.
+
+    ``held`` (page → rank → whether the page's normal text holds the rank's head), when
+    given, is :func:`heads_held` of :func:`snap_heads` (a caller snapping many questions
+    looks their heads up together); a head it does not answer is looked up by ``snap``.
     """
-    off: dict[int, bool] = {}
-    for spots in placed.values():
-        for r, text, c0, _, _ in spots:
-            if text is not None:
-                off[r] = off.get(r, True) and c0 < 0
+    off = _off_ranks(placed)
     out = list(ranked)
     made: list[Snapped] = []
-    # the heads of the chunks with no doc, looked up on each cited page at once: a chunk
-    # whose head is absent from a page does not snap there (``snap``'s own first test)
-    heads: dict[int, str] = {}
-    for r, is_off in off.items():
-        if is_off and ranked[r].doc is None:
-            head = _head(ranked[r].text or "")
-            if head:
-                heads[r] = head
-    held: dict[str, dict[int, bool]] = {}
-    if len(heads) > 1:
-        for doc in placed:
-            hay = normal(doc)
-            if hay.text:
-                held[doc] = dict(zip(heads, hay.holds_each(list(heads.values())), strict=True))
+    if held is None:
+        heads = snap_heads(ranked, placed)
+        held = heads_held([(placed, heads)], normal)[0] if len(heads) > 1 else {}
     for r, is_off in off.items():
         if not is_off:
             continue
@@ -597,3 +676,52 @@ def snap_chunks(
         out[r] = Chunk(page[found.start : found.end], doc, chunk.score, found.start, found.end)
         made.append(Snapped(r + 1, doc, found.start, found.end, found.score))
     return out, tuple(made)
+
+
+def _off_ranks(placed: Mapping[str, Sequence[Spot]]) -> dict[int, bool]:
+    """Rank index → whether the chunk is off the page (−1) on every cited page."""
+    off: dict[int, bool] = {}
+    for spots in placed.values():
+        for r, text, c0, _, _ in spots:
+            if text is not None:
+                off[r] = off.get(r, True) and c0 < 0
+    return off
+
+
+def snap_heads(ranked: Sequence[Chunk], placed: Mapping[str, Sequence[Spot]]) -> dict[int, str]:
+    """Rank index → normalised head (``_head``) of each chunk :func:`snap_chunks` may snap
+    onto any cited page: off every cited page, with no ``doc`` and a head."""
+    heads: dict[int, str] = {}
+    for r, is_off in _off_ranks(placed).items():
+        if is_off and ranked[r].doc is None:
+            head = _head(ranked[r].text or "")
+            if head:
+                heads[r] = head
+    return heads
+
+
+def heads_held(
+    wanted: Sequence[tuple[Iterable[str], Mapping[int, str]]],
+    normal: Callable[[str], Normalised],
+) -> list[dict[str, dict[int, bool]]]:
+    """For each ``(pages, heads)`` of ``wanted`` (one question's cited pages and its
+    :func:`snap_heads`), page → rank → whether the page's normal text holds the head, for
+    every page whose normal text is not empty: the heads of all the questions looked up on
+    each page at once (``Normalised.holds_each``)."""
+    by_page: dict[str, list[tuple[int, int, str]]] = {}
+    for i, (pages, heads) in enumerate(wanted):
+        if heads:
+            for doc in pages:
+                by_page.setdefault(doc, []).extend((i, r, head) for r, head in heads.items())
+    out: list[dict[str, dict[int, bool]]] = [{} for _ in wanted]
+    for doc, asked in by_page.items():
+        hay = normal(doc)
+        if not hay.text:
+            continue
+        found = hay.holds_each([head for _, _, head in asked])
+        for (i, r, _), holds in zip(asked, found, strict=True):
+            page = out[i].get(doc)
+            if page is None:
+                page = out[i][doc] = {}
+            page[r] = holds
+    return out

@@ -414,3 +414,39 @@ def test_a_long_text_of_single_character_pieces_maps_as_piece_by_piece(
         list(slow.ends),
     )
     assert fast.text == normal_text(text)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_long_text_with_entities_maps_as_the_rule_says(seed: int) -> None:
+    """``normalise`` of a long text whose pieces are single characters and entities (a
+    page quoting HTML: ``&lt;``, ``&amp;lt;``, numeric and unknown ones, one decoding to a
+    combining mark) makes its map with array operations between the entities: the same text
+    and map as the rule applied a character at a time (the reference above), and the same
+    normal text as ``normal_text``."""
+    rng = random.Random(seed)
+    tokens = ["&lt;", "&amp;lt;", "&#233;", "&#xE9;", "&foo;", "&", "&lt", "&#x0301;"]
+    tokens += ["&nbsp;", "&#0;", "&AMP;", "&#x1F600;", "&&lt;", "a", "B", " ", "\n", "\u00a0"]
+    tokens += ["\u00e9", "\ufb01", "\u0130", "\u00df", "\u200b", "x;", "#"]
+    text = "".join(rng.choice(tokens) for _ in range(1500))
+    assert len(text) >= snap_module._MAP_AT_ONCE
+    assert snap_module._per_character(text) is None  # the entities rule that path out
+    assert snap_module._entity_pieces(text) is not None
+    got = normalise(text)
+    assert (got.text, list(got.starts), list(got.ends)) == _per_character(text)
+    assert normal_text(text) == got.text
+
+
+def test_heads_looked_up_together_are_found_as_by_a_search() -> None:
+    """``holds_each`` of many needles on a long page not searched before makes the bitmap
+    and rules needles out together: the answers are ``needle in page``, for needles of
+    fewer than 8 bytes, of pieces across multi-byte characters and of near misses."""
+    rng = random.Random(3)
+    words = ["alpha", "beta", "gamma", "delta", "épée", "naïve", "x1", "ωmega"]
+    page = "".join(rng.choice(words) for _ in range(3000))
+    needles = [page[i : i + rng.randrange(1, 90)] for i in rng.sample(range(len(page) - 90), 60)]
+    needles += [n[:-1] + ("z" if n[-1] != "z" else "y") for n in needles[:30]]
+    needles += ["ωmegaωmegaωmegaωmega" * 3, "épéeépéeépée", "", "zzzzzzzzzzzz"]
+    hay = Normalised(page)
+    assert len(needles) >= snap_module._EACH_AT_ONCE and isinstance(hay._bits, int)
+    assert hay.holds_each(needles) == [needle in page for needle in needles]
+    assert not isinstance(hay._bits, int)
