@@ -43,6 +43,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from scoring.inputs import Chunk
 
 if TYPE_CHECKING:
+    import numpy
+
     from scoring.spans import Spot
 
 __all__ = [
@@ -207,7 +209,7 @@ def _absent_pieces(needles: Sequence[str], table: bytes, shift: int) -> list[boo
         at = (view[starts[long_enough] + i] * np.uint64(_MIX)) >> np.uint64(shift)
         clear = (flags[at >> np.uint64(3)] >> (at & np.uint64(7)).astype(np.uint8)) & 1 == 0
         absent[long_enough] |= clear
-    return absent.tolist()  # type: ignore[no-any-return]
+    return absent.tolist()
 
 
 def _window_bits(raw: bytes) -> tuple[bytes, int]:
@@ -442,15 +444,32 @@ def _per_character_map(
         size = len(folded) if folded is not None else 0
         if size != 1:
             sizes[codes == ord(c)] = size
-    after = np.arange(1, len(text) + 1, dtype="=u4")  # where each character's piece ends
-    for i, j, out in entities:
-        sizes[i] = len(out)
-        sizes[i + 1 : j] = 0
-        after[i] = j
-    starts = np.repeat(np.arange(len(text), dtype="=u4"), sizes)
-    ends = np.repeat(after, sizes)
+    del codes  # each array goes as soon as it is used: a 1 MB page's map peaks at 8 bytes
+    # a character for each array alive at once
+    after = None
+    if entities:
+        after = np.arange(1, len(text) + 1, dtype="=u4")  # where each character's piece ends
+        for i, j, out in entities:
+            sizes[i] = len(out)
+            sizes[i + 1 : j] = 0
+            after[i] = j
+    starts = _repeated(np.arange(len(text), dtype="=u4"), sizes)
+    if after is not None:
+        ends = _repeated(after, sizes)
+    else:
+        ends = array("I", starts)  # a copy, each plus one below
+        np.frombuffer(ends, dtype="=u4")[:] += np.uint32(1)
     assert len(starts) == len(normal)
-    return Normalised(normal, array("I", starts.tobytes()), array("I", ends.tobytes()))
+    return Normalised(normal, starts, ends)
+
+
+def _repeated(values: numpy.ndarray, sizes: numpy.ndarray) -> array[int]:
+    """``numpy.repeat(values, sizes)`` (unsigned 32-bit) as a flat array."""
+    import numpy as np
+
+    out = array("I")
+    out.frombytes(np.repeat(values, sizes).data.cast("B"))
+    return out
 
 
 def _pieces(text: str) -> Iterator[tuple[str, int, int, bool]]:
