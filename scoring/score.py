@@ -666,8 +666,7 @@ def _table_parts(
         raise ValueError("the scored table does not hold every gold question with elements")
     missing = tuple(qid for qid, inside in zip(table.ids, table.in_run, strict=True) if not inside)
     groups: dict[str, GroupScore] = {}
-    for group in N_GOLD_GROUPS:
-        chosen = bytes(n_gold_group(n) == group for n in table.n_gold)
+    for group, chosen in _group_masks(table.n_gold).items():
         count = chosen.count(1)
         if count == len(table):
             groups[group] = GroupScore(count, _means(table, keys))
@@ -675,6 +674,17 @@ def _table_parts(
             means = {key: math.fsum(compress(table.column(key), chosen)) / count for key in keys}
             groups[group] = GroupScore(count, means)
     return missing, groups, table.flag_sums()
+
+
+def _group_masks(n_gold: Sequence[int]) -> dict[str, bytes]:
+    """Each group of ``N_GOLD_GROUPS`` → a byte a question, 1 where ``n_gold_group`` of its
+    number of elements is that group (worked out with numpy: a call a question for each
+    group took 0.4 s at 256,000 questions)."""
+    import numpy as np
+
+    counts = np.asarray(n_gold)
+    masks = {"1": counts <= 1, "2": counts == 2, "3+": counts > 2}  # as n_gold_group says
+    return {group: mask.astype(np.uint8).tobytes() for group, mask in masks.items()}
 
 
 def score_run(
