@@ -23,8 +23,10 @@ its characters as unjudged: nothing says what it holds.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate, pairwise
 
 from scoring.spans import intersection_length, merge_intervals
 
@@ -198,14 +200,14 @@ def judged_at_ks(
 def counts_at_ks(counted: Sequence[tuple[int, int, int]], ks: Sequence[int]) -> list[JudgedCount]:
     """``(rank, judged characters, characters)`` of each chunk summed over the ranks ``<= k``,
     at every k of ``ks`` (in that order)."""
+    ordered = sorted(counted) if any(a[0] > b[0] for a, b in pairwise(counted)) else counted
+    ranks = [rank for rank, _, _ in ordered]
+    judged_prefix = [0, *accumulate(inside for _, inside, _ in ordered)]
+    chars_prefix = [0, *accumulate(length for _, _, length in ordered)]
     out = []
-    for k in ks:
-        judged_sum = chars = 0
-        for rank, inside, length in counted:
-            if rank <= k:
-                judged_sum += inside
-                chars += length
-        out.append(JudgedCount(judged_sum, chars))
+    for k in ks:  # the rows ranked <= k are the first bisect_right(ranks, k) in rank order
+        at = bisect_right(ranks, k)
+        out.append(JudgedCount(judged_prefix[at], chars_prefix[at]))
     return out
 
 

@@ -272,6 +272,9 @@ class _Counting:
         merged = judged_ranges(mine)
         anywhere = sorted(merged)
         placed = placed or {}
+        fast = _judged_placed(rows, merged, anywhere, placed)
+        if fast is not None:  # the placements answer every row: no page is read
+            return fast
         wanted = {doc for _, _, _, doc, _, _ in rows if doc in merged and doc not in placed}
         if any(doc is None for _, _, _, doc, _, _ in rows):
             wanted.update(page for page in merged if page not in placed)
@@ -279,9 +282,6 @@ class _Counting:
         if missing:
             self.pages.update(self.source.page_texts(sorted(missing)))
             self.absent.update(missing - self.pages.keys())
-        fast = _judged_placed(rows, merged, anywhere, placed)
-        if fast is not None:
-            return fast
         out = []
         for _, rank, text, doc, start, end in rows:
             n = len(text) if text is not None else _length(placed, rank)

@@ -17,12 +17,15 @@ unjudged. Run B: 25 characters (15 + 10), judged 3 + 5 = 8, 17 unjudged, 2 chunk
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scoring.pooling import (
     JudgedCount,
     PlacedChunk,
     PoolRegion,
     RunPoolCounts,
+    counts_at_ks,
     judged_at_k,
     judged_at_ks,
     pool_question,
@@ -98,3 +101,22 @@ def test_bad_depth() -> None:
         pool_question(RUNS, JUDGED, 0)
     with pytest.raises(ValueError, match="k must be at least 1"):
         judged_at_k(RUNS["A"], JUDGED, 0)
+
+
+@given(
+    rows=st.lists(
+        st.tuples(st.integers(1, 30), st.integers(0, 50), st.integers(0, 90)), max_size=25
+    ),
+    ks=st.lists(st.integers(1, 35), min_size=1, max_size=6, unique=True),
+)
+def test_counts_at_each_k_sum_the_rows_ranked_at_most_k(
+    rows: list[tuple[int, int, int]], ks: list[int]
+) -> None:
+    """``counts_at_ks``: at each k (in the order given), the judged and all characters of
+    the rows ranked ``<= k``, whatever the rows' order (ranks repeated or not)."""
+    expected = [
+        JudgedCount(sum(j for r, j, _ in rows if r <= k), sum(n for r, _, n in rows if r <= k))
+        for k in ks
+    ]
+    assert counts_at_ks(rows, ks) == expected
+    assert counts_at_ks(sorted(rows), ks) == expected
