@@ -58,6 +58,7 @@ def _split(data: numpy.ndarray, resamples: int, seed: int, cut: int) -> numpy.nd
             out.write(rows.tobytes())
         return 0
 
+    np.random.default_rng  # noqa: B018  # imported once, before the fork, not in each process
     worker = fork_writer(child)
     mine = resample_means(data, resamples=resamples, seed=seed, blocks=(0, cut))
     theirs = None if worker is None else _collect(*worker, resamples - len(mine), data.shape[1])

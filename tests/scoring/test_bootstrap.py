@@ -127,3 +127,22 @@ def test_resampling_a_large_run_holds_one_block_of_counts_as_floats() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 150 * n, peak / n
+
+
+@pytest.mark.parametrize("rows", [1, 2, 7, 8, 999, 2000])
+@pytest.mark.parametrize("level", [0.5, 0.9, 0.95, 0.999])
+def test_percentiles_are_numpys_to_the_last_bit(rows: int, level: float) -> None:
+    """The interval ends are ``numpy.percentile``'s (linear rule) of the resampled means,
+    bit for bit, on columns of ties and of distinct values, without calling it."""
+    import numpy as np
+
+    from scoring.bootstrap import _percentile
+
+    rng = np.random.default_rng(rows)
+    means = np.column_stack(
+        [rng.random(rows), rng.integers(0, 4, size=rows) / 3, np.full(rows, 0.25)]
+    )
+    alpha = 1 - level
+    for q in (100 * alpha / 2, 100 * (1 - alpha / 2)):
+        expected = np.percentile(means, q, axis=0)
+        assert np.array_equal(_percentile(np.sort(means, axis=0), q), expected)
