@@ -13,7 +13,7 @@ annotator named, that annotator's own labels on the questions they marked done.
 from __future__ import annotations
 
 import json
-import secrets
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TextIO, cast
@@ -241,7 +241,7 @@ class Evaluation:
         ensure_ascii=False)`` gives, without that tree in memory: its two per-question
         parts (``per_query`` and ``judged_at_k.per_query``, a row or an entry per question,
         which at 256,000 questions took gigabytes) are written one question at a time."""
-        hole = f"\x00{secrets.token_hex(16)}\x00"  # a string no stored text holds
+        hole = f"\x00{os.urandom(16).hex()}\x00"  # a string no stored text holds
         text = _dumps(self._tree(True, hole))
         parts = text.split(_dumps(hole))
         out.write(parts[0])

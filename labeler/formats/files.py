@@ -9,7 +9,6 @@ itself), or those of the file it is about to replace.
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -34,7 +33,7 @@ def create_beside(target: str | Path) -> tuple[int, str]:
         keep = None
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(ATTEMPTS):
-        tmp = str(path.with_name(f".{path.name}.{secrets.token_hex(4)}"))
+        tmp = str(path.with_name(f".{path.name}.{os.urandom(4).hex()}"))
         try:
             fd = os.open(tmp, flags, 0o666)  # the system applies the umask
         except FileExistsError:
