@@ -101,9 +101,8 @@ class QueryTable(Sequence[QueryScore]):
         self.n_gold[i] = row.n_gold
         self.in_run[i] = row.in_run
         self.n_chunks[i] = row.n_chunks
-        values, out, n = row.values, self.values, len(self.ids)
-        for x, key in enumerate(self.keys):
-            out[x * n + i] = values[key]
+        # column x's value of row i is at x·n + i: every value in one strided assignment
+        self.values[i :: len(self.ids)] = array("d", map(row.values.__getitem__, self.keys))
         for x, k in enumerate(self.ks):
             d = row.diagnoses[k]
             self._kind[i * nk + x] = _CODES[d.kind]
