@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import marshal
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import fields
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, overload
@@ -96,26 +96,58 @@ class QueryTable(Sequence[QueryScore]):
 
     def put(self, i: int, row: QueryScore) -> None:
         """Store ``row`` as row ``i`` (its values in ``keys`` order, diagnoses at ``ks``)."""
+        diagnoses = [row.diagnoses[k] for k in self.ks]
+        self.put_parts(
+            i,
+            row.query_id,
+            row.n_gold,
+            row.in_run,
+            row.n_chunks,
+            map(row.values.__getitem__, self.keys),
+            [_CODES[d.kind] for d in diagnoses],
+            [d.best_coverage for d in diagnoses],
+            [d.best_rank or 0 for d in diagnoses],
+            row.flags,
+            row.judgement,
+            row.snaps,
+        )
+
+    def put_parts(
+        self,
+        i: int,
+        query_id: str,
+        n_gold: int,
+        in_run: bool,
+        n_chunks: int,
+        values: Iterable[float],
+        kinds: Sequence[int],
+        coverages: Sequence[float],
+        ranks: Sequence[int],
+        flags: Flags,
+        judgement: Judgement,
+        snaps: tuple[Snapped, ...],
+    ) -> None:
+        """Store as row ``i`` the row :meth:`put` stores for a ``QueryScore`` of these parts
+        (``values`` in ``keys`` order; at each k of ``ks`` the diagnosis kind's code (0
+        retrieval, 1 chunking, 2 full), the best coverage and the best rank, 0 for none),
+        without the ``QueryScore``: scoring in ranges puts its rows so."""
         nk = len(self.ks)
-        self.ids[i] = row.query_id
-        self.n_gold[i] = row.n_gold
-        self.in_run[i] = row.in_run
-        self.n_chunks[i] = row.n_chunks
+        self.ids[i] = query_id
+        self.n_gold[i] = n_gold
+        self.in_run[i] = in_run
+        self.n_chunks[i] = n_chunks
         # column x's value of row i is at x·n + i: every value in one strided assignment
-        self.values[i :: len(self.ids)] = array("d", map(row.values.__getitem__, self.keys))
-        for x, k in enumerate(self.ks):
-            d = row.diagnoses[k]
-            self._kind[i * nk + x] = _CODES[d.kind]
-            self._cov[i * nk + x] = d.best_coverage
-            self._rank[i * nk + x] = d.best_rank or 0
-        self._flags[i * _N_FLAGS : (i + 1) * _N_FLAGS] = array("i", _flag_values(row.flags))
-        if row.snaps:
-            self._snaps[i] = row.snaps
+        self.values[i :: len(self.ids)] = array("d", values)
+        self._kind[i * nk : (i + 1) * nk] = bytes(kinds)
+        self._cov[i * nk : (i + 1) * nk] = array("d", coverages)
+        self._rank[i * nk : (i + 1) * nk] = array("i", ranks)
+        self._flags[i * _N_FLAGS : (i + 1) * _N_FLAGS] = array("i", _flag_values(flags))
+        if snaps:
+            self._snaps[i] = snaps
         else:
             self._snaps.pop(i, None)
-        j = row.judgement
-        self._keyed[i] = bool(j.first_partial_unkeyed)
-        self._judge(i, _packed(j))
+        self._keyed[i] = bool(judgement.first_partial_unkeyed)
+        self._judge(i, _packed(judgement))
 
     def copy_row(self, i: int, other: QueryTable, j: int) -> None:
         """Row ``j`` of ``other`` (same keys and ks) as row ``i`` of this table."""

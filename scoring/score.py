@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from itertools import accumulate, chain, compress
 from typing import NamedTuple
@@ -51,7 +51,15 @@ from scoring.snap import (
 )
 from scoring.spans import Spot, question_prefix
 
-__all__ = ["DEFAULT_KS", "PageCache", "aggregate", "judge_question", "score_questions", "score_run"]
+__all__ = [
+    "DEFAULT_KS",
+    "PageCache",
+    "aggregate",
+    "judge_question",
+    "score_questions",
+    "score_questions_into",
+    "score_run",
+]
 
 DEFAULT_KS: tuple[int, ...] = (1, 3, 5, 10)
 
@@ -313,14 +321,21 @@ def _pin(
             mismatched.add(r)
 
 
-def _diagnoses(
+#: a diagnosis kind's code in ``_diagnosis_parts`` (and ``QueryTable``): its severity
+_KIND_OF_CODE = (DiagnosisKind.RETRIEVAL, DiagnosisKind.CHUNKING, DiagnosisKind.FULL)
+
+
+def _diagnosis_parts(
     best_cov: Sequence[float], ks: tuple[int, ...], hits: Sequence[float], partials: Sequence[float]
-) -> dict[int, Diagnosis]:
-    """Diagnosis at every k (ascending): the kind from hit/partial at k, and the best
-    coverage among ranks ≤ k with the first rank reaching it, in one pass over the ranks."""
-    out: dict[int, Diagnosis] = {}
+) -> tuple[list[int], list[float], list[int]]:
+    """Diagnosis at every k (ascending), as three lists: the kind's code from hit/partial
+    at k (2 full, 1 chunking, 0 retrieval), and the best coverage among ranks ≤ k with the
+    first rank reaching it (0: none), in one pass over the ranks."""
+    codes: list[int] = []
+    bests: list[float] = []
+    ranks: list[int] = []
     best = 0.0
-    rank: int | None = None
+    rank = 0
     r = 0
     n = len(best_cov)
     for x, k in enumerate(ks):
@@ -328,15 +343,21 @@ def _diagnoses(
             if best_cov[r] > best:
                 best, rank = best_cov[r], r + 1
             r += 1
-        kind = (
-            DiagnosisKind.FULL
-            if hits[x]
-            else DiagnosisKind.CHUNKING
-            if partials[x]
-            else DiagnosisKind.RETRIEVAL
-        )
-        out[k] = Diagnosis(kind, best, rank)
-    return out
+        codes.append(2 if hits[x] else 1 if partials[x] else 0)
+        bests.append(best)
+        ranks.append(rank)
+    return codes, bests, ranks
+
+
+def _diagnoses(
+    best_cov: Sequence[float], ks: tuple[int, ...], hits: Sequence[float], partials: Sequence[float]
+) -> dict[int, Diagnosis]:
+    """``_diagnosis_parts`` as ``Diagnosis`` per k."""
+    codes, bests, ranks = _diagnosis_parts(best_cov, ks, hits, partials)
+    return {
+        k: Diagnosis(_KIND_OF_CODE[code], best, rank or None)
+        for k, code, best, rank in zip(ks, codes, bests, ranks, strict=True)
+    }
 
 
 class _Judged(NamedTuple):
@@ -396,6 +417,30 @@ def _snap_one(
     return _Judged(snapped, judged.tokens, placed, judgement, best_cov, flags), snaps
 
 
+def _figures(
+    question: GoldQuestion,
+    judged: _Judged,
+    pages: PageCache,
+    ks: tuple[int, ...],
+    placements: Mapping[str, Placement] | None,
+    budgets: tuple[int, ...],
+    tokenizer: Tokenizer | None,
+) -> tuple[list[float], tuple[list[int], list[float], list[int]]]:
+    """Every value of the question's row, in ``value_keys`` order, and its diagnosis parts."""
+    ranked, tokens, placed, judgement, best_cov, _ = judged
+    table = metric_table(judgement, ks)
+    spans = question_prefix(question, ranked, placed, pages.__getitem__, placements)
+    columns: list[Sequence[float]] = list(table)
+    columns += spans.columns(ks)
+    if tokenizer is not None:
+        token_prefix = [0, *accumulate(tokens)]
+        columns.append([float(token_prefix[min(k, len(tokens))]) for k in ks])
+        if budgets:
+            columns += at_budgets(judgement, spans, token_prefix, budgets)
+    values = list(chain.from_iterable(columns))
+    return values, _diagnosis_parts(best_cov, ks, table[0], table[1])
+
+
 def _finish_one(
     question: GoldQuestion,
     chunks: Sequence[Chunk] | None,
@@ -408,28 +453,21 @@ def _finish_one(
     budgets: tuple[int, ...],
     tokenizer: Tokenizer | None,
 ) -> QueryScore:
-    ranked, tokens, placed, judgement, best_cov, flags = judged
-    table = metric_table(judgement, ks)
-    spans = question_prefix(question, ranked, placed, pages.__getitem__, placements)
-    columns: list[Sequence[float]] = list(table)
-    columns += spans.columns(ks)
-    if tokenizer is not None:
-        token_prefix = [0, *accumulate(tokens)]
-        columns.append([float(token_prefix[min(k, len(tokens))]) for k in ks])
-        if budgets:
-            columns += at_budgets(judgement, spans, token_prefix, budgets)
-    values = dict(zip(keys, chain.from_iterable(columns), strict=True))
-    hits, partials = table[0], table[1]
-    diagnoses = _diagnoses(best_cov, ks, hits, partials)
+    values, (codes, bests, ranks) = _figures(
+        question, judged, pages, ks, placements, budgets, tokenizer
+    )
     return QueryScore(
         query_id=question.query_id,
         n_gold=question.n_gold,
         in_run=chunks is not None,
         n_chunks=len(chunks) if chunks is not None else 0,
-        values=values,
-        diagnoses=diagnoses,
-        flags=flags,
-        judgement=judgement,
+        values=dict(zip(keys, values, strict=True)),
+        diagnoses={
+            k: Diagnosis(_KIND_OF_CODE[code], best, rank or None)
+            for k, code, best, rank in zip(ks, codes, bests, ranks, strict=True)
+        },
+        flags=judged.flags,
+        judgement=judged.judgement,
         snaps=snaps,
     )
 
@@ -439,21 +477,30 @@ def _finish_one(
 _SNAP_BATCH = 1024
 
 
+class _Row(NamedTuple):
+    """A question judged (and snapped), ready for its figures."""
+
+    question: GoldQuestion
+    chunks: Sequence[Chunk] | None
+    judged: _Judged
+    snaps: tuple[Snapped, ...]
+    placements: Mapping[str, Placement] | None
+
+
 def _score_batch(
     batch: Sequence[GoldQuestion],
     run: Run,
     pages: PageCache,
     threshold: float,
     ks: tuple[int, ...],
-    keys: Sequence[str],
     known: Placements,
     budgets: tuple[int, ...],
     tokenizer: Tokenizer | None,
     snap_min: float | None,
-) -> list[QueryScore]:
-    """Score ``batch`` in three passes: judge each question; snap the chunks off the page of
+) -> list[_Row]:
+    """Judge ``batch`` in two passes: judge each question; snap the chunks off the page of
     those that have any (``snap_min``), their heads looked up together
-    (``scoring.snap.heads_held``), and judge them again; compute every figure."""
+    (``scoring.snap.heads_held``), and judge them again."""
     chunks = [run.get(q.query_id) for q in batch]
     places = [known.get(q.query_id) for q in batch]
     judged = [
@@ -468,10 +515,32 @@ def _score_batch(
             judged[i], snaps[i] = _snap_one(
                 batch[i], judged[i], pages, threshold, places[i], snap_min, held
             )
-    return [
-        _finish_one(q, c, j, sn, pages, ks, keys, p, budgets, tokenizer)
-        for q, c, j, sn, p in zip(batch, chunks, judged, snaps, places, strict=True)
-    ]
+    return list(map(_Row, batch, chunks, judged, snaps, places))
+
+
+def _judged_rows(
+    questions: Iterable[GoldQuestion],
+    run: Run,
+    pages: PageCache,
+    threshold: float,
+    ks: tuple[int, ...],
+    known: Placements,
+    budgets: tuple[int, ...],
+    tokenizer: Tokenizer | None,
+    snap_min: float | None,
+) -> Iterator[_Row]:
+    """Each question with elements judged, in order, :data:`_SNAP_BATCH` at a time."""
+    batch: list[GoldQuestion] = []
+    for question in questions:
+        if not question.elements:
+            continue
+        batch.append(question)
+        if len(batch) == _SNAP_BATCH:
+            yield from _score_batch(
+                batch, run, pages, threshold, ks, known, budgets, tokenizer, snap_min
+            )
+            batch = []
+    yield from _score_batch(batch, run, pages, threshold, ks, known, budgets, tokenizer, snap_min)
 
 
 def _means(rows: Sequence[QueryScore], keys: Sequence[str]) -> dict[str, float]:
@@ -533,22 +602,73 @@ def score_questions(
     if cache is None:
         cache = PageCache(pages)
     keys = value_keys(cutoffs, limits, tokenizer is not None)
-    known = placements or {}
-    scored: list[QueryScore] = []
-    batch: list[GoldQuestion] = []
-    for question in questions:
-        if not question.elements:
-            continue
-        batch.append(question)
-        if len(batch) == _SNAP_BATCH:
-            scored += _score_batch(
-                batch, run, cache, theta, cutoffs, keys, known, limits, tokenizer, snap_min
-            )
-            batch = []
-    scored += _score_batch(
-        batch, run, cache, theta, cutoffs, keys, known, limits, tokenizer, snap_min
+    rows = _judged_rows(
+        questions, run, cache, theta, cutoffs, placements or {}, limits, tokenizer, snap_min
     )
-    return scored
+    return [
+        _finish_one(q, c, j, sn, cache, cutoffs, keys, p, limits, tokenizer)
+        for q, c, j, sn, p in rows
+    ]
+
+
+def score_questions_into(
+    table: QueryTable,
+    positions: Sequence[int],
+    questions: Iterable[GoldQuestion],
+    pages: Pages,
+    run: Run,
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    placements: Placements | None = None,
+    budgets: Sequence[int] = (),
+    tokenizer: Tokenizer | None = None,
+    cache: PageCache | None = None,
+    snap_min: float | None = None,
+) -> int:
+    """:func:`score_questions` with each row put straight into ``table`` (at the k of its
+    ``ks``), the j-th question with elements as row ``positions[j]``: the rows
+    ``QueryTable.put`` stores for the ``QueryScore`` s ``score_questions`` returns, without
+    making them. Returns how many rows were put.
+
+    Raises:
+        ValueError: as :func:`score_questions`; the table's keys not those of these
+            arguments; more questions with elements than ``positions``.
+    """
+    theta = check_threshold(threshold)
+    if snap_min is not None:
+        snap_min = check_snap_min(snap_min)
+    cutoffs = check_ks(table.ks)
+    limits = _check_budgets(budgets, tokenizer)
+    if table.keys != tuple(value_keys(cutoffs, limits, tokenizer is not None)):
+        raise ValueError("the table's keys are not those of this scoring")
+    if cache is None:
+        cache = PageCache(pages)
+    rows = _judged_rows(
+        questions, run, cache, theta, cutoffs, placements or {}, limits, tokenizer, snap_min
+    )
+    put = 0
+    for question, chunks, judged, snaps, known in rows:
+        if put == len(positions):
+            raise ValueError("more questions with elements than positions")
+        values, (codes, bests, ranks) = _figures(
+            question, judged, cache, cutoffs, known, limits, tokenizer
+        )
+        table.put_parts(
+            positions[put],
+            question.query_id,
+            question.n_gold,
+            chunks is not None,
+            len(chunks) if chunks is not None else 0,
+            values,
+            codes,
+            bests,
+            ranks,
+            judged.flags,
+            judged.judgement,
+            snaps,
+        )
+        put += 1
+    return put
 
 
 def _check_budgets(budgets: Sequence[int], tokenizer: Tokenizer | None) -> tuple[int, ...]:

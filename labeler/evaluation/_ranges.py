@@ -4,9 +4,9 @@ A run of a quarter of a million questions × 20 results does not fit in memory a
 placements and ``QueryScore`` objects all at once. The gold questions are cut into ranges of
 query id (``RANGE_QUESTIONS`` each, contiguous in code-point order, the order of the run's
 index); each range's chunks and placements are read, scored with
-:func:`scoring.score_questions` and dropped, and the rows go into a
-:class:`~scoring.querytable.QueryTable` (flat arrays), which is what the aggregates, intervals and
-reports read. The pages are indexed once for all ranges; the per-chunk lookups the index
+:func:`scoring.score.score_questions_into` straight into a
+:class:`~scoring.querytable.QueryTable` (flat arrays: what the aggregates, intervals and
+reports read) and dropped. The pages are indexed once for all ranges; the per-chunk lookups the index
 caches are emptied after each range. The rows are the same as scoring all at once (a test
 compares them over several range sizes).
 """
@@ -20,12 +20,12 @@ from typing import cast
 from labeler.errors import StoreError
 from labeler.runs import PageKeys, load_placed_run, placements_for
 from labeler.store.fastread import SqliteReader
-from scoring import Chunk, GoldQuestion, Pages, Placements, QuestionOutline, score_questions
+from scoring import Chunk, GoldQuestion, Pages, Placements, QuestionOutline
 from scoring.budget import Tokenizer, check_budgets
 from scoring.metrics import check_ks
 from scoring.querytable import QueryTable
 from scoring.result import value_keys
-from scoring.score import PageCache
+from scoring.score import PageCache, score_questions_into
 
 __all__ = [
     "RANGE_QUESTIONS",
@@ -163,11 +163,12 @@ def score_ranges(
                 chunks, known = read(mine, given[0].query_id, given[-1].query_id + "\0")
             else:
                 chunks, known = {}, {}
-        rows = score_questions(
+        put = score_questions_into(
+            table,
+            chosen,
             mine,
             pages,
             chunks,
-            ks=cutoffs,
             threshold=threshold,
             placements=known,
             budgets=budgets,
@@ -175,18 +176,19 @@ def score_ranges(
             cache=cache,
             snap_min=snap_min,
         )
+        if put != len(chosen):  # a question's elements went stale since the outline was read
+            raise StoreError("the gold set changed while it was scored: score again")
         # the ids kept are the strings of ``questions``: a range's own copies, read with its
         # questions and its run, are dropped with it (15 MB at 256,000 questions, each)
         shared = {q.query_id: q.query_id for q in given}
-        for i, row in zip(chosen, rows, strict=True):
-            table.put(i, row)
+        for i in chosen:
             table.ids[i] = questions[i].query_id
         if judge is not None:
             judge(given, chunks, known)
         ids += [shared.get(qid, qid) for qid in span_ids]
         if kept is not None:
             kept.update(chunks)
-        del chunks, known, rows, span_ids
+        del chunks, known, span_ids
         cache.forget_lookups()
         done += len(mine)
         if on_range is not None:

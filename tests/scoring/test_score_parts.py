@@ -167,3 +167,41 @@ def test_a_chunk_without_text_where_it_is_needed_is_an_error() -> None:
     on_r = Placement([0], [0], {}, [3])
     scored = score_questions([q], pages, run, ks=(1,), placements={"q": {"p": on_p, "r": on_r}})
     assert scored[0].value("hit", 1) == 1.0  # the chunk is p[0:6] = "xx abc": "abc" whole
+
+
+@settings(max_examples=150)
+@given(scoring_case(max_questions=6), thresholds, st.booleans(), st.randoms())
+def test_rows_put_straight_into_a_table_are_the_rows_scored(
+    case: tuple[list[GoldQuestion], dict[str, str], dict[str, list[Chunk]]],
+    theta: float,
+    snapping: bool,
+    rnd: random.Random,
+) -> None:
+    """``score_questions_into`` puts in the table, at the positions given, the very rows
+    ``score_questions`` returns (every value, diagnosis, flag, judgement and snap), and
+    leaves the other rows as they were; a table of other keys is refused."""
+    from scoring.querytable import QueryTable
+    from scoring.score import score_questions_into
+
+    questions, pages, run = case
+    snap = 0.8 if snapping else None
+    rows = score_questions(questions, pages, run, ks=KS, threshold=theta, snap_min=snap)
+    size = len(rows) + 3
+    positions = rnd.sample(range(size), len(rows))
+    table = QueryTable(value_keys(KS), KS, size)
+    put = score_questions_into(
+        table, positions, questions, pages, run, threshold=theta, snap_min=snap
+    )
+    assert put == len(rows)
+    expected = QueryTable(value_keys(KS), KS, size)
+    for i, row in zip(positions, rows, strict=True):
+        expected.put(i, row)
+    assert table.values == expected.values  # the rows not put among them, still zeros
+    for i in positions:
+        assert table.row(i) == expected.row(i)
+        assert table.row(i).judgement == expected.row(i).judgement
+        assert table.row(i).diagnoses == expected.row(i).diagnoses
+        assert table.row(i).snaps == expected.row(i).snaps
+    tokens = QueryTable(value_keys(KS, (), True), KS, size)  # tokens@k: no tokenizer here
+    with pytest.raises(ValueError, match="keys"):
+        score_questions_into(tokens, positions, questions, pages, run)
