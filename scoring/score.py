@@ -487,37 +487,6 @@ class _Row(NamedTuple):
     placements: Mapping[str, Placement] | None
 
 
-def _score_batch(
-    batch: Sequence[GoldQuestion],
-    run: Run,
-    pages: PageCache,
-    threshold: float,
-    ks: tuple[int, ...],
-    known: Placements,
-    budgets: tuple[int, ...],
-    tokenizer: Tokenizer | None,
-    snap_min: float | None,
-) -> list[_Row]:
-    """Judge ``batch`` in two passes: judge each question; snap the chunks off the page of
-    those that have any (``snap_min``), their heads looked up together
-    (``scoring.snap.heads_held``), and judge them again."""
-    chunks = [run.get(q.query_id) for q in batch]
-    places = [known.get(q.query_id) for q in batch]
-    judged = [
-        _judge_one(q, c, pages, threshold, ks[-1], p, budgets, tokenizer)
-        for q, c, p in zip(batch, chunks, places, strict=True)
-    ]
-    snaps: list[tuple[Snapped, ...]] = [()] * len(batch)
-    if snap_min is not None:
-        todo = [i for i, j in enumerate(judged) if j.flags.fallback]
-        wanted = [(judged[i].placed, snap_heads(judged[i].ranked, judged[i].placed)) for i in todo]
-        for i, held in zip(todo, heads_held(wanted, pages.normal), strict=True):
-            judged[i], snaps[i] = _snap_one(
-                batch[i], judged[i], pages, threshold, places[i], snap_min, held
-            )
-    return list(map(_Row, batch, chunks, judged, snaps, places))
-
-
 def _judged_rows(
     questions: Iterable[GoldQuestion],
     run: Run,
@@ -529,18 +498,39 @@ def _judged_rows(
     tokenizer: Tokenizer | None,
     snap_min: float | None,
 ) -> Iterator[_Row]:
-    """Each question with elements judged, in order, :data:`_SNAP_BATCH` at a time."""
+    """Each question with elements judged, in order, :data:`_SNAP_BATCH` at a time, each
+    batch in two passes: judge each question; snap the chunks off the page of those that
+    have any (``snap_min``), their heads looked up together (``scoring.snap.heads_held``),
+    and judge them again."""
+
+    def judged_batch(batch: Sequence[GoldQuestion]) -> list[_Row]:
+        chunks = [run.get(q.query_id) for q in batch]
+        places = [known.get(q.query_id) for q in batch]
+        judged = [
+            _judge_one(q, c, pages, threshold, ks[-1], p, budgets, tokenizer)
+            for q, c, p in zip(batch, chunks, places, strict=True)
+        ]
+        snaps: list[tuple[Snapped, ...]] = [()] * len(batch)
+        if snap_min is not None:
+            todo = [i for i, j in enumerate(judged) if j.flags.fallback]
+            wanted = [
+                (judged[i].placed, snap_heads(judged[i].ranked, judged[i].placed)) for i in todo
+            ]
+            for i, held in zip(todo, heads_held(wanted, pages.normal), strict=True):
+                judged[i], snaps[i] = _snap_one(
+                    batch[i], judged[i], pages, threshold, places[i], snap_min, held
+                )
+        return list(map(_Row, batch, chunks, judged, snaps, places))
+
     batch: list[GoldQuestion] = []
     for question in questions:
         if not question.elements:
             continue
         batch.append(question)
         if len(batch) == _SNAP_BATCH:
-            yield from _score_batch(
-                batch, run, pages, threshold, ks, known, budgets, tokenizer, snap_min
-            )
+            yield from judged_batch(batch)
             batch = []
-    yield from _score_batch(batch, run, pages, threshold, ks, known, budgets, tokenizer, snap_min)
+    yield from judged_batch(batch)
 
 
 def _means(rows: Sequence[QueryScore], keys: Sequence[str]) -> dict[str, float]:
