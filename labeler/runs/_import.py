@@ -373,6 +373,7 @@ def _stage_run(
             raise unmatched
         with store.session() as session:
             placer.labels_of = labelled_pages(session, qids)
+        placer.preload(doc for cited in placer.labels_of.values() for doc in cited)
         placed: list[PlacementRow] = []
         for line, qid in zip(batch, qids, strict=True):
             texts, docs, scores, starts, ends = line.results

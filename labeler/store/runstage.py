@@ -25,7 +25,8 @@ import sqlite3
 import tempfile
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain, count
+from itertools import chain, count, groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -40,10 +41,13 @@ from labeler.store.session import is_busy, is_full
 ALIAS = "labeler_run_stage"
 _ATTACHED = "labeler_run_stage_attached"  # marks a pooled connection that has the stage
 BATCH = 20_000  # staged rows per executemany on PostgreSQL
-#: staged table -> the order its rows are copied in (the key of its database table)
-_ORDER = {"result": "query_external_id, rank", "placement": "query_external_id, page_sha256"}
+#: the order placements are copied in (the key of ``run_placement``)
+_PLACEMENT_ORDER = "query_external_id, page_sha256"
 
 PREFIX = "labeler-run-stage-"
+
+#: the id before the first of a part's staged results (see :class:`RunStage`)
+PART_IDS = 1 << 40
 
 #: results inserted by one statement of :meth:`RunStage.add_ranked` (at most 6 values each)
 GROUP = 32
@@ -71,6 +75,22 @@ def _ranked_sql(size: int, doc: int, scores: bool, offsets: bool) -> str:
         rows.append(f"(?1, ?2 + {i}, {text}, {at}, {score}, {located}, {start}, {end})")
     columns = ", ".join(RESULT_COLUMNS[1:])
     return f"INSERT INTO result ({columns}) VALUES {', '.join(rows)}"
+
+
+def _results_in_order(db: str = "", lead: str = "") -> str:
+    """The staged results (of staging file ``db``, an attached database's alias with its
+    dot, or the main one; each row led by the values ``lead``, with its comma) in the
+    order they are copied in, the key of ``run_result``:
+    query id, then rank. Each question's results are one span of consecutive rowids in
+    rank order (see :meth:`RunStage.add_ranked`), so the rows are read span by span in the
+    order of the span table's unique, non-null query id (its own index: no sort, and no
+    index over the results to build), each span by row id."""
+    columns = ", ".join(f"r.{c}" for c in RESULT_COLUMNS[1:])
+    return (
+        f"SELECT {lead}{columns} FROM {db}span AS s "
+        f"JOIN {db}result AS r ON r.id BETWEEN s.first AND s.last "
+        "ORDER BY s.query_id, r.id"
+    )
 
 
 ResultRow = tuple[str, int, str, str | None, float | None, bool, int | None, int | None]
@@ -106,6 +126,10 @@ class RunStage:
     """
 
     def __init__(self, path: Path | None = None) -> None:
+        #: the last id given to a staged result row (see :meth:`add_ranked`): a stage of a
+        #: part of the run (one given ``path``) numbers its rows from ``PART_IDS + 1``,
+        #: after any of the stage it is merged into, so that they keep their ids there
+        self._id = self._base = 0 if path is None else PART_IDS
         if path is None:
             self.orphans = sweep_orphans(Path(tempfile.gettempdir()))
             path = stage_file()
@@ -114,19 +138,33 @@ class RunStage:
         self.path = path
         self.results = 0
         self.placements = 0
+        #: ``(query id, first row id, last row id)`` of the questions' results not yet in
+        #: the span table (written a batch at a time)
+        self._spans: list[tuple[str, int, int]] = []
         self._conn: sqlite3.Connection | None = sqlite3.connect(path, isolation_level=None)
         try:
             # a throwaway file: no journal, no fsync; one transaction for the whole staging
             self._conn.execute("PRAGMA journal_mode = OFF")
             self._conn.execute("PRAGMA synchronous = OFF")
-            self._conn.execute(f"CREATE TABLE result ({', '.join(RESULT_COLUMNS[1:])})")
+            # rows numbered by the stage (see _ranked_sql): their order within a question
+            self._conn.execute(
+                f"CREATE TABLE result (id INTEGER PRIMARY KEY, {', '.join(RESULT_COLUMNS[1:])})"
+            )
             self._conn.execute(f"CREATE TABLE placement ({', '.join(PLACEMENT_COLUMNS[1:])})")
             # the run's question ids with their lines: a repeat is found here, not in memory
             self._conn.execute("CREATE TABLE question (query_id TEXT PRIMARY KEY, line INTEGER)")
+            # each question's results: the ids of their rows, in rank order
+            self._conn.execute(
+                "CREATE TABLE span (query_id TEXT NOT NULL PRIMARY KEY, "
+                "first INTEGER NOT NULL, last INTEGER NOT NULL)"
+            )
             self._conn.execute("BEGIN")
+            if self._id:  # SQLite numbers a row one past the table's highest: from here on
+                self._conn.execute("INSERT INTO result (id) VALUES (?)", (self._id,))
         except sqlite3.Error as err:
             self.close()
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
+        self._merged = False
 
     def _insert(self, table: str, width: int, rows: Sequence[tuple[Any, ...]]) -> None:
         assert self._conn is not None, "staging already finished"
@@ -153,11 +191,27 @@ class RunStage:
     def add_questions(self, rows: Sequence[tuple[str, int]]) -> None:
         """Stage ``(query_id, line)`` rows (ids not staged before: see :meth:`lines_of`)."""
         self._insert("question", 2, rows)
+        self._flush_spans()
+
+    def _flush_spans(self) -> None:
+        if self._spans:
+            self._insert("span", 3, self._spans)
+            self._spans = []
 
     def add_results(self, rows: Sequence[ResultRow]) -> None:
-        """Stage ``(query_id, rank, text, doc, score, located, start, end)`` rows."""
-        self._insert("result", len(RESULT_COLUMNS) - 1, rows)
-        self.results += len(rows)
+        """Stage ``(query_id, rank, text, doc, score, located, start, end)`` rows, every
+        result of a question in the one call (in any order: they are staged in rank order)."""
+        ordered = sorted(rows, key=itemgetter(0, 1))
+        first = self._id
+        numbered = [(i, *row) for i, row in enumerate(ordered, first + 1)]
+        self._insert("result", len(RESULT_COLUMNS), numbered)
+        at = first
+        for qid, group in groupby(ordered, key=itemgetter(0)):
+            n = sum(1 for _ in group)
+            self._spans.append((qid, at + 1, at + n))
+            at += n
+        self._id = at
+        self.results += len(ordered)
 
     def add_ranked(
         self,
@@ -170,7 +224,9 @@ class RunStage:
         ends: Sequence[int | None],
     ) -> None:
         """Stage one question's results, rank ``i + 1`` at index ``i`` of each column (as
-        :meth:`add_results` would the rows zipped from them).
+        :meth:`add_results` would the rows zipped from them): rows numbered on from the
+        last staged, in rank order, their first and last numbers noted as the question's
+        span.
 
         A statement inserts up to :data:`GROUP` results: the query id, the first rank and a
         document all the results share are bound once, and a column the question leaves
@@ -192,6 +248,7 @@ class RunStage:
         if with_offsets:
             per_row += (starts, ends)
         execute = self._conn.execute
+        first = self._id
         try:
             for base in range(0, n, GROUP):
                 size = min(GROUP, n - base)
@@ -202,6 +259,9 @@ class RunStage:
                 execute(sql, params)
         except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
+        if n:
+            self._spans.append((query_id, first + 1, first + n))
+            self._id = first + n
         self.results += n
 
     def add_placements(self, rows: Sequence[PlacementRow]) -> None:
@@ -209,11 +269,24 @@ class RunStage:
         self._insert("placement", len(PLACEMENT_COLUMNS) - 1, rows)
         self.placements += len(rows)
 
+    def _check_ids(self) -> None:
+        """Raise :class:`StoreError` unless the staged rows' highest id is the one noted
+        (each statement of :meth:`add_ranked` leaves SQLite to number its rows, one past
+        the highest: the spans rely on it)."""
+        assert self._conn is not None, "staging already finished"
+        self._flush_spans()
+        (highest,) = self._conn.execute("SELECT max(id) FROM result").fetchone()
+        if (highest or 0) != self._id:
+            raise StoreError(f"{self.path}: staged results numbered {highest}, not {self._id}")
+
     def seal(self) -> None:
         """End staging without indexing: commit the file and close it, leaving it for
         another process's :meth:`merge` (which then owns it)."""
         if self._conn is not None:
+            self._check_ids()
             try:
+                if self._base:  # its rows numbered from here on: no longer needed
+                    self._conn.execute("DELETE FROM result WHERE id = ?", (self._base,))
                 self._conn.execute("COMMIT")
             except sqlite3.Error as err:
                 raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
@@ -227,34 +300,44 @@ class RunStage:
         returned instead, the earliest such line (the run file's first repeated id there,
         the part holding no repeat of its own)."""
         assert self._conn is not None, "staging already finished"
+        self._check_ids()
+        execute = self._conn.execute
         try:
             # attached inside the staging transaction; detached as the connection closes
-            self._conn.execute("ATTACH DATABASE ? AS part", (str(part),))
-            repeat = self._conn.execute(
+            execute("ATTACH DATABASE ? AS part", (str(part),))
+            repeat = execute(
                 "SELECT p.query_id, p.line FROM part.question AS p "
                 "JOIN question AS q ON q.query_id = p.query_id ORDER BY p.line LIMIT 1"
             ).fetchone()
             if repeat is not None:
                 return str(repeat[0]), int(repeat[1])
+            # the part's rows keep their ids (see PART_IDS), their spans with them; each
+            # table copied whole, so SQLite copies its records as they are
             added = {}
-            for table in ("question", "result", "placement"):
-                cursor = self._conn.execute(f"INSERT INTO {table} SELECT * FROM part.{table}")
+            for table in ("question", "span", "result", "placement"):
+                cursor = execute(f"INSERT INTO {table} SELECT * FROM part.{table}")
                 added[table] = cursor.rowcount
         except sqlite3.Error as err:
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
         self.results += added["result"]
         self.placements += added["placement"]
+        self._merged = True
         return None
 
     def finish(self) -> None:
-        """End staging: index the rows in the order of the tables' keys and commit the file,
-        so that :meth:`copy` can read it. (Rows arriving in key order append to the
-        database's unique indexes instead of landing all over them: the write is shorter.)
+        """End staging: index the placements in the order of their table's key and commit
+        the file, so that :meth:`copy` can read it. (Rows arriving in key order append to
+        the database's unique indexes instead of landing all over them: the write is
+        shorter. The results need no index for that: see :func:`_results_in_order`.)
         """
         if self._conn is not None:
+            if not self._merged:
+                self._check_ids()
+            self._flush_spans()
             try:
-                for table, key in _ORDER.items():
-                    self._conn.execute(f"CREATE INDEX {table}_order ON {table} ({key})")
+                self._conn.execute(
+                    f"CREATE INDEX placement_order ON placement ({_PLACEMENT_ORDER})"
+                )
                 self._conn.execute("COMMIT")
             except sqlite3.Error as err:
                 raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
@@ -282,16 +365,17 @@ class RunStage:
             # so the pool's checkin does that once the transaction has ended.
             dbapi.execute(f"ATTACH DATABASE ? AS {ALIAS}", (str(self.path),))
             record.info[_ATTACHED] = True
-            for table, staged, columns in (
-                ("run_result", "result", RESULT_COLUMNS),
-                ("run_placement", "placement", PLACEMENT_COLUMNS),
-            ):
-                names = ", ".join(columns)
-                dbapi.execute(
-                    f"INSERT INTO {table} ({names}) SELECT ?, {', '.join(columns[1:])} "
-                    f"FROM {ALIAS}.{staged} ORDER BY {_ORDER[staged]}",
-                    (run.id,),
-                )
+            dbapi.execute(
+                f"INSERT INTO run_result ({', '.join(RESULT_COLUMNS)}) "
+                + _results_in_order(f"{ALIAS}.", "?, "),
+                (run.id,),
+            )
+            dbapi.execute(
+                f"INSERT INTO run_placement ({', '.join(PLACEMENT_COLUMNS)}) "
+                f"SELECT ?, {', '.join(PLACEMENT_COLUMNS[1:])} "
+                f"FROM {ALIAS}.placement ORDER BY {_PLACEMENT_ORDER}",
+                (run.id,),
+            )
         except sqlite3.Error as err:  # the driver's own error: SQLAlchemy never saw it
             if is_full(err) or is_busy(err):
                 raise  # the database's disk or lock: Store.write says so, naming the database
@@ -300,11 +384,15 @@ class RunStage:
     def _copy_batches(self, session: Session, run: Run) -> None:
         reader = sqlite3.connect(self.path)
         try:
-            for table, staged, columns in (
-                ("run_result", "result", RESULT_COLUMNS),
-                ("run_placement", "placement", PLACEMENT_COLUMNS),
+            for table, query, columns in (
+                ("run_result", _results_in_order(), RESULT_COLUMNS),
+                (
+                    "run_placement",
+                    f"SELECT * FROM placement ORDER BY {_PLACEMENT_ORDER}",
+                    PLACEMENT_COLUMNS,
+                ),
             ):
-                cursor = reader.execute(f"SELECT * FROM {staged} ORDER BY {_ORDER[staged]}")
+                cursor = reader.execute(query)
                 while batch := cursor.fetchmany(BATCH):
                     insert_rows(session, table, columns, [(run.id, *row) for row in batch])
         finally:
