@@ -46,9 +46,6 @@ _PLACEMENT_ORDER = "query_external_id, page_sha256"
 
 PREFIX = "labeler-run-stage-"
 
-#: the id before the first of a part's staged results (see :class:`RunStage`)
-PART_IDS = 1 << 40
-
 #: results inserted by one statement of :meth:`RunStage.add_ranked` (at most 6 values each)
 GROUP = 32
 _NONE, _SAME, _EACH = 0, 1, 2  # a question's docs: all None, all one document, others
@@ -84,12 +81,12 @@ def _results_in_order(db: str = "", lead: str = "") -> str:
     query id, then rank. Each question's results are one span of consecutive rowids in
     rank order (see :meth:`RunStage.add_ranked`), so the rows are read span by span in the
     order of the span table's unique, non-null query id (its own index: no sort, and no
-    index over the results to build), each span by row id."""
+    index over the results to build), each span by rowid."""
     columns = ", ".join(f"r.{c}" for c in RESULT_COLUMNS[1:])
     return (
         f"SELECT {lead}{columns} FROM {db}span AS s "
-        f"JOIN {db}result AS r ON r.id BETWEEN s.first AND s.last "
-        "ORDER BY s.query_id, r.id"
+        f"JOIN {db}result AS r ON r.rowid BETWEEN s.first AND s.last "
+        "ORDER BY s.query_id, r.rowid"
     )
 
 
@@ -126,10 +123,8 @@ class RunStage:
     """
 
     def __init__(self, path: Path | None = None) -> None:
-        #: the last id given to a staged result row (see :meth:`add_ranked`): a stage of a
-        #: part of the run (one given ``path``) numbers its rows from ``PART_IDS + 1``,
-        #: after any of the stage it is merged into, so that they keep their ids there
-        self._id = self._base = 0 if path is None else PART_IDS
+        #: the rowid of the last result staged (see :meth:`add_ranked`)
+        self._rowid = 0
         if path is None:
             self.orphans = sweep_orphans(Path(tempfile.gettempdir()))
             path = stage_file()
@@ -146,25 +141,19 @@ class RunStage:
             # a throwaway file: no journal, no fsync; one transaction for the whole staging
             self._conn.execute("PRAGMA journal_mode = OFF")
             self._conn.execute("PRAGMA synchronous = OFF")
-            # rows numbered by the stage (see _ranked_sql): their order within a question
-            self._conn.execute(
-                f"CREATE TABLE result (id INTEGER PRIMARY KEY, {', '.join(RESULT_COLUMNS[1:])})"
-            )
+            self._conn.execute(f"CREATE TABLE result ({', '.join(RESULT_COLUMNS[1:])})")
             self._conn.execute(f"CREATE TABLE placement ({', '.join(PLACEMENT_COLUMNS[1:])})")
             # the run's question ids with their lines: a repeat is found here, not in memory
             self._conn.execute("CREATE TABLE question (query_id TEXT PRIMARY KEY, line INTEGER)")
-            # each question's results: the ids of their rows, in rank order
+            # each question's results: the rowids of their rows, in rank order
             self._conn.execute(
                 "CREATE TABLE span (query_id TEXT NOT NULL PRIMARY KEY, "
                 "first INTEGER NOT NULL, last INTEGER NOT NULL)"
             )
             self._conn.execute("BEGIN")
-            if self._id:  # SQLite numbers a row one past the table's highest: from here on
-                self._conn.execute("INSERT INTO result (id) VALUES (?)", (self._id,))
         except sqlite3.Error as err:
             self.close()
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
-        self._merged = False
 
     def _insert(self, table: str, width: int, rows: Sequence[tuple[Any, ...]]) -> None:
         assert self._conn is not None, "staging already finished"
@@ -202,15 +191,13 @@ class RunStage:
         """Stage ``(query_id, rank, text, doc, score, located, start, end)`` rows, every
         result of a question in the one call (in any order: they are staged in rank order)."""
         ordered = sorted(rows, key=itemgetter(0, 1))
-        first = self._id
-        numbered = [(i, *row) for i, row in enumerate(ordered, first + 1)]
-        self._insert("result", len(RESULT_COLUMNS), numbered)
-        at = first
+        self._insert("result", len(RESULT_COLUMNS) - 1, ordered)
+        at = self._rowid
         for qid, group in groupby(ordered, key=itemgetter(0)):
             n = sum(1 for _ in group)
             self._spans.append((qid, at + 1, at + n))
             at += n
-        self._id = at
+        self._rowid = at
         self.results += len(ordered)
 
     def add_ranked(
@@ -224,9 +211,10 @@ class RunStage:
         ends: Sequence[int | None],
     ) -> None:
         """Stage one question's results, rank ``i + 1`` at index ``i`` of each column (as
-        :meth:`add_results` would the rows zipped from them): rows numbered on from the
-        last staged, in rank order, their first and last numbers noted as the question's
-        span.
+        :meth:`add_results` would the rows zipped from them), their first and last rowid
+        noted as the question's span: SQLite gives a row without one one past the table's
+        highest, so these are numbered on from the last staged, in rank order (checked
+        before the file is read: :meth:`_check_rowids`).
 
         A statement inserts up to :data:`GROUP` results: the query id, the first rank and a
         document all the results share are bound once, and a column the question leaves
@@ -248,7 +236,7 @@ class RunStage:
         if with_offsets:
             per_row += (starts, ends)
         execute = self._conn.execute
-        first = self._id
+        first = self._rowid
         try:
             for base in range(0, n, GROUP):
                 size = min(GROUP, n - base)
@@ -261,7 +249,7 @@ class RunStage:
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
         if n:
             self._spans.append((query_id, first + 1, first + n))
-            self._id = first + n
+            self._rowid = first + n
         self.results += n
 
     def add_placements(self, rows: Sequence[PlacementRow]) -> None:
@@ -269,24 +257,23 @@ class RunStage:
         self._insert("placement", len(PLACEMENT_COLUMNS) - 1, rows)
         self.placements += len(rows)
 
-    def _check_ids(self) -> None:
-        """Raise :class:`StoreError` unless the staged rows' highest id is the one noted
-        (each statement of :meth:`add_ranked` leaves SQLite to number its rows, one past
-        the highest: the spans rely on it)."""
+    def _check_rowids(self) -> None:
+        """Raise :class:`StoreError` unless the staged results' highest rowid is the one
+        noted, their count (the spans rely on rows numbered from 1, one after another)."""
         assert self._conn is not None, "staging already finished"
         self._flush_spans()
-        (highest,) = self._conn.execute("SELECT max(id) FROM result").fetchone()
-        if (highest or 0) != self._id:
-            raise StoreError(f"{self.path}: staged results numbered {highest}, not {self._id}")
+        (highest,) = self._conn.execute("SELECT max(rowid) FROM result").fetchone()
+        if (highest or 0) != self._rowid or self._rowid != self.results:
+            raise StoreError(
+                f"{self.path}: staged results numbered to {highest}, not {self._rowid}"
+            )
 
     def seal(self) -> None:
         """End staging without indexing: commit the file and close it, leaving it for
         another process's :meth:`merge` (which then owns it)."""
         if self._conn is not None:
-            self._check_ids()
+            self._check_rowids()
             try:
-                if self._base:  # its rows numbered from here on: no longer needed
-                    self._conn.execute("DELETE FROM result WHERE id = ?", (self._base,))
                 self._conn.execute("COMMIT")
             except sqlite3.Error as err:
                 raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
@@ -300,7 +287,7 @@ class RunStage:
         returned instead, the earliest such line (the run file's first repeated id there,
         the part holding no repeat of its own)."""
         assert self._conn is not None, "staging already finished"
-        self._check_ids()
+        self._check_rowids()
         execute = self._conn.execute
         try:
             # attached inside the staging transaction; detached as the connection closes
@@ -311,17 +298,25 @@ class RunStage:
             ).fetchone()
             if repeat is not None:
                 return str(repeat[0]), int(repeat[1])
-            # the part's rows keep their ids (see PART_IDS), their spans with them; each
-            # table copied whole, so SQLite copies its records as they are
+            # The part's results (rowids 1 to m there: see seal) are copied whole, so that
+            # SQLite copies their records as they are, in rowid order, each numbered one
+            # past this table's highest: rowid r there is before + r here, and so are the
+            # ends of the part's spans (checked below, and before the file is read).
+            before = self._rowid
             added = {}
-            for table in ("question", "span", "result", "placement"):
+            for table in ("question", "result", "placement"):
                 cursor = execute(f"INSERT INTO {table} SELECT * FROM part.{table}")
                 added[table] = cursor.rowcount
+            execute(
+                "INSERT INTO span SELECT query_id, first + ?, last + ? FROM part.span",
+                (before, before),
+            )
         except sqlite3.Error as err:
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
         self.results += added["result"]
         self.placements += added["placement"]
-        self._merged = True
+        self._rowid = before + added["result"]
+        self._check_rowids()
         return None
 
     def finish(self) -> None:
@@ -331,9 +326,7 @@ class RunStage:
         shorter. The results need no index for that: see :func:`_results_in_order`.)
         """
         if self._conn is not None:
-            if not self._merged:
-                self._check_ids()
-            self._flush_spans()
+            self._check_rowids()
             try:
                 self._conn.execute(
                     f"CREATE INDEX placement_order ON placement ({_PLACEMENT_ORDER})"
