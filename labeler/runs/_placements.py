@@ -310,15 +310,24 @@ class Placer:
     @staticmethod
     def _occurrences(page: _Page, labels: Iterable[str]) -> str:
         """The stored occurrences of ``labels`` on ``page`` (see ``encode``): the same text
-        as ``json.dumps`` of that object, without a separator's space."""
+        as ``json.dumps`` of that object, without a separator's space.
+
+        A label whose text is that of a chunk placed on the page already needs no search
+        when that chunk is nowhere on it or there once (``PageIndex.place`` tells both
+        exactly): a gold set's labels are often whole chunks."""
         parts = []
         known = page.labels
+        first = page.first
         for label in sorted(set(labels)):
             if not label:
                 continue
             part = known.get(label)
             if part is None:
-                offsets = ",".join(map(str, page.index.occurrences(label)))
+                at = first.get(label)
+                if at is not None and (at < 0 or page.twice[label] == "0"):
+                    offsets = "" if at < 0 else str(at)
+                else:
+                    offsets = ",".join(map(str, page.index.occurrences(label)))
                 part = known[label] = f'"{text_key(label)}":[{offsets}]'
             parts.append(part)
         return "{" + ",".join(parts) + "}"
