@@ -382,7 +382,8 @@ def _stage_run(
             if pinned is not None:
                 mismatched += pinned.count(False)
             pages, located = placer.place_columns(qid, texts, docs, starts, pinned)
-            placed.extend((qid, *p) for p in pages)  # every page, a line without results too
+            for page in pages:  # every page, a line without results too
+                placed.append((qid, *page))
             stage.add_ranked(qid, texts, docs, scores, located, starts, ends)
         stage.add_questions(list(seen.items()))
         stage.add_placements(placed)

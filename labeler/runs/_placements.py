@@ -287,7 +287,8 @@ class Placer:
         whether it occurs more than once (``1``/``0``, one per text), as
         ``PageIndex.place`` finds them; the texts not met before are looked for once."""
         first = page.first
-        if None in map(first.get, texts):
+        starts = list(map(first.get, texts))
+        if None in starts:
             missing = [t for t in dict.fromkeys(texts) if t not in first]
             size = sum(map(len, missing))
             if self._memo + size > MEMO_BUDGET:
@@ -304,8 +305,8 @@ class Placer:
                 twice[chunk] = "1" if repeated else "0"
             page.chars += size
             self._memo += size
-        starts = list(map(first.__getitem__, texts))
-        return starts, "".join(map(page.twice.__getitem__, texts))
+            starts = list(map(first.get, texts))
+        return cast("list[int]", starts), "".join(map(page.twice.__getitem__, texts))
 
     @staticmethod
     def _occurrences(page: _Page, labels: Iterable[str]) -> str:

@@ -25,7 +25,7 @@ import sqlite3
 import tempfile
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain, count, groupby
+from itertools import count, groupby
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -237,13 +237,17 @@ class RunStage:
             per_row += (starts, ends)
         execute = self._conn.execute
         first = self._rowid
+        width = len(per_row)
         try:
             for base in range(0, n, GROUP):
                 size = min(GROUP, n - base)
                 sql = _ranked_sql(size, doc_mode, with_scores, with_offsets)
-                part = per_row if size == n else [c[base : base + size] for c in per_row]
-                params: list[Any] = [query_id, base, doc]
-                params += chain.from_iterable(zip(*part, strict=True))
+                # each row's values one after another: column j of row i at 3 + i*width + j,
+                # a column filled by one slice assignment (no tuple made per row)
+                params: list[Any] = [None] * (3 + width * size)
+                params[:3] = query_id, base, doc
+                for j, column in enumerate(per_row):
+                    params[3 + j :: width] = column if size == n else column[base : base + size]
                 execute(sql, params)
         except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
