@@ -4,6 +4,8 @@ nothing, in one short write transaction."""
 from __future__ import annotations
 
 import gc
+import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -18,7 +20,9 @@ from labeler.formats.run_jsonl import Columns, RunLine, read_run
 from labeler.runs._placements import Placer
 from labeler.runs._split import Staged, fork_part, split_point
 from labeler.store import Store
+from labeler.store.engine import is_sqlite
 from labeler.store.goldsets import page_texts
+from labeler.store.integrity import needs_check, quick_check, store_file
 from labeler.store.postgres import text_holds_nul
 from labeler.store.run_table import (
     add_run_placements,
@@ -191,11 +195,15 @@ def _import_lines(
 
     stage = RunStage()
     child = None
+    checking = None
     try:
         if second is not None:
             child = fork_part(store, partial(stage_part, second()))
+        else:  # the file's check has a CPU to itself: from the start
+            checking = _check_early(store)
         questions, mismatched, first = stage_part(lines(), stage, _always)
         if second is not None:
+            checking = _check_early(store)  # while the other part ends and is merged
             done = None if child is None else child.collect()
             if child is None or done is None:  # no process, or it failed: staged here
                 more = stage_part(second(), stage, _always)
@@ -216,6 +224,8 @@ def _import_lines(
                 "imports it",
                 first,
             )
+        if checking is not None:
+            checking.join()
         with store.write() as session:
             run = create_run(
                 session, name, source_file=input_name(where), parameters=parameters, replace=replace
@@ -235,6 +245,39 @@ def _import_lines(
         tuple(str(p) for p in stage.orphans),
         mismatched,
     )
+
+
+def _check_early(store: Store) -> threading.Thread | None:
+    """Have a thread check the store's SQLite file for damage, as its first write would
+    (:mod:`labeler.store.integrity`), while this process has other work: the write then
+    finds the file as checked and skips it (a file changed meanwhile is checked again
+    there). Nothing for PostgreSQL, or a file checked already as it is. Damage found here
+    is left for the write to report: it checks again, the check having recorded nothing.
+
+    SQLite releases the interpreter's lock while it reads: at 32,000 x 20 the check took
+    0.08 s of the write's 0.7 s, at 256,000 x 20 0.8 s of its 7 s."""
+    if not is_sqlite(store.engine.url):
+        return None
+    path = store_file(store.engine)
+    if path is None or not needs_check(path):
+        return None
+    thread = threading.Thread(target=_check_file, args=(path, store.location), daemon=True)
+    thread.start()
+    return thread
+
+
+def _check_file(path: Path, where: str) -> None:
+    """``quick_check`` of SQLite file ``path`` on a read-only connection of its own."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return
+    try:
+        quick_check(conn, path, where)
+    except Exception:  # the write checks again, and reports what it finds
+        pass
+    finally:
+        conn.close()
 
 
 @contextmanager
