@@ -75,13 +75,14 @@ def _ranked_sql(size: int, doc: int, scores: bool, offsets: bool) -> str:
 
 
 def _results_in_order(db: str = "", lead: str = "") -> str:
-    """The staged results (of staging file ``db``, an attached database's alias with its
-    dot, or the main one; each row led by the values ``lead``, with its comma) in the
-    order they are copied in, the key of ``run_result``:
-    query id, then rank. Each question's results are one span of consecutive rowids in
-    rank order (see :meth:`RunStage.add_ranked`), so the rows are read span by span in the
-    order of the span table's unique, non-null query id (its own index: no sort, and no
-    index over the results to build), each span by rowid."""
+    """A query of the staged results (of staging file ``db``, an attached database's alias
+    with its dot, or the main one; each row led by the values ``lead``, with its comma) in
+    the order they are copied in, the key of ``run_result``: query id, then rank.
+
+    Each question's results are one span of consecutive rowids in rank order (see
+    :meth:`RunStage.add_ranked`), so the rows are read span by span in the order of the
+    span table's unique, non-null query id (its own index: no sort, and no index over the
+    results to build), each span by rowid."""
     columns = ", ".join(f"r.{c}" for c in RESULT_COLUMNS[1:])
     return (
         f"SELECT {lead}{columns} FROM {db}span AS s "
@@ -133,8 +134,8 @@ class RunStage:
         self.path = path
         self.results = 0
         self.placements = 0
-        #: ``(query id, first row id, last row id)`` of the questions' results not yet in
-        #: the span table (written a batch at a time)
+        #: ``(query id, first rowid, last rowid)`` of the questions' results not yet in the
+        #: span table (written a batch at a time)
         self._spans: list[tuple[str, int, int]] = []
         self._conn: sqlite3.Connection | None = sqlite3.connect(path, isolation_level=None)
         try:
