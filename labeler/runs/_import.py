@@ -20,9 +20,8 @@ from labeler.formats.run_jsonl import Columns, RunLine, read_run
 from labeler.runs._placements import Placer
 from labeler.runs._split import Staged, fork_part, split_point
 from labeler.store import Store
-from labeler.store.engine import is_sqlite
 from labeler.store.goldsets import page_texts
-from labeler.store.integrity import needs_check, quick_check, store_file
+from labeler.store.integrity import needs_check, quick_check
 from labeler.store.postgres import text_holds_nul
 from labeler.store.run_table import (
     add_run_placements,
@@ -251,14 +250,13 @@ def _check_early(store: Store) -> threading.Thread | None:
     """Have a thread check the store's SQLite file for damage, as its first write would
     (:mod:`labeler.store.integrity`), while this process has other work: the write then
     finds the file as checked and skips it (a file changed meanwhile is checked again
-    there). Nothing for PostgreSQL, or a file checked already as it is. Damage found here
-    is left for the write to report: it checks again, the check having recorded nothing.
+    there). Nothing for PostgreSQL, a store that wrote already, or a file checked already
+    as it is. Damage found here is left for the write to report: it checks again, the
+    check having recorded nothing.
 
     SQLite releases the interpreter's lock while it reads. The check of the benchmark's
     databases took 0.08 s (33 MB, before 32,000 x 20) and 0.8 s (254 MB, 256,000 x 20)."""
-    if not is_sqlite(store.engine.url):
-        return None
-    path = store_file(store.engine)
+    path = store.file_to_check
     if path is None or not needs_check(path):
         return None
     thread = threading.Thread(target=_check_file, args=(path, store.location), daemon=True)
