@@ -116,6 +116,7 @@ def import_run_file(
         size=size,
         allow_empty=allow_empty,
         second=second,
+        from_file=True,
     )
     report(size)
     return result
@@ -167,10 +168,13 @@ def _import_lines(
     size: int,
     allow_empty: bool,
     second: Callable[[], Iterable[RunLine]] | None = None,
+    from_file: bool = False,
 ) -> RunImportReport:
     """:func:`import_run_lines`, the lines ``second()`` yields (the rest of the file after
     those of ``lines()``, if given) staged by a forked process meanwhile where one can be
-    (:func:`labeler.runs._split.fork_part`), else here after the others."""
+    (:func:`labeler.runs._split.fork_part`), else here after the others. ``from_file``:
+    the lines are read from a file, so the database's damage check may run in a thread
+    meanwhile (:func:`_check_early`; other lines may come from code that forks)."""
     started = time.perf_counter()
     # The labels are read for each batch of questions, the pages as placing needs them,
     # each read in a short read transaction of its own: readers neither take nor wait for
@@ -198,7 +202,7 @@ def _import_lines(
     try:
         if second is not None:
             child = fork_part(store, partial(stage_part, second()))
-        else:  # the file's check has a CPU to itself: from the start
+        elif from_file:  # the file's check has a CPU to itself: from the start
             checking = _check_early(store)
         questions, mismatched, first = stage_part(lines(), stage, _always)
         if second is not None:
