@@ -146,12 +146,14 @@ def _plain(results: list[Any]) -> Columns | None:
     starts: Sequence[Any]
     ends: Sequence[Any]
     sizes = set(map(len, results))
+    bounds: set[type] | None = None  # the offsets' types, when the shape does not tell
     try:  # the two usual shapes: every result with the same fields, all of them or no offsets
         if sizes == _FIVE:
             texts, docs, scores, starts, ends = zip(*map(_ALL, results), strict=True)
         elif sizes == _THREE:
             texts, docs, scores = zip(*map(_NO_OFFSETS, results), strict=True)
             starts = ends = (None,) * n
+            bounds = _NONES
         else:
             raise KeyError
     except KeyError:  # another set of fields
@@ -162,7 +164,12 @@ def _plain(results: list[Any]) -> Columns | None:
         scores = list(map(_get, results, repeat("score", n)))
         starts = list(map(_get, results, repeat("start", n)))
         ends = list(map(_get, results, repeat("end", n)))
-    if set(map(type, texts)) != _STRS or not _STR_OR_NONE.issuperset(map(type, docs)):
+    if set(map(type, texts)) != _STRS:
+        return None
+    doc = docs[0]  # usually every result's: one count, not a type per result
+    if (docs.count(doc) != n or (doc is not None and type(doc) is not str)) and (
+        not _STR_OR_NONE.issuperset(map(type, docs))
+    ):
         return None
     kinds = set(map(type, scores))
     if not _FLOAT_OR_NONE.issuperset(kinds):
@@ -173,7 +180,8 @@ def _plain(results: list[Any]) -> Columns | None:
         # sum is also a float overflow away from proof, so then each is looked at
         if not isfinite(sum(values)) and not all(map(isfinite, values)):
             return None
-    bounds = set(map(type, starts)) | set(map(type, ends))
+    if bounds is None:
+        bounds = set(map(type, starts)) | set(map(type, ends))
     if bounds == _INTS:  # offsets on every result
         if min(starts) < 0 or not all(map(le, starts, ends)) or None in docs:
             return None

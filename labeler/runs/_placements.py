@@ -171,6 +171,8 @@ def placements_for(
 
 #: characters of page text whose indexes a :class:`Placer` keeps (about 64 MB of text)
 PAGE_BUDGET = 32 << 20
+#: pages a :meth:`Placer.preload` reads at once
+PRELOAD = 32
 #: chunk positions a page index caches before its cache is emptied
 LOCATED_MAX = 200_000
 #: characters of chunk text whose positions a :class:`Placer` keeps, over all its pages
@@ -252,7 +254,12 @@ class Placer:
             if found is not None and len(found.index.located) > LOCATED_MAX:
                 found.index.located.clear()
             return found
-        text = self._load([doc]).get(doc)
+        self._keep(doc, self._load([doc]).get(doc))
+        return self._pages[doc]
+
+    def _keep(self, doc: str, text: str | None) -> None:
+        """Keep page ``doc`` (its text, None: not stored), the least recently used dropped
+        while the pages total more than the budget."""
         self._pages[doc] = None if text is None else _Page(text)
         self._size += len(text or "")
         while self._size > self._budget and len(self._pages) > 1:
@@ -260,14 +267,28 @@ class Placer:
             if dropped is not None:
                 self._size -= len(dropped.index.text)
                 self._memo -= dropped.chars
-        return self._pages[doc]
+
+    def preload(self, docs: Iterable[str]) -> None:
+        """Load those of pages ``docs`` not kept yet, :data:`PRELOAD` of them a read (each
+        read costs far more than a page's text), while the pages kept fill at most half the
+        budget (memory holds the pages of one read besides those kept); the others are
+        loaded as they are needed. What is placed does not change: only when pages are read."""
+        missing = sorted({doc for doc in docs if doc not in self._pages})
+        for i in range(0, len(missing), PRELOAD):
+            if self._size > self._budget // 2:
+                return
+            part = missing[i : i + PRELOAD]
+            found = self._load(part)
+            for doc in part:
+                self._keep(doc, found.get(doc))
 
     def _positions(self, page: _Page, texts: Sequence[str]) -> tuple[list[int], str]:
         """Each of ``texts``' first position on ``page`` (−1: not there, or empty) and
         whether it occurs more than once (``1``/``0``, one per text), as
         ``PageIndex.place`` finds them; the texts not met before are looked for once."""
         first = page.first
-        if None in map(first.get, texts):
+        starts = list(map(first.get, texts))
+        if None in starts:
             missing = [t for t in dict.fromkeys(texts) if t not in first]
             size = sum(map(len, missing))
             if self._memo + size > MEMO_BUDGET:
@@ -284,21 +305,30 @@ class Placer:
                 twice[chunk] = "1" if repeated else "0"
             page.chars += size
             self._memo += size
-        starts = list(map(first.__getitem__, texts))
-        return starts, "".join(map(page.twice.__getitem__, texts))
+            starts = list(map(first.get, texts))
+        return cast("list[int]", starts), "".join(map(page.twice.__getitem__, texts))
 
     @staticmethod
     def _occurrences(page: _Page, labels: Iterable[str]) -> str:
         """The stored occurrences of ``labels`` on ``page`` (see ``encode``): the same text
-        as ``json.dumps`` of that object, without a separator's space."""
+        as ``json.dumps`` of that object, without a separator's space.
+
+        A label whose text is that of a chunk placed on the page already needs no search
+        when that chunk is nowhere on it or there once (``PageIndex.place`` tells both
+        exactly): a gold set's labels are often whole chunks."""
         parts = []
         known = page.labels
+        first = page.first
         for label in sorted(set(labels)):
             if not label:
                 continue
             part = known.get(label)
             if part is None:
-                offsets = ",".join(map(str, page.index.occurrences(label)))
+                at = first.get(label)
+                if at is not None and (at < 0 or page.twice[label] == "0"):
+                    offsets = "" if at < 0 else str(at)
+                else:
+                    offsets = ",".join(map(str, page.index.occurrences(label)))
                 part = known[label] = f'"{text_key(label)}":[{offsets}]'
             parts.append(part)
         return "{" + ",".join(parts) + "}"

@@ -25,7 +25,8 @@ import sqlite3
 import tempfile
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain, count
+from itertools import count, groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -40,8 +41,8 @@ from labeler.store.session import is_busy, is_full
 ALIAS = "labeler_run_stage"
 _ATTACHED = "labeler_run_stage_attached"  # marks a pooled connection that has the stage
 BATCH = 20_000  # staged rows per executemany on PostgreSQL
-#: staged table -> the order its rows are copied in (the key of its database table)
-_ORDER = {"result": "query_external_id, rank", "placement": "query_external_id, page_sha256"}
+#: the order placements are copied in (the key of ``run_placement``)
+_PLACEMENT_ORDER = "query_external_id, page_sha256"
 
 PREFIX = "labeler-run-stage-"
 
@@ -71,6 +72,23 @@ def _ranked_sql(size: int, doc: int, scores: bool, offsets: bool) -> str:
         rows.append(f"(?1, ?2 + {i}, {text}, {at}, {score}, {located}, {start}, {end})")
     columns = ", ".join(RESULT_COLUMNS[1:])
     return f"INSERT INTO result ({columns}) VALUES {', '.join(rows)}"
+
+
+def _results_in_order(db: str = "", lead: str = "") -> str:
+    """A query of the staged results (of staging file ``db``, an attached database's alias
+    with its dot, or the main one; each row led by the values ``lead``, with its comma) in
+    the order they are copied in, the key of ``run_result``: query id, then rank.
+
+    Each question's results are one span of consecutive rowids in rank order (see
+    :meth:`RunStage.add_ranked`), so the rows are read span by span in the order of the
+    span table's unique, non-null query id (its own index: no sort, and no index over the
+    results to build), each span by rowid."""
+    columns = ", ".join(f"r.{c}" for c in RESULT_COLUMNS[1:])
+    return (
+        f"SELECT {lead}{columns} FROM {db}span AS s "
+        f"JOIN {db}result AS r ON r.rowid BETWEEN s.first AND s.last "
+        "ORDER BY s.query_id, r.rowid"
+    )
 
 
 ResultRow = tuple[str, int, str, str | None, float | None, bool, int | None, int | None]
@@ -106,6 +124,8 @@ class RunStage:
     """
 
     def __init__(self, path: Path | None = None) -> None:
+        #: the rowid of the last result staged (see :meth:`add_ranked`)
+        self._rowid = 0
         if path is None:
             self.orphans = sweep_orphans(Path(tempfile.gettempdir()))
             path = stage_file()
@@ -114,6 +134,9 @@ class RunStage:
         self.path = path
         self.results = 0
         self.placements = 0
+        #: ``(query id, first rowid, last rowid)`` of the questions' results not yet in the
+        #: span table (written a batch at a time)
+        self._spans: list[tuple[str, int, int]] = []
         self._conn: sqlite3.Connection | None = sqlite3.connect(path, isolation_level=None)
         try:
             # a throwaway file: no journal, no fsync; one transaction for the whole staging
@@ -123,6 +146,11 @@ class RunStage:
             self._conn.execute(f"CREATE TABLE placement ({', '.join(PLACEMENT_COLUMNS[1:])})")
             # the run's question ids with their lines: a repeat is found here, not in memory
             self._conn.execute("CREATE TABLE question (query_id TEXT PRIMARY KEY, line INTEGER)")
+            # each question's results: the rowids of their rows, in rank order
+            self._conn.execute(
+                "CREATE TABLE span (query_id TEXT NOT NULL PRIMARY KEY, "
+                "first INTEGER NOT NULL, last INTEGER NOT NULL)"
+            )
             self._conn.execute("BEGIN")
         except sqlite3.Error as err:
             self.close()
@@ -153,11 +181,25 @@ class RunStage:
     def add_questions(self, rows: Sequence[tuple[str, int]]) -> None:
         """Stage ``(query_id, line)`` rows (ids not staged before: see :meth:`lines_of`)."""
         self._insert("question", 2, rows)
+        self._flush_spans()
+
+    def _flush_spans(self) -> None:
+        if self._spans:
+            self._insert("span", 3, self._spans)
+            self._spans = []
 
     def add_results(self, rows: Sequence[ResultRow]) -> None:
-        """Stage ``(query_id, rank, text, doc, score, located, start, end)`` rows."""
-        self._insert("result", len(RESULT_COLUMNS) - 1, rows)
-        self.results += len(rows)
+        """Stage ``(query_id, rank, text, doc, score, located, start, end)`` rows, every
+        result of a question in the one call (in any order: they are staged in rank order)."""
+        ordered = sorted(rows, key=itemgetter(0, 1))
+        self._insert("result", len(RESULT_COLUMNS) - 1, ordered)
+        at = self._rowid
+        for qid, group in groupby(ordered, key=itemgetter(0)):
+            n = sum(1 for _ in group)
+            self._spans.append((qid, at + 1, at + n))
+            at += n
+        self._rowid = at
+        self.results += len(ordered)
 
     def add_ranked(
         self,
@@ -170,7 +212,10 @@ class RunStage:
         ends: Sequence[int | None],
     ) -> None:
         """Stage one question's results, rank ``i + 1`` at index ``i`` of each column (as
-        :meth:`add_results` would the rows zipped from them).
+        :meth:`add_results` would the rows zipped from them), their first and last rowid
+        noted as the question's span: SQLite gives a row without one one past the table's
+        highest, so these are numbered on from the last staged, in rank order (checked
+        before the file is read: :meth:`_check_rowids`).
 
         A statement inserts up to :data:`GROUP` results: the query id, the first rank and a
         document all the results share are bound once, and a column the question leaves
@@ -192,16 +237,24 @@ class RunStage:
         if with_offsets:
             per_row += (starts, ends)
         execute = self._conn.execute
+        first = self._rowid
+        width = len(per_row)
         try:
             for base in range(0, n, GROUP):
                 size = min(GROUP, n - base)
                 sql = _ranked_sql(size, doc_mode, with_scores, with_offsets)
-                part = per_row if size == n else [c[base : base + size] for c in per_row]
-                params: list[Any] = [query_id, base, doc]
-                params += chain.from_iterable(zip(*part, strict=True))
+                # each row's values one after another: column j of row i at 3 + i*width + j,
+                # a column filled by one slice assignment (no tuple made per row)
+                params: list[Any] = [None] * (3 + width * size)
+                params[:3] = query_id, base, doc
+                for j, column in enumerate(per_row):
+                    params[3 + j :: width] = column if size == n else column[base : base + size]
                 execute(sql, params)
         except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
+        if n:
+            self._spans.append((query_id, first + 1, first + n))
+            self._rowid = first + n
         self.results += n
 
     def add_placements(self, rows: Sequence[PlacementRow]) -> None:
@@ -209,10 +262,22 @@ class RunStage:
         self._insert("placement", len(PLACEMENT_COLUMNS) - 1, rows)
         self.placements += len(rows)
 
+    def _check_rowids(self) -> None:
+        """Raise :class:`StoreError` unless the staged results' highest rowid is the one
+        noted, their count (the spans rely on rows numbered from 1, one after another)."""
+        assert self._conn is not None, "staging already finished"
+        self._flush_spans()
+        (highest,) = self._conn.execute("SELECT max(rowid) FROM result").fetchone()
+        if (highest or 0) != self._rowid or self._rowid != self.results:
+            raise StoreError(
+                f"{self.path}: staged results numbered to {highest}, not {self._rowid}"
+            )
+
     def seal(self) -> None:
         """End staging without indexing: commit the file and close it, leaving it for
         another process's :meth:`merge` (which then owns it)."""
         if self._conn is not None:
+            self._check_rowids()
             try:
                 self._conn.execute("COMMIT")
             except sqlite3.Error as err:
@@ -227,34 +292,50 @@ class RunStage:
         returned instead, the earliest such line (the run file's first repeated id there,
         the part holding no repeat of its own)."""
         assert self._conn is not None, "staging already finished"
+        self._check_rowids()
+        execute = self._conn.execute
         try:
             # attached inside the staging transaction; detached as the connection closes
-            self._conn.execute("ATTACH DATABASE ? AS part", (str(part),))
-            repeat = self._conn.execute(
+            execute("ATTACH DATABASE ? AS part", (str(part),))
+            repeat = execute(
                 "SELECT p.query_id, p.line FROM part.question AS p "
                 "JOIN question AS q ON q.query_id = p.query_id ORDER BY p.line LIMIT 1"
             ).fetchone()
             if repeat is not None:
                 return str(repeat[0]), int(repeat[1])
+            # The part's results (rowids 1 to m there: see seal) are copied whole, so that
+            # SQLite copies their records as they are, in rowid order, each numbered one
+            # past this table's highest: rowid r there is before + r here, and so are the
+            # ends of the part's spans (checked below, and before the file is read).
+            before = self._rowid
             added = {}
             for table in ("question", "result", "placement"):
-                cursor = self._conn.execute(f"INSERT INTO {table} SELECT * FROM part.{table}")
+                cursor = execute(f"INSERT INTO {table} SELECT * FROM part.{table}")
                 added[table] = cursor.rowcount
+            execute(
+                "INSERT INTO span SELECT query_id, first + ?, last + ? FROM part.span",
+                (before, before),
+            )
         except sqlite3.Error as err:
             raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
         self.results += added["result"]
         self.placements += added["placement"]
+        self._rowid = before + added["result"]
+        self._check_rowids()
         return None
 
     def finish(self) -> None:
-        """End staging: index the rows in the order of the tables' keys and commit the file,
-        so that :meth:`copy` can read it. (Rows arriving in key order append to the
-        database's unique indexes instead of landing all over them: the write is shorter.)
+        """End staging: index the placements in the order of their table's key and commit
+        the file, so that :meth:`copy` can read it. (Rows arriving in key order append to
+        the database's unique indexes instead of landing all over them: the write is
+        shorter. The results need no index for that: see :func:`_results_in_order`.)
         """
         if self._conn is not None:
+            self._check_rowids()
             try:
-                for table, key in _ORDER.items():
-                    self._conn.execute(f"CREATE INDEX {table}_order ON {table} ({key})")
+                self._conn.execute(
+                    f"CREATE INDEX placement_order ON placement ({_PLACEMENT_ORDER})"
+                )
                 self._conn.execute("COMMIT")
             except sqlite3.Error as err:
                 raise StoreError(f"{self.path}: cannot stage the run: {err}") from None
@@ -282,16 +363,17 @@ class RunStage:
             # so the pool's checkin does that once the transaction has ended.
             dbapi.execute(f"ATTACH DATABASE ? AS {ALIAS}", (str(self.path),))
             record.info[_ATTACHED] = True
-            for table, staged, columns in (
-                ("run_result", "result", RESULT_COLUMNS),
-                ("run_placement", "placement", PLACEMENT_COLUMNS),
-            ):
-                names = ", ".join(columns)
-                dbapi.execute(
-                    f"INSERT INTO {table} ({names}) SELECT ?, {', '.join(columns[1:])} "
-                    f"FROM {ALIAS}.{staged} ORDER BY {_ORDER[staged]}",
-                    (run.id,),
-                )
+            dbapi.execute(
+                f"INSERT INTO run_result ({', '.join(RESULT_COLUMNS)}) "
+                + _results_in_order(f"{ALIAS}.", "?, "),
+                (run.id,),
+            )
+            dbapi.execute(
+                f"INSERT INTO run_placement ({', '.join(PLACEMENT_COLUMNS)}) "
+                f"SELECT ?, {', '.join(PLACEMENT_COLUMNS[1:])} "
+                f"FROM {ALIAS}.placement ORDER BY {_PLACEMENT_ORDER}",
+                (run.id,),
+            )
         except sqlite3.Error as err:  # the driver's own error: SQLAlchemy never saw it
             if is_full(err) or is_busy(err):
                 raise  # the database's disk or lock: Store.write says so, naming the database
@@ -300,11 +382,15 @@ class RunStage:
     def _copy_batches(self, session: Session, run: Run) -> None:
         reader = sqlite3.connect(self.path)
         try:
-            for table, staged, columns in (
-                ("run_result", "result", RESULT_COLUMNS),
-                ("run_placement", "placement", PLACEMENT_COLUMNS),
+            for table, query, columns in (
+                ("run_result", _results_in_order(), RESULT_COLUMNS),
+                (
+                    "run_placement",
+                    f"SELECT * FROM placement ORDER BY {_PLACEMENT_ORDER}",
+                    PLACEMENT_COLUMNS,
+                ),
             ):
-                cursor = reader.execute(f"SELECT * FROM {staged} ORDER BY {_ORDER[staged]}")
+                cursor = reader.execute(query)
                 while batch := cursor.fetchmany(BATCH):
                     insert_rows(session, table, columns, [(run.id, *row) for row in batch])
         finally:

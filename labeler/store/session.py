@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -245,6 +246,13 @@ class Store:
         self.last_own_audit_id = 0
         #: the newest audit entry of each write transaction of this store (see :meth:`write`)
         self.own_audit_ids: set[int] = set()
+
+    @property
+    def file_to_check(self) -> Path | None:
+        """The SQLite file this store's next write checks for damage first, unless it is as
+        its last passing check left it (see :meth:`write`); None: none (PostgreSQL, a
+        store that wrote already)."""
+        return None if self._checked else self._file
 
     def _lock_holder(self) -> str | None:
         """Who holds the write lock, when the database can tell (PostgreSQL only)."""

@@ -1,7 +1,8 @@
 """The import's placer (per-page memos of chunk positions and label occurrences, offsets
 checked once per line) stores for every question what ``encode`` works out from the page
 index alone, whatever it remembers or forgets between questions: Hypothesis over pages of
-repeating words, chunks cut from them or not, offsets that hold or miss, and memo budgets
+repeating words, chunks cut from them or not, labels that are chunks or not, offsets that
+hold or miss, and memo budgets
 from a few characters (forgotten at nearly every question) to the default."""
 
 from __future__ import annotations
@@ -28,10 +29,6 @@ def case(draw: st.DrawFn) -> dict[str, Any]:
     questions = []
     for _ in range(draw(st.integers(1, 6))):
         cited = draw(st.lists(st.sampled_from([*pages, "gone"]), max_size=2, unique=True))
-        labels = {
-            doc: set(draw(st.lists(st.sampled_from(["", "ab", "b, a", "zz"]), max_size=2)))
-            for doc in cited
-        }
         chunks: list[str] = []
         docs: list[str | None] = []
         offsets: list[Offsets] = []
@@ -44,6 +41,9 @@ def case(draw: st.DrawFn) -> dict[str, Any]:
             docs.append(doc)
             pinned = doc is not None and draw(st.booleans())
             offsets.append((a, b + draw(st.sampled_from([0, 0, 1]))) if pinned else None)
+        # labels that are chunks too: their occurrences come from the chunks' positions
+        texts = ["", "ab", "b, a", "zz", *chunks]
+        labels = {doc: set(draw(st.lists(st.sampled_from(texts), max_size=2))) for doc in cited}
         questions.append((labels, chunks, docs, offsets))
     return {"pages": pages, "questions": questions}
 

@@ -147,6 +147,10 @@ def test_a_split_import_stores_what_one_process_stores(
     results, placements = stored(labelled, "parts")
     assert (results, placements) == stored(labelled, "whole")
     assert len(results) == whole.results and placements
+    # the rows are numbered in the order of their key, whichever process staged them
+    # (q1, q10, q100, ... interleave the halves' questions; a line's ranks come in order)
+    keys = [(qid, rank) for qid, rank, *_ in results]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
     assert seen[-1] == path.stat().st_size and seen == sorted(seen)
     assert not list(Path(_stage_dir()).glob(f"labeler-run-stage-*-{os.getpid()}-*"))
 
