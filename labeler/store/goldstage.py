@@ -161,12 +161,13 @@ class GoldStage:
             self._db.execute("CREATE INDEX judged_id ON judged (external_id)")
             self._indexed = True
 
-    def batches(self, size: int = BATCH) -> Iterator[list[NewQuestion]]:
-        """The staged questions in order, ``size`` at a time, each with its elements."""
+    def batches(self, size: int = BATCH, after: int = 0) -> Iterator[list[NewQuestion]]:
+        """The staged questions in order, ``size`` at a time, each with its elements;
+        ``after``: those after the first ``after`` staged only."""
         from labeler.store.goldrows import NewElement, NewJudgement, NewQuestion
 
         self._index()
-        last = 0
+        last = after  # the questions are staged as lines 1, 2, ... (merged ones too)
         while True:
             rows = self._db.execute(
                 f"SELECT line, {_QUESTION} FROM question WHERE line > ? ORDER BY line LIMIT ?",

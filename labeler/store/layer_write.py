@@ -107,16 +107,38 @@ def write_own_layer(
     An adjudicated question the file would change is written not at all and listed in the
     result's ``settled`` (the rest are written: the caller rolls back). A staged element on
     a page that is no longer stored raises :class:`LineRefused` naming its line."""
-    assert gold_set.id is not None
-    session.flush()  # the reads and writes below go to the driver: the session's rows first
-    writer = _Writer(session, gold_set.id, annotator)
-    written = 0
-    for batch in stage.batches():
-        writer.write(batch)
-        written += len(batch)
-        if progress is not None:
-            progress(written)
-    return writer.counts
+    layer = LayerWrite(session, gold_set, annotator=annotator)
+    layer.write(stage, progress)
+    return layer.counts
+
+
+class LayerWrite:
+    """:func:`write_own_layer` in steps: :meth:`write` writes the questions staged since its
+    last call, so that a layer import writes the earlier lines of its file while the later
+    ones are still being staged (then merged into the same stage). The same rows, ids and
+    audit entries as one call once all is staged: each question is written as the one
+    before it left the database, whichever batch it is in."""
+
+    def __init__(self, session: Session, gold_set: GoldSet, *, annotator: str) -> None:
+        assert gold_set.id is not None
+        session.flush()  # the reads and writes below go to the driver: the session's rows first
+        self._writer = _Writer(session, gold_set.id, annotator)
+        #: the questions of the stage written so far (its first ones)
+        self.written = 0
+
+    @property
+    def counts(self) -> LayerCounts:
+        """What the writes so far did."""
+        return self._writer.counts
+
+    def write(self, stage: GoldStage, progress: Callable[[int], None] | None = None) -> None:
+        """Write the questions of ``stage`` after the first :attr:`written`;
+        ``progress(questions written in all)`` after each batch."""
+        for batch in stage.batches(after=self.written):
+            self._writer.write(batch)
+            self.written += len(batch)
+            if progress is not None:
+                progress(self.written)
 
 
 #: each table's columns in the order of the model's fields, which is the order of the keys
