@@ -37,6 +37,15 @@ _ELEMENT = (
     "provenance, assisted, snap_score"
 )
 _JUDGED = "qline, external_id, doc, start, end_, annotator"
+#: the stage's indexes (name: table and columns), each created when first needed
+_INDEXES = {
+    "element_line": "element (qline)",
+    "element_span": "element (external_id, doc, start)",
+    "element_text": "element (external_id, doc, text)",
+    "question_id": "question (external_id)",
+    "judged_line": "judged (qline)",
+    "judged_id": "judged (external_id)",
+}
 
 
 class GoldStage:
@@ -72,7 +81,7 @@ class GoldStage:
         except (OSError, sqlite3.Error) as err:
             self.close()
             raise StoreError(f"cannot stage the gold set in {name}: {err}") from None
-        self._indexed = False
+        self._indexed: set[str] = set()
 
     def seal(self) -> None:
         """End staging into a file of :func:`part_file`: commit it and close it, leaving
@@ -151,22 +160,20 @@ class GoldStage:
         except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
             raise StoreError(f"cannot stage the gold set: {err}") from None
 
-    def _index(self) -> None:
-        if not self._indexed:
-            self._db.execute("CREATE INDEX element_line ON element (qline)")
-            self._db.execute("CREATE INDEX element_span ON element (external_id, doc, start)")
-            self._db.execute("CREATE INDEX element_text ON element (external_id, doc, text)")
-            self._db.execute("CREATE INDEX question_id ON question (external_id)")
-            self._db.execute("CREATE INDEX judged_line ON judged (qline)")
-            self._db.execute("CREATE INDEX judged_id ON judged (external_id)")
-            self._indexed = True
+    def _index(self, *names: str) -> None:
+        """Create the indexes ``names`` of :data:`_INDEXES` not created yet: each when a
+        read first needs it (a layer import reads the stage back by line only)."""
+        for name in names:
+            if name not in self._indexed:
+                self._db.execute(f"CREATE INDEX {name} ON {_INDEXES[name]}")
+                self._indexed.add(name)
 
     def batches(self, size: int = BATCH, after: int = 0) -> Iterator[list[NewQuestion]]:
         """The staged questions in order, ``size`` at a time, each with its elements;
         ``after``: those after the first ``after`` staged only."""
         from labeler.store.goldrows import NewElement, NewJudgement, NewQuestion
 
-        self._index()
+        self._index("element_line", "judged_line")
         last = after  # the questions are staged as lines 1, 2, ... (merged ones too)
         while True:
             rows = self._db.execute(
@@ -223,7 +230,7 @@ class GoldStage:
 
     def judged_of(self, external_ids: Sequence[str]) -> dict[str, set[tuple[str, int, int, str]]]:
         """External id → its staged not-relevant judgements (doc, start, end, annotator)."""
-        self._index()
+        self._index("judged_id")
         found: dict[str, set[tuple[str, int, int, str]]] = {}
         for i in range(0, len(external_ids), 500):
             part = external_ids[i : i + 500]
@@ -237,7 +244,7 @@ class GoldStage:
 
     def notes_of(self, external_ids: Sequence[str]) -> dict[str, str]:
         """External id → notes, for those of ``external_ids`` that are staged."""
-        self._index()
+        self._index("question_id")
         found: dict[str, str] = {}
         for i in range(0, len(external_ids), 500):  # under SQLite's bound-parameter limit
             part = external_ids[i : i + 500]
@@ -253,7 +260,7 @@ class GoldStage:
     def holds(self, external_id: str, doc: str, start: int, end: int, text: str) -> bool:
         """Whether a staged element of question ``external_id`` on ``doc`` has these offsets
         or this text."""
-        self._index()
+        self._index("element_span", "element_text")
         row = self._db.execute(
             "SELECT 1 FROM element WHERE external_id = ? AND doc = ? AND "
             "((start = ? AND end_ = ?) OR text = ?) LIMIT 1",
