@@ -85,7 +85,8 @@ def stage_halves(
     had: :func:`split_point`): the whole file here. ``share``: the part of the file (in
     bytes) staged here, the rest by the forked process. ``meanwhile()`` is called once the
     lines here are staged, while the forked process may still be staging its own (only
-    when there is one), and must not raise.
+    when there is one), and must not raise; it may set ``seen`` aside in ``stage``
+    (:meth:`~labeler.store.goldstage.GoldStage.set_aside`), taken back here after.
 
     When the forked process fails, or read a query id read here, the later lines are staged
     here after the earlier ones, so that any error is the one a single process reports.
@@ -104,6 +105,7 @@ def stage_halves(
         if child is not None and meanwhile is not None:
             meanwhile()
         more = None if child is None else child.collect()
+        stage.take_back(seen)  # the ids meanwhile() may have set aside
         if (
             child is None
             or more is None

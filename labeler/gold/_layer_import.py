@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from labeler.errors import InputError
+from labeler.errors import InputError, StoreError
 from labeler.formats.gold_jsonl import GoldLine, read_gold
 from labeler.gold._transfer import ResolvedQuestion, _always, resolve_lines
 from labeler.progress import Progress, no_progress
@@ -180,7 +180,9 @@ def import_layer_file(
         # is then rolled back; PostgreSQL's sequences would keep the ids it drew, and the
         # next import's rows would not get the ids they get when nothing was drawn.
         if tally.questions and store.engine.dialect.name == "sqlite":
-            writing.early(stage)
+            with suppress(StoreError):  # the staging file is unusable: its merge says so
+                stage.set_aside(seen)  # their memory would add to the write's (taken back)
+                writing.early(stage)
 
     try:
         child = stage_halves(

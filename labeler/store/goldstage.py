@@ -82,6 +82,7 @@ class GoldStage:
             self.close()
             raise StoreError(f"cannot stage the gold set in {name}: {err}") from None
         self._indexed: set[str] = set()
+        self._aside = False  # query ids set aside (see set_aside)
 
     def seal(self) -> None:
         """End staging into a file of :func:`part_file`: commit it and close it, leaving
@@ -128,6 +129,31 @@ class GoldStage:
             raise StoreError(f"cannot stage the gold set: {err}") from None
         self.questions += int(questions)
         self.elements += int(elements)
+
+    def set_aside(self, ids: set[str]) -> None:
+        """Move ``ids`` (the query ids read so far, kept to find a repeat across the two
+        parts of a split file) into the staging file, emptying the set, until
+        :meth:`take_back`: a layer import writes while the forked process stages, and its
+        memory would add to the write's."""
+        try:
+            self._db.execute("CREATE TABLE IF NOT EXISTS aside (external_id)")
+            self._db.executemany("INSERT INTO aside VALUES (?)", ((qid,) for qid in ids))
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot stage the gold set: {err}") from None
+        self._aside = True
+        ids.clear()
+
+    def take_back(self, ids: set[str]) -> None:
+        """Add the query ids :meth:`set_aside` moved here back to ``ids`` (nothing when none
+        were)."""
+        if not self._aside:
+            return
+        try:
+            ids.update(qid for (qid,) in self._db.execute("SELECT external_id FROM aside"))
+            self._db.execute("DELETE FROM aside")
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot stage the gold set: {err}") from None
+        self._aside = False
 
     @property
     def _db(self) -> sqlite3.Connection:
