@@ -173,13 +173,15 @@ def import_layer_file(
     child = None
     who = annotator if actor is None else actor
     writing = _Writing(store, gold_set, description, annotator, who)
+    # The write begins early on SQLite only: a later line may yet refuse the file, and the
+    # write is then rolled back; PostgreSQL's sequences would keep the ids it drew, and the
+    # next import's rows would not get the ids they get when nothing was drawn. There the
+    # file is cut at the middle, as a plain gold import's is.
+    early = store.engine.dialect.name == "sqlite"
 
     def meanwhile() -> None:
-        # The earlier lines are staged and the forked process stages the later ones: the
-        # write begins, on SQLite only. A later line may yet refuse the file, and the write
-        # is then rolled back; PostgreSQL's sequences would keep the ids it drew, and the
-        # next import's rows would not get the ids they get when nothing was drawn.
-        if tally.questions and store.engine.dialect.name == "sqlite":
+        # the earlier lines are staged and the forked process stages the later ones
+        if tally.questions and early:
             with suppress(StoreError):  # the staging file is unusable: its merge says so
                 stage.set_aside(seen)  # their memory would add to the write's (taken back)
                 writing.early(stage)
@@ -195,7 +197,7 @@ def import_layer_file(
                 part, None, part_stage, LayerTally(), alive, no_progress
             ),
             tally.add,
-            share=EARLY_SHARE,
+            share=EARLY_SHARE if early else 0.5,
             meanwhile=meanwhile,
         )
         seen.clear()  # not needed for the write: its memory back
