@@ -86,7 +86,8 @@ def stage_halves(
     bytes) staged here, the rest by the forked process. ``meanwhile()`` is called once the
     lines here are staged, while the forked process may still be staging its own (only
     when there is one), and must not raise; it may set ``seen`` aside in ``stage``
-    (:meth:`~labeler.store.goldstage.GoldStage.set_aside`), taken back here after.
+    (:meth:`~labeler.store.goldstage.GoldStage.set_aside`), where the forked process's
+    query ids are then looked up (taken back only when the later lines are read here).
 
     When the forked process fails, or read a query id read here, the later lines are staged
     here after the earlier ones, so that any error is the one a single process reports.
@@ -105,14 +106,10 @@ def stage_halves(
         if child is not None and meanwhile is not None:
             meanwhile()
         more = None if child is None else child.collect()
-        stage.take_back(seen)  # the ids meanwhile() may have set aside
-        if (
-            child is None
-            or more is None
-            or any(map(seen.__contains__, GoldStage.external_ids(child.path)))
-        ):
+        if child is None or more is None or stage.repeats(child.path, seen):
             # no process, it failed, or it read a query id read here already: the later
             # lines read here, so that any error is the one a single process reports
+            stage.take_back(seen)  # the ids meanwhile() may have set aside
             here(later, None)
         else:
             stage.merge(child.path)

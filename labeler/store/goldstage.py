@@ -83,6 +83,7 @@ class GoldStage:
             raise StoreError(f"cannot stage the gold set in {name}: {err}") from None
         self._indexed: set[str] = set()
         self._aside = False  # query ids set aside (see set_aside)
+        self._attached: Path | None = None  # the part file attached (see merge)
 
     def seal(self) -> None:
         """End staging into a file of :func:`part_file`: commit it and close it, leaving
@@ -108,8 +109,7 @@ class GoldStage:
         file, staged by another process) after those staged here, as if added here."""
         before = self.questions
         try:
-            # attached inside the staging transaction; detached as the connection closes
-            self._db.execute("ATTACH DATABASE ? AS part", (str(part),))
+            self._attach(part)
             for table, columns in (
                 ("question", f"line, {_QUESTION}"),
                 ("element", _ELEMENT),
@@ -130,11 +130,37 @@ class GoldStage:
         self.questions += int(questions)
         self.elements += int(elements)
 
+    def _attach(self, part: Path) -> None:
+        """Attach sealed file ``part`` as ``part`` (once: inside the staging transaction,
+        detached as the connection closes)."""
+        if self._attached != part:
+            assert self._attached is None, "another part attached"
+            self._db.execute("ATTACH DATABASE ? AS part", (str(part),))
+            self._attached = part
+
+    def repeats(self, part: Path, ids: set[str]) -> bool:
+        """Whether a query id staged in sealed file ``part`` is one of ``ids`` or of those
+        set aside here (:meth:`set_aside`: found here, not taken back into memory)."""
+        if ids and any(map(ids.__contains__, self.external_ids(part))):
+            return True
+        if not self._aside:
+            return False
+        try:
+            self._attach(part)
+            found = self._db.execute(
+                "SELECT 1 FROM part.question WHERE external_id IN (SELECT external_id FROM aside) "
+                "LIMIT 1"
+            ).fetchone()
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot stage the gold set: {err}") from None
+        return found is not None
+
     def set_aside(self, ids: set[str]) -> None:
         """Move ``ids`` (the query ids read so far, kept to find a repeat across the two
-        parts of a split file) into the staging file, emptying the set, until
-        :meth:`take_back`: a layer import writes while the forked process stages, and its
-        memory would add to the write's."""
+        parts of a split file) into the staging file, emptying the set: a layer import
+        writes while the forked process stages, and their memory would add to the write's.
+        :meth:`repeats` looks them up there; :meth:`take_back` brings them back (when the
+        later lines are read here after all)."""
         try:
             self._db.execute("CREATE TABLE IF NOT EXISTS aside (external_id)")
             self._db.executemany("INSERT INTO aside VALUES (?)", ((qid,) for qid in ids))
