@@ -44,10 +44,11 @@ Lines = tuple[int, int, int | None] | None
 MIN_SPLIT_BYTES = 2 << 20
 
 
-def split_point(path: str | Path, size: int) -> tuple[int, int] | None:
+def split_point(path: str | Path, size: int, share: float = 0.5) -> tuple[int, int] | None:
     """``(offset, line)`` where a forked process starts reading gold file ``path``
-    (``size`` bytes); None when it is read whole (see :func:`~labeler.workers.cut_point`)."""
-    return cut_point(path, size, MIN_SPLIT_BYTES)
+    (``size`` bytes), ``share`` of it (in bytes) read here before; None when it is read
+    whole (see :func:`~labeler.workers.cut_point`)."""
+    return cut_point(path, size, MIN_SPLIT_BYTES, share)
 
 
 def fork_part(store: Store, job: Callable[[GoldStage, Callable[[], None]], T]) -> Part[T] | None:
@@ -72,6 +73,8 @@ def stage_halves(
     add: Callable[[T], None],
     *,
     split: bool = True,
+    share: float = 0.5,
+    meanwhile: Callable[[], object] | None = None,
 ) -> Part[T] | None:
     """Stage gold file ``path`` into ``stage``: ``here(lines, after)`` stages lines in this
     process (into ``stage``, tallying as the caller does, the query ids read added to
@@ -79,14 +82,19 @@ def stage_halves(
     ``forked(lines, part_stage, alive)`` does the same in a forked process for the later
     half, into a stage of its own, and returns its tally, which ``add`` takes once that
     stage is merged. ``split`` false (or a file too small, standard input, no fork to be
-    had: :func:`split_point`): the whole file here.
+    had: :func:`split_point`): the whole file here. ``share``: the part of the file (in
+    bytes) staged here, the rest by the forked process. ``meanwhile()`` is called once the
+    lines here are staged, while the forked process may still be staging its own (only
+    when there is one), and must not raise; it may set ``seen`` aside in ``stage``
+    (:meth:`~labeler.store.goldstage.GoldStage.set_aside`), where the forked process's
+    query ids are then looked up (taken back only when the later lines are read here).
 
     When the forked process fails, or read a query id read here, the later lines are staged
     here after the earlier ones, so that any error is the one a single process reports.
     Returns the forked process (None when there was none), which the caller discards
     (:meth:`~labeler.workers.Part.discard`) once ``stage`` is written or dropped; on any
     error it is discarded here."""
-    cut = split_point(path, input_size(path)) if split else None
+    cut = split_point(path, input_size(path), share) if split else None
     if cut is None:
         here(None, None)
         return None
@@ -95,14 +103,13 @@ def stage_halves(
     child = fork_part(store, lambda part_stage, alive: forked(later, part_stage, alive))
     try:
         here((0, 1, offset), later)
+        if child is not None and meanwhile is not None:
+            meanwhile()
         more = None if child is None else child.collect()
-        if (
-            child is None
-            or more is None
-            or any(map(seen.__contains__, GoldStage.external_ids(child.path)))
-        ):
+        if child is None or more is None or stage.repeats(child.path, seen):
             # no process, it failed, or it read a query id read here already: the later
             # lines read here, so that any error is the one a single process reports
+            stage.take_back(seen)  # the ids meanwhile() may have set aside
             here(later, None)
         else:
             stage.merge(child.path)

@@ -14,8 +14,12 @@ Every line is read, checked and its elements anchored in their pages (outside th
 lock) into a staging file (:class:`~labeler.store.goldstage.GoldStage`, a large file by two
 processes: :mod:`labeler.gold._halves`), as a plain ``gold import`` does, so memory does not
 grow with the file; the labels are then written set-based in one transaction
-(:func:`labeler.store.layer_write.write_own_layer`), and a refusal there names the file and
-line. A line that cannot be read (broken JSON, a field missing, a query id twice, a stale
+(:class:`labeler.store.layer_write.LayerWrite`), and a refusal there names the file and
+line. On SQLite, when a forked process stages the later two thirds of the file, that
+transaction begins as soon as the first third is staged, and writes it while the forked
+process works (:data:`EARLY_SHARE`); a refusal met there (the actor's role, a settled
+question, a page gone) rolls it back and waits for the whole file to be read, so that the
+import reports what it reports when the write begins after staging. A line that cannot be read (broken JSON, a field missing, a query id twice, a stale
 element of the annotator's) is reported before an element that cannot be placed on its page
 on an earlier line: the file is read whole before a bad element is reported.
 """
@@ -24,11 +28,12 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from labeler.errors import InputError
+from labeler.errors import InputError, StoreError
 from labeler.formats.gold_jsonl import GoldLine, read_gold
 from labeler.gold._transfer import ResolvedQuestion, _always, resolve_lines
 from labeler.progress import Progress, no_progress
@@ -39,6 +44,7 @@ if TYPE_CHECKING:
     from labeler.gold._halves import Lines
     from labeler.store import Store
     from labeler.store.goldstage import GoldStage
+    from labeler.store.layer_write import LayerWrite
 
 
 @dataclass(frozen=True)
@@ -99,15 +105,14 @@ def import_layer_file(
     under ``annotator``, whose labels they are (so their undo works as for labelling).
     ``progress(done, total, "")`` per batch of questions: while they are resolved (``total``
     None: the file is read once, as it comes) and while they are written (``total`` the
-    number resolved).
+    number resolved; none for those written while the forked process stages its lines).
 
     A file whose every line is skipped (none is ``annotator``'s) would store nothing: that
     raises :class:`InputError` unless ``allow_empty``."""
     from labeler.gold._halves import stage_halves
     from labeler.store.goldstage import GoldStage
-    from labeler.store.layer_write import LineRefused, team_gold_set, write_own_layer
+    from labeler.store.layer_write import LineRefused
     from labeler.store.postgres import text_holds_nul
-    from labeler.store.roles import require_self_or_lead
 
     if not annotator.strip():
         raise InputError(path, "--layer needs an --annotator name")
@@ -166,6 +171,21 @@ def import_layer_file(
     tally = LayerTally()
     stage = GoldStage()
     child = None
+    who = annotator if actor is None else actor
+    writing = _Writing(store, gold_set, description, annotator, who)
+    # The write begins early on SQLite only: a later line may yet refuse the file, and the
+    # write is then rolled back; PostgreSQL's sequences would keep the ids it drew, and the
+    # next import's rows would not get the ids they get when nothing was drawn. There the
+    # file is cut at the middle, as a plain gold import's is.
+    early = store.engine.dialect.name == "sqlite"
+
+    def meanwhile() -> None:
+        # the earlier lines are staged and the forked process stages the later ones
+        if tally.questions and early:
+            with suppress(StoreError):  # the staging file is unusable: its merge says so
+                stage.set_aside(seen)  # their memory would add to the write's (taken back)
+                writing.early(stage)
+
     try:
         child = stage_halves(
             store,
@@ -177,6 +197,8 @@ def import_layer_file(
                 part, None, part_stage, LayerTally(), alive, no_progress
             ),
             tally.add,
+            share=EARLY_SHARE if early else 0.5,
+            meanwhile=meanwhile,
         )
         seen.clear()  # not needed for the write: its memory back
         if tally.skipped and not tally.questions and not allow_empty:
@@ -186,32 +208,27 @@ def import_layer_file(
                 f"done mark (each has a 'done_by' list without {annotator} and no element of "
                 "their layer); check --annotator (--allow-empty accepts the file anyway)",
             )
-        with store.write() as session:
-            require_self_or_lead(
-                session, annotator if actor is None else actor, annotator, "importing a layer"
+        layer = writing.layer or writing.begin()
+        try:
+            layer.write(stage, lambda written: progress(written, tally.questions, ""))
+        except LineRefused as err:
+            raise InputError(path, str(err), err.line) from None
+        counts = layer.counts
+        if counts.settled:
+            named = ", ".join(f"{qid} (line {line})" for qid, line in counts.settled)
+            ids = " ".join(dict.fromkeys(qid for qid, _ in counts.settled))
+            raise InputError(
+                path,
+                f"refused: {len(counts.settled)} question(s) of the file are adjudicated and "
+                f"the file changes {annotator}'s labels or done mark on them: {named}; "
+                "their evidence is settled; a lead reopens them first (labeler adjudicate "
+                f"--gold-set {gold_set} --reopen {ids}, or on the adjudication screen, F5, "
+                "s lists settled questions and r reopens one); nothing was imported",
             )
-            gs, created_set = team_gold_set(session, gold_set, description)
-            try:
-                counts = write_own_layer(
-                    session,
-                    gs,
-                    stage,
-                    annotator=annotator,
-                    progress=lambda written: progress(written, tally.questions, ""),
-                )
-            except LineRefused as err:
-                raise InputError(path, str(err), err.line) from None
-            if counts.settled:
-                named = ", ".join(f"{qid} (line {line})" for qid, line in counts.settled)
-                ids = " ".join(dict.fromkeys(qid for qid, _ in counts.settled))
-                raise InputError(
-                    path,
-                    f"refused: {len(counts.settled)} question(s) of the file are adjudicated and "
-                    f"the file changes {annotator}'s labels or done mark on them: {named}; "
-                    "their evidence is settled; a lead reopens them first (labeler adjudicate "
-                    f"--gold-set {gold_set} --reopen {ids}, or on the adjudication screen, F5, "
-                    "s lists settled questions and r reopens one); nothing was imported",
-                )
+        writing.commit()
+    except BaseException as err:
+        writing.roll_back(err)
+        raise
     finally:
         if child is not None:
             child.discard()
@@ -219,7 +236,7 @@ def import_layer_file(
     return LayerImport(
         gold_set,
         annotator,
-        created_set,
+        writing.created_set,
         tally.questions,
         counts.created,
         counts.removed,
@@ -229,6 +246,73 @@ def import_layer_file(
         tally.skipped,
         tuple(tally.kept),
     )
+
+
+#: the part of a large file (in bytes) staged here while a forked process stages the rest.
+#: On SQLite the questions staged here are written while that process still stages its
+#: lines, so that both processes are busy most of the time: staging a line costs about as
+#: much CPU as writing it (32,000 questions: 1.9 s staging in all, 1.4 s writing a new
+#: layer, 2.0 s replacing one), and a third here is written about when the forked process
+#: is done with the other two.
+EARLY_SHARE = 1 / 3
+
+
+class _Writing:
+    """The write transaction of a layer import (see :func:`import_layer_file`): begun once
+    the whole file is staged, or early, once its earlier lines are (:meth:`early`)."""
+
+    def __init__(
+        self, store: Store, gold_set: str, description: str, annotator: str, actor: str
+    ) -> None:
+        self.store = store
+        self.gold_set = gold_set
+        self.description = description
+        self.annotator = annotator
+        self.actor = actor
+        self._open: ExitStack | None = None
+        #: the layer being written (None: not begun)
+        self.layer: LayerWrite | None = None
+        self.created_set = False
+
+    def begin(self) -> LayerWrite:
+        """Begin the write: the write lock taken, the actor's right to write the layer
+        checked (:class:`~labeler.errors.RoleError`), the gold set made a team one (created
+        when missing)."""
+        from labeler.store.layer_write import LayerWrite, team_gold_set
+        from labeler.store.roles import require_self_or_lead
+
+        with ExitStack() as opened:
+            session = opened.enter_context(self.store.write())
+            require_self_or_lead(session, self.actor, self.annotator, "importing a layer")
+            gs, self.created_set = team_gold_set(session, self.gold_set, self.description)
+            self.layer = LayerWrite(session, gs, annotator=self.annotator)
+            self._open = opened.pop_all()
+        return self.layer
+
+    def early(self, stage: GoldStage) -> None:
+        """Begin the write and write the questions staged so far. An error rolls back what
+        this did, silently: the write begins again once the whole file is staged, where the
+        same error comes in its place (after a problem of a later line, which goes first)."""
+        try:
+            self.begin().write(stage)
+        except Exception as err:  # raised again, in its place, by the write begun again
+            with suppress(Exception):  # err, or the store's error for it
+                self.roll_back(err)
+
+    def commit(self) -> None:
+        """Commit the write (nothing when not begun)."""
+        opened, self._open, self.layer = self._open, None, None
+        if opened is not None:
+            opened.close()
+
+    def roll_back(self, err: BaseException) -> None:
+        """Roll the write back, ``err`` the reason (nothing when not begun); raises the
+        store's own error for ``err`` when it makes one (a database error becomes an
+        :class:`~labeler.errors.IntegrityError` or :class:`~labeler.errors.StoreError`,
+        as it does inside :meth:`~labeler.store.Store.write`)."""
+        opened, self._open, self.layer = self._open, None, None
+        if opened is not None:
+            opened.__exit__(type(err), err, err.__traceback__)
 
 
 class _Unreadable(Exception):

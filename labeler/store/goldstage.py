@@ -37,6 +37,15 @@ _ELEMENT = (
     "provenance, assisted, snap_score"
 )
 _JUDGED = "qline, external_id, doc, start, end_, annotator"
+#: the stage's indexes (name: table and columns), each created when first needed
+_INDEXES = {
+    "element_line": "element (qline)",
+    "element_span": "element (external_id, doc, start)",
+    "element_text": "element (external_id, doc, text)",
+    "question_id": "question (external_id)",
+    "judged_line": "judged (qline)",
+    "judged_id": "judged (external_id)",
+}
 
 
 class GoldStage:
@@ -72,7 +81,9 @@ class GoldStage:
         except (OSError, sqlite3.Error) as err:
             self.close()
             raise StoreError(f"cannot stage the gold set in {name}: {err}") from None
-        self._indexed = False
+        self._indexed: set[str] = set()
+        self._aside = False  # query ids set aside (see set_aside)
+        self._attached: Path | None = None  # the part file attached (see merge)
 
     def seal(self) -> None:
         """End staging into a file of :func:`part_file`: commit it and close it, leaving
@@ -98,8 +109,7 @@ class GoldStage:
         file, staged by another process) after those staged here, as if added here."""
         before = self.questions
         try:
-            # attached inside the staging transaction; detached as the connection closes
-            self._db.execute("ATTACH DATABASE ? AS part", (str(part),))
+            self._attach(part)
             for table, columns in (
                 ("question", f"line, {_QUESTION}"),
                 ("element", _ELEMENT),
@@ -119,6 +129,57 @@ class GoldStage:
             raise StoreError(f"cannot stage the gold set: {err}") from None
         self.questions += int(questions)
         self.elements += int(elements)
+
+    def _attach(self, part: Path) -> None:
+        """Attach sealed file ``part`` as ``part`` (once: inside the staging transaction,
+        detached as the connection closes)."""
+        if self._attached != part:
+            assert self._attached is None, "another part attached"
+            self._db.execute("ATTACH DATABASE ? AS part", (str(part),))
+            self._attached = part
+
+    def repeats(self, part: Path, ids: set[str]) -> bool:
+        """Whether a query id staged in sealed file ``part`` is one of ``ids`` or of those
+        set aside here (:meth:`set_aside`: found here, not taken back into memory)."""
+        if ids and any(map(ids.__contains__, self.external_ids(part))):
+            return True
+        if not self._aside:
+            return False
+        try:
+            self._attach(part)
+            found = self._db.execute(
+                "SELECT 1 FROM part.question WHERE external_id IN (SELECT external_id FROM aside) "
+                "LIMIT 1"
+            ).fetchone()
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot stage the gold set: {err}") from None
+        return found is not None
+
+    def set_aside(self, ids: set[str]) -> None:
+        """Move ``ids`` (the query ids read so far, kept to find a repeat across the two
+        parts of a split file) into the staging file, emptying the set: a layer import
+        writes while the forked process stages, and their memory would add to the write's.
+        :meth:`repeats` looks them up there; :meth:`take_back` brings them back (when the
+        later lines are read here after all)."""
+        try:
+            self._db.execute("CREATE TABLE IF NOT EXISTS aside (external_id)")
+            self._db.executemany("INSERT INTO aside VALUES (?)", ((qid,) for qid in ids))
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot stage the gold set: {err}") from None
+        self._aside = True
+        ids.clear()
+
+    def take_back(self, ids: set[str]) -> None:
+        """Add the query ids :meth:`set_aside` moved here back to ``ids`` (nothing when none
+        were)."""
+        if not self._aside:
+            return
+        try:
+            ids.update(qid for (qid,) in self._db.execute("SELECT external_id FROM aside"))
+            self._db.execute("DELETE FROM aside")
+        except sqlite3.Error as err:
+            raise StoreError(f"cannot stage the gold set: {err}") from None
+        self._aside = False
 
     @property
     def _db(self) -> sqlite3.Connection:
@@ -151,22 +212,21 @@ class GoldStage:
         except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
             raise StoreError(f"cannot stage the gold set: {err}") from None
 
-    def _index(self) -> None:
-        if not self._indexed:
-            self._db.execute("CREATE INDEX element_line ON element (qline)")
-            self._db.execute("CREATE INDEX element_span ON element (external_id, doc, start)")
-            self._db.execute("CREATE INDEX element_text ON element (external_id, doc, text)")
-            self._db.execute("CREATE INDEX question_id ON question (external_id)")
-            self._db.execute("CREATE INDEX judged_line ON judged (qline)")
-            self._db.execute("CREATE INDEX judged_id ON judged (external_id)")
-            self._indexed = True
+    def _index(self, *names: str) -> None:
+        """Create the indexes ``names`` of :data:`_INDEXES` not created yet: each when a
+        read first needs it (a layer import reads the stage back by line only)."""
+        for name in names:
+            if name not in self._indexed:
+                self._db.execute(f"CREATE INDEX {name} ON {_INDEXES[name]}")
+                self._indexed.add(name)
 
-    def batches(self, size: int = BATCH) -> Iterator[list[NewQuestion]]:
-        """The staged questions in order, ``size`` at a time, each with its elements."""
+    def batches(self, size: int = BATCH, after: int = 0) -> Iterator[list[NewQuestion]]:
+        """The staged questions in order, ``size`` at a time, each with its elements;
+        ``after``: those after the first ``after`` staged only."""
         from labeler.store.goldrows import NewElement, NewJudgement, NewQuestion
 
-        self._index()
-        last = 0
+        self._index("element_line", "judged_line")
+        last = after  # the questions are staged as lines 1, 2, ... (merged ones too)
         while True:
             rows = self._db.execute(
                 f"SELECT line, {_QUESTION} FROM question WHERE line > ? ORDER BY line LIMIT ?",
@@ -222,7 +282,7 @@ class GoldStage:
 
     def judged_of(self, external_ids: Sequence[str]) -> dict[str, set[tuple[str, int, int, str]]]:
         """External id → its staged not-relevant judgements (doc, start, end, annotator)."""
-        self._index()
+        self._index("judged_id")
         found: dict[str, set[tuple[str, int, int, str]]] = {}
         for i in range(0, len(external_ids), 500):
             part = external_ids[i : i + 500]
@@ -236,7 +296,7 @@ class GoldStage:
 
     def notes_of(self, external_ids: Sequence[str]) -> dict[str, str]:
         """External id → notes, for those of ``external_ids`` that are staged."""
-        self._index()
+        self._index("question_id")
         found: dict[str, str] = {}
         for i in range(0, len(external_ids), 500):  # under SQLite's bound-parameter limit
             part = external_ids[i : i + 500]
@@ -252,7 +312,7 @@ class GoldStage:
     def holds(self, external_id: str, doc: str, start: int, end: int, text: str) -> bool:
         """Whether a staged element of question ``external_id`` on ``doc`` has these offsets
         or this text."""
-        self._index()
+        self._index("element_span", "element_text")
         row = self._db.execute(
             "SELECT 1 FROM element WHERE external_id = ? AND doc = ? AND "
             "((start = ? AND end_ = ?) OR text = ?) LIMIT 1",

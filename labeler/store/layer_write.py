@@ -28,11 +28,9 @@ from json.encoder import encode_basestring_ascii
 from typing import Any
 
 from pydantic import TypeAdapter
-from sqlalchemy import Table, delete, type_coerce
-from sqlalchemy import select as sa_select
+from sqlalchemy import Table
 from sqlalchemy import text as sql_text
-from sqlalchemy.types import NullType
-from sqlmodel import Session, SQLModel, col, select
+from sqlmodel import Session, SQLModel, select
 
 from labeler.errors import IntegrityError
 from labeler.store.audit import mark_origin
@@ -51,8 +49,8 @@ from labeler.store.models import (
     QuestionDone,
     utcnow,
 )
+from labeler.store.multirow import driver_cursor, insert_dict_values, insert_values
 from labeler.store.roles import role_of
-from labeler.store.run_table import insert_dicts, insert_rows
 from labeler.store.team import make_team
 
 #: ids per ``IN (...)`` list: under SQLite's bound-parameter limit
@@ -109,15 +107,38 @@ def write_own_layer(
     An adjudicated question the file would change is written not at all and listed in the
     result's ``settled`` (the rest are written: the caller rolls back). A staged element on
     a page that is no longer stored raises :class:`LineRefused` naming its line."""
-    assert gold_set.id is not None
-    writer = _Writer(session, gold_set.id, annotator)
-    written = 0
-    for batch in stage.batches():
-        writer.write(batch)
-        written += len(batch)
-        if progress is not None:
-            progress(written)
-    return writer.counts
+    layer = LayerWrite(session, gold_set, annotator=annotator)
+    layer.write(stage, progress)
+    return layer.counts
+
+
+class LayerWrite:
+    """:func:`write_own_layer` in steps: :meth:`write` writes the questions staged since its
+    last call, so that a layer import writes the earlier lines of its file while the later
+    ones are still being staged (then merged into the same stage). The same rows, ids and
+    audit entries as one call once all is staged: each question is written as the one
+    before it left the database, whichever batch it is in."""
+
+    def __init__(self, session: Session, gold_set: GoldSet, *, annotator: str) -> None:
+        assert gold_set.id is not None
+        session.flush()  # the reads and writes below go to the driver: the session's rows first
+        self._writer = _Writer(session, gold_set.id, annotator)
+        #: the questions of the stage written so far (its first ones)
+        self.written = 0
+
+    @property
+    def counts(self) -> LayerCounts:
+        """What the writes so far did."""
+        return self._writer.counts
+
+    def write(self, stage: GoldStage, progress: Callable[[int], None] | None = None) -> None:
+        """Write the questions of ``stage`` after the first :attr:`written`;
+        ``progress(questions written in all)`` after each batch."""
+        for batch in stage.batches(after=self.written):
+            self._writer.write(batch)
+            self.written += len(batch)
+            if progress is not None:
+                progress(self.written)
 
 
 #: each table's columns in the order of the model's fields, which is the order of the keys
@@ -254,11 +275,11 @@ class _Writer:
             _json_texts(marks, {"done_at": self.stamp, **self.mark}),
         )
         session = self.session
-        insert_dicts(session, table_of(Query), queries)
+        insert_dict_values(session, table_of(Query), queries)
         _delete(session, table_of(Element), [row["id"] for row in gone])
-        insert_dicts(session, table_of(Element), elements)
+        insert_dict_values(session, table_of(Element), elements)
         _delete(session, table_of(QuestionDone), [row["id"] for row in unmarked])
-        insert_dicts(session, table_of(QuestionDone), marks)
+        insert_dict_values(session, table_of(QuestionDone), marks)
         # the audit entries straight to the driver: their snapshots are JSON text already
         # (as the column's bind processor would make them), their time the bound form of
         # the import's one timestamp
@@ -284,7 +305,7 @@ class _Writer:
             )
         ]
         quote = dialect.identifier_preparer.quote
-        insert_rows(session, quote(audit.name), tuple(map(quote, _AUDIT_COLUMNS)), entries)
+        insert_values(session, quote(audit.name), tuple(map(quote, _AUDIT_COLUMNS)), entries)
         for ids in self.ids.values():
             ids.written()
 
@@ -321,16 +342,17 @@ class _Writer:
     def _stored(self, external_ids: list[str]) -> dict[str, tuple[int, bool]]:
         """External id → (id, adjudicated) of the stored questions among ``external_ids``."""
         found: dict[str, tuple[int, bool]] = {}
-        for i in range(0, len(external_ids), _CHUNK):
-            rows = self.session.execute(
-                sa_select(
-                    col(Query.external_id), col(Query.id), col(Query.adjudicated_at).is_not(None)
-                ).where(
-                    col(Query.gold_set_id) == self.gold_set_id,
-                    col(Query.external_id).in_(external_ids[i : i + _CHUNK]),
+        table = _quoted(self.session, table_of(Query))
+        with driver_cursor(self.session) as (cursor, mark):
+            for part in _chunks(external_ids):
+                cursor.execute(
+                    f"SELECT external_id, id, adjudicated_at IS NOT NULL FROM {table} "
+                    f"WHERE gold_set_id = {mark} AND external_id IN ({_marks(mark, part)})",
+                    [self.gold_set_id, *part],
                 )
-            )
-            found.update({qid: (int(query_id), bool(settled)) for qid, query_id, settled in rows})
+                found.update(
+                    {qid: (int(query_id), bool(settled)) for qid, query_id, settled in cursor}
+                )
         return found
 
     def _check_pages(self, plans: list[_Plan]) -> None:
@@ -338,12 +360,11 @@ class _Writer:
         since the file was checked), as labelling it would refuse it."""
         docs = sorted({e.doc for p in plans for e in p.question.elements})
         there: set[str] = set()
-        for i in range(0, len(docs), _CHUNK):
-            there.update(
-                self.session.execute(
-                    sa_select(col(Document.id)).where(col(Document.id).in_(docs[i : i + _CHUNK]))
-                ).scalars()
-            )
+        table = _quoted(self.session, table_of(Document))
+        with driver_cursor(self.session) as (cursor, mark):
+            for part in _chunks(docs):
+                cursor.execute(f"SELECT id FROM {table} WHERE id IN ({_marks(mark, part)})", part)
+                there.update(doc for (doc,) in cursor)
         for p in plans:
             for e in p.question.elements:
                 if e.doc not in there:
@@ -396,40 +417,47 @@ def _rows_of(
     order labelling's removal takes them in: :func:`labeler.store.team.own_elements`)."""
     table = table_of(model)
     names = _FIELDS[model]
-    times = [name for name in names if name in ("created_at", "done_at")]
     out: dict[int, list[dict[str, Any]]] = {}
-    # A timestamp is read as the driver gives it (SQLite: text) and made the column type's
-    # value and then the snapshot's text once per distinct value: a replaced layer's rows
-    # share the few timestamps of the imports that wrote them.
+    # Read through the driver, each value then made what SQLAlchemy's result processing
+    # makes it (SQLite: a boolean's 0 or 1 a bool, a timestamp's text a datetime). A
+    # timestamp is made the snapshot's text once per distinct value read: a replaced
+    # layer's rows share the few timestamps of the imports that wrote them.
     stamps: dict[object, object] = {}
     dialect = session.get_bind().dialect
-    read = {name: table.c[name].type._cached_result_processor(dialect, None) for name in times}
-    columns = [
-        type_coerce(table.c[name], NullType()).label(name) if name in read else table.c[name]
-        for name in names
-    ]
-    for i in range(0, len(query_ids), _CHUNK):
-        stmt = sa_select(*columns).where(
-            table.c.query_id.in_(query_ids[i : i + _CHUNK]), table.c.annotator == annotator
-        )
-        if layered:
-            stmt = stmt.where(table.c.layer == LAYER_ANNOTATOR).order_by(
-                table.c.query_id, table.c.document_id, table.c.start, table.c.id
+    processors = [table.c[name].type._cached_result_processor(dialect, None) for name in names]
+    times = [i for i, name in enumerate(names) if name in ("created_at", "done_at")]
+    typed = [(i, p) for i, p in enumerate(processors) if p is not None and i not in times]
+    at = names.index("query_id")
+    quote = dialect.identifier_preparer.quote
+    select_list = ", ".join(map(quote, names))
+    order = ("query_id", "document_id", "start", "id") if layered else ("id",)
+    with driver_cursor(session) as (cursor, param):
+        for part in _chunks(query_ids):
+            where = f"query_id IN ({_marks(param, part)}) AND annotator = {param}"
+            args: list[object] = [*part, annotator]
+            if layered:
+                where += f" AND layer = {param}"
+                args.append(LAYER_ANNOTATOR)
+            cursor.execute(
+                f"SELECT {select_list} FROM {quote(table.name)} WHERE {where} "
+                f"ORDER BY {', '.join(map(quote, order))}",
+                args,
             )
-        else:
-            stmt = stmt.order_by(table.c.id)
-        for row in session.execute(stmt):
-            snap = dict(zip(names, row, strict=True))
-            for name in times:
-                value = snap[name]
-                stamp = stamps.get(value)
-                if stamp is None:
-                    process = read[name]
-                    stamp = _stamp(value if process is None else process(value))
-                    stamps[value] = stamp
-                snap[name] = stamp
-            snap.update(mark)
-            out.setdefault(int(row.query_id), []).append(snap)
+            for row in cursor.fetchall():
+                values = list(row)
+                for i in times:
+                    value = values[i]
+                    stamp = stamps.get(value)
+                    if stamp is None:
+                        process = processors[i]
+                        stamp = _stamp(value if process is None else process(value))
+                        stamps[value] = stamp
+                    values[i] = stamp
+                for i, process in typed:
+                    values[i] = process(values[i])
+                snap = dict(zip(names, values, strict=True))
+                snap.update(mark)
+                out.setdefault(int(row[at]), []).append(snap)
     return out
 
 
@@ -494,8 +522,25 @@ def _key(row: dict[str, Any]) -> tuple[int, int] | None:
 
 
 def _delete(session: Session, table: Table, ids: list[int]) -> None:
-    for i in range(0, len(ids), _CHUNK):
-        session.execute(delete(table).where(table.c.id.in_(ids[i : i + _CHUNK])))
+    name = _quoted(session, table)
+    with driver_cursor(session) as (cursor, mark):
+        for part in _chunks(ids):
+            cursor.execute(f"DELETE FROM {name} WHERE id IN ({_marks(mark, part)})", part)
+
+
+def _quoted(session: Session, table: Table) -> str:
+    """``table``'s name as the dialect quotes it (``"query"``)."""
+    return str(session.get_bind().dialect.identifier_preparer.quote(table.name))
+
+
+def _chunks(values: Sequence[Any]) -> list[Sequence[Any]]:
+    """``values`` in pieces of :data:`_CHUNK` (under SQLite's bound-parameter limit)."""
+    return [values[i : i + _CHUNK] for i in range(0, len(values), _CHUNK)]
+
+
+def _marks(mark: str, part: Sequence[Any]) -> str:
+    """One parameter ``mark`` per value of ``part``, comma-separated."""
+    return ", ".join([mark] * len(part))
 
 
 class _Ids:

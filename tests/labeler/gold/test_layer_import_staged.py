@@ -152,6 +152,9 @@ def test_a_split_layer_import_stores_and_reports_what_one_process_does(
         # a line that cannot be read goes before an earlier element that cannot be placed
         ("unknown page, then broken JSON later", 200, "broken JSON"),
         ("unknown page, then a repeat across the halves", 200, "query_id 'q3' appears twice"),
+        # on SQLite the earlier part is written while the later one is staged, its query
+        # ids set aside meanwhile: they are taken back to find the repeat
+        ("a repeat across the halves", 200, "query_id 'q3' appears twice"),
         ("unknown page in the later half", 220, "unknown document 'p9.txt'"),
         ("stale element of ana's", 230, "elements[0] is stale"),
     ],
@@ -172,6 +175,8 @@ def test_a_split_layer_import_refuses_on_the_line_reading_it_whole_did(
     elif case == "unknown page, then a repeat across the halves":
         lines[9] = unknown.replace("q189", "q9")
         lines[199] = json.dumps(layer_line(3))  # line 200 repeats line 4's q3
+    elif case == "a repeat across the halves":
+        lines[199] = json.dumps(layer_line(3))
     elif case == "unknown page in the later half":
         lines[219] = unknown.replace("q189", "q219")
     else:
@@ -263,3 +268,46 @@ def test_a_refusal_after_the_first_batch_leaves_the_database_as_it_was(
     assert "refused: 1 question(s)" in refused.value.reason
     assert f"q{count - 1} (line {count})" in refused.value.reason
     assert (dump(db_url), marks()) == before
+
+
+def test_a_split_layer_import_its_actor_may_not_make_reports_a_bad_later_line_first(
+    pages: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    """bob, an annotator, may not import ana's layer, and a line of the forked process's part
+    cannot be read: that line is reported, as reading the file whole reports it (the file is
+    read before the actor's right is checked). On SQLite the write begins while that part is
+    staged, and is refused there: that refusal waits for the whole file to be read."""
+    from labeler.errors import RoleError
+    from labeler.gold import _layer_import
+    from labeler.store.annotators import add_annotator
+
+    with pages.write() as session:
+        add_annotator(session, "bob", "annotator", actor="lead")
+    lines = [json.dumps(layer_line(q)) for q in range(QUESTIONS)]
+    good = write(tmp_path / "good.jsonl", lines)
+    lines[219] = '{"query_id": "q219", "elements": ['  # line 220
+    path = write(tmp_path / "bad.jsonl", lines)
+
+    def by_bob(file: Path) -> LayerImport:
+        return import_layer_file(pages, file, "team", annotator="ana", actor="bob")
+
+    with pytest.raises(InputError) as whole:
+        by_bob(path)
+    split(monkeypatch, path)
+    began: list[GoldStage] = []
+    early = _layer_import._Writing.early
+
+    def spied(self: _layer_import._Writing, stage: GoldStage) -> None:
+        began.append(stage)
+        early(self, stage)
+
+    monkeypatch.setattr(_layer_import._Writing, "early", spied)
+    with pytest.raises(InputError) as parts:
+        by_bob(path)
+    assert len(began) == (backend == "sqlite")  # the early write was tried (SQLite only)
+    assert (parts.value.line, parts.value.reason) == (whole.value.line, whole.value.reason)
+    assert parts.value.line == 220 and "broken JSON" in parts.value.reason
+    with pytest.raises(RoleError):  # the file reads well: bob's right is what refuses it
+        by_bob(good)
+    with pages.session() as session:
+        assert session.execute(text("SELECT name FROM gold_set")).all() == []
