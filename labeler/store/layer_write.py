@@ -49,8 +49,9 @@ from labeler.store.models import (
     QuestionDone,
     utcnow,
 )
-from labeler.store.multirow import driver_cursor, insert_dict_values, insert_values
+from labeler.store.multirow import insert_dict_values, insert_values
 from labeler.store.roles import role_of
+from labeler.store.run_table import driver_cursor
 from labeler.store.team import make_team
 
 #: ids per ``IN (...)`` list: under SQLite's bound-parameter limit

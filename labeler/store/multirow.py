@@ -15,32 +15,17 @@ compile a parameter name per id on every call, which cost more than the query.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Table
 from sqlmodel import Session
 
-from labeler.store.run_table import insert_rows
+from labeler.store.run_table import bound_rows, driver_cursor, insert_rows
 
 #: bound parameters per multi-row statement: SQLite's limit before 3.32 (999), so that
 #: every build takes it
 MAX_PARAMETERS = 999
-
-
-@contextmanager
-def driver_cursor(session: Session) -> Iterator[tuple[Any, str]]:
-    """A cursor of the driver's connection inside ``session``'s transaction, and the
-    driver's parameter mark (``?`` on SQLite, ``%s`` on PostgreSQL)."""
-    dbapi = session.connection().connection.dbapi_connection
-    assert dbapi is not None
-    mark = "?" if session.get_bind().dialect.paramstyle == "qmark" else "%s"
-    cursor = dbapi.cursor()
-    try:
-        yield cursor, mark
-    finally:
-        cursor.close()
 
 
 def insert_values(
@@ -80,35 +65,5 @@ def insert_dict_values(session: Session, table: Table, rows: list[dict[str, Any]
     in the same order) into ``table``, each value stored as SQLAlchemy stores it (the
     column type's own bind processor: a datetime's text on SQLite), as
     :func:`~labeler.store.run_table.insert_dicts` does."""
-    if not rows:
-        return
-    session.flush()  # the driver's cursor bypasses the session: its pending rows first
-    dialect = session.get_bind().dialect
-    names = list(rows[0])
-    columns: list[list[Any]] = []
-    for name in names:  # column by column: per-value calls cost more than the insert
-        values = [row[name] for row in rows]
-        process = table.c[name].type._cached_bind_processor(dialect)
-        if process is not None:
-            values = _processed(process, values)
-        columns.append(values)
-    quote = dialect.identifier_preparer.quote  # "end" is a keyword on PostgreSQL
-    insert_values(
-        session,
-        quote(table.name),
-        tuple(quote(name) for name in names),
-        list(zip(*columns, strict=True)),
-    )
-
-
-def _processed(process: Callable[[Any], Any], values: list[Any]) -> list[Any]:
-    """``process`` applied to each of ``values``, once for a run of the same object (an
-    import's one timestamp)."""
-    out: list[Any] = []
-    last: Any = out  # a sentinel no value is
-    done: Any = None
-    for value in values:
-        if value is not last:
-            last, done = value, process(value)
-        out.append(done)
-    return out
+    if rows:
+        insert_values(session, *bound_rows(session, table, rows))

@@ -70,7 +70,7 @@ def check_run_name(session: Session, name: str, *, replace: bool = False) -> Run
 
 
 @contextmanager
-def _driver_cursor(session: Session) -> Iterator[tuple[Any, str]]:
+def driver_cursor(session: Session) -> Iterator[tuple[Any, str]]:
     """A cursor of the driver's connection inside the session's transaction, and the
     driver's parameter mark (``?`` or ``%s``).
 
@@ -121,7 +121,7 @@ def insert_rows(
     answering per row made a 32,000 × 20 run import spend 22 of its 28 s there)."""
     if not rows:
         return
-    with _driver_cursor(session) as (cursor, mark):
+    with driver_cursor(session) as (cursor, mark):
         if mark == "%s":
             with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
                 write = copy.write_row
@@ -138,9 +138,18 @@ def insert_dicts(session: Session, table: Table, rows: list[dict[str, Any]]) -> 
     column type's own bind processor: a datetime's text on SQLite, a JSON column's
     serialised text), without SQLAlchemy's per-row statement machinery, which cost more
     than the insert itself on a large gold import."""
-    if not rows:
-        return
-    session.flush()  # the driver's cursor bypasses the session: its pending rows first
+    if rows:
+        insert_rows(session, *bound_rows(session, table, rows))
+
+
+def bound_rows(
+    session: Session, table: Table, rows: list[dict[str, Any]]
+) -> tuple[str, tuple[str, ...], list[tuple[Any, ...]]]:
+    """``table``'s name and the columns of ``rows`` (not empty; every row the same columns,
+    in the same order), quoted as the dialect needs, and each row's values as SQLAlchemy
+    binds them (the column type's own bind processor), for an insert through the driver.
+    The session's pending rows are flushed first: the driver's cursor bypasses it."""
+    session.flush()
     dialect = session.get_bind().dialect
     names = list(rows[0])
     columns: list[list[Any]] = []
@@ -151,8 +160,7 @@ def insert_dicts(session: Session, table: Table, rows: list[dict[str, Any]]) -> 
             values = _processed(process, values)
         columns.append(values)
     quote = dialect.identifier_preparer.quote  # "end" is a keyword on PostgreSQL
-    quoted = tuple(quote(name) for name in names)
-    insert_rows(session, quote(table.name), quoted, list(zip(*columns, strict=True)))
+    return quote(table.name), tuple(quote(name) for name in names), list(zip(*columns, strict=True))
 
 
 def _processed(process: Callable[[Any], Any], values: list[Any]) -> list[Any]:
@@ -202,7 +210,7 @@ def mark_located(session: Session, run: Run, rows: Iterable[tuple[str, int]]) ->
     batch = [(run.id, q, r) for q, r in rows]
     if not batch:
         return
-    with _driver_cursor(session) as (cursor, mark):
+    with driver_cursor(session) as (cursor, mark):
         cursor.executemany(
             f"UPDATE run_result SET located = 1 WHERE run_id = {mark} "
             f"AND query_external_id = {mark} AND rank = {mark}",
@@ -249,7 +257,7 @@ def labelled_pages(
     # SQLAlchemy's statement and row handling cost twice the query itself. By the gold sets
     # too: the unique index on (gold set, external id) then finds each question, where a
     # lookup by external id alone scanned every element per part.
-    with _driver_cursor(session) as (cursor, mark):
+    with driver_cursor(session) as (cursor, mark):
         for part in _parts(sorted(set(external_ids))):
             cursor.execute(
                 "SELECT query.external_id, element.document_id, element.text FROM query "
@@ -307,7 +315,7 @@ def run_rows(session: Session, run: Run) -> RunRows:
     Reads through the driver's cursor: scoring reads every row of a run, and SQLAlchemy's
     per-row processing would cost more than the scoring itself.
     """
-    with _driver_cursor(session) as (cursor, mark):
+    with driver_cursor(session) as (cursor, mark):
         cursor.execute(RUN_ROWS_SQL.format(mark=mark), (run.id,))
         return cast(RunRows, group_run_rows(cursor.fetchall()))
 
