@@ -18,6 +18,7 @@ import os
 import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -46,6 +47,16 @@ _INDEXES = {
     "judged_line": "judged (qline)",
     "judged_id": "judged (external_id)",
 }
+
+
+@contextmanager
+def _staging_errors() -> Iterator[None]:
+    """A SQLite error of the staging file (e.g. the temporary directory's disk is full) as
+    :class:`~labeler.errors.StoreError`."""
+    try:
+        yield
+    except sqlite3.Error as err:
+        raise StoreError(f"cannot stage the gold set: {err}") from None
 
 
 class GoldStage:
@@ -88,10 +99,8 @@ class GoldStage:
     def seal(self) -> None:
         """End staging into a file of :func:`part_file`: commit it and close it, leaving
         it for the forking process's :meth:`merge` (which then owns it)."""
-        try:
+        with _staging_errors():
             self._db.execute("COMMIT")
-        except sqlite3.Error as err:
-            raise StoreError(f"cannot stage the gold set: {err}") from None
         self.close()
 
     @staticmethod
@@ -108,7 +117,7 @@ class GoldStage:
         """Append the questions staged in sealed file ``part`` (the later lines of the same
         file, staged by another process) after those staged here, as if added here."""
         before = self.questions
-        try:
+        with _staging_errors():
             self._attach(part)
             for table, columns in (
                 ("question", f"line, {_QUESTION}"),
@@ -125,8 +134,6 @@ class GoldStage:
             questions, elements = self._db.execute(
                 "SELECT (SELECT count(*) FROM part.question), (SELECT count(*) FROM part.element)"
             ).fetchone()
-        except sqlite3.Error as err:
-            raise StoreError(f"cannot stage the gold set: {err}") from None
         self.questions += int(questions)
         self.elements += int(elements)
 
@@ -145,14 +152,12 @@ class GoldStage:
             return True
         if not self._aside:
             return False
-        try:
+        with _staging_errors():
             self._attach(part)
             found = self._db.execute(
                 "SELECT 1 FROM part.question WHERE external_id IN (SELECT external_id FROM aside) "
                 "LIMIT 1"
             ).fetchone()
-        except sqlite3.Error as err:
-            raise StoreError(f"cannot stage the gold set: {err}") from None
         return found is not None
 
     def set_aside(self, ids: set[str]) -> None:
@@ -161,11 +166,9 @@ class GoldStage:
         writes while the forked process stages, and their memory would add to the write's.
         :meth:`repeats` looks them up there; :meth:`take_back` brings them back (when the
         later lines are read here after all)."""
-        try:
+        with _staging_errors():
             self._db.execute("CREATE TABLE IF NOT EXISTS aside (external_id)")
             self._db.executemany("INSERT INTO aside VALUES (?)", ((qid,) for qid in ids))
-        except sqlite3.Error as err:
-            raise StoreError(f"cannot stage the gold set: {err}") from None
         self._aside = True
         ids.clear()
 
@@ -174,11 +177,9 @@ class GoldStage:
         were)."""
         if not self._aside:
             return
-        try:
+        with _staging_errors():
             ids.update(qid for (qid,) in self._db.execute("SELECT external_id FROM aside"))
             self._db.execute("DELETE FROM aside")
-        except sqlite3.Error as err:
-            raise StoreError(f"cannot stage the gold set: {err}") from None
         self._aside = False
 
     @property
@@ -205,12 +206,10 @@ class GoldStage:
                 for j in q.not_relevant
             ]
         self.elements += len(e_rows)
-        try:
+        with _staging_errors():
             self._db.executemany("INSERT INTO question VALUES (?, ?, ?, ?, ?, ?)", q_rows)
             self._db.executemany(f"INSERT INTO element VALUES ({', '.join('?' * 14)})", e_rows)
             self._db.executemany("INSERT INTO judged VALUES (?, ?, ?, ?, ?, ?)", j_rows)
-        except sqlite3.Error as err:  # e.g. the temporary directory's disk is full
-            raise StoreError(f"cannot stage the gold set: {err}") from None
 
     def _index(self, *names: str) -> None:
         """Create the indexes ``names`` of :data:`_INDEXES` not created yet: each when a
