@@ -19,7 +19,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, overload
 
 from scoring.metrics import Judgement, key_lost_at
-from scoring.result import Diagnosis, DiagnosisKind, Flags, QueryScore
+from scoring.result import KIND_OF_CODE, Diagnosis, Flags, QueryScore
 from scoring.snap import Snapped
 
 if TYPE_CHECKING:
@@ -27,8 +27,6 @@ if TYPE_CHECKING:
 
 __all__ = ["QueryTable"]
 
-_KINDS = (DiagnosisKind.RETRIEVAL, DiagnosisKind.CHUNKING, DiagnosisKind.FULL)
-_CODES = {kind: code for code, kind in enumerate(_KINDS)}
 _N_FLAGS = len(fields(Flags))
 _flag_values = attrgetter(*(f.name for f in fields(Flags)))  # in field order
 
@@ -104,7 +102,7 @@ class QueryTable(Sequence[QueryScore]):
             row.in_run,
             row.n_chunks,
             map(row.values.__getitem__, self.keys),
-            [_CODES[d.kind] for d in diagnoses],
+            [d.severity for d in diagnoses],
             [d.best_coverage for d in diagnoses],
             [d.best_rank or 0 for d in diagnoses],
             row.flags,
@@ -192,7 +190,9 @@ class QueryTable(Sequence[QueryScore]):
             n_chunks=self.n_chunks[i],
             values=dict(zip(self.keys, self.values[i :: len(self.ids)], strict=True)),
             diagnoses={
-                k: Diagnosis(_KINDS[kind[i * nk + x]], cov[i * nk + x], rank[i * nk + x] or None)
+                k: Diagnosis(
+                    KIND_OF_CODE[kind[i * nk + x]], cov[i * nk + x], rank[i * nk + x] or None
+                )
                 for x, k in enumerate(self.ks)
             },
             flags=Flags(*self._flags[i * _N_FLAGS : (i + 1) * _N_FLAGS]),

@@ -87,7 +87,10 @@ class DiagnosisKind(StrEnum):
     FULL = "full"  # a full hit
 
 
-_SEVERITY = {DiagnosisKind.RETRIEVAL: 0, DiagnosisKind.CHUNKING: 1, DiagnosisKind.FULL: 2}
+#: the diagnosis kinds by severity, worst first: a kind's code (its severity, and how
+#: ``QueryTable`` stores it) is its index
+KIND_OF_CODE = (DiagnosisKind.RETRIEVAL, DiagnosisKind.CHUNKING, DiagnosisKind.FULL)
+_SEVERITY = {kind: code for code, kind in enumerate(KIND_OF_CODE)}
 _KINDS = {str(kind): kind for kind in DiagnosisKind}
 
 
@@ -358,7 +361,7 @@ class RunScore:
         table = _table(self.queries)
         if table is not None:
             kinds = table.kinds(k)
-            for code, kind in enumerate(_SEVERITY_ORDER):
+            for code, kind in enumerate(KIND_OF_CODE):
                 counts[str(kind)] = kinds.count(code)
             return counts
         for q in self.queries:
@@ -445,9 +448,6 @@ class RunScore:
         """All flat metric keys in report order (``value_keys``: metric-major, then k,
         then the token budgets)."""
         return value_keys(self.ks, self.budgets, self.tokenizer is not None)
-
-
-_SEVERITY_ORDER = (DiagnosisKind.RETRIEVAL, DiagnosisKind.CHUNKING, DiagnosisKind.FULL)
 
 
 class _Columns(Protocol):

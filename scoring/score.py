@@ -30,9 +30,9 @@ from scoring.inputs import (
 from scoring.metrics import Judgement, check_ks, metric_table
 from scoring.querytable import QueryTable
 from scoring.result import (
+    KIND_OF_CODE,
     N_GOLD_GROUPS,
     Diagnosis,
-    DiagnosisKind,
     Flags,
     GroupScore,
     QueryScore,
@@ -321,15 +321,11 @@ def _pin(
             mismatched.add(r)
 
 
-#: a diagnosis kind's code in ``_diagnosis_parts`` (and ``QueryTable``): its severity
-_KIND_OF_CODE = (DiagnosisKind.RETRIEVAL, DiagnosisKind.CHUNKING, DiagnosisKind.FULL)
-
-
 def _diagnosis_parts(
     best_cov: Sequence[float], ks: tuple[int, ...], hits: Sequence[float], partials: Sequence[float]
 ) -> tuple[list[int], list[float], list[int]]:
     """Diagnosis at every k (ascending), as three lists: the kind's code from hit/partial
-    at k (2 full, 1 chunking, 0 retrieval), and the best coverage among ranks ≤ k with the
+    at k (its index in ``KIND_OF_CODE``: 2 full, 1 chunking, 0 retrieval), and the best coverage among ranks ≤ k with the
     first rank reaching it (0: none), in one pass over the ranks."""
     codes: list[int] = []
     bests: list[float] = []
@@ -347,17 +343,6 @@ def _diagnosis_parts(
         bests.append(best)
         ranks.append(rank)
     return codes, bests, ranks
-
-
-def _diagnoses(
-    best_cov: Sequence[float], ks: tuple[int, ...], hits: Sequence[float], partials: Sequence[float]
-) -> dict[int, Diagnosis]:
-    """``_diagnosis_parts`` as ``Diagnosis`` per k."""
-    codes, bests, ranks = _diagnosis_parts(best_cov, ks, hits, partials)
-    return {
-        k: Diagnosis(_KIND_OF_CODE[code], best, rank or None)
-        for k, code, best, rank in zip(ks, codes, bests, ranks, strict=True)
-    }
 
 
 class _Judged(NamedTuple):
@@ -463,7 +448,7 @@ def _finish_one(
         n_chunks=len(chunks) if chunks is not None else 0,
         values=dict(zip(keys, values, strict=True)),
         diagnoses={
-            k: Diagnosis(_KIND_OF_CODE[code], best, rank or None)
+            k: Diagnosis(KIND_OF_CODE[code], best, rank or None)
             for k, code, best, rank in zip(ks, codes, bests, ranks, strict=True)
         },
         flags=judged.flags,
@@ -793,8 +778,13 @@ def _group_masks(n_gold: Sequence[int]) -> dict[str, bytes]:
     import numpy as np
 
     counts = np.asarray(n_gold)
-    masks = {"1": counts <= 1, "2": counts == 2, "3+": counts > 2}  # as n_gold_group says
-    return {group: mask.astype(np.uint8).tobytes() for group, mask in masks.items()}
+    distinct = np.unique(counts)  # a few numbers of elements: the rule applied to each
+    return {
+        group: np.isin(counts, [n for n in distinct if n_gold_group(int(n)) == group])
+        .astype(np.uint8)
+        .tobytes()
+        for group in N_GOLD_GROUPS
+    }
 
 
 def score_run(

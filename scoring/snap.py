@@ -656,7 +656,8 @@ def snap_chunks(
     alignment: most chunks of a run come from pages its question does not cite, and
     aligning each against every cited page costs tens of milliseconds a chunk (a run of
     4,000 questions whose chunks name no page took minutes to score instead of a second).
-    ``page_text`` and ``normal`` give a page's text and its ``normalise``. Chunks left as they were keep their identity.
+    ``page_text`` and ``normal`` give a page's text and its ``normalise``. Chunks left as
+    they were keep their identity.
 
     ``held`` (page → rank → whether the page's normal text holds the rank's head), when
     given, is :func:`heads_held` of :func:`snap_heads` (a caller snapping many questions

@@ -6,8 +6,8 @@ query id (``RANGE_QUESTIONS`` each, contiguous in code-point order, the order of
 index); each range's chunks and placements are read, scored with
 :func:`scoring.score.score_questions_into` straight into a
 :class:`~scoring.querytable.QueryTable` (flat arrays: what the aggregates, intervals and
-reports read) and dropped. The pages are indexed once for all ranges; the per-chunk lookups the index
-caches are emptied after each range. The rows are the same as scoring all at once (a test
+reports read) and dropped. The pages are indexed once for all ranges; the per-chunk lookups
+the index caches are emptied after each range. The rows are the same as scoring all at once (a test
 compares them over several range sizes).
 """
 
