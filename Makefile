@@ -10,6 +10,11 @@ TEST_STAMP := $(VENV)/.installed-test
 # a third-party extraction profile registered through the 'labeler.profiles' entry point
 TEST_PLUGIN := tests/plugins/labeler_test_profile
 
+# the scoring path compiled with mypyc (scripts/build_native.py; about a minute), again when
+# one of its sources changes; where it cannot be built, everything runs from source
+NATIVE_STAMP := $(VENV)/.native
+NATIVE_SOURCES := $(shell $(PYTHON) scripts/build_native.py --list)
+
 .PHONY: run ingest test lint bench clean
 
 $(STAMP): pyproject.toml
@@ -18,15 +23,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e .
 	touch $(STAMP)
 
+$(NATIVE_STAMP): $(STAMP) scripts/build_native.py scoring/_native.py $(NATIVE_SOURCES)
+	$(BIN)/python -m pip install -q 'mypy>=1.10'  # mypyc comes with mypy
+	$(BIN)/python scripts/build_native.py --stamp $(NATIVE_STAMP)
+
 $(TEST_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[test]'
 	$(BIN)/python -m pip install -q ./$(TEST_PLUGIN)
 	touch $(TEST_STAMP)
 
-run: $(STAMP)
+run: $(STAMP) $(NATIVE_STAMP)
 	$(BIN)/labeler
 
-ingest: $(STAMP)
+ingest: $(STAMP) $(NATIVE_STAMP)
 	$(BIN)/labeler ingest corpora/sqlite-docs
 
 # parallel test workers (pytest-xdist): each has its own temporary folder, SQLite files and
@@ -39,20 +48,21 @@ TEST_WORKERS ?= $(shell python3 -c 'import os; print(len(os.sched_getaffinity(0)
 # bytecode cached even where PYTHONDONTWRITEBYTECODE is set: every worker would otherwise
 # rewrite the test modules' asserts and every labeler process compile its modules again
 
-test: $(TEST_STAMP)
+test: $(TEST_STAMP) $(NATIVE_STAMP)
 	scripts/ensure-jsoup
 	scripts/ensure-chromium
-	PYTHONDONTWRITEBYTECODE= scripts/test-postgres run $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup  # throwaway PostgreSQL, stopped after
+	LABELER_NATIVE_REQUIRED=$$(cat $(NATIVE_STAMP)) PYTHONDONTWRITEBYTECODE= scripts/test-postgres run $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup  # throwaway PostgreSQL, stopped after
 
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-bench: $(TEST_STAMP)
+bench: $(TEST_STAMP) $(NATIVE_STAMP)
 	scripts/ensure-jsoup
 	$(BIN)/python benchmarks/bench_extract.py
 	$(BIN)/python benchmarks/bench_score.py
 
 clean:
-	rm -rf $(VENV) labels.db labels.db-wal labels.db-shm labels.db-checked
+	$(PYTHON) scripts/build_native.py --clean
+	rm -rf $(VENV) build labels.db labels.db-wal labels.db-shm labels.db-checked

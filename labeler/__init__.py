@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+# before any module of the package: some run compiled, unless their sources changed since
+# (scoring._native)
+import scoring._native  # noqa: F401
+
 if TYPE_CHECKING:
     from labeler.api import open
 

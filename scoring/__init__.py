@@ -21,6 +21,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+# First: whether the compiled modules of the scoring path are used (scoring._native)
+from scoring import _native  # noqa: F401
+
 # Eager: the function ``classify`` shares its name with its module, and importing the
 # module later would otherwise leave ``scoring.classify`` naming the module.
 from scoring.classify import DEFAULT_THRESHOLD, PageIndex, classify

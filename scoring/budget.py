@@ -53,11 +53,11 @@ def budget_key(name: str, budget: int) -> str:
     return f"{name}@{budget}t"
 
 
-def check_budgets(budgets: Iterable[int]) -> tuple[int, ...]:
+def check_budgets(budgets: Iterable[object]) -> tuple[int, ...]:
     """Validate token budgets (integers ≥ 1); return them sorted without duplicates (an
     empty tuple for none)."""
-    out = set()
-    for b in budgets:
+    out: set[int] = set()
+    for b in budgets:  # each an ``object``: compiled, an ``int`` would take True as 1 unchecked
         if isinstance(b, bool) or not isinstance(b, int) or b < 1:
             raise ValueError(f"a token budget must be an integer >= 1, got {b!r}")
         out.add(b)

@@ -45,7 +45,7 @@ _EMPTY = Classification(Grade.NONE, 0.0, False, False, False)
 _ABSENT = (-1, False)
 
 
-def check_threshold(threshold: float) -> float:
+def check_threshold(threshold: object) -> float:
     """Return ``threshold`` if it is a number in (0, 1], else raise ``ValueError``."""
     if isinstance(threshold, bool) or not isinstance(threshold, int | float):
         raise ValueError(f"threshold must be a number in (0, 1], got {threshold!r}")
@@ -58,16 +58,23 @@ Key = tuple[int, int]
 """A key span: ``(s, e)`` code-point offsets into the element text, ``0 <= s < e <= |t|``."""
 
 
-def check_key(key: Key | None, size: int) -> None:
-    """Raise ``ValueError`` unless ``key`` is None or a span ``0 <= s < e <= size``."""
+def check_key(key: tuple[object, object] | None, size: int) -> Key | None:
+    """Return ``key`` if it is None or a span ``0 <= s < e <= size``, else raise
+    ``ValueError``."""
     if key is None:
-        return
+        return None
     s, e = key
-    for value in (s, e):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"key offsets must be integers, got {key!r}")
+    # each offset's own type (``object``: compiled, an ``int`` parameter takes True as 1)
+    if (
+        isinstance(s, bool)
+        or not isinstance(s, int)
+        or isinstance(e, bool)
+        or not isinstance(e, int)
+    ):
+        raise ValueError(f"key offsets must be integers, got {key!r}")
     if not 0 <= s < e <= size:
         raise ValueError(f"key span {s}-{e} is not inside the element (0 <= s < e <= {size})")
+    return s, e
 
 
 def occurrences(page: str, text: str) -> tuple[int, ...]:
@@ -134,8 +141,8 @@ def classify(
     page: str,
     element_text: str,
     chunk: str,
-    threshold: float = DEFAULT_THRESHOLD,
-    key: Key | None = None,
+    threshold: object = DEFAULT_THRESHOLD,
+    key: tuple[object, object] | None = None,
 ) -> Classification:
     """Classify element text ``t`` against chunk ``c`` on page ``P`` (docs/metrics.md).
 
@@ -170,27 +177,27 @@ def classify(
     Raises:
         ValueError: a threshold outside (0, 1] or a key span not inside ``t``.
     """
-    check_threshold(threshold)
-    check_key(key, len(element_text))
+    theta = check_threshold(threshold)
+    span = check_key(key, len(element_text))
     if not element_text or not chunk:
         return _EMPTY
     starts = occurrences(page, element_text)
     repeated = len(starts) > 1
     c0 = page.find(chunk)
     if c0 < 0:
-        grade, coverage, lost = _fallback(element_text, chunk, key)
+        grade, coverage, lost = _fallback(element_text, chunk, span)
         return Classification(grade, coverage, repeated, True, False, lost)
     chunk_repeated = page.find(chunk, c0 + 1) >= 0
     c1 = c0 + len(chunk)
     size = len(element_text)
     best = 0
-    keyed = None if key is None else 0
+    keyed = None if span is None else 0
     for e0 in starts:
         piece = min(e0 + size, c1) - max(e0, c0)
         best = max(best, piece)
-        if keyed is not None and key is not None and c0 <= e0 + key[0] and e0 + key[1] <= c1:
+        if keyed is not None and span is not None and c0 <= e0 + span[0] and e0 + span[1] <= c1:
             keyed = max(keyed, piece)
-    grade, coverage, lost = _grade(best, size, threshold, keyed)
+    grade, coverage, lost = _grade(best, size, theta, keyed)
     return Classification(grade, coverage, repeated, False, chunk_repeated, lost)
 
 
@@ -427,14 +434,14 @@ class PageIndex:
         self,
         element_text: str,
         chunk: str,
-        threshold: float = DEFAULT_THRESHOLD,
-        key: Key | None = None,
+        threshold: object = DEFAULT_THRESHOLD,
+        key: tuple[object, object] | None = None,
     ) -> Classification:
         """Same contract and result as
         ``classify(self.text, element_text, chunk, threshold, key)``."""
-        check_threshold(threshold)
-        check_key(key, len(element_text))
-        return self.classify_unchecked(element_text, chunk, threshold, key)
+        theta = check_threshold(threshold)
+        span = check_key(key, len(element_text))
+        return self.classify_unchecked(element_text, chunk, theta, span)
 
     def classify_unchecked(
         self, element_text: str, chunk: str, threshold: float, key: Key | None = None

@@ -47,14 +47,16 @@ _FULL = int(Grade.FULL)
 _PARTIAL = int(Grade.PARTIAL)
 
 
-def check_ks(ks: Sequence[int]) -> tuple[int, ...]:
+def check_ks(ks: Sequence[object]) -> tuple[int, ...]:
     """Validate cut-offs (integers ≥ 1, at least one); return them sorted without duplicates."""
     if not ks:
         raise ValueError("at least one cut-off k is required")
-    for k in ks:
+    out: set[int] = set()
+    for k in ks:  # each k an ``object``: compiled, an ``int`` would take True as 1 unchecked
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ValueError(f"cut-off k must be an integer >= 1, got {k!r}")
-    return tuple(sorted(set(ks)))
+        out.add(k)
+    return tuple(sorted(out))
 
 
 @dataclass(frozen=True, slots=True)

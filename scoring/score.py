@@ -535,12 +535,12 @@ def score_questions(
     run: Run,
     *,
     ks: Sequence[int] = DEFAULT_KS,
-    threshold: float = DEFAULT_THRESHOLD,
+    threshold: object = DEFAULT_THRESHOLD,
     placements: Placements | None = None,
     budgets: Sequence[int] = (),
     tokenizer: Tokenizer | None = None,
     cache: PageCache | None = None,
-    snap_min: float | None = None,
+    snap_min: object = None,
 ) -> list[QueryScore]:
     """One ``QueryScore`` per question with at least one element, in the given order.
 
@@ -570,15 +570,14 @@ def score_questions(
             tokenizer; a chunk without text where a tokenizer must count it.
     """
     theta = check_threshold(threshold)
-    if snap_min is not None:
-        snap_min = check_snap_min(snap_min)
+    snap = None if snap_min is None else check_snap_min(snap_min)
     cutoffs = check_ks(ks)
     limits = _check_budgets(budgets, tokenizer)
     if cache is None:
         cache = PageCache(pages)
     keys = value_keys(cutoffs, limits, tokenizer is not None)
     rows = _judged_rows(
-        questions, run, cache, theta, cutoffs, placements or {}, limits, tokenizer, snap_min
+        questions, run, cache, theta, cutoffs, placements or {}, limits, tokenizer, snap
     )
     return [
         _finish_one(q, c, j, sn, cache, cutoffs, keys, p, limits, tokenizer)
@@ -593,12 +592,12 @@ def score_questions_into(
     pages: Pages,
     run: Run,
     *,
-    threshold: float = DEFAULT_THRESHOLD,
+    threshold: object = DEFAULT_THRESHOLD,
     placements: Placements | None = None,
     budgets: Sequence[int] = (),
     tokenizer: Tokenizer | None = None,
     cache: PageCache | None = None,
-    snap_min: float | None = None,
+    snap_min: object = None,
 ) -> int:
     """:func:`score_questions` with each row put straight into ``table`` (at the k of its
     ``ks``), the j-th question with elements as row ``positions[j]``: the rows
@@ -610,8 +609,7 @@ def score_questions_into(
             arguments; more questions with elements than ``positions``.
     """
     theta = check_threshold(threshold)
-    if snap_min is not None:
-        snap_min = check_snap_min(snap_min)
+    snap = None if snap_min is None else check_snap_min(snap_min)
     cutoffs = check_ks(table.ks)
     limits = _check_budgets(budgets, tokenizer)
     if table.keys != tuple(value_keys(cutoffs, limits, tokenizer is not None)):
@@ -619,7 +617,7 @@ def score_questions_into(
     if cache is None:
         cache = PageCache(pages)
     rows = _judged_rows(
-        questions, run, cache, theta, cutoffs, placements or {}, limits, tokenizer, snap_min
+        questions, run, cache, theta, cutoffs, placements or {}, limits, tokenizer, snap
     )
     put = 0
     for question, chunks, judged, snaps, known in rows:
@@ -659,7 +657,7 @@ def aggregate(
     run_ids: Iterable[str],
     *,
     ks: Sequence[int] = DEFAULT_KS,
-    threshold: float = DEFAULT_THRESHOLD,
+    threshold: object = DEFAULT_THRESHOLD,
     gold_set: str = "",
     run_name: str = "",
     budgets: Sequence[int] = (),
@@ -793,12 +791,12 @@ def score_run(
     run: Run,
     *,
     ks: Sequence[int] = DEFAULT_KS,
-    threshold: float = DEFAULT_THRESHOLD,
+    threshold: object = DEFAULT_THRESHOLD,
     gold_set: str = "",
     run_name: str = "",
     budgets: Sequence[int] = (),
     tokenizer: Tokenizer | None = None,
-    snap_min: float | None = None,
+    snap_min: object = None,
 ) -> RunScore:
     """Score ``run`` against the gold ``questions`` whose elements live in ``pages``.
 

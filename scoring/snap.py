@@ -73,7 +73,7 @@ _ASCII = re.compile(r"[\x00-%'-\x7f]+")
 _ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
-def check_snap_min(min_score: float) -> float:
+def check_snap_min(min_score: object) -> float:
     """Return ``min_score`` if it is a number in (0, 1], else raise ``ValueError``."""
     if isinstance(min_score, bool) or not isinstance(min_score, int | float):
         raise ValueError(f"snap minimum must be a number in (0, 1], got {min_score!r}")

@@ -16,9 +16,23 @@ RUNTIME = "pip install -q -e ."
 EXTRAS = "pip install -q -e '.[test]'"
 
 
+def native_sources() -> list[str]:
+    """The sources the compiled modules are built from (make rebuilds them when one
+    changes), and what builds them."""
+    listed = subprocess.run(
+        ["python3", "scripts/build_native.py", "--list"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    return ["scripts/build_native.py", "scoring/_native.py", *listed]
+
+
 @pytest.fixture
 def checkout(tmp_path: Path) -> Path:
-    for name in ("Makefile", "pyproject.toml"):
+    for name in ("Makefile", "pyproject.toml", *native_sources()):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, tmp_path / name)
     os.utime(tmp_path / "pyproject.toml", (1_000_000_000, 1_000_000_000))  # 2001
     return tmp_path
@@ -90,3 +104,21 @@ def test_test_installs_the_test_profile_plugin_after_the_extras(checkout: Path) 
     assert len(plugin) == 1 and plugin[0] > extras
     assert lines[plugin[0]].endswith("pip install -q ./tests/plugins/labeler_test_profile")
     assert (ROOT / "tests" / "plugins" / "labeler_test_profile" / "pyproject.toml").is_file()
+
+
+def test_run_and_test_build_the_compiled_modules_after_installing(checkout: Path) -> None:
+    for target in ("run", "test"):
+        lines = dry_run(checkout, target)
+        build = [i for i, line in enumerate(lines) if "scripts/build_native.py --stamp" in line]
+        runtime = next(i for i, line in enumerate(lines) if RUNTIME in line)
+        assert len(build) == 1 and build[0] > runtime, target
+    venv = checkout / ".venv"
+    venv.mkdir()
+    for stamp in (".installed", ".installed-test", ".native"):
+        (venv / stamp).touch()
+    assert not any("build_native" in line for line in dry_run(checkout, "test"))
+    # a source of a compiled module changed: built again
+    changed = checkout / native_sources()[-1]
+    future = (venv / ".native").stat().st_mtime + 10
+    os.utime(changed, (future, future))
+    assert any("build_native.py --stamp" in line for line in dry_run(checkout, "test"))
