@@ -16,7 +16,8 @@ Both sides are timed as whole processes (interpreter start included), best and m
 ``--repeat`` rounds, interleaved (each round runs every command once, so drift on a busy
 machine hits all alike); each process's peak resident set (``ru_maxrss``) is reported too.
 ``labeler score`` runs with its defaults (one process per CPU for runs of 1,000+ questions,
-bootstrap intervals on), with ``--jobs 1``, with JSON output, with ``--ci 0`` (no
+bootstrap intervals on; the compiled scoring path where it is built, as the header says),
+from its sources (``LABELER_PURE_PYTHON``), with ``--jobs 1``, with JSON output, with ``--ci 0`` (no
 intervals) and with ``--budget 500,1000``; with ``--layers N`` also ``--layer each`` on a
 copy of the database where N annotators each labelled and marked done every question.
 ``--big-run N`` also imports an N-line run and reports its rows/second and peak memory.
@@ -194,6 +195,8 @@ def bench_size(
         "pytrec_eval": peer_cmd,
         "labeler score (defaults)": score,
         "labeler score --jobs 1": [*score, "--jobs", "1"],
+        # the same from the sources, the compiled modules set aside (scoring._native)
+        "labeler score (from source)": ["env", "LABELER_PURE_PYTHON=1", *score],
         "labeler score --ci 0": [*score, "--ci", "0"],
         "labeler score --format json": [*score, "--format", "json"],
         "labeler score --budget 500,1000": [*score, "--budget", "500,1000"],
@@ -213,10 +216,17 @@ def bench_size(
     timed = timings(commands, args.repeat)
     peer = timed.pop("pytrec_eval")
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    native = subprocess.run(
+        [sys.executable, "-c", "from scoring import _native; print(_native.state().reason)"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     print(
         f"\n== {questions:,} questions x {args.chunks} chunks of {args.chunk_chars} chars, "
         f"k = {ks}; {cpus} CPUs, load {os.getloadavg()[0]:.1f}; data made in {made_s:.0f} s"
     )
+    print(f"scoring path: {native}")
     print(f"whole processes, {args.repeat} interleaved rounds: best / median wall time, ratio")
     print("to pytrec_eval's best / median; CPU time (best); peak RSS (largest of the rounds)")
     print(f"  {'command':33s} {'wall best / median':>20s} {'ratio':>13s} {'CPU':>8s} {'peak':>9s}")
