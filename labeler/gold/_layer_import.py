@@ -111,7 +111,7 @@ def import_layer_file(
     raises :class:`InputError` unless ``allow_empty``."""
     from labeler.gold._halves import stage_halves
     from labeler.store.goldstage import GoldStage
-    from labeler.store.layer_write import LineRefused
+    from labeler.store.layer_plans import LineRefused
     from labeler.store.postgres import text_holds_nul
 
     if not annotator.strip():
