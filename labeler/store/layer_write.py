@@ -32,7 +32,7 @@ from labeler.store.audit import mark_origin
 from labeler.store.goldrows import NewElement, NewQuestion
 from labeler.store.goldsets import new_ids, table_of
 from labeler.store.goldstage import GoldStage
-from labeler.store.layer_plans import Planned, Reading, quoted
+from labeler.store.layer_plans import Plan, Planned, Reading, quoted
 from labeler.store.layer_snapshots import FIELDS, chunks, json_columns, marks, stamp
 from labeler.store.models import (
     ELEMENT_OK,
@@ -92,7 +92,8 @@ def write_own_layer(
 
     An adjudicated question the file would change is written not at all and listed in the
     result's ``settled`` (the rest are written: the caller rolls back). A staged element on
-    a page that is no longer stored raises :class:`LineRefused` naming its line."""
+    a page that is no longer stored raises :class:`~labeler.store.layer_plans.LineRefused`
+    naming its line."""
     layer = LayerWrite(session, gold_set, annotator=annotator)
     layer.write(stage, progress)
     return layer.counts
@@ -164,6 +165,66 @@ class _Writer:
         counts.done += planned.done
         counts.no_answer += planned.no_answer
         counts.settled += planned.settled
+        added = self._added(plans)
+        # the snapshots' JSON text, as the JSON column stores it (see json_columns)
+        texts = {
+            model: iter(
+                json_columns(
+                    FIELDS[model],
+                    rows.varying,
+                    {**{k: stamp(v) for k, v in rows.same.items()}, **self.mark},
+                )
+            )
+            for model, rows in added.rows.items()
+        }
+        session = self.session
+        added.rows[Query].insert(session, table_of(Query))
+        _delete(session, table_of(Element), [g.id for p in plans for g in p.gone])
+        added.rows[Element].insert(session, table_of(Element))
+        _delete(
+            session,
+            table_of(QuestionDone),
+            [p.unmarked.id for p in plans if p.unmarked is not None],
+        )
+        added.rows[QuestionDone].insert(session, table_of(QuestionDone))
+        # each audit entry's action, entity, row and snapshots, in the order labelling the
+        # questions one at a time writes them
+        steps: list[tuple[str, str, int, str, str]] = []
+        step = steps.append
+        queries, elements, marks = texts[Query], texts[Element], texts[QuestionDone]
+        element_ids = iter(added.rows[Element].varying["id"])
+        mark_ids = iter(added.rows[QuestionDone].varying["id"])
+        for p, query_id in zip(plans, added.query_ids, strict=True):
+            if p.query_id is None:
+                step(("add", "query", query_id, "null", next(queries)))
+            for g in p.gone:
+                step(("remove", "element", g.id, g.snapshot, "null"))
+            for _ in p.question.elements:
+                step(("add", "element", next(element_ids), "null", next(elements)))
+            if p.unmarked is not None:
+                step(("remove", "question_done", p.unmarked.id, p.unmarked.snapshot, "null"))
+            if p.done:
+                step(("add", "question_done", next(mark_ids), "null", next(marks)))
+        # straight to the driver: the snapshots are JSON text already (as the column's bind
+        # processor would make them), the time the bound form of the import's one timestamp
+        audit = table_of(AuditEntry)
+        dialect = session.get_bind().dialect
+        process = audit.c.at.type._cached_bind_processor(dialect)
+        at = self.now if process is None else process(self.now)
+        actor, role = self.annotator, self.role
+        entries = [
+            (entry_id, actor, at, *what, role)
+            for entry_id, what in zip(
+                new_ids(session, "audit_entry", len(steps)), steps, strict=True
+            )
+        ]
+        quote = dialect.identifier_preparer.quote
+        insert_values(session, quote(audit.name), tuple(map(quote, _AUDIT_COLUMNS)), entries)
+        for ids in self.ids.values():
+            ids.written()
+
+    def _added(self, plans: list[Plan]) -> _Added:
+        """The rows ``plans`` add, with their ids (see :class:`_Ids`), counted."""
         new_queries = self.ids["query"].assign([None for p in plans if p.query_id is None])
         new_elements = iter(
             self.ids["element"].assign(
@@ -186,25 +247,22 @@ class _Writer:
                 ]
             )
         )
-        # the rows added, column by column: (the questions created, in order, the new ids
-        # above), each element's id, question and staged element, each mark's id, question
-        # and whether it is one with no answer
         created: list[NewQuestion] = []
+        query_ids: list[int] = []  # each plan's question id, stored or new
         element_ids: list[int] = []
         element_queries: list[int] = []
         added: list[NewElement] = []
         mark_ids: list[int] = []
         mark_queries: list[int] = []
         no_answer: list[bool] = []
-        query_ids: list[int] = []  # each plan's question id, stored or new
         created_ids = iter(new_queries)
+        counts = self.counts
         for p in plans:
             q = p.question
             query_id = p.query_id
             if query_id is None:
                 query_id = next(created_ids)
                 created.append(q)
-                counts.created += 1
             query_ids.append(query_id)
             for e in q.elements:
                 element_ids.append(next(new_elements))
@@ -215,164 +273,58 @@ class _Writer:
                 mark_queries.append(query_id)
                 no_answer.append(not q.elements)
             counts.removed += len(p.gone)
-            counts.added += len(q.elements)
-            counts.done += p.done
-            counts.no_answer += p.done and not q.elements
-        key_starts = [None if e.key is None else e.key[0] for e in added]
-        rows: dict[type[SQLModel], _Rows] = {
-            Query: _Rows(
-                {
-                    "id": new_queries,
-                    "external_id": [q.external_id for q in created],
-                    "text": [q.text for q in created],
-                    "notes": [q.notes for q in created],
-                },
-                {
-                    "gold_set_id": self.gold_set_id,
-                    "created_at": self.now,
-                    "adjudicated_at": None,
-                    "adjudicated_by": None,
-                },
-            ),
-            Element: _Rows(
-                {
-                    "id": element_ids,
-                    "query_id": element_queries,
-                    "document_id": [e.doc for e in added],
-                    "start": [e.start for e in added],
-                    "end": [e.end for e in added],
-                    "text": [e.text for e in added],
-                    "grade": [e.grade for e in added],
-                    "assisted": [e.assisted for e in added],
-                    "key_start": key_starts,
-                    "key_end": [None if e.key is None else e.key[1] for e in added],
-                },
-                {
-                    "annotator": self.annotator,
-                    "created_at": self.now,
-                    "status": ELEMENT_OK,
-                    "layer": LAYER_ANNOTATOR,
-                    "provenance": PROVENANCE_OWN,
-                },
-            ),
-            QuestionDone: _Rows(
-                {"id": mark_ids, "query_id": mark_queries, "no_answer": no_answer},
-                {"annotator": self.annotator, "done_at": self.now},
-            ),
-        }
-        # the snapshots' JSON text, as the JSON column stores it (see json_columns)
-        texts = {
-            model: iter(
-                json_columns(
-                    FIELDS[model],
-                    row.varying,
-                    {**{k: stamp(v) for k, v in row.same.items()}, **self.mark},
-                )
-            )
-            for model, row in rows.items()
-        }
-        session = self.session
-        rows[Query].insert(session, table_of(Query))
-        _delete(session, table_of(Element), [g.id for p in plans for g in p.gone])
-        rows[Element].insert(session, table_of(Element))
-        _delete(
-            session,
-            table_of(QuestionDone),
-            [p.unmarked.id for p in plans if p.unmarked is not None],
+        counts.created += len(created)
+        counts.added += len(added)
+        counts.done += len(mark_ids)
+        counts.no_answer += sum(no_answer)
+        queries = _Rows(
+            {
+                "id": new_queries,
+                "external_id": [q.external_id for q in created],
+                "text": [q.text for q in created],
+                "notes": [q.notes for q in created],
+            },
+            {
+                "gold_set_id": self.gold_set_id,
+                "created_at": self.now,
+                "adjudicated_at": None,
+                "adjudicated_by": None,
+            },
         )
-        rows[QuestionDone].insert(session, table_of(QuestionDone))
-        # the audit entries straight to the driver, in the order labelling the questions
-        # one at a time writes them: their snapshots are JSON text already (as the column's
-        # bind processor would make them), their time the bound form of the import's one
-        # timestamp
-        audit = table_of(AuditEntry)
-        dialect = session.get_bind().dialect
-        process = audit.c.at.type._cached_bind_processor(dialect)
-        at = self.now if process is None else process(self.now)
-        actor, role = self.annotator, self.role
-        count = len(created) + len(added) + len(mark_ids)
-        count += sum(len(p.gone) + (p.unmarked is not None) for p in plans)
-        entry_ids = iter(new_ids(session, "audit_entry", count))
-        element_ids_in = iter(element_ids)
-        mark_ids_in = iter(mark_ids)
-        queries, elements, marks = texts[Query], texts[Element], texts[QuestionDone]
-        entries: list[tuple[Any, ...]] = []
-        add = entries.append
-        for p, query_id in zip(plans, query_ids, strict=True):
-            if p.query_id is None:
-                add(
-                    (
-                        next(entry_ids),
-                        actor,
-                        at,
-                        "add",
-                        "query",
-                        query_id,
-                        "null",
-                        next(queries),
-                        role,
-                    )
-                )
-            for g in p.gone:
-                add(
-                    (
-                        next(entry_ids),
-                        actor,
-                        at,
-                        "remove",
-                        "element",
-                        g.id,
-                        g.snapshot,
-                        "null",
-                        role,
-                    )
-                )
-            for _ in p.question.elements:
-                add(
-                    (
-                        next(entry_ids),
-                        actor,
-                        at,
-                        "add",
-                        "element",
-                        next(element_ids_in),
-                        "null",
-                        next(elements),
-                        role,
-                    )
-                )
-            if p.unmarked is not None:
-                add(
-                    (
-                        next(entry_ids),
-                        actor,
-                        at,
-                        "remove",
-                        "question_done",
-                        p.unmarked.id,
-                        p.unmarked.snapshot,
-                        "null",
-                        role,
-                    )
-                )
-            if p.done:
-                add(
-                    (
-                        next(entry_ids),
-                        actor,
-                        at,
-                        "add",
-                        "question_done",
-                        next(mark_ids_in),
-                        "null",
-                        next(marks),
-                        role,
-                    )
-                )
-        quote = dialect.identifier_preparer.quote
-        insert_values(session, quote(audit.name), tuple(map(quote, _AUDIT_COLUMNS)), entries)
-        for ids in self.ids.values():
-            ids.written()
+        elements = _Rows(
+            {
+                "id": element_ids,
+                "query_id": element_queries,
+                "document_id": [e.doc for e in added],
+                "start": [e.start for e in added],
+                "end": [e.end for e in added],
+                "text": [e.text for e in added],
+                "grade": [e.grade for e in added],
+                "assisted": [e.assisted for e in added],
+                "key_start": [None if e.key is None else e.key[0] for e in added],
+                "key_end": [None if e.key is None else e.key[1] for e in added],
+            },
+            {
+                "annotator": self.annotator,
+                "created_at": self.now,
+                "status": ELEMENT_OK,
+                "layer": LAYER_ANNOTATOR,
+                "provenance": PROVENANCE_OWN,
+            },
+        )
+        marks = _Rows(
+            {"id": mark_ids, "query_id": mark_queries, "no_answer": no_answer},
+            {"annotator": self.annotator, "done_at": self.now},
+        )
+        return _Added(query_ids, {Query: queries, Element: elements, QuestionDone: marks})
+
+
+@dataclass
+class _Added:
+    """What a batch adds: each question's id (stored or new), and the rows of each table."""
+
+    query_ids: list[int]
+    rows: dict[type[SQLModel], _Rows]
 
 
 @dataclass
