@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from threading import Thread
 from typing import TYPE_CHECKING
 
 from labeler.errors import InputError, StoreError
@@ -111,7 +112,8 @@ def import_layer_file(
     raises :class:`InputError` unless ``allow_empty``."""
     from labeler.gold._halves import stage_halves
     from labeler.store.goldstage import GoldStage
-    from labeler.store.layer_write import LineRefused
+    from labeler.store.integrity import check_early
+    from labeler.store.layer_plans import LineRefused
     from labeler.store.postgres import text_holds_nul
 
     if not annotator.strip():
@@ -186,13 +188,20 @@ def import_layer_file(
                 stage.set_aside(seen)  # their memory would add to the write's (taken back)
                 writing.early(stage)
 
+    def here(part: Lines, after: Lines) -> LayerTally:
+        # the lines here are read once any forked process is started (a fork copies only
+        # this thread): the damage check the write would begin with runs meanwhile
+        if writing.checking is None:
+            writing.checking = check_early(store.file_to_check, store.location)
+        return stage_part(part, after, stage, tally, _always, progress)
+
     try:
         child = stage_halves(
             store,
             path,
             stage,
             seen,
-            lambda part, after: stage_part(part, after, stage, tally, _always, progress),
+            here,
             lambda part, part_stage, alive: stage_part(
                 part, None, part_stage, LayerTally(), alive, no_progress
             ),
@@ -270,6 +279,9 @@ class _Writing:
         self.annotator = annotator
         self.actor = actor
         self._open: ExitStack | None = None
+        #: the store's damage check, run in a thread while the file is staged (see
+        #: :func:`~labeler.store.integrity.check_early`), joined before the write begins
+        self.checking: Thread | None = None
         #: the layer being written (None: not begun)
         self.layer: LayerWrite | None = None
         self.created_set = False
@@ -281,6 +293,8 @@ class _Writing:
         from labeler.store.layer_write import LayerWrite, team_gold_set
         from labeler.store.roles import require_self_or_lead
 
+        if self.checking is not None:
+            self.checking.join()  # its check done, the write finds the file checked
         with ExitStack() as opened:
             session = opened.enter_context(self.store.write())
             require_self_or_lead(session, self.actor, self.annotator, "importing a layer")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +164,39 @@ def remember_checked(path: Path) -> None:
         return
     with contextlib.suppress(OSError):
         _sidecar(path).write_text(stamp + "\n", encoding="ascii")
+
+
+def check_early(path: Path | None, where: str) -> threading.Thread | None:
+    """Start checking SQLite file ``path`` for damage in a (daemon) thread, as a store's
+    first write would (:func:`quick_check`, on a read-only connection of its own), while
+    the caller has other work: the write then finds the file checked and skips its own check
+    (a file changed meanwhile is checked again there); the caller joins the thread before
+    it writes. None (no thread) for no file (PostgreSQL, a store that wrote already:
+    ``Store.file_to_check``) or one checked already as it is. Damage found here is left for
+    the write to report: it checks again, this check having recorded nothing. SQLite
+    releases the interpreter's lock while it reads."""
+    if path is None or not needs_check(path):
+        return None
+    thread = threading.Thread(target=_check_file, args=(path, where), daemon=True)
+    thread.start()
+    return thread
+
+
+def _check_file(path: Path, where: str) -> None:
+    """``quick_check`` of SQLite file ``path`` on a read-only connection of its own."""
+    import sqlite3
+
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return
+    try:
+        conn.execute("PRAGMA cache_size = -256")  # it reads each page once: memory stays put
+        quick_check(conn, path, where)
+    except Exception:  # the write checks again, and reports what it finds
+        pass
+    finally:
+        conn.close()
 
 
 _CORRUPT_CODES = (11, 26)  # SQLITE_CORRUPT, SQLITE_NOTADB (low byte of extended codes)

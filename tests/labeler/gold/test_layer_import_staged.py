@@ -22,7 +22,7 @@ from sqlmodel import select
 from labeler.cli import main
 from labeler.errors import InputError
 from labeler.gold import LayerImport, _halves, import_layer_file
-from labeler.store import Store
+from labeler.store import Store, integrity
 from labeler.store.goldstage import BATCH, GoldStage
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
@@ -144,6 +144,30 @@ def test_a_split_layer_import_stores_and_reports_what_one_process_does(
     assert [q.line for q in whole.resolved] == reanchored
     after = stored(pages, "parts")
     assert after == before and after["element"]
+
+
+@pytest.mark.backends("sqlite")
+def test_the_write_finds_the_file_checked_while_it_was_staged(
+    pages: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The damage check a store's first write begins with ran while the file was staged
+    (in a thread): the write finds the file as that check left it, and checks it no more."""
+    path = write(tmp_path / "all.jsonl", [json.dumps(layer_line(q)) for q in range(QUESTIONS)])
+    split(monkeypatch, path)
+    db = pages.file_to_check
+    assert db is not None, "the store wrote already: the test would prove nothing"
+    Path(f"{db}{integrity.SIDECAR_SUFFIX}").unlink(missing_ok=True)  # as after a copy
+    assert integrity.needs_check(db)
+    found: list[bool] = []  # whether the file was to be checked when the write began
+
+    def quick_check(connection: Any, checked: Path, where: str) -> None:
+        found.append(integrity.needs_check(checked))
+        real(connection, checked, where)
+
+    real = integrity.quick_check  # the one the store's write calls, imported there
+    monkeypatch.setattr("labeler.store.session.quick_check", quick_check)
+    layer(pages, path, "checked")
+    assert found == [False]
 
 
 @pytest.mark.parametrize(

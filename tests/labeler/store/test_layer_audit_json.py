@@ -1,5 +1,5 @@
 """A layer import writes its audit snapshots as JSON text built column by column
-(:func:`labeler.store.layer_write._json_texts`): the text must be exactly what
+(:func:`labeler.store.layer_snapshots.json_columns`): the text must be exactly what
 ``json.dumps`` of the snapshot dict gives (what the audit log's JSON column stores when an
 entry is written one at a time), whatever the values: non-ASCII and astral characters,
 quotes, backslashes, control characters, ``%`` (the rows are formatted with ``%``), booleans
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from labeler.store.layer_write import _json_texts
+from labeler.store.layer_snapshots import json_texts as _json_texts
 
 TEXTS = ["plain", "caf\u00e9 na\u00efve", "\U0001f600 astral", 'say "hi" \\ back', "tab\tnew\nline\x00",
          "100% %s %d %%", ""]  # fmt: skip

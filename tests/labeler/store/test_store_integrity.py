@@ -144,7 +144,7 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@pytest.mark.parametrize("command", ["gold import", "run import", "ingest"])
+@pytest.mark.parametrize("command", ["gold import", "gold import --layer", "run import", "ingest"])
 def test_no_write_into_a_damaged_file(files: dict[str, Path], tmp_path: Path, command: str) -> None:
     db = tmp_path / "labels.db"
     shutil.copy(files["base"], db)
@@ -160,6 +160,16 @@ def test_no_write_into_a_damaged_file(files: dict[str, Path], tmp_path: Path, co
             str(files["gold"]),
             "--gold-set",
             "g",
+            "--annotator",
+            "a",
+        ],
+        "gold import --layer": [
+            "gold",
+            "import",
+            str(files["gold"]),
+            "--gold-set",
+            "t",
+            "--layer",
             "--annotator",
             "a",
         ],
