@@ -42,9 +42,10 @@ COMPILED: tuple[str, ...] = (
     "labeler.evaluation._judged_at_k",
     "labeler.evaluation._ranges",
     "labeler.runs._placements",
+    "labeler.store.rows",
 )
 """The modules compiled, by name: the hot path of ``labeler score`` (judging, snapping,
-figures, judged@k, reading a range). Each must run the same compiled or not: a value that
+figures, judged@k, reading a range and grouping its rows). Each must run the same compiled or not: a value that
 is checked at run time is annotated ``object``, since compiled code checks annotations
 itself (a ``bool`` given for an ``int`` would be taken as 0 or 1 before the check ran)."""
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class StoredElement(NamedTuple):
@@ -84,12 +84,14 @@ LAYER_ANNOTATORS_SQL = (
 
 
 def layer_questions(
-    questions: Iterable[tuple[int, str, str, str]],
-    elements: Iterable[tuple[int, str, int, int, str, int, str, int | None, int | None]],
+    questions: Iterable[Sequence[Any]],
+    elements: Iterable[Sequence[Any]],
 ) -> list[StoredQuestion]:
     """An annotator's layer as scoring reads a gold set: the rows of
     :data:`LAYER_QUESTIONS_SQL` with their elements from :data:`LAYER_ELEMENTS_SQL` (none
-    pending: the annotator's own word on each)."""
+    pending: the annotator's own word on each). The rows are tuples or a driver's row
+    objects (this module runs compiled, where a parameter typed as tuples refuses
+    SQLAlchemy's rows)."""
     by_query: dict[int, list[StoredElement]] = {}
     for qid, doc, start, end, text, grade, status, key_start, key_end in elements:
         by_query.setdefault(qid, []).append(
@@ -158,7 +160,7 @@ JUDGED_BATCH = 400
 
 
 def group_ranges(
-    rows: Iterable[tuple[str, str, int, int]],
+    rows: Iterable[Sequence[Any]],
 ) -> dict[str, dict[str, list[tuple[int, int]]]]:
     """``(query id, doc, start, end)`` rows as query id → doc → ranges (unsorted)."""
     out: dict[str, dict[str, list[tuple[int, int]]]] = {}
