@@ -79,6 +79,9 @@ RUN_FIRST = (
     "tests/labeler/cli/test_secrets.py",  # every command on PostgreSQL in one process: ~15 s
     "tests/labeler/pages/test_ingest_bad_inputs.py",  # a 50 MB page: ~15 s
     "tests/labeler/store/test_import_memory.py",  # 60,000 questions under a memory limit
+    "tests/labeler/store/test_layer_import_memory.py",  # and a layer of them: ~15 s alone
+    "tests/labeler/extract/test_extract_batch.py",  # the corpus in forks, several times
+    "tests/scoring/correctness/test_correctness_align.py",  # against rapidfuzz: seconds
     "tests/labeler/evaluation/test_score_memory.py",  # scoring under a memory probe
 )
 RUN_LAST = (
