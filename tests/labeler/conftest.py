@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -137,50 +136,16 @@ def pg_schema_template(pg_admin: Engine) -> Iterator[str]:
         drop_database(pg_admin, name)
 
 
-@pytest.fixture(scope="session")
-def pg_made_ahead(pg_admin: Engine, pg_schema_template: str) -> Iterator[Callable[[str], str]]:
-    """``take(template)``: the name of a new PostgreSQL database copied from ``template``.
-    Of the two templates most tests start from (``template0``, empty, and
-    ``pg_schema_template``) the next copy is made in a thread while the test that took one
-    runs: a ``CREATE DATABASE`` takes a tenth of a second or more, most of what a short
-    PostgreSQL test waited for. Copies of other templates are made when asked for; the
-    copies made ahead and never taken are dropped at the end (before the schema template,
-    which this fixture holds on to)."""
-    ahead = ("template0", pg_schema_template)
-    ready: dict[str, Future[str]] = {}
-
-    def make(template: str) -> str:
-        name = new_database_name()
-        create_database(pg_admin, name, template=template)
-        return name
-
-    def take(template: str) -> str:
-        if template not in ahead:
-            return make(template)
-        made = ready.pop(template, None)
-        name = made.result() if made is not None else make(template)
-        ready[template] = maker.submit(make, template)
-        return name
-
-    with ThreadPoolExecutor(max_workers=1) as maker:
-        try:
-            yield take
-        finally:
-            for made in ready.values():
-                drop_database(pg_admin, made.result())
-
-
 @pytest.fixture
-def pg_databases(
-    pg_admin: Engine, pg_made_ahead: Callable[[str], str]
-) -> Iterator[Callable[..., str]]:
+def pg_databases(pg_admin: Engine) -> Iterator[Callable[..., str]]:
     """A factory of fresh PostgreSQL databases (their URLs), dropped after the test: empty,
     or copies of ``template`` (a database name) when one is given."""
     created: list[str] = []
     base = make_url(os.environ[PG_URL_ENV].strip())
 
     def new_database(template: str = "template0") -> str:
-        name = pg_made_ahead(template)
+        name = new_database_name()
+        create_database(pg_admin, name, template=template)
         created.append(name)
         return base.set(database=name).render_as_string(hide_password=False)
 
