@@ -41,10 +41,13 @@ ingest: $(STAMP) $(NATIVE_STAMP)
 # parallel test workers (pytest-xdist): each has its own temporary folder, SQLite files and
 # PostgreSQL databases; tests that share an expensive module fixture stay on one worker
 # (their module's xdist_group mark, --dist loadgroup). `make test TEST_WORKERS=0` runs them
-# one at a time in this process. One worker more than the usable CPUs: many tests wait on
-# other processes (a browser, a server, PostgreSQL, the TUI's timers), and the extra worker's
-# tests run in that time (2 CPUs: 743 s with 2 workers, 600 s with 3).
-TEST_WORKERS ?= $(shell python3 -c 'import os; print(len(os.sched_getaffinity(0)) + 1)')
+# one at a time in this process. Two workers more than the usable CPUs: many tests wait on
+# other processes (a browser, a server, PostgreSQL, the TUI's timers), and the extra workers'
+# tests run in that time (2 CPUs: 743 s with 2 workers, 600 s with 3). A fourth: the TUI,
+# serve, CLI and ingest tests took 369 and 316 s with 4 workers, 382 and 223 s with 3, on a
+# machine that others loaded unevenly; the whole suite keeps the CPUs busy about 60% of its
+# time with 3
+TEST_WORKERS ?= $(shell python3 -c 'import os; print(len(os.sched_getaffinity(0)) + 2)')
 # bytecode cached even where PYTHONDONTWRITEBYTECODE is set: every worker would otherwise
 # rewrite the test modules' asserts and every labeler process compile its modules again
 

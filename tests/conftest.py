@@ -7,11 +7,29 @@ once per process that runs one of its tests. The modules below hold such fixture
 over hundreds of pages, the demo build, a headless browser, a generated database); their
 tests get one ``xdist_group`` each, and ``--dist loadgroup`` runs a group on one worker, so
 the fixture is built once per run. Every other test goes to whichever worker is free.
+
+The TUI tests drive the app with textual's Pilot, which after every simulated key (twice)
+and in every pause sleeps in steps until a step passes in which this process used almost no
+CPU; :func:`pytest_configure` makes the steps shorter (:data:`PILOT_IDLE_STEP`).
 """
 
 from __future__ import annotations
 
 import pytest
+
+#: textual's step (``textual._wait``): 20 ms, under 1 ms of CPU in a step ending the wait, so
+#: at least 40 ms a key. A step of 5 ms with the same share (0.25 ms) still ends the wait only
+#: once the app has nothing left to do and no thread of the process works, so the tests
+#: assert on the same settled screens; the TUI tests' waits took 237 s in all, now 106 s.
+PILOT_IDLE_STEP = 0.005
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from textual import _wait
+
+    _wait.SLEEP_GRANULARITY = PILOT_IDLE_STEP
+    _wait.SLEEP_IDLE = PILOT_IDLE_STEP / 20
+
 
 #: test modules whose module-scoped fixtures are expensive: each runs on one worker
 SHARED_FIXTURE_MODULES = frozenset(
@@ -32,7 +50,7 @@ SHARED_FIXTURE_MODULES = frozenset(
         "tests/labeler/store/test_store_integrity.py",  # generated pages and gold set
         "tests/labeler/store/test_crash.py",  # the base databases the crashes start from
         "tests/labeler/store/test_pg_unreachable.py",  # a 40,000-line run file
-        "tests/scoring/test_ranx_crosscheck.py",  # ranx's numba compilation, ~30 s a process
+        "tests/scoring/test_ranx_crosscheck.py",  # ranx and numba: over a second to import
     }
 )
 
@@ -61,6 +79,9 @@ RUN_FIRST = (
     "tests/labeler/cli/test_secrets.py",  # every command on PostgreSQL in one process: ~15 s
     "tests/labeler/pages/test_ingest_bad_inputs.py",  # a 50 MB page: ~15 s
     "tests/labeler/store/test_import_memory.py",  # 60,000 questions under a memory limit
+    "tests/labeler/store/test_layer_import_memory.py",  # and a layer of them: ~15 s alone
+    "tests/labeler/extract/test_extract_batch.py",  # the corpus in forks, several times
+    "tests/scoring/correctness/test_correctness_align.py",  # against rapidfuzz: seconds
     "tests/labeler/evaluation/test_score_memory.py",  # scoring under a memory probe
 )
 RUN_LAST = (
