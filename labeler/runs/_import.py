@@ -4,8 +4,6 @@ nothing, in one short write transaction."""
 from __future__ import annotations
 
 import gc
-import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -21,7 +19,7 @@ from labeler.runs._placements import Placer
 from labeler.runs._split import Staged, fork_part, split_point
 from labeler.store import Store
 from labeler.store.goldsets import page_texts
-from labeler.store.integrity import needs_check, quick_check
+from labeler.store.integrity import check_early
 from labeler.store.postgres import text_holds_nul
 from labeler.store.run_table import (
     add_run_placements,
@@ -174,7 +172,8 @@ def _import_lines(
     those of ``lines()``, if given) staged by a forked process meanwhile where one can be
     (:func:`labeler.runs._split.fork_part`), else here after the others. ``from_file``:
     the lines are read from a file, so the database's damage check may run in a thread
-    meanwhile (:func:`_check_early`; other lines may come from code that forks)."""
+    meanwhile (:func:`~labeler.store.integrity.check_early`; other lines may come from code
+    that forks)."""
     started = time.perf_counter()
     # The labels are read for each batch of questions, the pages as placing needs them,
     # each read in a short read transaction of its own: readers neither take nor wait for
@@ -203,10 +202,12 @@ def _import_lines(
         if second is not None:
             child = fork_part(store, partial(stage_part, second()))
         elif from_file:  # the file's check has a CPU to itself: from the start
-            checking = _check_early(store)
+            checking = check_early(store.file_to_check, store.location)
         questions, mismatched, first = stage_part(lines(), stage, _always)
         if second is not None:
-            checking = _check_early(store)  # while the other part ends and is merged
+            checking = check_early(
+                store.file_to_check, store.location
+            )  # while the other part ends and is merged
             done = None if child is None else child.collect()
             if child is None or done is None:  # no process, or it failed: staged here
                 more = stage_part(second(), stage, _always)
@@ -248,39 +249,6 @@ def _import_lines(
         tuple(str(p) for p in stage.orphans),
         mismatched,
     )
-
-
-def _check_early(store: Store) -> threading.Thread | None:
-    """Have a thread check the store's SQLite file for damage, as its first write would
-    (:mod:`labeler.store.integrity`), while this process has other work: the write then
-    finds the file as checked and skips it (a file changed meanwhile is checked again
-    there). Nothing for PostgreSQL, a store that wrote already, or a file checked already
-    as it is. Damage found here is left for the write to report: it checks again, the
-    check having recorded nothing.
-
-    SQLite releases the interpreter's lock while it reads. The check of the benchmark's
-    databases took 0.08 s (33 MB, before 32,000 x 20) and 0.8 s (254 MB, 256,000 x 20)."""
-    path = store.file_to_check
-    if path is None or not needs_check(path):
-        return None
-    thread = threading.Thread(target=_check_file, args=(path, store.location), daemon=True)
-    thread.start()
-    return thread
-
-
-def _check_file(path: Path, where: str) -> None:
-    """``quick_check`` of SQLite file ``path`` on a read-only connection of its own."""
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
-        return
-    try:
-        conn.execute("PRAGMA cache_size = -256")  # it reads each page once: memory stays put
-        quick_check(conn, path, where)
-    except Exception:  # the write checks again, and reports what it finds
-        pass
-    finally:
-        conn.close()
 
 
 @contextmanager
