@@ -27,7 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import NamedTuple
 
-__all__ = ["COMPILED", "PURE_ENV", "NativeState", "install", "state"]
+__all__ = ["COMPILED", "PURE_ENV", "NativeState", "install", "source_path", "state"]
 
 COMPILED: tuple[str, ...] = (
     "scoring.budget",
@@ -66,13 +66,14 @@ class NativeState(NamedTuple):
 _STATE: NativeState | None = None
 
 
-def _source(name: str) -> Path:
+def source_path(name: str) -> Path:
+    """The ``.py`` source of module ``name`` of :data:`COMPILED`."""
     return _ROOT.joinpath(*name.split(".")).with_suffix(".py")
 
 
 def _extension(name: str) -> Path | None:
     """The extension module built for this interpreter beside ``name``'s source, if any."""
-    source = _source(name)
+    source = source_path(name)
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         built = source.with_suffix(suffix)
         if built.exists():
@@ -88,8 +89,8 @@ def _why_not() -> str | None:
         built = _extension(name)
         if built is None:
             return "not built (make builds them)"
-        if _source(name).stat().st_mtime > built.stat().st_mtime:
-            return f"{_source(name).relative_to(_ROOT)} changed since it was compiled"
+        if source_path(name).stat().st_mtime > built.stat().st_mtime:
+            return f"{source_path(name).relative_to(_ROOT)} changed since it was compiled"
     return None
 
 
@@ -104,7 +105,7 @@ class _FromSource:
     ) -> ModuleSpec | None:
         if fullname not in COMPILED:
             return None
-        return importlib.util.spec_from_file_location(fullname, _source(fullname))
+        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
 
 
 def install() -> NativeState:

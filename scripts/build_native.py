@@ -35,14 +35,11 @@ BUILD = ROOT / "build" / "native"
 GROUP = "scoring._native"  # the shared library of the group: scoring/_native__mypyc.*.so
 
 
-def compiled_names() -> tuple[str, ...]:
-    """``scoring._native.COMPILED``, read without importing the package."""
-    names = runpy.run_path(str(ROOT / "scoring" / "_native.py"), run_name="_native_list")
-    return tuple(names["COMPILED"])
-
-
 def sources() -> list[Path]:
-    return [ROOT.joinpath(*name.split(".")).with_suffix(".py") for name in compiled_names()]
+    """The sources of ``scoring._native.COMPILED`` (``source_path``), read without importing
+    the package."""
+    native = runpy.run_path(str(ROOT / "scoring" / "_native.py"), run_name="_native_list")
+    return [native["source_path"](name) for name in native["COMPILED"]]
 
 
 def built() -> list[Path]:

@@ -87,10 +87,12 @@ def test_the_compiled_modules_are_in_use_after_make() -> None:
     assert not where.endswith(".py")
 
 
-def _tree(root: Path, *, built: bool, source_newer: bool) -> None:
+def _tree(*, built: bool, source_newer: bool) -> None:
+    """The compiled modules' sources, and their extensions when ``built``, under
+    ``_native._ROOT`` (a test's folder)."""
     suffix = _native.importlib.machinery.EXTENSION_SUFFIXES[0]
     for name in _native.COMPILED:
-        source = root.joinpath(*name.split(".")).with_suffix(".py")
+        source = _native.source_path(name)
         source.parent.mkdir(parents=True, exist_ok=True)
         source.write_text("")
         if built:
@@ -100,7 +102,7 @@ def _tree(root: Path, *, built: bool, source_newer: bool) -> None:
             os.utime(ext, (stamp, stamp))
             os.utime(source, (stamp - 10, stamp - 10))
     if source_newer:
-        last = root.joinpath(*_native.COMPILED[-1].split(".")).with_suffix(".py")
+        last = _native.source_path(_native.COMPILED[-1])
         os.utime(last, None)  # now: after its extension
 
 
@@ -121,8 +123,8 @@ def test_when_the_sources_run(
     env: str,
     reason: str | None,
 ) -> None:
-    _tree(tmp_path, built=built, source_newer=source_newer)
     monkeypatch.setattr(_native, "_ROOT", tmp_path)
+    _tree(built=built, source_newer=source_newer)
     monkeypatch.setenv(_native.PURE_ENV, env)
     why = _native._why_not()
     if reason is None:
